@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Feedwork: many JSON web APIs into one SQLite store.
+///
+/// Arrows point one way: `feedwork` (CLI) -> adapters -> `FeedCore`.
+/// `FeedCore` never names an adapter; the CLI registers the built-in ones.
+let package = Package(
+    name: "Feedwork",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "feedwork", targets: ["feedwork"]),
+        .library(name: "FeedCore", targets: ["FeedCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "FeedCore",
+            dependencies: [
+                "CCurl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "FruitAdapter", dependencies: ["FeedCore"], path: "Adapters/Fruit", exclude: ["Fixtures"]),
+        .target(
+            name: "DestinationAdapter", dependencies: ["FeedCore"], path: "Adapters/Destination", exclude: ["Fixtures"]),
+        .target(
+            name: "ClassifiedAdapter", dependencies: ["FeedCore"], path: "Adapters/Classified", exclude: ["Fixtures"]),
+        .target(name: "CurrencyAdapter", dependencies: ["FeedCore"], path: "Adapters/Currency", exclude: ["Fixtures"]),
+        .target(name: "JSONAdapter", dependencies: ["FeedCore"], path: "Adapters/JSON", exclude: ["Fixtures"]),
+        .executableTarget(
+            name: "feedwork",
+            dependencies: [
+                "FeedCore", "FruitAdapter", "DestinationAdapter", "ClassifiedAdapter", "CurrencyAdapter", "JSONAdapter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A real HTTP server on 127.0.0.1 for tests, able to misbehave on cue.
+        .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/Support"),
+        .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "FeedTestSupport"]),
+        .testTarget(
+            name: "AdapterTests",
+            dependencies: [
+                "FeedCore", "FeedTestSupport", "FruitAdapter", "DestinationAdapter", "ClassifiedAdapter",
+                "CurrencyAdapter", "JSONAdapter",
+            ]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

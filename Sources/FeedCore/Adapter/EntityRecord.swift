@@ -1,0 +1,73 @@
+/// One normalized record, ready for the store.
+///
+/// `values` follow the order of the schema's columns. Build one from named fields with
+/// ``init(schema:fields:)``, which also computes the key.
+public struct EntityRecord: Sendable, Hashable {
+    public var entity: String
+    /// The record's key within its feed: the key columns' values joined with `|`.
+    public var key: String
+    public var values: [FieldValue]
+    /// Rows of the schema's child lists, by child name; each row follows the child's columns.
+    public var children: [String: [[FieldValue]]]
+
+    public init(entity: String, key: String, values: [FieldValue], children: [String: [[FieldValue]]] = [:]) {
+        self.entity = entity
+        self.key = key
+        self.values = values
+        self.children = children
+    }
+
+    /// A record from named fields. Fields the schema does not have are a programming error and
+    /// are reported by a thrown ``RecordError``; missing fields are `null`.
+    public init(schema: EntitySchema, fields: [String: FieldValue], children: [String: [[FieldValue]]] = [:]) throws {
+        for name in fields.keys where schema.columnIndex(name) == nil {
+            throw RecordError(reason: "entity '\(schema.name)' has no column '\(name)'")
+        }
+        let values = schema.columns.map { fields[$0.name] ?? .null }
+        try self.init(schema: schema, values: values, children: children)
+    }
+
+    /// A record from values in column order; the key is derived from the schema's key columns.
+    public init(schema: EntitySchema, values: [FieldValue], children: [String: [[FieldValue]]] = [:]) throws {
+        var parts: [String] = []
+        parts.reserveCapacity(schema.key.count)
+        for column in schema.key {
+            guard let index = schema.columnIndex(column) else {
+                throw RecordError(reason: "entity '\(schema.name)' has no key column '\(column)'")
+            }
+            let value = values[index]
+            if value.isNull { throw RecordError(reason: "key field '\(column)' is missing or null") }
+            parts.append(value.description)
+        }
+        self.init(entity: schema.name, key: parts.joined(separator: "|"), values: values, children: children)
+    }
+
+    /// The value of a named column, or `nil` when the schema has no such column.
+    public func value(_ column: String, in schema: EntitySchema) -> FieldValue? {
+        schema.columnIndex(column).map { values[$0] }
+    }
+}
+
+/// Why a record could not be built; adapters turn it into a reject.
+public struct RecordError: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// A record that failed mapping or validation, kept in `_rejects` with its reason and raw JSON.
+public struct Reject: Sendable, Hashable {
+    public var entity: String
+    public var reason: String
+    /// Where in the response the record was, e.g. `$.fruit[3]`.
+    public var path: String
+    /// The record's JSON as received (or as close to it as the adapter has).
+    public var raw: String
+
+    public init(entity: String, reason: String, path: String, raw: String) {
+        self.entity = entity
+        self.reason = reason
+        self.path = path
+        self.raw = raw
+    }
+}

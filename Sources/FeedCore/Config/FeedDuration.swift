@@ -1,0 +1,85 @@
+import Foundation
+
+/// A length of time written in feeds.yaml as a number and a unit: `500ms`, `30s`, `10m`, `2h`, `1d`.
+///
+/// A bare number is seconds. Units may be combined: `1h30m`.
+public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The length in milliseconds.
+    public var milliseconds: Int64
+
+    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    public static func milliseconds(_ value: Int64) -> FeedDuration { FeedDuration(milliseconds: value) }
+    public static func seconds(_ value: Int64) -> FeedDuration { FeedDuration(milliseconds: value * 1000) }
+    public static func minutes(_ value: Int64) -> FeedDuration { .seconds(value * 60) }
+    public static func hours(_ value: Int64) -> FeedDuration { .minutes(value * 60) }
+    public static func days(_ value: Int64) -> FeedDuration { .hours(value * 24) }
+
+    /// The length in seconds.
+    public var seconds: TimeInterval { TimeInterval(milliseconds) / 1000 }
+
+    /// Parses `30s`, `10m`, `1d`, `1h30m`, `250ms` or a bare number of seconds.
+    ///
+    /// - Returns: `nil` when `text` is not a duration.
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int64(trimmed), seconds >= 0 {
+            self.init(milliseconds: seconds * 1000)
+            return
+        }
+        var total: Int64 = 0
+        var rest = Substring(trimmed)
+        guard !rest.isEmpty else { return nil }
+        while !rest.isEmpty {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let number = Int64(digits) else { return nil }
+            rest = rest.dropFirst(digits.count)
+            let unit = rest.prefix { $0.isASCII && $0.isLetter }
+            rest = rest.dropFirst(unit.count)
+            let factor: Int64
+            switch unit {
+            case "ms": factor = 1
+            case "s": factor = 1000
+            case "m": factor = 60_000
+            case "h": factor = 3_600_000
+            case "d": factor = 86_400_000
+            case "w": factor = 604_800_000
+            default: return nil
+            }
+            let (product, overflow) = number.multipliedReportingOverflow(by: factor)
+            guard !overflow else { return nil }
+            total += product
+        }
+        self.init(milliseconds: total)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let seconds = try? container.decode(Int64.self) {
+            self.init(milliseconds: seconds * 1000)
+            return
+        }
+        let text = try container.decode(String.self)
+        guard let duration = FeedDuration(parsing: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not a duration (use e.g. 500ms, 30s, 10m, 2h, 1d)")
+        }
+        self = duration
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public static func < (lhs: FeedDuration, rhs: FeedDuration) -> Bool { lhs.milliseconds < rhs.milliseconds }
+
+    /// The shortest exact spelling: `1d`, `90m`, `30s`, `250ms`.
+    public var description: String {
+        for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        where milliseconds >= size && milliseconds % size == 0 {
+            return "\(milliseconds / size)\(unit)"
+        }
+        return "\(milliseconds)ms"
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A request an adapter asks the engine to perform.
+///
+/// `url` is an absolute `http(s)://` URL, a `file://` URL, or a path, which is read relative to
+/// the config file's folder. Fixture-backed and live feeds differ only in this string.
+public struct FetchRequest: Sendable, Hashable {
+    public var url: String
+    public var method: String
+    /// Header names and values, in order.
+    public var headers: [HTTPHeader]
+    public var body: Data?
+    /// Within this age a cached response is used and no request is made.
+    public var maxAge: FeedDuration?
+    /// When `true`, a 404 (or a missing file) is returned as a response instead of thrown.
+    public var acceptsNotFound: Bool
+    /// Whether the response is kept in `_http_cache` (for conditional requests and offline use).
+    public var cacheable: Bool
+
+    public init(
+        url: String, method: String = "GET", headers: [HTTPHeader] = [], body: Data? = nil,
+        maxAge: FeedDuration? = nil, acceptsNotFound: Bool = false, cacheable: Bool = true
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.maxAge = maxAge
+        self.acceptsNotFound = acceptsNotFound
+        self.cacheable = cacheable
+    }
+
+    /// A request for `url` with `query` appended, each name and value percent-encoded.
+    public init(url: String, query: [(String, String)], maxAge: FeedDuration? = nil) {
+        self.init(url: URLQuery.appending(query, to: url), maxAge: maxAge)
+    }
+
+    /// Whether the request goes to the network (as opposed to a local file).
+    public var isRemote: Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+}
+
+/// One HTTP header.
+public struct HTTPHeader: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Percent-encoding of query strings (RFC 3986 unreserved characters stay as they are).
+public enum URLQuery {
+    private static let unreserved: CharacterSet = {
+        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        set.insert(charactersIn: "-._~")
+        return set
+    }()
+
+    /// `value` percent-encoded for use as a query name or value.
+    public static func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+
+    /// `url` with `query` appended after `?` or `&`.
+    public static func appending(_ query: [(String, String)], to url: String) -> String {
+        guard !query.isEmpty else { return url }
+        let encoded = query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        return url + (url.contains("?") ? "&" : "?") + encoded
+    }
+}
