@@ -30,21 +30,23 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The raw SQLite API, for binding values on the write path without boxing each one.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "FruitAdapter", dependencies: ["FeedCore"], path: "Adapters/Fruit", exclude: ["Fixtures"]),
+        .target(name: "FruitFeed", dependencies: ["FeedCore"], path: "Adapters/Fruit", exclude: ["Fixtures"]),
         .target(
-            name: "DestinationAdapter", dependencies: ["FeedCore"], path: "Adapters/Destination", exclude: ["Fixtures"]),
+            name: "DestinationFeed", dependencies: ["FeedCore"], path: "Adapters/Destination", exclude: ["Fixtures"]),
         .target(
-            name: "ClassifiedAdapter", dependencies: ["FeedCore"], path: "Adapters/Classified", exclude: ["Fixtures"]),
-        .target(name: "CurrencyAdapter", dependencies: ["FeedCore"], path: "Adapters/Currency", exclude: ["Fixtures"]),
-        .target(name: "JSONAdapter", dependencies: ["FeedCore"], path: "Adapters/JSON", exclude: ["Fixtures"]),
+            name: "ClassifiedFeed", dependencies: ["FeedCore"], path: "Adapters/Classified", exclude: ["Fixtures"]),
+        .target(name: "CurrencyFeed", dependencies: ["FeedCore"], path: "Adapters/Currency", exclude: ["Fixtures"]),
+        .target(name: "JSONFeed", dependencies: ["FeedCore"], path: "Adapters/JSON", exclude: ["Fixtures"]),
         .executableTarget(
             name: "feedwork",
             dependencies: [
-                "FeedCore", "FruitAdapter", "DestinationAdapter", "ClassifiedAdapter", "CurrencyAdapter", "JSONAdapter",
+                "FeedCore", "FruitFeed", "DestinationFeed", "ClassifiedFeed", "CurrencyFeed", "JSONFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,8 +56,8 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "FeedCore", "FeedTestSupport", "FruitAdapter", "DestinationAdapter", "ClassifiedAdapter",
-                "CurrencyAdapter", "JSONAdapter",
+                "FeedCore", "FeedTestSupport", "FruitFeed", "DestinationFeed", "ClassifiedFeed",
+                "CurrencyFeed", "JSONFeed",
             ]
         ),
         .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedTestSupport"]),

@@ -1,0 +1,101 @@
+/// The plugin contract: an adapter turns one kind of API into normalized entities.
+///
+/// An adapter works in three steps, kept apart so each can be tested alone:
+///
+/// 1. **fetch**: it describes requests (``FetchRequest``) and asks the ``FeedPass`` to perform
+///    them; the engine owns all I/O, retries, caching and limits.
+/// 2. **parse**: the bytes of a response become a typed payload. Malformed input is a typed error
+///    naming the feed, the URL and the JSON path, never a crash.
+/// 3. **map**: the payload becomes ``EntityRecord``s, written with ``FeedPass/write(_:)``.
+///    Records that fail validation become ``Reject``s with a reason and the raw JSON.
+///
+/// Everything an adapter writes during one pass commits in one transaction, or not at all.
+///
+/// Each feed in feeds.yaml names its adapter with `adapter:`; its other keys are decoded into
+/// ``Options`` strictly (unknown keys are errors). A minimal adapter:
+///
+/// ```swift
+/// struct EchoAdapter: FeedAdapter {
+///     struct Options: Decodable, Sendable { var url: String }
+///     static let description = AdapterDescription(
+///         name: "echo", summary: "Stores a list of names.",
+///         options: [OptionHelp("url", "string", "where the list is")],
+///         entities: [EntitySchema(name: "name", columns: [Column("name", .text)], key: ["name"])])
+///     let options: Options
+///     init(options: Options, feed: FeedSetup) { self.options = options }
+///     func run(_ pass: FeedPass) async throws {
+///         let response = try await pass.fetch(FetchRequest(url: options.url))
+///         let names = try pass.decodeJSON([String].self, from: response)
+///         try await pass.write(names.map { try EntityRecord(schema: Self.description.entities[0], fields: ["name": .text($0)]) })
+///     }
+/// }
+/// ```
+public protocol FeedAdapter: Sendable {
+    /// The adapter's YAML options (the feed's keys other than `name`, `adapter`, `enabled`, ...).
+    associatedtype Options: Decodable & Sendable
+
+    /// Name, summary, documented options and fixed entities, for the registry and `feedwork adapters`.
+    static var description: AdapterDescription { get }
+
+    /// Makes the adapter for one feed.
+    ///
+    /// - Throws: ``OptionError`` for option combinations that decoding alone cannot catch.
+    init(options: Options, feed: FeedSetup) throws
+
+    /// The entities this feed writes, with the write mode of each. Defaults to the description's
+    /// entities in `merge` mode.
+    var entities: [EntityBinding] { get }
+
+    /// Performs one pass: fetch, parse, map, write.
+    ///
+    /// Throwing fails the feed: nothing it wrote in this pass is kept.
+    func run(_ pass: FeedPass) async throws
+
+    /// Outbox URLs to record when a pass fails (in their own transaction, since the pass's own
+    /// transaction is rolled back). Defaults to none.
+    func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String]
+}
+
+extension FeedAdapter {
+    public var entities: [EntityBinding] { Self.description.entities.map { EntityBinding($0) } }
+
+    public func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String] { [] }
+}
+
+/// An entity a feed writes, and how.
+public struct EntityBinding: Sendable, Hashable {
+    public var schema: EntitySchema
+    public var mode: WriteMode
+
+    public init(_ schema: EntitySchema, mode: WriteMode = .merge) {
+        self.schema = schema
+        self.mode = mode
+    }
+}
+
+/// What an adapter knows about its feed when it is made.
+public struct FeedSetup: Sendable {
+    /// The feed's `name`.
+    public var name: String
+    /// The folder of the config file; relative paths are read from here.
+    public var configDirectory: String
+
+    public init(name: String, configDirectory: String) {
+        self.name = name
+        self.configDirectory = configDirectory
+    }
+}
+
+/// An invalid combination of options, found after decoding. `path` names the option
+/// (`["fields", "price"]`) so the message can point at its line and column.
+public struct OptionError: Error, Sendable, CustomStringConvertible {
+    public var path: [String]
+    public var message: String
+
+    public init(_ message: String, at path: [String] = []) {
+        self.message = message
+        self.path = path
+    }
+
+    public var description: String { message }
+}

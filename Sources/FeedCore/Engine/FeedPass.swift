@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// One feed's pass: what an adapter uses to fetch, write and reject.
+///
+/// Everything written through a pass lands in the feed's single transaction, committed when
+/// ``FeedAdapter/run(_:)`` returns and rolled back when it throws: the store then holds either
+/// the previous rows or the new ones, never a mix.
+public final class FeedPass: Sendable {
+    /// The feed's name.
+    public let feed: String
+    /// The run id (`_runs.id`) of this pass; rows it changes carry it in `_run`.
+    public let runID: Int64
+    /// When the pass started.
+    public let startedAt: Date
+
+    let store: EntityStore
+    let fetcher: any Fetching
+    let context: FetchContext
+    let transaction: FeedTransaction
+    let stats = Mutex(PassStatistics())
+
+    init(
+        feed: String, runID: Int64, startedAt: Date, store: EntityStore, fetcher: any Fetching,
+        context: FetchContext, transaction: FeedTransaction
+    ) {
+        self.feed = feed
+        self.runID = runID
+        self.startedAt = startedAt
+        self.store = store
+        self.fetcher = fetcher
+        self.context = context
+        self.transaction = transaction
+    }
+
+    /// Hides secrets in text the adapter puts in messages or rejects.
+    public var redactor: Redactor { context.redactor }
+
+    /// The folder relative paths are read from.
+    public var baseDirectory: URL { context.baseDirectory }
+
+    /// Milliseconds since the pass started.
+    public var elapsedMilliseconds: Int { Int((Date().timeIntervalSince(startedAt) * 1000).rounded()) }
+
+    /// Performs `request` through the engine's fetcher (retries, cache, limits) and counts it.
+    ///
+    /// A response that should refresh `_http_cache` is stored in the feed's transaction, so the
+    /// cache only ever describes data that was committed.
+    public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        do {
+            let response = try await fetcher.fetch(request, context: context)
+            stats.withLock { $0.count(response) }
+            if let entry = response.cacheUpdate {
+                try await transaction.send { try $0.storeCache(entry) }
+            }
+            return response
+        } catch let error as FetchError {
+            stats.withLock { $0.attempts += error.attempts }
+            throw error
+        }
+    }
+
+    /// Writes records of the entities the feed declares.
+    public func write(_ records: [EntityRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await transaction.send { try $0.write(records) }
+    }
+
+    /// Keeps records that failed validation in `_rejects`, with their reasons.
+    public func reject(_ rejects: [Reject]) async throws {
+        guard !rejects.isEmpty else { return }
+        let redacted = rejects.map { reject in
+            var copy = reject
+            copy.reason = context.redactor.redact(copy.reason)
+            copy.raw = context.redactor.redact(copy.raw)
+            return copy
+        }
+        try await transaction.send { try $0.reject(redacted) }
+    }
+
+    /// Adds a line to the feed's report (e.g. "2 duplicate types; the last one wins").
+    public func note(_ text: String) {
+        let text = context.redactor.redact(text)
+        stats.withLock { $0.notes.append(text) }
+    }
+
+    /// The value the feed stored under `key` in `_state` by an earlier pass.
+    public func state(_ key: String) throws -> String? {
+        try store.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
+        }
+    }
+
+    /// Stores `value` under `key` in `_state` (removes it for `nil`), committed with the pass.
+    public func setState(_ key: String, _ value: String?) async throws {
+        try await transaction.send { try $0.setState(key, value) }
+    }
+
+    /// Queues GET requests to `urls` in `_outbox`, committed with the pass and delivered after it.
+    public func enqueueOutbox(_ urls: [String]) async throws {
+        guard !urls.isEmpty else { return }
+        try await transaction.send { try $0.enqueueOutbox(urls) }
+    }
+
+    /// Runs a read-only query over what the store held before this pass.
+    ///
+    /// Adapters use it for rules that depend on earlier data, such as not offering the same
+    /// destination twice.
+    public func query(_ sql: String, arguments: [FieldValue] = []) throws -> [[FieldValue]] {
+        try store.read { db in
+            let values = arguments.map { value -> (any DatabaseValueConvertible)? in
+                switch value {
+                case .null: nil
+                case .integer(let number): number
+                case .real(let number): number
+                case .text(let text): text
+                case .bool(let flag): flag
+                }
+            }
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).map { row in
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: .null
+                    case .int64(let number): .integer(number)
+                    case .double(let number): .real(number)
+                    case .string(let text): .text(text)
+                    case .blob(let data): .text(String(decoding: data, as: UTF8.self))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decodes a JSON body, turning decoding failures into a ``PayloadError`` with the JSON path.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, from response: FetchResponse) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: response.body)
+        } catch let error as DecodingError {
+            throw payloadError(error, response: response)
+        } catch {
+            throw PayloadError(feed: feed, url: response.url, path: "$", message: "not valid JSON: \(error)")
+        }
+    }
+
+    /// A ``PayloadError`` for a decoding failure of `response`.
+    public func payloadError(_ error: DecodingError, response: FetchResponse) -> PayloadError {
+        let (path, message): ([any CodingKey], String)
+        switch error {
+        case .typeMismatch(let type, let context):
+            (path, message) = (context.codingPath, "expected \(type): \(context.debugDescription)")
+        case .valueNotFound(let type, let context):
+            (path, message) = (context.codingPath, "missing \(type) value")
+        case .keyNotFound(let key, let context):
+            (path, message) = (context.codingPath + [key], "missing key '\(key.stringValue)'")
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
+            (path, message) = (context.codingPath, "not valid JSON: \(context.debugDescription)\(underlying)")
+        @unknown default:
+            (path, message) = ([], String(describing: error))
+        }
+        return PayloadError(feed: feed, url: response.url, path: jsonPath(path), message: message)
+    }
+}
+
+/// Counters of one pass, for the report and `_runs`.
+struct PassStatistics: Sendable {
+    var requests = 0
+    var attempts = 0
+    var bytes = 0
+    var cacheHits = 0
+    var staleURLs: [String] = []
+    var oldestStaleAge: TimeInterval = 0
+    var notes: [String] = []
+
+    mutating func count(_ response: FetchResponse) {
+        requests += 1
+        attempts += response.attempts
+        bytes += response.bytesReceived
+        switch response.origin {
+        case .fresh, .notModified: cacheHits += 1
+        case .stale(let age):
+            staleURLs.append(response.url)
+            oldestStaleAge = max(oldestStaleAge, age)
+        case .network, .file: break
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// A response body that does not have the shape an adapter expects.
+///
+/// Names the feed, the URL (secrets redacted) and the JSON path (`$.fruit[3].price`), so the
+/// user can find the bad value.
+public struct PayloadError: Error, Sendable, CustomStringConvertible {
+    public var feed: String
+    public var url: String
+    /// A JSONPath-like location: `$`, `$.data[0].price`.
+    public var path: String
+    public var message: String
+
+    public init(feed: String, url: String, path: String, message: String) {
+        self.feed = feed
+        self.url = url
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "feed '\(feed)': \(url) at \(path): \(message)" }
+}
+
+/// `$.a[0].b` from a coding path.
+public func jsonPath(_ codingPath: [any CodingKey]) -> String {
+    var path = "$"
+    for key in codingPath {
+        if let index = key.intValue { path += "[\(index)]" } else { path += ".\(key.stringValue)" }
+    }
+    return path
+}

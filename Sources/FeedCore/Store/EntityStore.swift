@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+
+/// The SQLite store: one table per entity plus the system tables `_runs`, `_rejects`,
+/// `_http_cache`, `_state`, `_outbox` and `_entities` (the schemas, so exports need no config).
+///
+/// The file is opened in WAL mode, so readers (`export`, `list`) work while a run writes.
+/// Writes happen in one transaction per feed pass; see ``FeedTransaction``.
+public final class EntityStore: Sendable {
+    /// The store file's path.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating when missing) the store at `path` and brings its system tables up to date.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be opened or is not a Feedwork store.
+    public init(path: String) throws {
+        self.path = path
+        do {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.label = "feedwork.store"
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try StoreMigrations.migrator.migrate(pool)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
+    public func prepare(_ schemas: [EntitySchema]) throws {
+        do {
+            try pool.write { db in
+                for schema in schemas {
+                    try EntityTable.ensure(schema, in: db, path: path)
+                    let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+                    try db.execute(
+                        sql: "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
+                        arguments: [schema.name, json])
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// The schemas of every entity the store holds, by name.
+    public func schemas() throws -> [String: EntitySchema] {
+        try read { db in
+            var result: [String: EntitySchema] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, schema FROM _entities") {
+                let json: String = row["schema"]
+                result[row["name"]] = try JSONDecoder().decode(EntitySchema.self, from: Data(json.utf8))
+            }
+            return result
+        }
+    }
+
+    /// Runs `body` with a read-only connection on a consistent snapshot.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Runs `body` in its own write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Marks runs left `running` by a process that died as `interrupted`.
+    public func markInterruptedRuns() throws {
+        try write { db in
+            try db.execute(sql: "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'")
+        }
+    }
+}
+
+extension EntityStore: ResponseCacheReading {
+    public func cachedResponse(forKey key: String) throws -> CachedResponse? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM _http_cache WHERE key = ?", arguments: [key])
+            else { return nil }
+            let headersJSON: String = row["headers"]
+            let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
+            return CachedResponse(
+                key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
+                lastModified: row["last_modified"], fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
+                body: row["body"])
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import GRDB
+import GRDBSQLite
+
+/// Writes one feed's records of one entity inside the feed's transaction, counting what changed.
+///
+/// Change detection is by content: each row keeps a hash of its values, so a record delivered
+/// again with the same values counts as unchanged and is not rewritten (only `_last_seen` moves).
+final class EntityWriter {
+    let schema: EntitySchema
+    let mode: WriteMode
+    let feed: String
+    let run: Int64
+    /// The pass's timestamp; rows delivered by this pass carry it in `_last_seen`.
+    let stamp: String
+    private(set) var counts = WriteCounts()
+
+    private let table: String
+    private let insertSQL: String
+    private let updateSQL: String
+
+    init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String) {
+        self.schema = schema
+        self.mode = mode
+        self.feed = feed
+        self.run = run
+        self.stamp = stamp
+        table = EntityTable.quoted(schema.name)
+        let columns = schema.columns.map { EntityTable.quoted($0.name) }
+        let all = EntityTable.commonColumns.map(EntityTable.quoted) + columns
+        let placeholders = (1...all.count).map { "?\($0)" }.joined(separator: ", ")
+        insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(placeholders))"
+        let assignments = columns.enumerated().map { "\($1) = ?\($0 + 7)" }
+        updateSQL =
+            "UPDATE \(table) SET _hash = ?3, _run = ?4, _last_seen = ?6"
+            + (assignments.isEmpty ? "" : ", " + assignments.joined(separator: ", ")) + " WHERE rowid = ?1"
+    }
+
+    /// Writes `record`, counting it as inserted, updated, unchanged or duplicate.
+    func write(_ record: EntityRecord, in db: Database) throws {
+        let hash = ContentHash.of(record)
+        switch mode {
+        case .merge, .replace:
+            let lookup = try RawStatement(db, "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1")
+            lookup.bind(feed, at: 1)
+            lookup.bind(record.key, at: 2)
+            if try lookup.step(db) {
+                let rowid = lookup.int64(column: 0)
+                let storedHash = lookup.int64(column: 1)
+                let seenThisPass = String(cString: sqlite3_column_text(lookup.statement.sqliteStatement, 2)) == stamp
+                lookup.reset()
+                if seenThisPass { counts.duplicates += 1 }
+                if storedHash == hash {
+                    if !seenThisPass { counts.unchanged += 1 }
+                    try touch(rowid: rowid, in: db)
+                } else {
+                    if !seenThisPass { counts.updated += 1 }
+                    try update(rowid: rowid, record: record, hash: hash, in: db)
+                }
+            } else {
+                lookup.reset()
+                try insert(record, hash: hash, in: db)
+                counts.inserted += 1
+            }
+        case .append:
+            let lookup = try RawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1")
+            lookup.bind(feed, at: 1)
+            lookup.bind(record.key, at: 2)
+            lookup.bind(hash, at: 3)
+            let exists = try lookup.step(db)
+            lookup.reset()
+            if exists {
+                counts.unchanged += 1
+            } else {
+                try insert(record, hash: hash, in: db)
+                counts.inserted += 1
+            }
+        }
+    }
+
+    private func bindCommon(_ statement: RawStatement, key: String, hash: Int64) {
+        statement.bind(feed, at: 1)
+        statement.bind(key, at: 2)
+        statement.bind(hash, at: 3)
+        statement.bind(run, at: 4)
+        statement.bind(stamp, at: 5)
+        statement.bind(stamp, at: 6)
+    }
+
+    private func insert(_ record: EntityRecord, hash: Int64, in db: Database) throws {
+        let statement = try RawStatement(db, insertSQL)
+        bindCommon(statement, key: record.key, hash: hash)
+        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
+        try statement.step(db)
+        statement.reset()
+        try writeChildren(of: record, replacing: false, in: db)
+    }
+
+    private func update(rowid: Int64, record: EntityRecord, hash: Int64, in db: Database) throws {
+        let statement = try RawStatement(db, updateSQL)
+        bindCommon(statement, key: record.key, hash: hash)
+        statement.bind(rowid, at: 1)
+        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
+        try statement.step(db)
+        statement.reset()
+        try writeChildren(of: record, replacing: true, in: db)
+    }
+
+    private func touch(rowid: Int64, in db: Database) throws {
+        let statement = try RawStatement(db, "UPDATE \(table) SET _last_seen = ?2 WHERE rowid = ?1")
+        statement.bind(rowid, at: 1)
+        statement.bind(stamp, at: 2)
+        try statement.step(db)
+        statement.reset()
+    }
+
+    private func writeChildren(of record: EntityRecord, replacing: Bool, in db: Database) throws {
+        for child in schema.children {
+            let childTable = EntityTable.quoted(schema.childTableName(child))
+            if replacing {
+                let delete = try RawStatement(db, "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key = ?2")
+                delete.bind(feed, at: 1)
+                delete.bind(record.key, at: 2)
+                try delete.step(db)
+                delete.reset()
+            }
+            guard let rows = record.children[child.name], !rows.isEmpty else { continue }
+            let names = (["_feed", "_key", "_position"] + child.columns.map(\.name)).map(EntityTable.quoted)
+            let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+            let insert = try RawStatement(
+                db, "INSERT INTO \(childTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
+            for (position, row) in rows.enumerated() {
+                insert.bind(feed, at: 1)
+                insert.bind(record.key, at: 2)
+                insert.bind(Int64(position), at: 3)
+                for (index, value) in row.enumerated() { insert.bind(value, at: Int32(index + 4)) }
+                try insert.step(db)
+                insert.reset()
+            }
+        }
+    }
+
+    /// For `replace`: deletes the feed's rows that this pass did not deliver.
+    func deleteUnseen(in db: Database) throws {
+        guard mode == .replace else { return }
+        try db.execute(
+            sql: "DELETE FROM \(table) WHERE _feed = ? AND _last_seen <> ?", arguments: [feed, stamp])
+        counts.deleted += db.changesCount
+        for child in schema.children {
+            let childTable = EntityTable.quoted(schema.childTableName(child))
+            try db.execute(
+                sql: "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key NOT IN (SELECT _key FROM \(table) WHERE _feed = ?1)",
+                arguments: [feed])
+        }
+    }
+}

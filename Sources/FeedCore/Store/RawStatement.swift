@@ -1,0 +1,50 @@
+import GRDB
+import GRDBSQLite
+
+/// Binds ``FieldValue``s straight into a prepared statement and steps it, without building
+/// GRDB argument arrays: the write path of every record goes through here.
+struct RawStatement {
+    let statement: Statement
+    private var handle: OpaquePointer { statement.sqliteStatement }
+
+    init(_ db: Database, _ sql: String) throws { statement = try db.cachedStatement(sql: sql) }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func bind(_ value: FieldValue, at index: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let number): sqlite3_bind_int64(handle, index, number)
+        case .real(let number): sqlite3_bind_double(handle, index, number)
+        case .bool(let flag): sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+        case .text(let text):
+            var text = text
+            text.withUTF8 { bytes in
+                _ = sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), Self.transient)
+            }
+        }
+    }
+
+    func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ text: String, at index: Int32) { bind(.text(text), at: index) }
+
+    /// Steps once; returns `true` when a row is available.
+    @discardableResult
+    func step(_ db: Database) throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+    }
+
+    func reset() { sqlite3_reset(handle) }
+
+    func int64(column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+}
