@@ -13,6 +13,9 @@ public struct LoopbackRequest: Sendable {
     /// Header values by lowercased name (the last one wins for repeated headers).
     public var headers: [String: String]
     public var body: Data
+    /// This request's place among all the requests the server received: 1 for the first.
+    /// Handlers use it to script sequences (`request.number == 1 ? .status(500) : .json("{}")`).
+    public var number: Int = 0
 
     public init(
         method: String, target: String, headers: [String: String] = [:], body: Data = Data()

@@ -131,8 +131,9 @@ final class LoopbackServerCore: Sendable {
     private func serve(_ descriptor: Int32) {
         let connection = LoopbackConnection(descriptor: descriptor)
         var reset = false
-        while let request = connection.readRequest() {
+        while var request = connection.readRequest() {
             let stopped = state.withLock { state in
+                request.number = state.requests.count + 1
                 state.requests.append(request)
                 return state.stopped
             }
