@@ -66,10 +66,14 @@ public struct LoopbackReply: Sendable {
     }
 
     /// This reply, cut off by a connection reset after `count` body bytes.
-    public func reset(afterBodyBytes count: Int = 0) -> Self { with { $0.behaviour = .resetMidBody(afterBytes: count) } }
+    public func reset(afterBodyBytes count: Int = 0) -> Self {
+        with { $0.behaviour = .resetMidBody(afterBytes: count) }
+    }
 
     /// This reply with a Content-Length of `length` (longer than the body), then the connection closed.
-    public func shortBody(declaredLength length: Int) -> Self { with { $0.behaviour = .shortBody(declaredLength: length) } }
+    public func shortBody(declaredLength length: Int) -> Self {
+        with { $0.behaviour = .shortBody(declaredLength: length) }
+    }
 
     /// This reply with a pause of `duration` between the headers and the body.
     public func stalled(for duration: Duration) -> Self { with { $0.behaviour = .stall(duration) } }

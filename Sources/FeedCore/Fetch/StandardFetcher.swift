@@ -152,7 +152,9 @@ public struct StandardFetcher: Fetching {
             lastModified: response.headers["last-modified"], fetchedAt: now, body: response.body)
     }
 
-    private static func response(from cached: CachedResponse, url: String, origin: FetchResponse.Origin) -> FetchResponse {
+    private static func response(from cached: CachedResponse, url: String, origin: FetchResponse.Origin)
+        -> FetchResponse
+    {
         FetchResponse(url: url, status: cached.status, headers: cached.headers, body: cached.body, origin: origin)
     }
 

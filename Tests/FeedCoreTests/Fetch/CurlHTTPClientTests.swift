@@ -30,7 +30,8 @@ struct CurlHTTPClientTests {
 
     @Test func headersComeFromTheLastHopOnly() async throws {
         let server = try LoopbackServer { request in
-            request.path == "/start" ? .redirect(to: "/end").header("X-Hop", "first") : .json("{}").header("X-End", "yes")
+            request.path == "/start"
+                ? .redirect(to: "/end").header("X-Hop", "first") : .json("{}").header("X-End", "yes")
         }
         defer { server.stop() }
         let response = try await client.perform(HTTPRequest(url: server.url("/start")))
@@ -43,5 +44,14 @@ struct CurlHTTPClientTests {
         await #expect(throws: HTTPClientError.self) {
             try await client.perform(HTTPRequest(url: "file:///etc/hostname"))
         }
+    }
+}
+
+extension CurlHTTPClientTests {
+    @Test func putWithAnEmptyBodySendsNoBytes() async throws {
+        let server = try LoopbackServer { request in .text("\(request.method) \(request.body.count)") }
+        defer { server.stop() }
+        let response = try await client.perform(HTTPRequest(url: server.url("/"), method: "PUT", body: Data()))
+        #expect(String(decoding: response.body, as: UTF8.self) == "PUT 0")
     }
 }

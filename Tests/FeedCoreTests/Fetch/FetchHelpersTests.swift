@@ -1,6 +1,7 @@
-@testable import FeedCore
 import Foundation
 import Testing
+
+@testable import FeedCore
 
 @Suite("Retry-After, backoff and cache keys")
 struct FetchHelpersTests {
@@ -41,7 +42,8 @@ struct FetchHelpersTests {
     }
 
     @Test func sha256MatchesTheStandardVectors() {
-        #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hexDigest([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(SHA256.hexDigest(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
@@ -50,7 +52,8 @@ struct FetchHelpersTests {
     @Test func inMemoryCacheStoresByKey() {
         let cache = InMemoryResponseCache()
         let entry = CachedResponse(
-            key: "k", url: "u", status: 200, headers: [:], etag: nil, lastModified: nil, fetchedAt: Date(), body: Data())
+            key: "k", url: "u", status: 200, headers: [:], etag: nil, lastModified: nil, fetchedAt: Date(), body: Data()
+        )
         cache.store(entry)
         #expect(cache.cachedResponse(forKey: "k") == entry)
         #expect(cache.cachedResponse(forKey: "other") == nil)

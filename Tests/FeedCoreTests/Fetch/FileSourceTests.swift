@@ -9,7 +9,8 @@ struct FileSourceTests {
     @Test func relativePathIsReadFromTheBaseDirectory() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
         try Data("[\"pear\"]".utf8).write(to: folder.appendingPathComponent("Fixtures/data.json"))
 
         let response = try await fetcher.fetch(

@@ -8,7 +8,9 @@ struct StandardFetcherCacheTests {
     let fetcher = StandardFetcher()
 
     @Test func successfulResponseCarriesACacheUpdate() async throws {
-        let server = try LoopbackServer { _ in .json("[1]").header("ETag", "\"v1\"").header("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT") }
+        let server = try LoopbackServer { _ in
+            .json("[1]").header("ETag", "\"v1\"").header("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")
+        }
         defer { server.stop() }
         let request = FetchRequest(url: server.url("/items"))
         let response = try await fetcher.fetch(request, context: testContext())
@@ -22,7 +24,8 @@ struct StandardFetcherCacheTests {
     @Test func uncacheableRequestHasNoCacheUpdate() async throws {
         let server = try LoopbackServer { _ in .json("[1]") }
         defer { server.stop() }
-        let response = try await fetcher.fetch(FetchRequest(url: server.url("/"), cacheable: false), context: testContext())
+        let response = try await fetcher.fetch(
+            FetchRequest(url: server.url("/"), cacheable: false), context: testContext())
         #expect(response.cacheUpdate == nil)
     }
 

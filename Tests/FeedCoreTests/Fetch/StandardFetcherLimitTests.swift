@@ -29,7 +29,8 @@ struct StandardFetcherLimitTests {
         defer { server.stop() }
         let error = await #expect(throws: FetchError.self) {
             try await fetcher.fetch(
-                FetchRequest(url: server.url("/bomb")), context: testContext(policy: testPolicy(maxResponseBytes: 10_000)))
+                FetchRequest(url: server.url("/bomb")),
+                context: testContext(policy: testPolicy(maxResponseBytes: 10_000)))
         }
         #expect(error?.kind == .tooLarge(limit: 10_000))
     }
@@ -69,7 +70,8 @@ struct StandardFetcherLimitTests {
         let server = try LoopbackServer { _ in .redirect(to: "file:///etc/passwd") }
         defer { server.stop() }
         await #expect(throws: FetchError.self) {
-            try await fetcher.fetch(FetchRequest(url: server.url("/")), context: testContext(policy: testPolicy(retries: 0)))
+            try await fetcher.fetch(
+                FetchRequest(url: server.url("/")), context: testContext(policy: testPolicy(retries: 0)))
         }
     }
 }

@@ -36,7 +36,8 @@ struct StandardFetcherRetryTests {
         let server = try LoopbackServer { _ in .status(404) }
         defer { server.stop() }
         let error = await #expect(throws: FetchError.self) {
-            try await fetcher.fetch(FetchRequest(url: server.url("/missing")), context: testContext(policy: testPolicy(retries: 3)))
+            try await fetcher.fetch(
+                FetchRequest(url: server.url("/missing")), context: testContext(policy: testPolicy(retries: 3)))
         }
         #expect(error?.kind == .status(404))
         #expect(error?.attempts == 1)
@@ -56,7 +57,8 @@ struct StandardFetcherRetryTests {
         let server = try LoopbackServer { _ in .status(503) }
         defer { server.stop() }
         let error = await #expect(throws: FetchError.self) {
-            try await fetcher.fetch(FetchRequest(url: server.url("/")), context: testContext(policy: testPolicy(retries: 2)))
+            try await fetcher.fetch(
+                FetchRequest(url: server.url("/")), context: testContext(policy: testPolicy(retries: 2)))
         }
         #expect(error?.kind == .status(503))
         #expect(error?.attempts == 3)
@@ -88,7 +90,8 @@ struct StandardFetcherRetryTests {
         let server = try LoopbackServer { _ in .text("short").shortBody(declaredLength: 1000) }
         defer { server.stop() }
         let error = await #expect(throws: FetchError.self) {
-            try await fetcher.fetch(FetchRequest(url: server.url("/")), context: testContext(policy: testPolicy(retries: 0)))
+            try await fetcher.fetch(
+                FetchRequest(url: server.url("/")), context: testContext(policy: testPolicy(retries: 0)))
         }
         guard case .transport = error?.kind else {
             Issue.record("expected a transport error, got \(String(describing: error))")
@@ -128,7 +131,9 @@ struct StandardFetcherRetryTests {
         let context = testContext()
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<24 {
-                group.addTask { try await fetcher.fetch(FetchRequest(url: server.url("/\(index)")), context: context).text }
+                group.addTask {
+                    try await fetcher.fetch(FetchRequest(url: server.url("/\(index)")), context: context).text
+                }
             }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }

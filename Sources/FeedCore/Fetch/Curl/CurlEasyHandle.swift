@@ -90,10 +90,14 @@ final class CurlEasyHandle {
         let method = request.method.uppercased()
         if let body = request.body {
             codes.append(fw_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-            // COPYPOSTFIELDS copies the bytes, so they need not outlive this call.
+            // COPYPOSTFIELDS copies the bytes (POSTFIELDSIZE of them), so they need not outlive this call.
             codes.append(
                 body.withUnsafeBytes { bytes in
-                    fw_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+                    guard let base = bytes.baseAddress else {
+                        return fw_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                    }
+                    return fw_easy_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
                 })
             if method != "POST" {
                 codes.append(fw_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))

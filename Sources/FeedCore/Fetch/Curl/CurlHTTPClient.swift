@@ -41,7 +41,8 @@ public final class CurlHTTPClient: Sendable {
     /// - Throws: ``HTTPClientError`` when no response was received: timeout, too many redirects,
     ///   a body over the limit, or a connection failure (including a body shorter than declared).
     public func perform(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
             let job = CurlJob(request: request) { continuation.resume(returning: $0) }
             if !queue.submit(job) {
                 continuation.resume(returning: .failure(HTTPClientError(.transport("the HTTP client was shut down"))))
