@@ -28,11 +28,17 @@ public enum FileSource {
     /// Reads `request`'s file.
     ///
     /// - Throws: ``FetchError`` with kind ``FetchError/Kind/fileNotFound`` (unless the request
-    ///   accepts a 404), ``FetchError/Kind/fileUnreadable(_:)`` for a folder or an unreadable
-    ///   file, or ``FetchError/Kind/tooLarge(limit:)`` past the policy's size limit.
+    ///   accepts a 404), ``FetchError/Kind/fileUnreadable(_:)`` for a folder, an unreadable
+    ///   file or a URL scheme other than `file`, or ``FetchError/Kind/tooLarge(limit:)`` past the policy's size limit.
     public static func read(_ request: FetchRequest, context: FetchContext) throws(FetchError) -> FetchResponse {
-        let file = resolve(request.url, baseDirectory: context.baseDirectory)
         let url = context.redactor.redact(request.url)
+        if let scheme = request.url.range(of: "://").map({ request.url[..<$0.lowerBound].lowercased() }),
+            scheme != "file", scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+        {
+            throw FetchError(
+                .fileUnreadable("unsupported URL scheme '\(scheme)' (use http, https, file or a path)"), url: url)
+        }
+        let file = resolve(request.url, baseDirectory: context.baseDirectory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
             if request.acceptsNotFound {

@@ -59,3 +59,15 @@ struct FileSourceTests {
         #expect(error?.kind == .tooLarge(limit: 1000))
     }
 }
+
+extension FileSourceTests {
+    @Test func unsupportedSchemeIsRefused() async throws {
+        let error = await #expect(throws: FetchError.self) {
+            try await fetcher.fetch(FetchRequest(url: "ftp://example.com/data.json"), context: testContext())
+        }
+        guard case .fileUnreadable = error?.kind else {
+            Issue.record("expected fileUnreadable, got \(String(describing: error))")
+            return
+        }
+    }
+}

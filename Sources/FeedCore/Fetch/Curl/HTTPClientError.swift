@@ -3,6 +3,7 @@
 /// The message in ``Kind/transport(_:)`` is libcurl's and may name the URL's host; callers that
 /// show it must redact it (``StandardFetcher`` does).
 public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, in the terms ``FetchError`` uses.
     public enum Kind: Sendable, Hashable {
         /// The exchange took longer than its timeout (connecting, or in total).
         case timeout
