@@ -1,0 +1,32 @@
+import Foundation
+import Synchronization
+
+/// A ``ResponseCacheReading`` kept in memory: the simplest cache, for tests and one-off runs.
+///
+/// Entries are added with ``store(_:)`` (the engine's real cache is `_http_cache` in the store,
+/// written from ``FetchResponse/cacheUpdate`` in the feed's transaction). Safe to share between tasks.
+public final class InMemoryResponseCache: ResponseCacheReading {
+    private let entries: Mutex<[String: CachedResponse]>
+
+    /// A cache holding `responses`, by their keys.
+    public init(_ responses: [CachedResponse] = []) {
+        entries = Mutex(Dictionary(responses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }))
+    }
+
+    public func cachedResponse(forKey key: String) -> CachedResponse? {
+        entries.withLock { $0[key] }
+    }
+
+    /// Adds `response`, replacing any entry with the same key.
+    public func store(_ response: CachedResponse) {
+        entries.withLock { $0[response.key] = response }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    /// How many entries the cache holds.
+    public var count: Int { entries.withLock { $0.count } }
+}
