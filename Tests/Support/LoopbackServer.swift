@@ -41,6 +41,10 @@ public final class LoopbackServer: Sendable {
     /// - Throws: ``LoopbackServerError`` when the socket cannot be set up.
     public func start() throws(LoopbackServerError) { try core.start() }
 
+    /// Starts listening on a given port, e.g. the port of a server that was stopped, to test
+    /// what happens when a service comes back.
+    public func start(port: Int) throws(LoopbackServerError) { try core.start(port: UInt16(port)) }
+
     /// Stops accepting, and closes every open connection. Calls after the first do nothing.
     public func stop() { core.stop() }
 
@@ -79,10 +83,10 @@ final class LoopbackServerCore: Sendable {
     var port: Int { Int(state.withLock { $0.port }) }
     var requests: [LoopbackRequest] { state.withLock { $0.requests } }
 
-    func start() throws(LoopbackServerError) {
+    func start(port requested: UInt16 = 0) throws(LoopbackServerError) {
         let running = state.withLock { $0.listener >= 0 && !$0.stopped }
         guard !running else { return }
-        let (listener, port) = try LoopbackSocket.listen()
+        let (listener, port) = try LoopbackSocket.listen(port: requested)
         state.withLock {
             $0.listener = listener
             $0.port = port

@@ -19,8 +19,8 @@ public struct LoopbackServerError: Error, Sendable, CustomStringConvertible {
 
 /// Thin wrappers over the POSIX socket calls the loopback server uses.
 enum LoopbackSocket {
-    /// A TCP socket listening on 127.0.0.1 at a port the system picks, and that port.
-    static func listen() throws(LoopbackServerError) -> (descriptor: Int32, port: UInt16) {
+    /// A TCP socket listening on 127.0.0.1 at `port` (0: a port the system picks), and that port.
+    static func listen(port: UInt16 = 0) throws(LoopbackServerError) -> (descriptor: Int32, port: UInt16) {
         #if canImport(Glibc)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -32,7 +32,7 @@ enum LoopbackSocket {
 
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

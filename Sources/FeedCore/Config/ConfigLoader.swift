@@ -159,7 +159,7 @@ public struct ConfigLoader: Sendable {
                 if let guess = Spelling.nearest(to: common.adapter, in: registry.names) {
                     message += "; did you mean '\(guess)'?"
                 }
-                message += " Registered adapters: \(registry.names.joined(separator: ", "))"
+                message += "; registered adapters: \(registry.names.joined(separator: ", "))"
                 problems.append(ConfigProblem(message, at: location(feedMapping["adapter"] ?? node)))
                 continue
             }

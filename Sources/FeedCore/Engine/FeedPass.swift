@@ -107,29 +107,8 @@ public final class FeedPass: Sendable {
     ///
     /// Adapters use it for rules that depend on earlier data, such as not offering the same
     /// destination twice.
-    public func query(_ sql: String, arguments: [FieldValue] = []) throws -> [[FieldValue]] {
-        try store.read { db in
-            let values = arguments.map { value -> (any DatabaseValueConvertible)? in
-                switch value {
-                case .null: nil
-                case .integer(let number): number
-                case .real(let number): number
-                case .text(let text): text
-                case .bool(let flag): flag
-                }
-            }
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).map { row in
-                row.databaseValues.map { value in
-                    switch value.storage {
-                    case .null: .null
-                    case .int64(let number): .integer(number)
-                    case .double(let number): .real(number)
-                    case .string(let text): .text(text)
-                    case .blob(let data): .text(String(decoding: data, as: UTF8.self))
-                    }
-                }
-            }
-        }
+    public func query(_ sql: String, arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
+        try store.query(sql, arguments: arguments)
     }
 
     /// Decodes a JSON body, turning decoding failures into a ``PayloadError`` with the JSON path.
@@ -176,7 +155,7 @@ struct PassStatistics: Sendable {
     mutating func count(_ response: FetchResponse) {
         requests += 1
         attempts += response.attempts
-        bytes += response.bytesReceived
+        bytes += response.origin == .file ? response.body.count : response.bytesReceived
         switch response.origin {
         case .fresh, .notModified: cacheHits += 1
         case .stale(let age):

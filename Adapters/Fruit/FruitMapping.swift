@@ -1,0 +1,92 @@
+import FeedCore
+
+/// Parse and map of the fruit list, kept free of I/O so it can be tested on its own.
+enum FruitMapping {
+    struct Result {
+        var records: [EntityRecord] = []
+        var rejects: [Reject] = []
+        var notes: [String] = []
+    }
+
+    /// Maps a response body to fruit records; bad items become rejects.
+    ///
+    /// - Throws: ``PayloadError`` when the body is not JSON or has no `fruit` list.
+    static func map(response: FetchResponse, currency: String, feed: String) throws -> Result {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(response.body)
+        } catch {
+            throw PayloadError(feed: feed, url: response.url, path: "$", message: error.description)
+        }
+        guard let items = document["fruit"]?.arrayValue else {
+            throw PayloadError(
+                feed: feed, url: response.url, path: "$.fruit",
+                message: "expected a list of fruit, found \(document["fruit"]?.kindName ?? "nothing")")
+        }
+        var result = Result()
+        var positions: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            let path = "$.fruit[\(index)]"
+            switch record(item, currency: currency) {
+            case .success(let record):
+                if let earlier = positions[record.key] {
+                    result.records.remove(at: earlier)
+                    positions = Dictionary(uniqueKeysWithValues: result.records.enumerated().map { ($1.key, $0) })
+                    result.notes.append("duplicate type '\(record.key)' at \(path); the last one wins")
+                }
+                positions[record.key] = result.records.count
+                result.records.append(record)
+            case .failure(let error):
+                result.rejects.append(
+                    Reject(entity: "fruit", reason: error.reason, path: "\(path)\(error.field.map { ".\($0)" } ?? "")", raw: item.jsonText))
+            }
+        }
+        return result
+    }
+
+    struct ItemError: Error {
+        var field: String?
+        var reason: String
+    }
+
+    static func record(_ item: JSONValue, currency: String) -> Swift.Result<EntityRecord, ItemError> {
+        guard case .object = item else { return .failure(ItemError(reason: "expected an object, found \(item.kindName)")) }
+        guard let rawType = item["type"]?.stringValue else {
+            return .failure(ItemError(field: "type", reason: "type is missing or not a string"))
+        }
+        let type = rawType.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !type.isEmpty else { return .failure(ItemError(field: "type", reason: "type is empty")) }
+        let price: Int64
+        let weight: Int64
+        switch wholeNumber(item["price"], name: "price") {
+        case .success(let value): price = value
+        case .failure(let error): return .failure(error)
+        }
+        switch wholeNumber(item["weight"], name: "weight") {
+        case .success(let value): weight = value
+        case .failure(let error): return .failure(error)
+        }
+        let fields: [String: FieldValue] = [
+            "type": .text(type), "price": .integer(price), "currency": .text(currency), "weight": .integer(weight),
+            "price_display": .text(Money.display(minorUnits: price, currency: currency)),
+            "weight_display": .text(ExactDecimal("\(weight)e-3").map { "\($0) kg" } ?? ""),
+        ]
+        do {
+            return .success(try EntityRecord(schema: FruitAdapter.schema, fields: fields))
+        } catch {
+            return .failure(ItemError(reason: String(describing: error)))
+        }
+    }
+
+    private static func wholeNumber(_ value: JSONValue?, name: String) -> Swift.Result<Int64, ItemError> {
+        guard let value, !value.isNull else { return .failure(ItemError(field: name, reason: "\(name) is missing")) }
+        guard let text = value.numberText else {
+            return .failure(ItemError(field: name, reason: "\(name) must be a whole number, found \(value.kindName)"))
+        }
+        guard let number = value.int64Value else {
+            return .failure(ItemError(field: name, reason: "\(name) must be a whole number, found \(text)"))
+        }
+        guard number >= 0 else { return .failure(ItemError(field: name, reason: "\(name) must not be negative, found \(text)")) }
+        return .success(number)
+    }
+}

@@ -1,0 +1,33 @@
+/// Money helpers: minor units and the ISO 4217 exponents of currencies.
+public enum Money {
+    /// ISO 4217 minor-unit exponents that differ from 2.
+    static let exponents: [String: Int] = [
+        "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+        "BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0, "RWF": 0,
+        "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+        "CLF": 4, "UYW": 4,
+    ]
+
+    /// The number of decimals of `currency`'s minor unit (2 unless ISO 4217 says otherwise).
+    public static func exponent(of currency: String) -> Int { exponents[currency.uppercased()] ?? 2 }
+
+    static let symbols: [String: String] = ["GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"]
+
+    /// `£1.49` for 149 GBP minor units; `1.49 CHF` for a currency without a known symbol.
+    public static func display(minorUnits: Int64, currency: String) -> String {
+        let exponent = exponent(of: currency)
+        let amount = ExactDecimal("\(minorUnits)e-\(exponent)").map { value -> String in
+            var text = value.description
+            if exponent > 0 {
+                let decimals = text.split(separator: ".").dropFirst().first?.count ?? 0
+                if decimals == 0 { text += "." }
+                text += String(repeating: "0", count: exponent - decimals)
+            }
+            return text
+        } ?? String(minorUnits)
+        if let symbol = symbols[currency.uppercased()] {
+            return amount.hasPrefix("-") ? "-" + symbol + amount.dropFirst() : symbol + amount
+        }
+        return "\(amount) \(currency)"
+    }
+}

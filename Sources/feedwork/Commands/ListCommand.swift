@@ -1,0 +1,32 @@
+import ArgumentParser
+import FeedCore
+import Foundation
+
+/// `feedwork list`: the feeds of a config with their last run and row counts.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the feeds with their last run's status and time and their row counts per entity.")
+
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        let config = try options.load()
+        let store = try options.openStore(config)
+        let overview: [FeedOverview]
+        do {
+            overview = try FeedOverview.load(config: config, store: store)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        var table = TextTable(["feed", "adapter", "enabled", "last run", "status", "rows"])
+        for feed in overview {
+            table.add([
+                feed.name, feed.adapter, feed.enabled ? "yes" : "no", feed.lastRun ?? "never", feed.status ?? "-",
+                feed.rows.map { "\($0.entity) \($0.count)" }.joined(separator: ", "),
+            ])
+        }
+        Console.print(table.rendered)
+    }
+}

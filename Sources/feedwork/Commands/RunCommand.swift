@@ -1,0 +1,66 @@
+import ArgumentParser
+import FeedCore
+import Foundation
+
+/// `feedwork run`: one pass over the feeds.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run every enabled feed in one pass.",
+        discussion: """
+            Each feed's pass commits in one transaction: a feed that fails keeps its previous rows \
+            while the others commit. Exit status: 0 when every feed succeeded, 1 when any failed, \
+            2 for a config error.
+
+            Examples:
+              feedwork run
+              feedwork run --feed bbc-fruit --feed leboncoin
+              feedwork run --offline --json
+            """)
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(name: .customLong("feed"), help: "Run only this feed (repeatable); disabled feeds may be named.")
+    var feeds: [String] = []
+
+    @Flag(help: "Use only cached responses; make no network request.")
+    var offline = false
+
+    @Flag(help: "Print the run report as JSON on stdout.")
+    var json = false
+
+    @Option(help: "How long to wait for another run on the same store (e.g. 30s).")
+    var wait: String = "30s"
+
+    func run() async throws {
+        let config = try options.load()
+        for name in feeds where config.feed(named: name) == nil {
+            Console.error("error: no feed named '\(name)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        guard let waitDuration = FeedDuration(parsing: wait) else {
+            throw ValidationError("--wait: '\(wait)' is not a duration (e.g. 30s)")
+        }
+        let lock: StoreLock
+        do {
+            lock = try StoreLock(storePath: config.storePath, wait: waitDuration)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        let store = try options.openStore(config)
+        try? store.markInterruptedRuns()
+        let engine = Engine(config: config, store: store, fetcher: StandardFetcher(), offline: offline)
+        let live = Console.stderrIsTerminal && !json
+        let report = await engine.run(feeds: feeds) { report in
+            if live { Console.error(ReportPrinter.progressLine(report)) }
+        }
+        withExtendedLifetime(lock) {}
+        if json {
+            Console.print(ReportPrinter.json(report))
+        } else {
+            Console.print(ReportPrinter.table(report, storePath: config.storePath))
+        }
+        if !report.succeeded { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,61 @@
+import FeedCore
+import Foundation
+
+/// Renders a ``RunReport`` as a summary table, a progress line or JSON.
+enum ReportPrinter {
+    static func table(_ report: RunReport, storePath: String) -> String {
+        var table = TextTable(
+            ["feed", "status", "run", "new", "updated", "unchanged", "deleted", "rejected", "requests", "bytes", "time"],
+            numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10])
+        for feed in report.feeds {
+            table.add([
+                feed.feed, feed.status.rawValue, feed.run.map(String.init) ?? "-", String(feed.counts.inserted),
+                String(feed.counts.updated), String(feed.counts.unchanged), String(feed.counts.deleted),
+                String(feed.counts.rejected), String(feed.requests), bytes(feed.bytes), milliseconds(feed.milliseconds),
+            ])
+        }
+        var lines = [table.rendered]
+        for feed in report.feeds {
+            if let error = feed.error { lines.append("\(feed.feed): error: \(error)") }
+            if !feed.staleURLs.isEmpty {
+                lines.append(
+                    "\(feed.feed): stale: served \(feed.staleURLs.count) response(s) from the cache (oldest \(feed.staleAgeSeconds ?? 0)s old): \(feed.staleURLs.joined(separator: ", "))"
+                )
+            }
+            for note in feed.notes { lines.append("\(feed.feed): \(note)") }
+            if feed.outboxPending > 0 {
+                lines.append("\(feed.feed): \(feed.outboxPending) outbox event(s) not delivered; retried next run")
+            }
+        }
+        let failed = report.feeds.filter { $0.status == .failed }.count
+        lines.append(
+            "\(report.feeds.count) feed(s), \(failed) failed; store: \(storePath)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func progressLine(_ feed: FeedReport) -> String {
+        let counts = feed.counts
+        let summary =
+            feed.status == .failed
+            ? "failed: \(feed.error ?? "")"
+            : "\(feed.status.rawValue): \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged, \(counts.rejected) rejected"
+        return "[\(feed.feed)] \(summary) (\(milliseconds(feed.milliseconds)))"
+    }
+
+    static func json(_ report: RunReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func bytes(_ count: Int) -> String {
+        if count >= 1 << 20 { return String(format: "%.1f MB", Double(count) / Double(1 << 20)) }
+        if count >= 1 << 10 { return String(format: "%.1f KB", Double(count) / Double(1 << 10)) }
+        return "\(count) B"
+    }
+
+    static func milliseconds(_ value: Int) -> String {
+        value >= 1000 ? String(format: "%.2fs", Double(value) / 1000) : "\(value)ms"
+    }
+}
