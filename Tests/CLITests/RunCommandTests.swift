@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@Suite("feedwork run")
+struct RunCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    @Test func exitsZeroWhenEveryFeedSucceeds() throws {
+        try write("data.json", #"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#)
+        try write("feeds.yaml", "feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n")
+        let result = try FeedworkProcess.run(["run"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("fruit"))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
+    }
+
+    @Test func exitsOneWhenAFeedFailsAndStillCommitsTheOthers() throws {
+        try write("data.json", #"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#)
+        try write(
+            "feeds.yaml",
+            """
+            feeds:
+              - { name: good, adapter: fruit, url: data.json }
+              - { name: broken, adapter: fruit, url: missing.json }
+            """)
+        let result = try FeedworkProcess.run(["run", "--json"], in: directory)
+        #expect(result.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let feeds = report?["feeds"] as? [[String: Any]] ?? []
+        #expect(feeds.first { $0["feed"] as? String == "good" }?["status"] as? String == "ok")
+        #expect(feeds.first { $0["feed"] as? String == "broken" }?["status"] as? String == "failed")
+    }
+
+    @Test func exitsTwoWithFileLineAndColumnForAConfigError() throws {
+        try write("feeds.yaml", "feeds:\n  - name: fruit\n    adapter: frut\n    url: data.json\n")
+        let result = try FeedworkProcess.run(["run"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("feeds.yaml:3:14: error: unknown adapter 'frut'; did you mean 'fruit'?"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
+    }
+
+    @Test func validatePrintsEveryProblemAndExitsTwo() throws {
+        try write(
+            "feeds.yaml",
+            """
+            defaults: { timeout: soon }
+            feeds:
+              - { name: a, adapter: fruit, url: x.json, colour: red }
+              - { name: a, adapter: fruit, url: y.json }
+            """)
+        let result = try FeedworkProcess.run(["validate"], in: directory)
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("feeds.yaml:1:22: error: 'soon' is not a duration"))
+        #expect(result.stderr.contains("feeds.yaml:3:45: error: unknown key 'colour' in feeds[0]"))
+        #expect(result.stderr.contains("feeds.yaml:4:13: error: duplicate feed name 'a' (first used at line 3)"))
+    }
+}
