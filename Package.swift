@@ -58,7 +58,8 @@ let package = Package(
             dependencies: [
                 "FeedCore", "FeedTestSupport", "FruitFeed", "DestinationFeed", "ClassifiedFeed",
                 "CurrencyFeed", "JSONFeed",
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedTestSupport"]),
     ],
