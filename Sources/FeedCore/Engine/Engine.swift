@@ -56,11 +56,14 @@ public struct Engine: Sendable {
         let bindings = adapter.entities
         let runID: Int64
         do {
-            try store.prepare(bindings.map(\.schema))
-            runID = try store.write { db in
+            let schemas = bindings.map(\.schema)
+            let path = store.path
+            let (name, adapterName) = (feed.name, feed.adapterName)
+            runID = try await store.writeDetached { db in
+                try EntityStore.prepare(schemas, in: db, path: path)
                 try db.execute(
                     sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
-                    arguments: [feed.name, feed.adapterName, Timestamp.string(started)])
+                    arguments: [name, adapterName, Timestamp.string(started)])
                 return db.lastInsertedRowID
             }
         } catch {
@@ -102,11 +105,12 @@ public struct Engine: Sendable {
             report.error = message
             let statistics = pass.stats.withLock { $0 }
             let events = adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
-            try? store.write { db in
+            let name = feed.name
+            _ = try? await store.writeDetached { db in
                 try Self.recordRun(
                     id: runID, status: .failed, counts: WriteCounts(), statistics: statistics, error: message,
                     finished: Date(), in: db)
-                try Outbox.enqueue(events, feed: feed.name, run: runID, in: db)
+                try Outbox.enqueue(events, feed: name, run: runID, in: db)
             }
         }
         let statistics = pass.stats.withLock { $0 }

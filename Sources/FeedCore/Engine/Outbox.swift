@@ -38,7 +38,7 @@ enum Outbox {
             let request = FetchRequest(url: event.url, cacheable: false)
             do {
                 _ = try await fetcher.fetch(request, context: context)
-                try store.write { db in
+                try await store.writeDetached { db in
                     try db.execute(
                         sql: "UPDATE _outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
                         arguments: [Timestamp.string(Date()), event.id])
@@ -46,7 +46,7 @@ enum Outbox {
                 delivered += 1
             } catch {
                 let message = context.redactor.redact(String(describing: error))
-                try? store.write { db in
+                _ = try? await store.writeDetached { db in
                     try db.execute(
                         sql: "UPDATE _outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
                         arguments: [message, event.id])

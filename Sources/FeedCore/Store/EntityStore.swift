@@ -32,19 +32,21 @@ public final class EntityStore: Sendable {
     /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
     public func prepare(_ schemas: [EntitySchema]) throws {
         do {
-            try pool.write { db in
-                for schema in schemas {
-                    try EntityTable.ensure(schema, in: db, path: path)
-                    let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
-                    try db.execute(
-                        sql: "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
-                        arguments: [schema.name, json])
-                }
-            }
+            try pool.write { db in try Self.prepare(schemas, in: db, path: self.path) }
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(path: path, error)
+        }
+    }
+
+    static func prepare(_ schemas: [EntitySchema], in db: Database, path: String) throws {
+        for schema in schemas {
+            try EntityTable.ensure(schema, in: db, path: path)
+            let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+            try db.execute(
+                sql: "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
+                arguments: [schema.name, json])
         }
     }
 
@@ -75,6 +77,26 @@ public final class EntityStore: Sendable {
             return try pool.write(body)
         } catch {
             throw StoreError(path: path, error)
+        }
+    }
+
+    /// Runs `body` in its own write transaction on a thread of its own, and waits without
+    /// blocking Swift's cooperative threads.
+    ///
+    /// Feed passes hold the write lock on their own threads while they wait for their tasks, so
+    /// a blocking write from a task could starve the cooperative pool and deadlock; every write
+    /// made from async code goes through here.
+    func writeDetached<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    continuation.resume(returning: try self.write(body))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "feedwork.write"
+            thread.start()
         }
     }
 
