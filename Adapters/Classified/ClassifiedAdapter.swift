@@ -7,7 +7,7 @@ import FeedCore
 /// a category of the same pass; categories and ads commit in the feed's one transaction.
 ///
 /// ```yaml
-/// - name: paperclip
+/// - name: leboncoin
 ///   adapter: classified
 ///   categories_url: https://raw.githubusercontent.com/leboncoin/paperclip/master/categories.json
 ///   listing_url: https://raw.githubusercontent.com/leboncoin/paperclip/master/listing.json
