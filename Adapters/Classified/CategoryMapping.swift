@@ -1,0 +1,42 @@
+import FeedCore
+import Foundation
+
+/// Maps the categories list `[{"id","name"}]`, kept free of I/O so it can be tested on its own.
+enum CategoryMapping {
+    struct Result {
+        var batch: MappedBatch
+        /// The ids of the categories that will be stored, for the ads' mandatory relation.
+        var ids: Set<Int64>
+    }
+
+    /// Maps each item of the list at `$`; bad items become rejects of entity `category`.
+    static func map(_ items: [JSONValue]) -> Result {
+        var batch = MappedBatch()
+        var ids: Set<Int64> = []
+        for (index, item) in items.enumerated() {
+            let path = "$[\(index)]"
+            do throws(ItemError) {
+                let (id, record) = try self.record(item)
+                batch.add(record, at: path)
+                ids.insert(id)
+            } catch {
+                batch.reject(error.reject(entity: ClassifiedSchema.category.name, item: item, at: path))
+            }
+        }
+        return Result(batch: batch, ids: ids)
+    }
+
+    static func record(_ item: JSONValue) throws(ItemError) -> (id: Int64, record: EntityRecord) {
+        let fields = try ItemFields(item)
+        let id = try fields.wholeNumber("id")
+        let name = try fields.string("name").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw ItemError("name", "name is empty") }
+        do {
+            let record = try EntityRecord(
+                schema: ClassifiedSchema.category, fields: ["id": .integer(id), "name": .text(name)])
+            return (id, record)
+        } catch {
+            throw ItemError(nil, String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import FeedCore
+
+/// The two entities of the classified adapter.
+public enum ClassifiedSchema {
+    /// A category of ads, keyed by its id.
+    public static let category = EntitySchema(
+        name: "category",
+        columns: [
+            Column("id", .integer, nullable: false, summary: "the category's id (the key)"),
+            Column("name", .text, nullable: false, summary: "the category's name, e.g. Véhicule"),
+        ],
+        key: ["id"],
+        order: [.ascending("id")],
+        summary: "A category of classified ads.")
+
+    /// An ad, keyed by its id; its category is mandatory. Urgent ads come first, then the newest.
+    public static let classified = EntitySchema(
+        name: "classified",
+        columns: [
+            Column("id", .integer, nullable: false, summary: "the ad's id (the key)"),
+            Column("category_id", .integer, nullable: false, summary: "the ad's category (category.id)"),
+            Column("title", .text, nullable: false, summary: "the ad's title"),
+            Column("description", .text, summary: "the ad's text"),
+            Column("price", .integer, nullable: false, summary: "price in minor units of the currency (cents)"),
+            Column("currency", .text, nullable: false, summary: "ISO 4217 code of the price"),
+            Column("image_small", .text, summary: "URL of the small image, if any"),
+            Column("image_thumb", .text, summary: "URL of the thumbnail, if any"),
+            Column("created_at", .timestamp, nullable: false, summary: "when the ad was created (UTC)"),
+            Column("is_urgent", .boolean, nullable: false, summary: "whether the ad is marked urgent"),
+            Column("siret", .text, summary: "the professional seller's SIRET number, if any"),
+        ],
+        key: ["id"],
+        relations: [Relation(column: "category_id", entity: "category", labelColumn: "name")],
+        order: [.descending("is_urgent"), .descending("created_at")],
+        summary: "A classified ad with its price, images and category.")
+}

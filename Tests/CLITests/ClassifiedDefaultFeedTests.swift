@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// The classified feed of the repository's own feeds.yaml, run offline from the shipped fixtures.
+@Suite("feedwork run: the default classified feed")
+struct ClassifiedDefaultFeedTests {
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func theDefaultLeboncoinFeedLandsOnceAndIsUnchangedTheSecondTime() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedwork-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixtures = "Adapters/Classified/Fixtures"
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent(fixtures), withIntermediateDirectories: true)
+        for file in ["feeds.yaml", "\(fixtures)/categories.json", "\(fixtures)/listing.json"] {
+            try FileManager.default.copyItem(
+                at: Self.checkout.appendingPathComponent(file), to: directory.appendingPathComponent(file))
+        }
+        let first = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
+        #expect(first["inserted"] == 311, "11 categories and 300 ads")
+        let second = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
+        #expect(second["unchanged"] == 311)
+        #expect(second["inserted"] == 0)
+        #expect(second["updated"] == 0)
+    }
+
+    private func counts(_ result: FeedworkProcess.Result) throws -> [String: Int] {
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let feed = (report?["feeds"] as? [[String: Any]])?.first { $0["feed"] as? String == "leboncoin" }
+        return feed?["counts"] as? [String: Int] ?? [:]
+    }
+}
