@@ -14,7 +14,7 @@ struct DeliveryPaging: Sendable, Hashable {
     /// Checks that `location` can address pages.
     ///
     /// - Throws: ``OptionError`` at `url` for a file path without `{offset}`, which would read the
-    ///   same file for every page.
+    ///   same file for every page, or for `{limit}` without `{offset}`.
     init(location: String, limit: Int, maxPages: Int) throws {
         let lower = location.lowercased()
         let isRemote = lower.hasPrefix("http://") || lower.hasPrefix("https://")
@@ -22,6 +22,9 @@ struct DeliveryPaging: Sendable, Hashable {
             throw OptionError(
                 "a file source of deliveries needs '{offset}' in its path, e.g. deliveries-{offset}.json",
                 at: ["url"])
+        }
+        guard location.contains("{offset}") || !location.contains("{limit}") else {
+            throw OptionError("url has '{limit}' but no '{offset}'; use both, or neither for an http(s) URL", at: ["url"])
         }
         self.location = location
         self.limit = limit
