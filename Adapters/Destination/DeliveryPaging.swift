@@ -24,7 +24,8 @@ struct DeliveryPaging: Sendable, Hashable {
                 at: ["url"])
         }
         guard location.contains("{offset}") || !location.contains("{limit}") else {
-            throw OptionError("url has '{limit}' but no '{offset}'; use both, or neither for an http(s) URL", at: ["url"])
+            throw OptionError(
+                "url has '{limit}' but no '{offset}'; use both, or neither for an http(s) URL", at: ["url"])
         }
         self.location = location
         self.limit = limit

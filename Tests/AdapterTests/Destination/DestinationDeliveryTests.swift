@@ -95,7 +95,9 @@ struct DestinationDeliveryTests {
         #expect(five["address"] == .text("Cheung Sha Wan"))
         #expect(five["price"] == .null)
         #expect(five["rank"] == .null)
-        let ids = try harness.rows("SELECT id FROM destination ORDER BY CAST(id AS INTEGER)").compactMap { text($0["id"]) }
+        let ids = try harness.rows("SELECT id FROM destination ORDER BY CAST(id AS INTEGER)").compactMap {
+            text($0["id"])
+        }
         #expect(ids == (0..<20).map(String.init))
     }
 
@@ -123,7 +125,9 @@ struct DestinationDeliveryTests {
         #expect(feed.status == .ok)
         #expect(feed.counts.inserted == 4)
         #expect(feed.counts.rejected == 7)
-        let ids = try harness.rows("SELECT id FROM destination ORDER BY CAST(id AS INTEGER)").compactMap { text($0["id"]) }
+        let ids = try harness.rows("SELECT id FROM destination ORDER BY CAST(id AS INTEGER)").compactMap {
+            text($0["id"])
+        }
         #expect(ids == ["1", "6", "7", "9"])
         let sparse = try #require(try harness.rows("SELECT * FROM destination WHERE id = '6'").first)
         #expect(sparse["title"] == .null)

@@ -29,9 +29,16 @@ struct DestinationOptionTests {
         #expect(message.contains("needs '{offset}'"))
     }
 
+    @Test func aLimitPlaceholderWithoutAnOffsetPlaceholderIsRefused() throws {
+        let message = try configError("    source: deliveries\n    url: https://example.com/d?limit={limit}")
+        #expect(message.contains("url has '{limit}' but no '{offset}'"), "\(message)")
+    }
+
     @Test func flightOptionsAreRefusedForDeliveries() throws {
         let message = try configError("    source: deliveries\n    url: d-{offset}.json\n    top: 3")
-        #expect(message.contains("feeds.yaml:6:10: error: feed 'places': top does not apply to source: deliveries"), "\(message)")
+        #expect(
+            message.contains("feeds.yaml:6:10: error: feed 'places': top does not apply to source: deliveries"),
+            "\(message)")
     }
 
     @Test func deliveryOptionsAreRefusedForFlights() throws {
@@ -57,7 +64,8 @@ struct DestinationOptionTests {
     }
 
     @Test func anUnclosedImageTemplateIsRefused() throws {
-        let message = try configError("    source: flights\n    url: f.json\n    image_template: \"https://i/{mapIdto.jpg\"")
+        let message = try configError(
+            "    source: flights\n    url: f.json\n    image_template: \"https://i/{mapIdto.jpg\"")
         #expect(message.contains("'{' without '}' in image_template"), "\(message)")
     }
 }
