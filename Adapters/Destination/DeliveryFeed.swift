@@ -1,0 +1,22 @@
+import FeedCore
+
+/// One pass over an offset/limit list of deliveries: page after page until an empty one.
+struct DeliveryFeed {
+    let paging: DeliveryPaging
+
+    func run(_ pass: FeedPass) async throws {
+        for page in 0..<paging.maxPages {
+            let url = paging.url(offset: paging.offset(ofPage: page))
+            let response = try await pass.fetch(FetchRequest(url: url, acceptsNotFound: paging.isFileSource))
+            // Only a file source accepts a 404: the missing file after the last page.
+            if response.status == 404 { return }
+            let mapped = try DeliveryMapping.map(body: response.body, url: response.url, feed: pass.feed)
+            if mapped.isEmpty { return }
+            try await pass.write(mapped.records)
+            try await pass.reject(mapped.rejects)
+        }
+        pass.note(
+            "stopped after max_pages (\(paging.maxPages)) pages of \(paging.limit) without reaching an empty page; "
+                + "later deliveries were not read")
+    }
+}

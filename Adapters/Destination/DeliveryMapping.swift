@@ -1,0 +1,70 @@
+import FeedCore
+import Foundation
+
+/// Parse and map of one page of deliveries (`[{"id","description","imageUrl","location"}]`),
+/// free of I/O so it can be tested on its own.
+///
+/// Only `id` is required; `description`, `imageUrl`, `location` and the location's `lat`, `lng`
+/// and `address` may each be absent or `null`. A value of the wrong type rejects the record.
+enum DeliveryMapping {
+    struct Page {
+        var records: [EntityRecord] = []
+        var rejects: [Reject] = []
+        /// Whether the page held no items: the end of the list.
+        var isEmpty: Bool { records.isEmpty && rejects.isEmpty }
+    }
+
+    /// Maps a page body to delivery records; items that are not valid deliveries become rejects.
+    ///
+    /// - Throws: ``PayloadError`` when the body is not JSON or not a list.
+    static func map(body: Data, url: String, feed: String) throws -> Page {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(body)
+        } catch {
+            throw PayloadError(feed: feed, url: url, path: "$", message: error.description)
+        }
+        guard let items = document.arrayValue else {
+            throw PayloadError(
+                feed: feed, url: url, path: "$", message: "expected a list of deliveries, found \(document.kindName)")
+        }
+        var page = Page()
+        for (index, item) in items.enumerated() {
+            switch record(item) {
+            case .success(let record):
+                page.records.append(record)
+            case .failure(let error):
+                page.rejects.append(
+                    Reject(
+                        entity: DestinationSchema.entity.name, reason: error.reason,
+                        path: "$[\(index)]" + (error.field.map { ".\($0)" } ?? ""), raw: item.jsonText))
+            }
+        }
+        return page
+    }
+
+    /// One delivery's record.
+    static func record(_ item: JSONValue) -> Result<EntityRecord, FieldError> {
+        guard let object = item.objectValue else {
+            return .failure(FieldError(reason: "expected an object, found \(item.kindName)"))
+        }
+        do {
+            let id = try Fields.requiredWholeNumber(object["id"], field: "id")
+            let location = try Fields.optionalObject(object["location"], field: "location")
+            let fields: [String: FieldValue] = [
+                "kind": .text(DestinationSchema.deliveryKind),
+                "id": .text(String(id)),
+                "title": .text(try Fields.optionalString(object["description"], field: "description")),
+                "image_url": .text(try Fields.optionalString(object["imageUrl"], field: "imageUrl")),
+                "latitude": .real(try Fields.optionalDouble(location?["lat"], field: "location.lat")),
+                "longitude": .real(try Fields.optionalDouble(location?["lng"], field: "location.lng")),
+                "address": .text(try Fields.optionalString(location?["address"], field: "location.address")),
+            ]
+            return .success(try EntityRecord(schema: DestinationSchema.entity, fields: fields))
+        } catch let error as FieldError {
+            return .failure(error)
+        } catch {
+            return .failure(FieldError(reason: String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import FeedCore
+import Foundation
+
+/// Where each page of an offset/limit list is read from.
+///
+/// A location with `{offset}` (and optionally `{limit}`) is a template: the numbers are put in
+/// its place, which works for files (`deliveries-{offset}.json`) and URLs alike. An http(s) URL
+/// without `{offset}` gets `offset` and `limit` query parameters instead.
+struct DeliveryPaging: Sendable, Hashable {
+    let location: String
+    let limit: Int
+    let maxPages: Int
+
+    /// Checks that `location` can address pages.
+    ///
+    /// - Throws: ``OptionError`` at `url` for a file path without `{offset}`, which would read the
+    ///   same file for every page, or for `{limit}` without `{offset}`.
+    init(location: String, limit: Int, maxPages: Int) throws {
+        let lower = location.lowercased()
+        let isRemote = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        guard isRemote || location.contains("{offset}") else {
+            throw OptionError(
+                "a file source of deliveries needs '{offset}' in its path, e.g. deliveries-{offset}.json",
+                at: ["url"])
+        }
+        guard location.contains("{offset}") || !location.contains("{limit}") else {
+            throw OptionError(
+                "url has '{limit}' but no '{offset}'; use both, or neither for an http(s) URL", at: ["url"])
+        }
+        self.location = location
+        self.limit = limit
+        self.maxPages = maxPages
+    }
+
+    /// Whether pages are local files, where a missing file is the empty last page.
+    var isFileSource: Bool {
+        let lower = location.lowercased()
+        return !(lower.hasPrefix("http://") || lower.hasPrefix("https://"))
+    }
+
+    /// The offset of the page numbered `page` (from 0).
+    func offset(ofPage page: Int) -> Int { page * limit }
+
+    /// The URL or path of the page starting at `offset`.
+    func url(offset: Int) -> String {
+        if location.contains("{offset}") {
+            return location.replacingOccurrences(of: "{offset}", with: String(offset))
+                .replacingOccurrences(of: "{limit}", with: String(limit))
+        }
+        return URLQuery.appending([("offset", String(offset)), ("limit", String(limit))], to: location)
+    }
+}

@@ -1,0 +1,204 @@
+import DestinationFeed
+import FeedCore
+import FeedTestSupport
+import Foundation
+import Testing
+
+@Suite("Destination adapter: flights")
+struct DestinationFlightTests {
+    static let registry = AdapterRegistry([DestinationAdapter.self, EarlierOffersAdapter.self])
+
+    func flightsYAML(url: String = "flights.json", extra: String = "") -> String {
+        """
+        defaults: { retries: 1, backoff: 10ms }
+        feeds:
+          - name: flights
+            adapter: destination
+            source: flights
+            url: "\(url)"
+        \(extra)
+        """
+    }
+
+    func harness(body: Data, extra: String = "") throws -> FeedHarness {
+        try FeedHarness(registry: Self.registry, yaml: flightsYAML(extra: extra), files: ["flights.json": body])
+    }
+
+    func ranked(_ harness: FeedHarness) throws -> [String] {
+        try harness.rows("SELECT id FROM destination WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Date()))])
+            .compactMap { if case .text(let id)? = $0["id"] { id } else { nil } }
+    }
+
+    /// The UTC day of `date` as yyyy-MM-dd, by Foundation's calendar.
+    static func day(_ date: Date, format: String = "yyyy-MM-dd") -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+
+    @Test(.enabled(if: RealFixtures.available, "../shared/fixtures/real is not beside the checkout"))
+    func realPayloadGivesTheOfferWithExactValues() async throws {
+        let body = try RealFixtures.data("destination/kiwi-flights.json")
+        let harness = try harness(body: body)
+        let report = try await harness.run()
+        let feed = try #require(report.feeds.first)
+        #expect(feed.status == .ok)
+        #expect(feed.counts.inserted == 1)
+        let row = try #require(try harness.rows("SELECT * FROM destination").first)
+        #expect(row["kind"] == .text("flight"))
+        #expect(row["id"] == .text("145c0b77477400002a5f84b1_0"))
+        #expect(row["title"] == .text("Budapest"))
+        #expect(row["image_url"] == .text("https://images.kiwi.com/photos/600x330/budapest_hu.jpg"))
+        #expect(row["latitude"] == .real(47.4369444))
+        #expect(row["longitude"] == .real(19.2555556))
+        #expect(row["address"] == .text("Budapest, Hungary"))
+        #expect(row["origin_city"] == .text("Prague"))
+        #expect(row["origin_city_code"] == .text("PRG"))
+        #expect(row["origin_airport"] == .text("PRG"))
+        #expect(row["destination_city"] == .text("Budapest"))
+        #expect(row["destination_city_code"] == .text("BUD"))
+        #expect(row["destination_airport"] == .text("BUD"))
+        #expect(row["price"] == .integer(1200))
+        #expect(row["currency"] == .text("EUR"))
+        #expect(row["departure_at"] == .text("2020-01-31T07:35:00Z"))
+        #expect(row["arrival_at"] == .text("2020-01-31T08:45:00Z"))
+        #expect(row["duration_seconds"] == .integer(4200))
+        #expect(row["duration_text"] == .text("1h 10m"))
+        #expect(row["rank"] == .integer(1))
+        #expect(row["offer_date"] == .text(Self.day(Date())))
+        let deepLink = try #require(JSONParser.parse(body)["data"]?[0]?["deep_link"]?.stringValue)
+        #expect(deepLink.hasPrefix("https://www.kiwi.com/deep?from=PRG&to=BUD&departure=31-01-2020"))
+        #expect(row["booking_url"] == .text(deepLink))
+    }
+
+    @Test func theTopOffersAreKeptInTheAPIsOrderAndRejectsTakeNoRank() async throws {
+        let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"))
+        let report = try await harness.run()
+        let feed = try #require(report.feeds.first)
+        #expect(feed.counts.inserted == 5)
+        #expect(feed.counts.rejected == 1)
+        #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
+        let reject = try #require(try harness.rows("SELECT path, reason FROM _rejects").first)
+        #expect(reject["path"] == .text("$.data[2].id"))
+        #expect(reject["reason"] == .text("id is missing or null"))
+    }
+
+    @Test func decimalPricesAreStoredExactlyAsMinorUnits() async throws {
+        let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"), extra: "    top: 2")
+        _ = try await harness.run()
+        let prices = try harness.rows("SELECT id, price, currency FROM destination ORDER BY rank")
+        #expect(prices.map { $0["price"] } == [.integer(1200), .integer(1999)])
+        #expect(prices.allSatisfy { $0["currency"] == .text("EUR") })
+    }
+
+    @Test func aPriceFinerThanTheCurrencysMinorUnitIsRejected() async throws {
+        func offer(_ id: String, price: String) -> String {
+            #"{"id":"\#(id)","flyTo":"NRT","price":\#(price),"dTimeUTC":1580456100,"aTimeUTC":1580460300}"#
+        }
+        let body = #"{"currency":"JPY","data":[\#(offer("a", price: "1500.5")),\#(offer("b", price: "1500"))]}"#
+        let harness = try harness(body: Data(body.utf8))
+        let report = try await harness.run()
+        #expect(report.feeds.first?.counts.rejected == 1)
+        let row = try #require(try harness.rows("SELECT id, price, currency FROM destination").first)
+        #expect(row["id"] == .text("b"))
+        #expect(row["price"] == .integer(1500))
+        #expect(row["currency"] == .text("JPY"))
+        let reason = try harness.rows("SELECT reason FROM _rejects").first?["reason"]
+        #expect(reason == .text("price 1500.5 is not a whole number of JPY minor units (0 decimals)"))
+    }
+
+    @Test func paramsAreSentInOrderWithTheirDatesRendered() async throws {
+        let body = try TestFixtures.data("destination/flights-ten.json")
+        let server = try LoopbackServer { _ in .data(body, headers: [("Content-Type", "application/json")]) }
+        let harness = try FeedHarness(
+            registry: Self.registry,
+            yaml: flightsYAML(
+                url: server.url("/flights"),
+                extra: """
+                        params:
+                          flyFrom: PRG
+                          dateFrom: "{{today|dd/MM/yyyy}}"
+                          dateTo: "{{today+1d|dd/MM/yyyy}}"
+                          limit: "30"
+                          partner: picky
+                    """))
+        let start = Date()
+        let report = try await harness.run()
+        #expect(report.feeds.first?.counts.inserted == 5)
+        let request = try #require(server.requests.first)
+        #expect(request.queryItems.map(\.name) == ["flyFrom", "dateFrom", "dateTo", "limit", "partner"])
+        #expect(request.query("dateFrom") == Self.day(start, format: "dd/MM/yyyy"))
+        #expect(request.query("dateTo") == Self.day(start.addingTimeInterval(86_400), format: "dd/MM/yyyy"))
+        #expect(request.query("partner") == "picky")
+    }
+
+    @Test func noRepeatsPassesOverDestinationsOfferedOnAnEarlierDay() async throws {
+        let yesterday = Self.day(Date().addingTimeInterval(-86_400))
+        let harness = try FeedHarness(
+            registry: Self.registry,
+            yaml: """
+                feeds:
+                  - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER] }
+                """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
+        _ = try await harness.run()
+        try harness.setConfig(flightsYAML(extra: "    no_repeats: true"))
+
+        let report = try await harness.run()
+        let feed = try #require(report.feeds.first)
+        #expect(feed.status == .ok, "\(feed.error ?? "")")
+        // BUD and BER were offered yesterday; the second London offer repeats today's first.
+        #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
+        #expect(
+            feed.notes.contains { $0.contains("passed over 3 offer(s) to destinations offered before: BUD, BER, LON") })
+        #expect(try harness.rows("SELECT id FROM destination WHERE offer_date = ?", [.text(yesterday)]).count == 2)
+    }
+
+    @Test func withoutNoRepeatsEarlierDestinationsAreOfferedAgain() async throws {
+        let yesterday = Self.day(Date().addingTimeInterval(-86_400))
+        let harness = try FeedHarness(
+            registry: Self.registry,
+            yaml: """
+                feeds:
+                  - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER] }
+                """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
+        _ = try await harness.run()
+        try harness.setConfig(flightsYAML())
+        _ = try await harness.run()
+        #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
+    }
+
+    @Test func runningAgainTheSameDayKeepsTodaysListWithNoRepeats() async throws {
+        let harness = try harness(
+            body: try TestFixtures.data("destination/flights-ten.json"), extra: "    no_repeats: true")
+        _ = try await harness.run()
+        let first = try ranked(harness)
+        let report = try await harness.run()
+        let feed = try #require(report.feeds.first)
+        #expect(feed.counts.inserted == 0)
+        #expect(feed.counts.unchanged == 5)
+        #expect(try ranked(harness) == first)
+        #expect(first == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
+    }
+
+    @Test func theImageTemplateIsFilledFromTheOffer() async throws {
+        let harness = try harness(
+            body: try TestFixtures.data("destination/flights-ten.json"),
+            extra: "    top: 1\n    image_template: \"https://img.example/{cityCodeTo}/{mapIdto}.png\"")
+        _ = try await harness.run()
+        let row = try #require(try harness.rows("SELECT image_url FROM destination").first)
+        #expect(row["image_url"] == .text("https://img.example/BUD/budapest_hu.png"))
+    }
+
+    @Test func aResponseWithoutOffersOrCurrencyFailsWithItsPath() async throws {
+        let noData = try harness(body: Data(#"{"currency":"EUR","results":[]}"#.utf8))
+        let first = try await noData.run()
+        #expect(first.feeds.first?.status == .failed)
+        #expect(first.feeds.first?.error?.contains("flights.json at $.data: expected a list of offers") == true)
+
+        let noCurrency = try harness(body: Data(#"{"data":[]}"#.utf8))
+        let second = try await noCurrency.run()
+        #expect(second.feeds.first?.error?.contains("at $.currency: expected an ISO 4217 currency code") == true)
+    }
+}
