@@ -91,7 +91,9 @@ public struct CurrencyAdapter: FeedAdapter {
         name: "currency",
         summary: "Currency names and live exchange rates (currencylayer API), rates kept as history.",
         options: [
-            OptionHelp("access_key", "string", "API key, e.g. ${CURRENCYLAYER_KEY}; required for http(s) URLs", default: "none"),
+            OptionHelp(
+                "access_key", "string", "API key, e.g. ${CURRENCYLAYER_KEY}; required for http(s) URLs", default: "none"
+            ),
             OptionHelp("currencies.url", "string", "the currency list", default: defaultListURL),
             OptionHelp("currencies.max_age", "duration", "no request within this age of the last list", default: "1d"),
             OptionHelp("rates.url", "string", "the live quotes", default: defaultLiveURL),
@@ -121,12 +123,14 @@ public struct CurrencyAdapter: FeedAdapter {
             for (index, code) in codes.enumerated() {
                 guard let valid = CurrencyCode.normalized(code) else {
                     throw OptionError(
-                        "rates.currencies[\(index)]: '\(code)' is not a three-letter currency code", at: ["rates", "currencies"])
+                        "rates.currencies[\(index)]: '\(code)' is not a three-letter currency code",
+                        at: ["rates", "currencies"])
                 }
                 targets.append(valid)
             }
             guard !targets.isEmpty else {
-                throw OptionError("rates.currencies must name at least one currency, or be left out", at: ["rates", "currencies"])
+                throw OptionError(
+                    "rates.currencies must name at least one currency, or be left out", at: ["rates", "currencies"])
             }
             self.targets = targets
         } else {
@@ -135,7 +139,8 @@ public struct CurrencyAdapter: FeedAdapter {
         let key = options.accessKey.flatMap { $0.isEmpty ? nil : $0 }
         if key == nil {
             if Self.isRemote(listURL) {
-                throw OptionError(Self.missingKey(listURL), at: options.currencies?.url == nil ? [] : ["currencies", "url"])
+                throw OptionError(
+                    Self.missingKey(listURL), at: options.currencies?.url == nil ? [] : ["currencies", "url"])
             }
             if Self.isRemote(liveURL) {
                 throw OptionError(Self.missingKey(liveURL), at: options.rates?.url == nil ? [] : ["rates", "url"])
@@ -152,7 +157,8 @@ public struct CurrencyAdapter: FeedAdapter {
         let list = try await pass.fetch(request(listURL, maxAge: listMaxAge))
         let currencies = try CurrencyMapping.currencies(from: list, feed: pass.feed)
         let live = try await pass.fetch(
-            request(liveURL, extra: targets.map { [("currencies", $0.joined(separator: ","))] } ?? [], maxAge: ratesMaxAge))
+            request(
+                liveURL, extra: targets.map { [("currencies", $0.joined(separator: ","))] } ?? [], maxAge: ratesMaxAge))
         let rates = try CurrencyMapping.rates(from: live, feed: pass.feed, targets: targets)
         try await pass.write(currencies.records + rates.records)
         try await pass.reject(currencies.rejects + rates.rejects)

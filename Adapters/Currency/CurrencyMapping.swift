@@ -32,16 +32,21 @@ enum CurrencyMapping {
             let raw = JSONValue.object(JSONObject([(code, value)])).jsonText
             guard let normalized = CurrencyCode.normalized(code), normalized == code else {
                 result.rejects.append(
-                    Reject(entity: "currency", reason: "'\(code)' is not a three-letter upper-case code", path: path, raw: raw))
+                    Reject(
+                        entity: "currency", reason: "'\(code)' is not a three-letter upper-case code", path: path,
+                        raw: raw))
                 continue
             }
             guard let name = value.stringValue, !name.isEmpty else {
                 result.rejects.append(
-                    Reject(entity: "currency", reason: "the name must be a non-empty string, found \(value.kindName)", path: path, raw: raw))
+                    Reject(
+                        entity: "currency", reason: "the name must be a non-empty string, found \(value.kindName)",
+                        path: path, raw: raw))
                 continue
             }
             result.records.append(
-                try EntityRecord(schema: CurrencyAdapter.currencySchema, fields: ["code": .text(code), "name": .text(name)]))
+                try EntityRecord(
+                    schema: CurrencyAdapter.currencySchema, fields: ["code": .text(code), "name": .text(name)]))
         }
         return result
     }
@@ -56,18 +61,27 @@ enum CurrencyMapping {
         func shapeError(_ path: String, _ message: String) -> PayloadError {
             PayloadError(feed: feed, url: response.url, path: path, message: message)
         }
-        guard let timestamp = document["timestamp"] else { throw shapeError("$.timestamp", "missing; the quotes need a time") }
+        guard let timestamp = document["timestamp"] else {
+            throw shapeError("$.timestamp", "missing; the quotes need a time")
+        }
         guard let seconds = timestamp.int64Value, (0...latestTimestamp).contains(seconds) else {
             throw shapeError(
                 "$.timestamp",
                 "expected Unix seconds, found \(timestamp.numberText ?? timestamp.kindName)")
         }
-        guard let sourceValue = document["source"] else { throw shapeError("$.source", "missing; the quotes need a source currency") }
+        guard let sourceValue = document["source"] else {
+            throw shapeError("$.source", "missing; the quotes need a source currency")
+        }
         guard let text = sourceValue.stringValue, let source = CurrencyCode.normalized(text), source == text else {
-            throw shapeError("$.source", "expected a three-letter upper-case code, found \(sourceValue.stringValue.map { "'\($0)'" } ?? sourceValue.kindName)")
+            throw shapeError(
+                "$.source",
+                "expected a three-letter upper-case code, found \(sourceValue.stringValue.map { "'\($0)'" } ?? sourceValue.kindName)"
+            )
         }
         guard let quotes = document["quotes"]?.objectValue else {
-            throw shapeError("$.quotes", "expected an object of SOURCE+TARGET to rate, found \(document["quotes"]?.kindName ?? "nothing")")
+            throw shapeError(
+                "$.quotes",
+                "expected an object of SOURCE+TARGET to rate, found \(document["quotes"]?.kindName ?? "nothing")")
         }
         let asOf = CivilTime(unixSeconds: seconds).iso8601
         let wanted = targets.map(Set.init)
@@ -76,8 +90,11 @@ enum CurrencyMapping {
         for (pair, value) in quotes.members {
             let path = "$.quotes.\(pair)"
             let raw = JSONValue.object(JSONObject([(pair, value)])).jsonText
-            func reject(_ reason: String) { result.rejects.append(Reject(entity: "exchange_rate", reason: reason, path: path, raw: raw)) }
-            guard pair.count == 6, pair.hasPrefix(source), let target = CurrencyCode.normalized(String(pair.dropFirst(3))),
+            func reject(_ reason: String) {
+                result.rejects.append(Reject(entity: "exchange_rate", reason: reason, path: path, raw: raw))
+            }
+            guard pair.count == 6, pair.hasPrefix(source),
+                let target = CurrencyCode.normalized(String(pair.dropFirst(3))),
                 pair.hasSuffix(target)
             else {
                 reject("'\(pair)' is not \(source) followed by a three-letter currency code")
@@ -95,10 +112,14 @@ enum CurrencyMapping {
             result.records.append(
                 try EntityRecord(
                     schema: CurrencyAdapter.rateSchema,
-                    fields: ["source": .text(source), "target": .text(target), "rate": .text(rate), "as_of": .text(asOf)]))
+                    fields: [
+                        "source": .text(source), "target": .text(target), "rate": .text(rate), "as_of": .text(asOf),
+                    ]))
         }
         if let targets {
-            let missing = targets.filter { code in !result.records.contains { $0.value("target", in: CurrencyAdapter.rateSchema) == .text(code) } }
+            let missing = targets.filter { code in
+                !result.records.contains { $0.value("target", in: CurrencyAdapter.rateSchema) == .text(code) }
+            }
             if !missing.isEmpty { result.notes.append("no quote for \(missing.joined(separator: ", "))") }
         }
         return result
@@ -137,11 +158,14 @@ enum CurrencyMapping {
             document = try JSONParser.parse(response.body)
         } catch {
             let start = String(decoding: response.body.prefix(40), as: UTF8.self)
-            let hint = start.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<") ? " (the body looks like HTML)" : ""
+            let hint =
+                start.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<")
+                ? " (the body looks like HTML)" : ""
             throw PayloadError(feed: feed, url: response.url, path: "$", message: "\(error.description)\(hint)")
         }
         guard case .object = document else {
-            throw PayloadError(feed: feed, url: response.url, path: "$", message: "expected an object, found \(document.kindName)")
+            throw PayloadError(
+                feed: feed, url: response.url, path: "$", message: "expected an object, found \(document.kindName)")
         }
         let success = document["success"]
         if success == .bool(false) || document["error"] != nil && success != .bool(true) {

@@ -1,5 +1,5 @@
-import FeedCore
 import CurrencyFeed
+import FeedCore
 import FruitFeed
 
 /// The adapters `feedwork` ships with. A new adapter is a new folder under `Adapters/` plus one

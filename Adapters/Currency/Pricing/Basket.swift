@@ -41,12 +41,15 @@ public struct Basket: Sendable, Hashable {
     public static func item(_ token: String) throws(BasketError) -> Item {
         let parts = token.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = parts[0].trimmingSpaces
-        guard !name.isEmpty else { throw BasketError(token: token, reason: "an item needs a name, e.g. milk or eggs=2") }
+        guard !name.isEmpty else {
+            throw BasketError(token: token, reason: "an item needs a name, e.g. milk or eggs=2")
+        }
         guard parts.count == 2 else { return Item(name: name, quantity: 1) }
         let text = parts[1].trimmingSpaces
         guard let quantity = Int(text), (1...maximumQuantity).contains(quantity) else {
             throw BasketError(
-                token: token, reason: "the quantity must be a whole number from 1 to \(maximumQuantity), found '\(text)'")
+                token: token,
+                reason: "the quantity must be a whole number from 1 to \(maximumQuantity), found '\(text)'")
         }
         return Item(name: name, quantity: quantity)
     }
@@ -64,7 +67,8 @@ public struct Basket: Sendable, Hashable {
     public static func parse(file text: String, named file: String) throws(BasketError) -> Basket {
         var basket = Basket()
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingSpaces
+            let content = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .trimmingSpaces
             guard !content.isEmpty else { continue }
             do {
                 basket.add(try item(content))

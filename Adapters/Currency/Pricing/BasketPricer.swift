@@ -71,7 +71,8 @@ public enum BasketPricer {
         -> PricedBasket
     {
         guard quote.source == GoodsCatalog.currency else {
-            throw .wrongQuote(expected: "\(GoodsCatalog.currency)->\(quote.target)", found: "\(quote.source)->\(quote.target)")
+            throw .wrongQuote(
+                expected: "\(GoodsCatalog.currency)->\(quote.target)", found: "\(quote.source)->\(quote.target)")
         }
         guard !basket.isEmpty else { throw .emptyBasket }
         let unknown = basket.items.filter { catalog.good(named: $0.name) == nil }.map(\.name)

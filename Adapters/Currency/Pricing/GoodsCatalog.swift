@@ -83,7 +83,8 @@ public struct GoodsCatalog: Sendable, Hashable {
             if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "=" }) {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
-                        codingPath: decoder.codingPath, debugDescription: "'\(name)': a good's name is one word without '='"))
+                        codingPath: decoder.codingPath,
+                        debugDescription: "'\(name)': a good's name is one word without '='"))
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
             price = try container.decode(Decimal.self, forKey: .price)

@@ -33,6 +33,7 @@ public struct StoredRates: Sendable {
     }
 
     private func hasTable(_ name: String) throws -> Bool {
-        try !store.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [.text(name)]).isEmpty
+        try !store.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [.text(name)])
+            .isEmpty
     }
 }

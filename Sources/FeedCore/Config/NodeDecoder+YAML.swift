@@ -13,7 +13,9 @@ extension NodeDecoder {
         } catch let error as YamlError {
             throw ConfigError([ConfigLoader.problem(for: error, file: file)])
         }
-        guard let node else { throw ConfigError("the file is empty", at: SourceLocation(file: file, line: 1, column: 1)) }
+        guard let node else {
+            throw ConfigError("the file is empty", at: SourceLocation(file: file, line: 1, column: 1))
+        }
         return try decode(type, from: node)
     }
 }

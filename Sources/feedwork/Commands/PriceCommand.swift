@@ -81,7 +81,8 @@ struct PriceCommand: ParsableCommand {
     private func loadCatalog() throws -> GoodsCatalog {
         guard let path = catalog else { return .standard }
         do {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+            else {
                 throw usage("--catalog: cannot read \(path) as UTF-8 text")
             }
             return try GoodsCatalog.load(yaml: text, file: path)
@@ -96,7 +97,8 @@ struct PriceCommand: ParsableCommand {
         do {
             basket = try Basket.parse(arguments: items)
             if let path = self.basket {
-                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+                guard let data = FileManager.default.contents(atPath: path),
+                    let text = String(data: data, encoding: .utf8)
                 else { throw usage("--basket: cannot read \(path) as UTF-8 text") }
                 for item in try Basket.parse(file: text, named: path).items { basket.add(item) }
             }

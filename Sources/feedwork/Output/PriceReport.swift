@@ -14,13 +14,16 @@ enum PriceReport {
             var origin = "as of \(quote.asOf)"
             if let feed = quote.feed { origin += ", feed \(feed)" }
             lines.append(
-                "Basket in \(priced.currency) at 1 \(source) = \(DecimalRounding.plain(quote.rate)) \(quote.target) (\(origin))")
+                "Basket in \(priced.currency) at 1 \(source) = \(DecimalRounding.plain(quote.rate)) \(quote.target) (\(origin))"
+            )
         }
         lines.append("")
         var table = TextTable(
             ["good", "quantity", "unit", "price (\(source))", "amount (\(priced.currency))"], numeric: [1, 3, 4])
         for line in priced.lines {
-            table.add([line.good.name, String(line.quantity), line.good.unit, price(line.good.price), line.displayAmount])
+            table.add([
+                line.good.name, String(line.quantity), line.good.unit, price(line.good.price), line.displayAmount,
+            ])
         }
         table.add(["total", "", "", "", priced.totalText])
         lines.append(table.rendered)
@@ -95,7 +98,8 @@ enum PriceReport {
                 maxAge: quote.isIdentity ? nil : maxAge.description, stale: stale),
             items: priced.lines.map {
                 .init(
-                    good: $0.good.name, quantity: $0.quantity, unit: $0.good.unit, unitPrice: DecimalRounding.plain($0.good.price),
+                    good: $0.good.name, quantity: $0.quantity, unit: $0.good.unit,
+                    unitPrice: DecimalRounding.plain($0.good.price),
                     amount: DecimalRounding.plain($0.exactAmount), amountRounded: $0.displayAmount)
             },
             totalExact: DecimalRounding.plain(priced.exactTotal), total: priced.totalText)

@@ -28,10 +28,17 @@ struct CurrencyBadPayloadTests {
         FailingBody(file: "missing-success.json", expected: "at $.success: expected true or false, found nothing"),
         FailingBody(file: "missing-timestamp.json", expected: "at $.timestamp: missing"),
         FailingBody(file: "timestamp-string.json", expected: "at $.timestamp: expected Unix seconds, found a string"),
-        FailingBody(file: "timestamp-fraction.json", expected: "at $.timestamp: expected Unix seconds, found 1568218086.5"),
-        FailingBody(file: "quotes-list.json", expected: "at $.quotes: expected an object of SOURCE+TARGET to rate, found a list"),
-        FailingBody(file: "quotes-missing.json", expected: "at $.quotes: expected an object of SOURCE+TARGET to rate, found nothing"),
-        FailingBody(file: "source-number.json", expected: "at $.source: expected a three-letter upper-case code, found a number"),
+        FailingBody(
+            file: "timestamp-fraction.json", expected: "at $.timestamp: expected Unix seconds, found 1568218086.5"),
+        FailingBody(
+            file: "quotes-list.json", expected: "at $.quotes: expected an object of SOURCE+TARGET to rate, found a list"
+        ),
+        FailingBody(
+            file: "quotes-missing.json",
+            expected: "at $.quotes: expected an object of SOURCE+TARGET to rate, found nothing"),
+        FailingBody(
+            file: "source-number.json", expected: "at $.source: expected a three-letter upper-case code, found a number"
+        ),
     ]
 
     @Test(arguments: failingLiveBodies)
@@ -52,7 +59,8 @@ struct CurrencyBadPayloadTests {
 
     @Test func anErrorBodyOnTheCurrencyListFailsTheFeedToo() async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("bad/error-without-type.json"), live: try CurrencyHarness.fixture("live.json"))
+            list: try CurrencyHarness.fixture("bad/error-without-type.json"),
+            live: try CurrencyHarness.fixture("live.json"))
         let report = try await harness.run()
         #expect(report.feeds.first?.error?.contains("list.json: the API reported error 104") == true)
         #expect(try harness.count("exchange_rate") == 0)
@@ -60,9 +68,12 @@ struct CurrencyBadPayloadTests {
 
     @Test func aCurrencyListThatIsNotAnObjectFailsWithItsPath() async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("bad/currencies-list.json"), live: try CurrencyHarness.fixture("live.json"))
+            list: try CurrencyHarness.fixture("bad/currencies-list.json"),
+            live: try CurrencyHarness.fixture("live.json"))
         let report = try await harness.run()
-        #expect(report.feeds.first?.error?.contains("at $.currencies: expected an object of code to name, found a list") == true)
+        #expect(
+            report.feeds.first?.error?.contains("at $.currencies: expected an object of code to name, found a list")
+                == true)
     }
 
     @Test func badQuotesAreRejectedWithReasonsWhileGoodOnesLand() async throws {
@@ -72,9 +83,14 @@ struct CurrencyBadPayloadTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .ok)
         #expect(try harness.rateLines() == ["AMD 476.340291 2019-09-11T16:08:06Z"])
-        let rejects = try harness.rows("SELECT path, reason, raw FROM _rejects WHERE entity = 'exchange_rate' ORDER BY id")
+        let rejects = try harness.rows(
+            "SELECT path, reason, raw FROM _rejects WHERE entity = 'exchange_rate' ORDER BY id")
         let reasons = rejects.map { row -> String in
-            if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] { "\(path): \(reason)" } else { "?" }
+            if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] {
+                "\(path): \(reason)"
+            } else {
+                "?"
+            }
         }
         #expect(
             reasons == [
@@ -92,7 +108,8 @@ struct CurrencyBadPayloadTests {
 
     @Test func badCurrencyEntriesAreRejectedWhileGoodOnesLand() async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("bad/bad-currencies.json"), live: try CurrencyHarness.fixture("live.json"))
+            list: try CurrencyHarness.fixture("bad/bad-currencies.json"), live: try CurrencyHarness.fixture("live.json")
+        )
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok)
         let codes = try harness.rows("SELECT code FROM currency ORDER BY code").map { $0["code"] }

@@ -38,7 +38,8 @@ enum CurrencyHarness {
     /// A loopback server answering `/api/list` and `/api/live` with the given bodies.
     static func api(list: Data, live: @escaping @Sendable (LoopbackRequest) -> Data) throws -> LoopbackServer {
         try LoopbackServer { request in
-            request.path.hasSuffix("/list") ? .data(list, headers: [("Content-Type", "application/json")]) : .data(live(request))
+            request.path.hasSuffix("/list")
+                ? .data(list, headers: [("Content-Type", "application/json")]) : .data(live(request))
         }
     }
 
@@ -59,7 +60,8 @@ extension FeedHarness {
     func snapshot(_ tables: [String] = ["currency", "exchange_rate", "_rejects", "_http_cache"]) throws -> [String] {
         try tables.flatMap { table in
             try rows("SELECT * FROM \"\(table)\"").map { row in
-                "\(table): " + row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                "\(table): "
+                    + row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                     .joined(separator: ",")
             }
         }.sorted()
