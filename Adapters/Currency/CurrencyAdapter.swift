@@ -1,1 +1,180 @@
 import FeedCore
+
+/// Currency names and live exchange rates from a currencylayer-style API.
+///
+/// Two requests per pass: the currency list (`currency`: code, name) and the live quotes
+/// (`exchange_rate`: source, target, rate, as_of). Rates are kept as history, one row per
+/// source, target and `as_of`, so an earlier conversion can always be reproduced.
+///
+/// ```yaml
+/// - name: currencylayer
+///   adapter: currency
+///   access_key: ${CURRENCYLAYER_KEY}
+///   currencies: { url: http://apilayer.net/api/list, max_age: 1d }
+///   rates: { url: http://apilayer.net/api/live, max_age: 60m, currencies: [EUR, GBP, JPY] }
+/// ```
+///
+/// The key is sent as the `access_key` query parameter of http(s) URLs only; fixture files need
+/// none. Give it as `${VAR}` so it stays in the environment: values from the environment are
+/// redacted from every URL, message and report the engine produces.
+public struct CurrencyAdapter: FeedAdapter {
+    /// One endpoint: where it is and how long its last response stays good.
+    public struct Endpoint: Decodable, Sendable {
+        /// An http(s) URL, a `file://` URL or a path relative to feeds.yaml.
+        public var url: String?
+        /// Within this age the cached response is used and no request is made.
+        public var maxAge: FeedDuration?
+
+        enum CodingKeys: String, CodingKey {
+            case url
+            case maxAge = "max_age"
+        }
+    }
+
+    /// The live-quotes endpoint, with an optional list of target currencies.
+    public struct RatesEndpoint: Decodable, Sendable {
+        public var url: String?
+        public var maxAge: FeedDuration?
+        /// Only these targets are asked for (`currencies=EUR,GBP`) and kept.
+        public var currencies: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case url, currencies
+            case maxAge = "max_age"
+        }
+    }
+
+    public struct Options: Decodable, Sendable {
+        /// The API key; required when a URL is http(s).
+        public var accessKey: String?
+        public var currencies: Endpoint?
+        public var rates: RatesEndpoint?
+
+        enum CodingKeys: String, CodingKey {
+            case currencies, rates
+            case accessKey = "access_key"
+        }
+    }
+
+    public static let defaultListURL = "http://apilayer.net/api/list"
+    public static let defaultLiveURL = "http://apilayer.net/api/live"
+    public static let defaultListMaxAge = FeedDuration.days(1)
+    public static let defaultRatesMaxAge = FeedDuration.minutes(60)
+
+    public static let currencySchema = EntitySchema(
+        name: "currency",
+        columns: [
+            Column("code", .text, nullable: false, summary: "ISO 4217 code, e.g. EUR (the key)"),
+            Column("name", .text, nullable: false, summary: "the currency's English name"),
+        ],
+        key: ["code"],
+        order: [.ascending("code")],
+        summary: "A currency the rates API knows.")
+
+    public static let rateSchema = EntitySchema(
+        name: "exchange_rate",
+        columns: [
+            Column("source", .text, nullable: false, summary: "the currency quoted from, e.g. USD"),
+            Column("target", .text, nullable: false, summary: "the currency quoted to, e.g. EUR"),
+            Column("rate", .decimal, nullable: false, summary: "units of target per unit of source, exact"),
+            Column("as_of", .timestamp, nullable: false, summary: "when the API quoted the rate (UTC)"),
+        ],
+        key: ["source", "target", "as_of"],
+        relations: [
+            Relation(column: "source", entity: "currency", labelColumn: "name"),
+            Relation(column: "target", entity: "currency", labelColumn: "name"),
+        ],
+        order: [.ascending("source"), .ascending("target"), .descending("as_of")],
+        summary: "A quoted exchange rate; one row per source, target and as_of (history).")
+
+    public static let description = AdapterDescription(
+        name: "currency",
+        summary: "Currency names and live exchange rates (currencylayer API), rates kept as history.",
+        options: [
+            OptionHelp(
+                "access_key", "string", "API key, e.g. ${CURRENCYLAYER_KEY}; required for http(s) URLs", default: "none"
+            ),
+            OptionHelp("currencies.url", "string", "the currency list", default: defaultListURL),
+            OptionHelp("currencies.max_age", "duration", "no request within this age of the last list", default: "1d"),
+            OptionHelp("rates.url", "string", "the live quotes", default: defaultLiveURL),
+            OptionHelp("rates.max_age", "duration", "no request within this age of the last quotes", default: "60m"),
+            OptionHelp("rates.currencies", "list", "only these target currencies, e.g. [EUR, GBP]", default: "all"),
+        ],
+        entities: [currencySchema, rateSchema])
+
+    /// Where the currency list is read from.
+    public let listURL: String
+    /// Where the live quotes are read from.
+    public let liveURL: String
+    public let listMaxAge: FeedDuration
+    /// How long a rate stays current; pricing warns about older rates.
+    public let ratesMaxAge: FeedDuration
+    /// Upper-cased target codes to keep, or `nil` for all.
+    public let targets: [String]?
+    let accessKey: String?
+
+    public init(options: Options, feed: FeedSetup) throws {
+        listURL = options.currencies?.url ?? Self.defaultListURL
+        liveURL = options.rates?.url ?? Self.defaultLiveURL
+        listMaxAge = options.currencies?.maxAge ?? Self.defaultListMaxAge
+        ratesMaxAge = options.rates?.maxAge ?? Self.defaultRatesMaxAge
+        if let codes = options.rates?.currencies {
+            var targets: [String] = []
+            for (index, code) in codes.enumerated() {
+                guard let valid = CurrencyCode.normalized(code) else {
+                    throw OptionError(
+                        "rates.currencies[\(index)]: '\(code)' is not a three-letter currency code",
+                        at: ["rates", "currencies"])
+                }
+                targets.append(valid)
+            }
+            guard !targets.isEmpty else {
+                throw OptionError(
+                    "rates.currencies must name at least one currency, or be left out", at: ["rates", "currencies"])
+            }
+            self.targets = targets
+        } else {
+            targets = nil
+        }
+        let key = options.accessKey.flatMap { $0.isEmpty ? nil : $0 }
+        if key == nil {
+            if Self.isRemote(listURL) {
+                throw OptionError(
+                    Self.missingKey(listURL), at: options.currencies?.url == nil ? [] : ["currencies", "url"])
+            }
+            if Self.isRemote(liveURL) {
+                throw OptionError(Self.missingKey(liveURL), at: options.rates?.url == nil ? [] : ["rates", "url"])
+            }
+        }
+        accessKey = key
+    }
+
+    public var entities: [EntityBinding] {
+        [EntityBinding(Self.currencySchema), EntityBinding(Self.rateSchema, mode: .append)]
+    }
+
+    public func run(_ pass: FeedPass) async throws {
+        let list = try await pass.fetch(request(listURL, maxAge: listMaxAge))
+        let currencies = try CurrencyMapping.currencies(from: list, feed: pass.feed)
+        let live = try await pass.fetch(
+            request(
+                liveURL, extra: targets.map { [("currencies", $0.joined(separator: ","))] } ?? [], maxAge: ratesMaxAge))
+        let rates = try CurrencyMapping.rates(from: live, feed: pass.feed, targets: targets)
+        try await pass.write(currencies.records + rates.records)
+        try await pass.reject(currencies.rejects + rates.rejects)
+        for note in currencies.notes + rates.notes { pass.note(note) }
+    }
+
+    /// The request for `url`: the key and `extra` parameters go only to http(s) URLs.
+    func request(_ url: String, extra: [(String, String)] = [], maxAge: FeedDuration) -> FetchRequest {
+        guard Self.isRemote(url) else { return FetchRequest(url: url, maxAge: maxAge) }
+        let query = (accessKey.map { [("access_key", $0)] } ?? []) + extra
+        return FetchRequest(url: url, query: query, maxAge: maxAge)
+    }
+
+    static func isRemote(_ url: String) -> Bool { FetchRequest(url: url).isRemote }
+
+    static func missingKey(_ url: String) -> String {
+        "access_key is required to read \(url); set it from the environment, e.g. access_key: ${CURRENCYLAYER_KEY}"
+    }
+}

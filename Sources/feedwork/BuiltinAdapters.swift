@@ -1,4 +1,5 @@
 import ClassifiedFeed
+import CurrencyFeed
 import DestinationFeed
 import FeedCore
 import FruitFeed
@@ -10,5 +11,6 @@ enum BuiltinAdapters {
         FruitAdapter.self,
         DestinationAdapter.self,
         ClassifiedAdapter.self,
+        CurrencyAdapter.self,
     ])
 }

@@ -16,10 +16,11 @@ struct Feedwork: AsyncParsableCommand {
               feedwork validate -c my.yaml       check a config and print every problem
               feedwork list                      feeds, last runs and row counts
               feedwork adapters                  the built-in adapters, their options and entities
+              feedwork price milk eggs=2 --currency EUR   price a basket with the latest stored rate
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ListCommand.self, AdaptersCommand.self,
+            RunCommand.self, ValidateCommand.self, ListCommand.self, AdaptersCommand.self, PriceCommand.self,
         ]
     )
 }

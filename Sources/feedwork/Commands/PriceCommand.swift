@@ -1,0 +1,143 @@
+import ArgumentParser
+import CurrencyFeed
+import FeedCore
+import Foundation
+
+/// `feedwork price`: a basket of goods priced in a currency with the latest stored rate.
+struct PriceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "price",
+        abstract: "Price a basket of goods in a currency, using the latest exchange rate in the store.",
+        discussion: """
+            Goods are priced in USD by a catalog (built in: Peas 0.95 per bag, Eggs 2.10 per dozen, \
+            Milk 1.30 per bottle, Beans 0.73 per can; or --catalog goods.yaml). The rate is the latest \
+            USD->CURRENCY rate that a `currency` feed stored (run `feedwork run` first). Line amounts \
+            are exact products; the total is their exact sum rounded once to the currency's minor unit \
+            (ISO 4217: 2 decimals for EUR, 0 for JPY, 3 for BHD), half away from zero. Line amounts are \
+            shown rounded, so they may not add up exactly to the total.
+
+            Exit status: 0 when priced (a rate older than the feed's rates max_age prints a warning), \
+            1 when no rate is stored or the currency is unknown, 2 for unknown goods or bad arguments.
+
+            Examples:
+              feedwork price milk eggs=2 --currency EUR
+              feedwork price --basket basket.txt --currency JPY --json
+              feedwork price peas beans=3 --catalog goods.yaml
+            """)
+
+    @OptionGroup var options: ConfigOptions
+
+    @Argument(help: "Goods to buy: a name, or name=quantity (e.g. milk eggs=2).")
+    var items: [String] = []
+
+    @Option(help: "A file with one item per line (name or name=quantity; # starts a comment).")
+    var basket: String?
+
+    @Option(help: "The ISO 4217 code to price in.")
+    var currency: String = GoodsCatalog.currency
+
+    @Option(help: "A YAML catalog of goods: name: { price: 0.95, unit: bag }, prices in USD.")
+    var catalog: String?
+
+    @Flag(help: "Print the priced basket as JSON on stdout.")
+    var json = false
+
+    func run() throws {
+        guard let code = CurrencyCode.normalized(currency) else {
+            throw usage("--currency: '\(currency)' is not a three-letter ISO 4217 code (e.g. EUR)")
+        }
+        let catalog = try loadCatalog()
+        let basket = try loadBasket()
+        let unknown = basket.items.filter { catalog.good(named: $0.name) == nil }.map(\.name)
+        if !unknown.isEmpty {
+            throw usage(PricingError.unknownGoods(unknown, known: catalog.names).description)
+        }
+        let (quote, maxAge) = try quote(for: code)
+        let priced: PricedBasket
+        do {
+            priced = try BasketPricer.price(basket, catalog: catalog, quote: quote)
+        } catch {
+            throw usage(error.description)
+        }
+        let stale = quote.age(at: Date()).map { $0 > maxAge.seconds } ?? false
+        if stale {
+            Console.error(
+                "warning: the \(quote.source)->\(quote.target) rate is as of \(quote.asOf), older than the rates "
+                    + "max_age of \(maxAge); run `feedwork run` for a newer one")
+        }
+        Console.print(json ? PriceReport.json(priced, stale: stale, maxAge: maxAge) : PriceReport.text(priced))
+    }
+
+    private func usage(_ message: String) -> ExitCode {
+        Console.error("error: \(message)")
+        return ExitCode(2)
+    }
+
+    private func failure(_ message: String) -> ExitCode {
+        Console.error("error: \(message)")
+        return ExitCode(1)
+    }
+
+    private func loadCatalog() throws -> GoodsCatalog {
+        guard let path = catalog else { return .standard }
+        do {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+            else {
+                throw usage("--catalog: cannot read \(path) as UTF-8 text")
+            }
+            return try GoodsCatalog.load(yaml: text, file: path)
+        } catch let error as ConfigError {
+            for problem in error.problems { Console.error(problem.description) }
+            throw ExitCode(2)
+        }
+    }
+
+    private func loadBasket() throws -> Basket {
+        var basket: Basket
+        do {
+            basket = try Basket.parse(arguments: items)
+            if let path = self.basket {
+                guard let data = FileManager.default.contents(atPath: path),
+                    let text = String(data: data, encoding: .utf8)
+                else { throw usage("--basket: cannot read \(path) as UTF-8 text") }
+                for item in try Basket.parse(file: text, named: path).items { basket.add(item) }
+            }
+        } catch let error as BasketError {
+            throw usage(error.description)
+        }
+        if basket.isEmpty { throw usage(PricingError.emptyBasket.description) }
+        return basket
+    }
+
+    /// The latest stored rate into `code`, with the `max_age` of the feed that stored it.
+    private func quote(for code: String) throws -> (ExchangeQuote, FeedDuration) {
+        let source = GoodsCatalog.currency
+        guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge) }
+        let config = try options.load()
+        guard FileManager.default.fileExists(atPath: config.storePath) else {
+            throw failure("no stored rates: \(config.storePath) does not exist yet; run `feedwork run` first")
+        }
+        let rates = StoredRates(store: try options.openStore(config))
+        let found: ExchangeQuote?
+        let known: Bool?
+        do {
+            found = try rates.latest(from: source, to: code)
+            known = found == nil ? try rates.knows(code) : true
+        } catch {
+            throw failure("cannot read rates from \(config.storePath): \(error)")
+        }
+        guard let quote = found else {
+            if known == false {
+                throw failure("unknown currency '\(code)': it is not in the stored currency list")
+            }
+            let feeds = config.feeds.filter { $0.adapter is CurrencyAdapter }.map(\.name)
+            let hint =
+                feeds.isEmpty
+                ? "add a feed with adapter: currency to \(config.file) and run `feedwork run`"
+                : "run `feedwork run` (currency feeds: \(feeds.joined(separator: ", "))) and check that rates.currencies includes \(code)"
+            throw failure("no stored \(source)->\(code) rate; \(hint)")
+        }
+        let adapter = quote.feed.flatMap { config.feed(named: $0)?.adapter as? CurrencyAdapter }
+        return (quote, adapter?.ratesMaxAge ?? CurrencyAdapter.defaultRatesMaxAge)
+    }
+}

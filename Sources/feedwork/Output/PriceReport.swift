@@ -1,0 +1,111 @@
+import CurrencyFeed
+import FeedCore
+import Foundation
+
+/// The text and JSON forms of a priced basket.
+enum PriceReport {
+    static func text(_ priced: PricedBasket) -> String {
+        let quote = priced.quote
+        let source = GoodsCatalog.currency
+        var lines: [String] = []
+        if quote.isIdentity {
+            lines.append("Basket in \(priced.currency) (the catalog's currency; no conversion)")
+        } else {
+            var origin = "as of \(quote.asOf)"
+            if let feed = quote.feed { origin += ", feed \(feed)" }
+            lines.append(
+                "Basket in \(priced.currency) at 1 \(source) = \(DecimalRounding.plain(quote.rate)) \(quote.target) (\(origin))"
+            )
+        }
+        lines.append("")
+        var table = TextTable(
+            ["good", "quantity", "unit", "price (\(source))", "amount (\(priced.currency))"], numeric: [1, 3, 4])
+        for line in priced.lines {
+            table.add([
+                line.good.name, String(line.quantity), line.good.unit, price(line.good.price), line.displayAmount,
+            ])
+        }
+        table.add(["total", "", "", "", priced.totalText])
+        lines.append(table.rendered)
+        if priced.linesDifferFromTotal {
+            lines.append("")
+            lines.append(
+                "Amounts are rounded for display; the total is the exact sum rounded once to the minor unit (half up).")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A catalog price with at least two decimals, and all of its own: `1.30`, `0.955`.
+    static func price(_ value: Decimal) -> String {
+        let plain = DecimalRounding.plain(value)
+        let decimals = plain.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
+        return DecimalRounding.fixed(value, places: max(2, decimals))
+    }
+
+    struct Document: Encodable {
+        struct Rate: Encodable {
+            var source: String
+            var target: String
+            var rate: String
+            var asOf: String?
+            var feed: String?
+            var maxAge: String?
+            var stale: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case source, target, rate, feed, stale
+                case asOf = "as_of"
+                case maxAge = "max_age"
+            }
+        }
+
+        struct Item: Encodable {
+            var good: String
+            var quantity: Int
+            var unit: String
+            var unitPrice: String
+            var amount: String
+            var amountRounded: String
+
+            enum CodingKeys: String, CodingKey {
+                case good, quantity, unit, amount
+                case unitPrice = "unit_price"
+                case amountRounded = "amount_rounded"
+            }
+        }
+
+        var currency: String
+        var exponent: Int
+        var rate: Rate
+        var items: [Item]
+        var totalExact: String
+        var total: String
+
+        enum CodingKeys: String, CodingKey {
+            case currency, exponent, rate, items, total
+            case totalExact = "total_exact"
+        }
+    }
+
+    /// Every amount is a decimal string: exact ones unrounded, `total` rounded once to the minor unit.
+    static func json(_ priced: PricedBasket, stale: Bool, maxAge: FeedDuration) -> String {
+        let quote = priced.quote
+        let document = Document(
+            currency: priced.currency, exponent: priced.exponent,
+            rate: .init(
+                source: quote.source, target: quote.target, rate: DecimalRounding.plain(quote.rate),
+                asOf: quote.isIdentity ? nil : quote.asOf, feed: quote.feed,
+                maxAge: quote.isIdentity ? nil : maxAge.description, stale: stale),
+            items: priced.lines.map {
+                .init(
+                    good: $0.good.name, quantity: $0.quantity, unit: $0.good.unit,
+                    unitPrice: DecimalRounding.plain($0.good.price),
+                    amount: DecimalRounding.plain($0.exactAmount), amountRounded: $0.displayAmount)
+            },
+            totalExact: DecimalRounding.plain(priced.exactTotal), total: priced.totalText)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(document) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@Suite("feedwork price")
+struct PriceCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-price-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Adapters/Currency/Fixtures")
+        for name in ["list.json", "live.json"] {
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        try write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: fx
+                adapter: currency
+                currencies: { url: list.json }
+                rates: { url: live.json, max_age: 60m }
+            """)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    /// Quotes as of now, so they are within max_age.
+    func writeFreshQuotes(eur: String = "1.5") throws {
+        let now = Int(Date().timeIntervalSince1970)
+        try write(
+            "live.json",
+            #"{"success":true,"timestamp":\#(now),"source":"USD","quotes":{"USDEUR":\#(eur),"USDJPY":107.7575,"USDBHD":0.377045}}"#
+        )
+    }
+
+    func price(_ arguments: [String]) throws -> FeedworkProcess.Result {
+        try FeedworkProcess.run(["price"] + arguments, in: directory)
+    }
+
+    func runFeeds() throws {
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func pricesTheBasketInEurosWithTheRateAndItsTime() throws {
+        try writeFreshQuotes()
+        try runFeeds()
+        let result = try price(["milk", "eggs=2", "--currency", "EUR"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "a fresh rate gives no warning")
+        #expect(result.stdout.contains("at 1 USD = 1.5 EUR (as of "))
+        #expect(result.stdout.contains("feed fx"))
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Milk") && $0.hasSuffix("1.95") })
+        #expect(lines.contains { $0.hasPrefix("Eggs") && $0.hasSuffix("6.30") })
+        #expect(lines.contains { $0.hasPrefix("total") && $0.hasSuffix("8.25") })
+    }
+
+    @Test func jsonGivesExactAndRoundedAmountsAsStrings() throws {
+        try writeFreshQuotes()
+        try runFeeds()
+        let result = try price(["milk", "eggs=2", "peas", "beans=3", "--currency", "jpy", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["currency"] as? String == "JPY")
+        #expect(document["exponent"] as? Int == 0)
+        #expect(document["total_exact"] as? String == "931.0248")
+        #expect(document["total"] as? String == "931")
+        let rate = try #require(document["rate"] as? [String: Any])
+        #expect(rate["rate"] as? String == "107.7575")
+        #expect(rate["stale"] as? Bool == false)
+        let items = try #require(document["items"] as? [[String: Any]])
+        #expect(items.map { $0["good"] as? String } == ["Milk", "Eggs", "Peas", "Beans"])
+        #expect(items.first?["amount"] as? String == "140.08475")
+    }
+
+    @Test func aBahrainiDinarTotalHasThreeDecimals() throws {
+        try writeFreshQuotes()
+        try runFeeds()
+        let result = try price(["milk", "eggs=2", "--currency", "BHD", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["total"] as? String == "2.074")
+    }
+
+    @Test func aRateOlderThanMaxAgeIsUsedWithAWarning() throws {
+        try runFeeds()
+        let result = try price(["milk", "--currency", "EUR"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("total"))
+        #expect(
+            result.stderr.contains(
+                "warning: the USD->EUR rate is as of 2019-09-11T16:08:06Z, older than the rates max_age of 1h"))
+    }
+
+    @Test func theLatestRateIsUsedAfterAnotherRun() throws {
+        try runFeeds()
+        try writeFreshQuotes(eur: "2")
+        try runFeeds()
+        let result = try price(["milk", "--currency", "EUR", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["total"] as? String == "2.60")
+    }
+
+    @Test func unknownGoodsExitTwoListingTheKnownOnes() throws {
+        let result = try price(["milk", "kale", "--currency", "USD"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown good 'kale'; known goods: Peas, Eggs, Milk, Beans"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func anUnknownCurrencyExitsOne() throws {
+        try runFeeds()
+        let result = try price(["milk", "--currency", "XYZ"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unknown currency 'XYZ'"))
+    }
+
+    @Test func aCurrencyWithNoStoredRateExitsOne() throws {
+        try runFeeds()
+        let result = try price(["milk", "--currency", "NOK"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no stored USD->NOK rate"))
+    }
+
+    @Test func pricingBeforeAnyRunExitsOneAndCreatesNoStore() throws {
+        let result = try price(["milk", "--currency", "EUR"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("run `feedwork run` first"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
+    }
+
+    @Test func usdNeedsNoRateNorStore() throws {
+        let result = try price(["milk", "eggs=2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("no conversion"))
+        #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("total") && $0.hasSuffix("5.50") })
+    }
+
+    @Test func aBasketFileAndACatalogFileAreRead() throws {
+        try write("basket.txt", "# shop\ntea=2\nrice\n")
+        try write("goods.yaml", "Tea: { price: 3.455, unit: box }\nRice: { price: 1.20, unit: kg }\n")
+        let result = try price(["tea", "--basket", "basket.txt", "--catalog", "goods.yaml", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["total_exact"] as? String == "11.565")
+        #expect(document["total"] as? String == "11.57")
+    }
+
+    @Test func aBadCatalogExitsTwoWithLineAndColumn() throws {
+        try write("goods.yaml", "Tea: { price: free }\n")
+        let result = try price(["tea", "--catalog", "goods.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("goods.yaml:1:15: error:"), "\(result.stderr)")
+    }
+
+    @Test func aBadQuantityExitsTwo() throws {
+        let result = try price(["eggs=half"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("'eggs=half': the quantity must be a whole number"))
+    }
+}
