@@ -15,11 +15,12 @@ struct Feedwork: AsyncParsableCommand {
               feedwork run --feed bbc-fruit      run one feed
               feedwork validate -c my.yaml       check a config and print every problem
               feedwork list                      feeds, last runs and row counts
+              feedwork export fruit --format csv the fruit entity as CSV on stdout
               feedwork adapters                  the built-in adapters, their options and entities
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ListCommand.self, AdaptersCommand.self,
+            RunCommand.self, ValidateCommand.self, ListCommand.self, ExportCommand.self, AdaptersCommand.self,
         ]
     )
 }
