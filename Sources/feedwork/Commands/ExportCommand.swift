@@ -78,23 +78,32 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only rows changed after this run id, or by runs started at or after this ISO 8601 time.")
     var changedSince: String?
 
+    /// Option combinations that cannot work exit with status 2, like other usage errors.
     func validate() throws {
+        if let problem = optionProblem() {
+            Console.error("error: \(problem)")
+            throw ExitCode(2)
+        }
+    }
+
+    private func optionProblem() -> String? {
         if all {
-            guard entity == nil else { throw ValidationError("give an entity or --all, not both") }
-            guard outputDir != nil else { throw ValidationError("--all needs --output-dir DIR") }
-            guard output == nil else { throw ValidationError("--all writes into --output-dir; --output is for one entity") }
+            guard entity == nil else { return "give an entity or --all, not both" }
+            guard outputDir != nil else { return "--all needs --output-dir DIR" }
+            guard output == nil else { return "--all writes into --output-dir; --output is for one entity" }
             let oneEntityOnly = [
                 ("--where", !conditions.isEmpty), ("--order", order != nil), ("--limit", limit != nil),
                 ("--columns", columns != nil),
             ]
             if let (name, _) = oneEntityOnly.first(where: { $0.1 }) {
-                throw ValidationError("\(name) applies to one entity; it cannot be used with --all")
+                return "\(name) applies to one entity; it cannot be used with --all"
             }
         } else {
-            guard entity != nil else { throw ValidationError("name an entity to export, or use --all --output-dir DIR") }
-            guard outputDir == nil else { throw ValidationError("--output-dir goes with --all; use --output for one entity") }
+            guard entity != nil else { return "name an entity to export, or use --all --output-dir DIR" }
+            guard outputDir == nil else { return "--output-dir goes with --all; use --output for one entity" }
         }
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let limit, limit < 0 { return "--limit must be 0 or more" }
+        return nil
     }
 
     func run() throws {
