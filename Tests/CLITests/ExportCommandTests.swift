@@ -6,7 +6,8 @@ struct ExportCommandTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-export-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedwork-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -58,10 +59,14 @@ struct ExportCommandTests {
     @Test func csvToAFileParsesBackWithPython() throws {
         try runFruit([("kiwi, gold", 50), ("apple", 149)])
         let result = try FeedworkProcess.run(
-            ["export", "fruit", "--format", "csv", "--output", "fruit.csv", "--columns", "type,price,_feed"], in: directory)
+            ["export", "fruit", "--format", "csv", "--output", "fruit.csv", "--columns", "type,price,_feed"],
+            in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: directory.appendingPathComponent("fruit.csv"), encoding: .utf8)
-        #expect(try CSVReader.parse(text) == [["type", "price", "_feed"], ["apple", "149", "fruit"], ["kiwi, gold", "50", "fruit"]])
+        #expect(
+            try CSVReader.parse(text) == [
+                ["type", "price", "_feed"], ["apple", "149", "fruit"], ["kiwi, gold", "50", "fruit"],
+            ])
     }
 
     @Test func changedSinceAfterAPassThatChangedOneRowExportsExactlyThatRow() throws {
@@ -97,16 +102,19 @@ struct ExportCommandTests {
 
     @Test func allWritesOneFilePerEntityAndAManifest() throws {
         try runFruit([("apple", 149)])
-        let result = try FeedworkProcess.run(["export", "--all", "--output-dir", "out", "--format", "json"], in: directory)
+        let result = try FeedworkProcess.run(
+            ["export", "--all", "--output-dir", "out", "--format", "json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let out = directory.appendingPathComponent("out")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["fruit.json", "manifest.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["fruit.json", "manifest.json"])
         let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("fruit.json")))
         #expect((rows as? [[String: Any]])?.count == 1)
     }
 
     @Test func optionsThatNeedOneEntityAreUsageErrorsWithAll() throws {
-        let result = try FeedworkProcess.run(["export", "--all", "--output-dir", "out", "--where", "a=b"], in: directory)
+        let result = try FeedworkProcess.run(
+            ["export", "--all", "--output-dir", "out", "--where", "a=b"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--where applies to one entity"))
     }

@@ -21,7 +21,8 @@ public struct ExportQuery: Sendable {
         let tables = ExportTable.all(in: schemas)
         guard let table = tables.first(where: { $0.name == request.entity }) else {
             if tables.isEmpty {
-                throw .usage("no entity '\(request.entity)': the store holds no entities yet (run `feedwork run` first)")
+                throw .usage(
+                    "no entity '\(request.entity)': the store holds no entities yet (run `feedwork run` first)")
             }
             throw .usage(
                 "no entity '\(request.entity)' in the store; entities: \(tables.map(\.name).joined(separator: ", "))")
@@ -155,13 +156,16 @@ private struct Builder {
         var candidates = [(keyExpression, keyField)]
         if let label = relation.labelColumn, let index = related.columnIndex(label) {
             let column = related.columns[index]
-            candidates.append(("r." + EntityTable.quoted(column.name), ExportField(name: column.name, type: column.type)))
+            candidates.append(
+                ("r." + EntityTable.quoted(column.name), ExportField(name: column.name, type: column.type)))
         }
         for (expression, field) in candidates {
             if matchOp == .contains {
                 matches.append("\(expression) LIKE ? ESCAPE '\\'")
                 matchArguments.append(.text(Self.likePattern(containing: filter.value)))
-            } else if let (typed, value) = try? Self.comparable(expression, field: field, text: filter.value, filter: filter) {
+            } else if let (typed, value) = try? Self.comparable(
+                expression, field: field, text: filter.value, filter: filter)
+            {
                 // A value that does not fit the key's type (a label for an integer key) only matches the label.
                 matches.append(Self.comparison(typed, .equal))
                 matchArguments.append(value)
@@ -201,7 +205,9 @@ private struct Builder {
         throws(ExportError) -> (String, FieldValue)
     {
         func mismatch(_ expected: String) -> ExportError {
-            .usage("--where '\(filter.field)\(filter.op.rawValue)\(text)': '\(field.name)' is \(expected); '\(text)' is not")
+            .usage(
+                "--where '\(filter.field)\(filter.op.rawValue)\(text)': '\(field.name)' is \(expected); '\(text)' is not"
+            )
         }
         switch field.type {
         case .integer:

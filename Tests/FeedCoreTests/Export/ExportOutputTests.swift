@@ -59,7 +59,9 @@ struct ExportOutputTests {
 
     @Test func exportAllWritesEveryTableAndAManifestWithRowsColumnsAndTheRun() async throws {
         let store = try ExportTestStore(
-            records: #"[{"entity":"item","fields":{"id":1,"price":"2.5"},"children":{"tags":[{"label":"a"}]}},{"entity":"category","fields":{"id":1}}]"#)
+            records:
+                #"[{"entity":"item","fields":{"id":1,"price":"2.5"},"children":{"tags":[{"label":"a"}]}},{"entity":"category","fields":{"id":1}}]"#
+        )
         let run = try #require(try await store.run().first)
         let folder = store.harness.directory.appendingPathComponent("out")
         let manifest = try store.exporter().exportAll(format: .csv, to: folder.path)
@@ -70,7 +72,8 @@ struct ExportOutputTests {
         #expect(json["format"] as? String == "csv")
         #expect((json["run"] as? NSNumber)?.int64Value == run)
         let entities = try #require(json["entities"] as? [[String: Any]])
-        let rows = Dictionary(uniqueKeysWithValues: entities.map { ($0["entity"] as? String ?? "", $0["rows"] as? Int) })
+        let rows = Dictionary(
+            uniqueKeysWithValues: entities.map { ($0["entity"] as? String ?? "", $0["rows"] as? Int) })
         #expect(rows == ["category": 1, "item": 1, "item__tags": 1, "listing": 0])
         let item = try #require(manifest.entities.first { $0.entity == "item" })
         #expect(item.columns.map(\.name) == ExportTestAdapter.item.columns.map(\.name))

@@ -39,7 +39,9 @@ struct ExportQueryTests {
     }
 
     @Test func anUnknownOrderFieldOrColumnIsAUsageError() throws {
-        #expect(usageError(try request("item", order: "-nope"))?.message.contains("--order: 'item' has no field 'nope'") == true)
+        #expect(
+            usageError(try request("item", order: "-nope"))?.message.contains("--order: 'item' has no field 'nope'")
+                == true)
         var columns = ExportRequest(entity: "item")
         columns.columns = ["id", "ghost"]
         #expect(usageError(columns)?.message.contains("--columns: 'item' has no field 'ghost'") == true)
@@ -82,7 +84,8 @@ struct ExportQueryTests {
 
     @Test func changedSinceTakesARunIdOrAnISO8601Time() throws {
         #expect(try ChangedSince(parsing: "42") == .run(42))
-        #expect(try ChangedSince(parsing: "2026-01-31T12:00:00+01:00") == .time(Date(timeIntervalSince1970: 1_769_857_200)))
+        #expect(
+            try ChangedSince(parsing: "2026-01-31T12:00:00+01:00") == .time(Date(timeIntervalSince1970: 1_769_857_200)))
         #expect(try ChangedSince(parsing: "2026-01-31") == .time(Date(timeIntervalSince1970: 1_769_817_600)))
         #expect(throws: ExportError.self) { try ChangedSince(parsing: "yesterday") }
     }

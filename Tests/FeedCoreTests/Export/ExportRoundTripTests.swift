@@ -9,16 +9,16 @@ struct ExportRoundTripTests {
     /// The values of each record, as the adapter received them.
     static var records: [[String: Any]] {
         [
-        [
-            "id": 1, "amount": 1.5, "name": "comma, \"quotes\"\nnew line\r\ncafé ✓ 日本 🍐", "active": true,
-            "price": "12345678901234567890.123456789", "seen_at": "2024-05-01T10:00:00Z",
-            "payload": ["a": [1, 2.5, "x"], "b": NSNull()], "note": NSNull(),
-        ],
-        [
-            "id": 9_007_199_254_740_993, "amount": 0.1, "name": "", "active": false, "price": "-0.01",
-            "seen_at": "1970-01-01T00:00:00Z", "payload": [1, "two"], "note": "tab\there \\ backslash",
-        ],
-        ["id": -3],
+            [
+                "id": 1, "amount": 1.5, "name": "comma, \"quotes\"\nnew line\r\ncafé ✓ 日本 🍐", "active": true,
+                "price": "12345678901234567890.123456789", "seen_at": "2024-05-01T10:00:00Z",
+                "payload": ["a": [1, 2.5, "x"], "b": NSNull()], "note": NSNull(),
+            ],
+            [
+                "id": 9_007_199_254_740_993, "amount": 0.1, "name": "", "active": false, "price": "-0.01",
+                "seen_at": "1970-01-01T00:00:00Z", "payload": [1, "two"], "note": "tab\there \\ backslash",
+            ],
+            ["id": -3],
         ]
     }
 
@@ -114,11 +114,17 @@ struct ExportRoundTripTests {
 
     @Test func childTablesExportWithTheirParentKeyAndPosition() async throws {
         let store = try ExportTestStore(
-            records: #"[{"entity":"item","fields":{"id":7},"children":{"tags":[{"label":"a,b","weight":2},{"label":"c"}]}}]"#)
+            records:
+                #"[{"entity":"item","fields":{"id":7},"children":{"tags":[{"label":"a,b","weight":2},{"label":"c"}]}}]"#
+        )
         try await store.run()
         let text = try store.export(ExportRequest(entity: "item__tags"), format: .csv)
         let rows = try PythonCSV.parse(text)
-        #expect(rows == [["_feed", "_key", "_position", "label", "weight"], ["main", "7", "0", "a,b", "2"], ["main", "7", "1", "c", ""]])
+        #expect(
+            rows == [
+                ["_feed", "_key", "_position", "label", "weight"], ["main", "7", "0", "a,b", "2"],
+                ["main", "7", "1", "c", ""],
+            ])
     }
 
     /// What the CSV holds for a value the adapter received.
