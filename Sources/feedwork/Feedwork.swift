@@ -15,12 +15,14 @@ struct Feedwork: AsyncParsableCommand {
               feedwork run --feed bbc-fruit      run one feed
               feedwork validate -c my.yaml       check a config and print every problem
               feedwork list                      feeds, last runs and row counts
+              feedwork export fruit --format csv the fruit entity as CSV on stdout
               feedwork adapters                  the built-in adapters, their options and entities
               feedwork price milk eggs=2 --currency EUR   price a basket with the latest stored rate
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ListCommand.self, AdaptersCommand.self, PriceCommand.self,
+            RunCommand.self, ValidateCommand.self, ListCommand.self, ExportCommand.self, PriceCommand.self,
+            AdaptersCommand.self,
         ]
     )
 }

@@ -47,4 +47,22 @@ struct RawStatement {
     func reset() { sqlite3_reset(handle) }
 
     func int64(column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// The number of columns of the statement's rows.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// The value of `column` in the current row, by its SQLite storage class (a blob as UTF-8 text).
+    func value(column: Int32) -> FieldValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        default:
+            // Ask for the text before its length, as SQLite documents.
+            let text = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let text else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        }
+    }
 }

@@ -1,0 +1,167 @@
+import ArgumentParser
+import FeedCore
+import Foundation
+
+/// `feedwork export`: entities of the store as NDJSON, JSON or CSV.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export an entity (or every entity) of the store as NDJSON, JSON or CSV.",
+        discussion: """
+            Rows stream from the store, so memory stays flat whatever the table's size. The store \
+            keeps every entity's schema, so no adapter is needed; a run may write meanwhile.
+
+            Values keep their types: integers and reals as JSON numbers, booleans as true/false, \
+            decimals as strings holding the exact digits, timestamps as ISO 8601 UTC strings, json \
+            columns embedded. CSV follows RFC 4180 (CRLF, quoted fields, a header row); null is an \
+            empty field and an empty string is "".
+
+            --where takes FIELD=VALUE, FIELD!=VALUE (keeps nulls), <, <=, >, >=, and FIELD~VALUE \
+            (contains, ignoring ASCII case). Decimals compare as numbers, timestamps as ISO 8601 \
+            text. A related entity's name filters by its key or its label: --where category=Maison.
+
+            --changed-since RUN keeps rows inserted or changed by runs after RUN (run ids are in \
+            the run report and the manifest); --changed-since TIMESTAMP keeps rows changed by runs \
+            that started at or after it.
+
+            Exit status: 0 on success, 2 for a usage error (unknown entity or field, bad option), \
+            1 when reading the store or writing the output fails. With --output, a failed export \
+            leaves no file.
+
+            Examples:
+              feedwork export fruit
+              feedwork export fruit --format csv --output fruit.csv
+              feedwork export fruit --where 'price<200' --order -price --limit 3
+              feedwork export classified --where category=Maison --columns id,title,price
+              feedwork export fruit --changed-since 41 --include-meta
+              feedwork export --all --output-dir out --format csv
+            """)
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "The store file (default: the store of the config).")
+    var store: String?
+
+    @Argument(help: "The entity (or child table <entity>__<list>) to export.")
+    var entity: String?
+
+    @Option(help: "ndjson, json or csv.")
+    var format: ExportFormat = .ndjson
+
+    @Option(name: [.short, .long], help: "Write to this file (atomically) instead of standard output.")
+    var output: String?
+
+    @Flag(help: "Export every entity and child table, one file each plus manifest.json, into --output-dir.")
+    var all = false
+
+    @Option(help: "The folder of --all.")
+    var outputDir: String?
+
+    @Option(name: .customLong("feed"), help: "Only rows of this feed (repeatable).")
+    var feeds: [String] = []
+
+    @Option(name: .customLong("where"), help: "A condition FIELD=VALUE, != < <= > >= or ~ (repeatable).")
+    var conditions: [String] = []
+
+    @Option(help: "Order by these fields, '-' for descending: price,-weight (default: the entity's order).")
+    var order: String?
+
+    @Option(help: "At most this many rows.")
+    var limit: Int?
+
+    @Option(help: "Only these columns, in this order: a,b,c (may name _ columns).")
+    var columns: String?
+
+    @Flag(help: "Also write the _ columns (_feed, _key, _hash, _run, _first_seen, _last_seen).")
+    var includeMeta = false
+
+    @Option(help: "Only rows changed after this run id, or by runs started at or after this ISO 8601 time.")
+    var changedSince: String?
+
+    /// Option combinations that cannot work exit with status 2, like other usage errors.
+    func validate() throws {
+        if let problem = optionProblem() {
+            Console.error("error: \(problem)")
+            throw ExitCode(2)
+        }
+    }
+
+    private func optionProblem() -> String? {
+        if all {
+            guard entity == nil else { return "give an entity or --all, not both" }
+            guard outputDir != nil else { return "--all needs --output-dir DIR" }
+            guard output == nil else { return "--all writes into --output-dir; --output is for one entity" }
+            let oneEntityOnly = [
+                ("--where", !conditions.isEmpty), ("--order", order != nil), ("--limit", limit != nil),
+                ("--columns", columns != nil),
+            ]
+            if let (name, _) = oneEntityOnly.first(where: { $0.1 }) {
+                return "\(name) applies to one entity; it cannot be used with --all"
+            }
+        } else {
+            guard entity != nil else { return "name an entity to export, or use --all --output-dir DIR" }
+            guard outputDir == nil else { return "--output-dir goes with --all; use --output for one entity" }
+        }
+        if let limit, limit < 0 { return "--limit must be 0 or more" }
+        return nil
+    }
+
+    func run() throws {
+        do {
+            let exporter = Exporter(store: try openStore())
+            let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
+            if all, let outputDir {
+                let manifest = try exporter.exportAll(
+                    format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
+                    changedSinceText: self.changedSince, includeMeta: includeMeta)
+                let rows = manifest.entities.reduce(0) { $0 + $1.rows }
+                Console.error(
+                    "exported \(manifest.entities.count) table(s), \(rows) row(s) to \(outputDir) (complete up to run \(manifest.run))"
+                )
+            } else if let entity {
+                let request = try makeRequest(entity: entity, changedSince: changedSince)
+                if let output {
+                    let rows = try AtomicFile.write(to: output) { file in
+                        try exporter.export(request, format: format, to: file)
+                    }
+                    Console.error("exported \(rows) row(s) of \(entity) to \(output)")
+                } else {
+                    try exporter.export(request, format: format, to: .standardOutput())
+                }
+            }
+        } catch let error as ExportError {
+            Console.error("error: \(error)")
+            throw ExitCode(error.isUsageError ? 2 : 1)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func makeRequest(entity: String, changedSince: ChangedSince?) throws(ExportError) -> ExportRequest {
+        var request = ExportRequest(entity: entity)
+        request.feeds = feeds
+        request.filters = try conditions.map { text throws(ExportError) in try ExportFilter(parsing: text) }
+        request.order = try order.map { text throws(ExportError) in try OrderTerm.parseList(text) } ?? []
+        request.limit = limit
+        request.columns =
+            columns?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        request.includeMeta = includeMeta
+        request.changedSince = changedSince
+        return request
+    }
+
+    /// The store named by --store, or the config's; a missing file is an error, not a new store.
+    private func openStore() throws -> EntityStore {
+        let path = try store ?? options.load().storePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            Console.error("error: no store at \(path); run `feedwork run` first")
+            throw ExitCode(1)
+        }
+        return try EntityStore(path: path)
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
