@@ -52,7 +52,10 @@ let package = Package(
         ),
         // A real HTTP server on 127.0.0.1 for tests, able to misbehave on cue.
         .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/Support"),
-        .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "FeedTestSupport"]),
+        .testTarget(
+            name: "FeedCoreTests",
+            dependencies: ["FeedCore", "FeedTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
