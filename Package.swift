@@ -50,6 +50,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The throughput benchmark's synthetic API, a process of its own (see Benchmarks/README.md).
+        .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
         // A real HTTP server on 127.0.0.1 for tests, able to misbehave on cue.
         .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/Support"),
         .testTarget(
