@@ -77,6 +77,9 @@ final class EntityWriter {
         }
     }
 
+    /// Counts records the adapter did not write because it knows them to be unchanged.
+    func countUnchanged(_ count: Int) { counts.unchanged += count }
+
     private func bindCommon(_ statement: RawStatement, key: String, hash: Int64) {
         statement.bind(feed, at: 1)
         statement.bind(key, at: 2)
