@@ -1,8 +1,9 @@
 import FeedCore
 import FruitFeed
+import JSONFeed
 
 /// The adapters `feedwork` ships with. A new adapter is a new folder under `Adapters/` plus one
 /// line here.
 enum BuiltinAdapters {
-    static let registry = AdapterRegistry([FruitAdapter.self])
+    static let registry = AdapterRegistry([FruitAdapter.self, JSONAdapter.self])
 }
