@@ -2,6 +2,7 @@ import FeedCore
 import FeedTestSupport
 import Foundation
 import JSONFeed
+import Synchronization
 
 /// Helpers shared by the json adapter's suites.
 enum JSONFeedTest {
@@ -42,4 +43,15 @@ enum JSONFeedTest {
 extension FeedReport {
     /// Whether a note contains `text`.
     func hasNote(_ text: String) -> Bool { notes.contains { $0.contains(text) } }
+}
+
+/// A value shared between a test and its server's handler threads.
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    var value: Value { mutex.withLock { $0 } }
+
+    func set(_ value: Value) { mutex.withLock { $0 = value } }
 }
