@@ -57,7 +57,9 @@ enum FieldCompiler {
             }
             keyIndexes.append(index)
         }
-        if keepExtra { columns.append(Column("_extra", .json, summary: "members of the record not declared in fields")) }
+        if keepExtra {
+            columns.append(Column("_extra", .json, summary: "members of the record not declared in fields"))
+        }
         let schema = EntitySchema(
             name: entity, columns: columns, key: key, order: key.map { .ascending($0) }, children: children,
             summary: "declared in feeds.yaml")
@@ -82,12 +84,17 @@ enum FieldCompiler {
             }
             return .column(
                 ColumnPlan(
-                    name: name, path: path, converter: ValueConverter(kind: .json), defaultValue: .null, required: false,
+                    name: name, path: path, converter: ValueConverter(kind: .json), defaultValue: .null,
+                    required: false,
                     requiresList: true))
         case "table":
             if let fields = spec.fields {
-                guard spec.of == nil else { throw OptionError("give either 'of' or 'fields', not both", at: at + ["of"]) }
-                guard !fields.entries.isEmpty else { throw OptionError("declare at least one field", at: at + ["fields"]) }
+                guard spec.of == nil else {
+                    throw OptionError("give either 'of' or 'fields', not both", at: at + ["of"])
+                }
+                guard !fields.entries.isEmpty else {
+                    throw OptionError("declare at least one field", at: at + ["fields"])
+                }
                 var columns: [Column] = []
                 var plans: [ColumnPlan] = []
                 for (itemName, itemSpec) in fields.entries {
@@ -102,7 +109,9 @@ enum FieldCompiler {
                     columns.append(Column(itemName, plan.converter.columnType))
                     plans.append(plan)
                 }
-                return .child(ChildSchema(name: name, columns: columns), ChildPlan(name: name, path: path, items: .objects(plans)))
+                return .child(
+                    ChildSchema(name: name, columns: columns), ChildPlan(name: name, path: path, items: .objects(plans))
+                )
             }
             let itemType = spec.of ?? "string"
             guard !["list", "json", "money"].contains(itemType), JSONAdapter.FieldSpec.types.contains(itemType) else {
@@ -115,7 +124,8 @@ enum FieldCompiler {
                 ChildSchema(name: name, columns: [Column("value", converter.columnType)]),
                 ChildPlan(name: name, path: path, items: .scalars(converter)))
         case let other:
-            throw OptionError("a list is stored 'as: table' (a child table) or 'as: json', not '\(other)'", at: at + ["as"])
+            throw OptionError(
+                "a list is stored 'as: table' (a child table) or 'as: json', not '\(other)'", at: at + ["as"])
         }
     }
 
@@ -128,7 +138,8 @@ enum FieldCompiler {
             do {
                 defaultValue = try converter.convert(defaultText: text)
             } catch {
-                throw OptionError("default '\(text)' does not fit type \(spec.type): \(error.reason)", at: at + ["default"])
+                throw OptionError(
+                    "default '\(text)' does not fit type \(spec.type): \(error.reason)", at: at + ["default"])
             }
         }
         return ColumnPlan(
@@ -154,7 +165,9 @@ enum FieldCompiler {
         case "money":
             let code = (spec.currency ?? "").uppercased()
             guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw OptionError("currency must be a three-letter ISO 4217 code, not '\(spec.currency ?? "")'", at: at + ["currency"])
+                throw OptionError(
+                    "currency must be a three-letter ISO 4217 code, not '\(spec.currency ?? "")'", at: at + ["currency"]
+                )
             }
             kind = .money(currency: code, exponent: Money.exponent(of: code))
         default:
@@ -175,7 +188,8 @@ enum FieldCompiler {
         for (text, divides) in [(spec.multiply, false), (spec.divide, true)] {
             guard let text else { continue }
             let key = divides ? "divide" : "multiply"
-            guard let exact = ExactDecimal(text), exact.digits != "0", !exact.isNegative, let factor = exact.decimal else {
+            guard let exact = ExactDecimal(text), exact.digits != "0", !exact.isNegative, let factor = exact.decimal
+            else {
                 throw OptionError("\(key) must be a positive number, not '\(text)'", at: at + [key])
             }
             converter.scale = ValueConverter.Scale(factor: factor, divides: divides)

@@ -35,7 +35,9 @@ public struct JSONAdapter: FeedAdapter {
         options: [
             OptionHelp("url", "string", "the API endpoint: http(s) URL, file:// URL or path"),
             OptionHelp("method", "string", "GET or POST", default: "GET"),
-            OptionHelp("params", "mapping", "query parameters; values may hold {{today-7d|yyyy-MM-dd}} templates", default: "none"),
+            OptionHelp(
+                "params", "mapping", "query parameters; values may hold {{today-7d|yyyy-MM-dd}} templates",
+                default: "none"),
             OptionHelp("headers", "mapping", "request headers; values may hold templates and ${VAR}", default: "none"),
             OptionHelp("body", "mapping", "the JSON body of a POST, written in YAML", default: "none"),
             OptionHelp(
@@ -46,15 +48,20 @@ public struct JSONAdapter: FeedAdapter {
                 "pagination", "mapping",
                 "type: none | offset | page | cursor | next_url | link_header, with max_pages and parallel",
                 default: "none"),
-            OptionHelp("records", "path", "where the records are: $.data.items, or $ for a top-level list", default: "$"),
+            OptionHelp(
+                "records", "path", "where the records are: $.data.items, or $ for a top-level list", default: "$"),
             OptionHelp("entity", "string", "the table the records go to"),
             OptionHelp("key", "string or list", "the field (or fields) identifying a record"),
             OptionHelp("write", "string", "merge, replace or append", default: "merge"),
-            OptionHelp("extra", "string", "ignore undeclared members, or keep them in an _extra JSON column", default: "ignore"),
+            OptionHelp(
+                "extra", "string", "ignore undeclared members, or keep them in an _extra JSON column", default: "ignore"
+            ),
             OptionHelp(
                 "fields", "mapping",
-                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as}"),
-            OptionHelp("max_age", "duration", "use cached responses without a request within this age", default: "none"),
+                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as}"
+            ),
+            OptionHelp(
+                "max_age", "duration", "use cached responses without a request within this age", default: "none"),
         ],
         entities: [])
 
@@ -121,7 +128,8 @@ public struct JSONAdapter: FeedAdapter {
         try await walk.run()
         if walk.skippedPages > 0 {
             pass.note(
-                "\(walk.skippedPages) page(s) unchanged since the last pass; their \(walk.skippedRecords) record(s) were not mapped again")
+                "\(walk.skippedPages) page(s) unchanged since the last pass; their \(walk.skippedRecords) record(s) were not mapped again"
+            )
         }
         if storedFingerprint != fingerprint {
             try await pass.setState(Self.mappingStateKey, fingerprint)
@@ -157,7 +165,8 @@ public struct JSONAdapter: FeedAdapter {
                 throw OptionError("stop_on_short_page needs limit (the page size)", at: at + ["stop_on_short_page"])
             }
             kind = .page(
-                param: try param(spec.pageParam, "page_param", default: "page"), start: spec.start ?? 1, size: spec.limit,
+                param: try param(spec.pageParam, "page_param", default: "page"), start: spec.start ?? 1,
+                size: spec.limit,
                 sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
         case .cursor:
             guard let cursorPath = try path(spec.cursorPath, "cursor_path") else {
@@ -195,12 +204,18 @@ public struct JSONAdapter: FeedAdapter {
 
     /// An HTTP header name (RFC 9110 token).
     private static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0)) }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+            }
     }
 
     /// A stable digest of the options that decide how a response becomes rows.
     private static func fingerprint(of options: Options) -> String {
-        var text = "\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
+        var text =
+            "\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
         for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

@@ -77,7 +77,8 @@ extension JSONAdapter {
                 guard (header == nil) != (query == nil) else {
                     throw DecodingError.dataCorruptedError(
                         forKey: .type, in: container,
-                        debugDescription: "api_key auth needs exactly one of 'header' (a header name) or 'query' (a parameter name)")
+                        debugDescription:
+                            "api_key auth needs exactly one of 'header' (a header name) or 'query' (a parameter name)")
                 }
                 self = .apiKey(header: header, query: query, value: try container.decode(String.self, forKey: .value))
             case "basic":
@@ -86,7 +87,8 @@ extension JSONAdapter {
                     password: try container.decode(String.self, forKey: .password))
             default:
                 throw DecodingError.dataCorruptedError(
-                    forKey: .type, in: container, debugDescription: "unknown auth type '\(type)'; use bearer, api_key or basic")
+                    forKey: .type, in: container,
+                    debugDescription: "unknown auth type '\(type)'; use bearer, api_key or basic")
             }
         }
     }
@@ -146,7 +148,8 @@ extension JSONAdapter {
                 throw DecodingError.dataCorruptedError(
                     forKey: .type, in: container,
                     debugDescription:
-                        "unknown pagination type '\(type)'; use \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                        "unknown pagination type '\(type)'; use \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             self.kind = kind
             guard kind != .none else { return }

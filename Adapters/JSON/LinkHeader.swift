@@ -28,9 +28,13 @@ enum LinkHeader {
     private static func relations(in parameters: Substring) -> [String] {
         for parameter in parameters.split(separator: ";") {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else { continue }
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else {
+                continue
+            }
             var value = parts[1].trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             return value.lowercased().split(separator: " ").map(String.init)
         }
         return []

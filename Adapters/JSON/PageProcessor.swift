@@ -168,7 +168,11 @@ struct PageWalk {
     private func stopAtCap() throws {
         let message = "stopped at max_pages (\(paginator.maxPages)) with more pages to fetch"
         if mode == .replace {
-            throw PaginationLimitError(feed: pass.feed, message: "\(message); in replace mode an incomplete pass would delete rows, so nothing was changed (raise max_pages)")
+            throw PaginationLimitError(
+                feed: pass.feed,
+                message:
+                    "\(message); in replace mode an incomplete pass would delete rows, so nothing was changed (raise max_pages)"
+            )
         }
         pass.note(message)
     }

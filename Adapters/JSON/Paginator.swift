@@ -54,7 +54,9 @@ struct Paginator: Sendable {
         switch kind {
         case .none, .cursor, .nextURL, .linkHeader: PageRequest()
         case .offset(let limit, let limitParam, let offsetParam, let start):
-            PageRequest(query: [.init(name: offsetParam, value: String(start)), .init(name: limitParam, value: String(limit))], position: start)
+            PageRequest(
+                query: [.init(name: offsetParam, value: String(start)), .init(name: limitParam, value: String(limit))],
+                position: start)
         case .page(let param, let start, let size, let sizeParam):
             pageRequest(number: start, param: param, size: size, sizeParam: sizeParam)
         }
@@ -81,14 +83,17 @@ struct Paginator: Sendable {
             case .string(let text)?: facts.continuation = text.isEmpty ? nil : text
             case .number(let text)?: facts.continuation = text
             case let other?:
-                throw FactError(path: path.description, message: "expected a cursor (a string or a number), found \(other.kindName)")
+                throw FactError(
+                    path: path.description, message: "expected a cursor (a string or a number), found \(other.kindName)"
+                )
             }
         case .nextURL(let path):
             switch path.lookup(document) {
             case nil, .null?: break
             case .string(let text)?: facts.continuation = text.isEmpty ? nil : text
             case let other?:
-                throw FactError(path: path.description, message: "expected the next page's URL, found \(other.kindName)")
+                throw FactError(
+                    path: path.description, message: "expected the next page's URL, found \(other.kindName)")
             }
         case .linkHeader:
             facts.continuation = headers["link"].flatMap { LinkHeader.target(of: $0, relation: "next") }
@@ -108,7 +113,9 @@ struct Paginator: Sendable {
             let offset = page.position + limit
             if let total = facts.total, offset >= total { return nil }
             return PageRequest(
-                query: [.init(name: offsetParam, value: String(offset)), .init(name: limitParam, value: String(limit))],
+                query: [
+                    .init(name: offsetParam, value: String(offset)), .init(name: limitParam, value: String(limit)),
+                ],
                 position: offset)
         case .page(let param, let start, let size, let sizeParam):
             guard facts.recordCount > 0 else { return nil }
@@ -133,7 +140,9 @@ struct Paginator: Sendable {
             guard facts.recordCount > 0 else { return [] }
             return stride(from: first.position + limit, to: total, by: limit).map { offset in
                 PageRequest(
-                    query: [.init(name: offsetParam, value: String(offset)), .init(name: limitParam, value: String(limit))],
+                    query: [
+                        .init(name: offsetParam, value: String(offset)), .init(name: limitParam, value: String(limit)),
+                    ],
                     position: offset)
             }
         case .page(let param, let start, let size, let sizeParam):
@@ -158,7 +167,9 @@ struct Paginator: Sendable {
     /// to a file's folder.
     static func resolve(_ link: String, against base: String) -> String {
         let lower = link.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") || link.hasPrefix("/") && !isRemote(base) {
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:")
+            || link.hasPrefix("/") && !isRemote(base)
+        {
             return link
         }
         if isRemote(base) {

@@ -18,7 +18,8 @@ struct ColumnPlan: Sendable {
             if required, defaultValue.isNull { throw ConversionFailure(reason: "\(name) is missing or null") }
             return defaultValue
         }
-        if requiresList, case .array = value {} else if requiresList {
+        if requiresList, case .array = value {
+        } else if requiresList {
             throw ConversionFailure(reason: "expected a list, found \(value.kindName)")
         }
         return try converter.convert(value)
@@ -140,7 +141,8 @@ struct RecordMapper: Sendable {
                 }
             case .objects(let columns):
                 guard case .object = element else {
-                    throw RecordFailure(reason: "expected an object, found \(element.kindName)", path: "\(base)[\(position)]")
+                    throw RecordFailure(
+                        reason: "expected an object, found \(element.kindName)", path: "\(base)[\(position)]")
                 }
                 var row: [FieldValue] = []
                 row.reserveCapacity(columns.count)

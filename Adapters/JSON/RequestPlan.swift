@@ -48,7 +48,8 @@ struct RequestPlan: Sendable {
             }
         }
         return RenderedRequests(
-            url: url, method: method, query: query, headers: headers, authQuery: authQuery, body: bodyData, maxAge: maxAge)
+            url: url, method: method, query: query, headers: headers, authQuery: authQuery, body: bodyData,
+            maxAge: maxAge)
     }
 }
 

@@ -121,7 +121,9 @@ struct ValueConverter: Sendable {
                 return .text(JSONValue.string(text).jsonText)
             }
         case .int, .decimal, .double, .money:
-            guard ExactDecimal(text) != nil else { throw ConversionFailure(reason: "expected a number, found '\(text)'") }
+            guard ExactDecimal(text) != nil else {
+                throw ConversionFailure(reason: "expected a number, found '\(text)'")
+            }
             return try convert(.number(text))
         }
     }

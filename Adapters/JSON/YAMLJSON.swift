@@ -1,5 +1,5 @@
-import Foundation
 import FeedCore
+import Foundation
 
 /// A JSON document written in YAML (a `POST` body), decoded from any YAML value.
 ///
@@ -28,7 +28,8 @@ public indirect enum YAMLJSON: Decodable, Sendable {
             let text = try single.decode(String.self)
             if text == "true" || text == "false" {
                 self = .bool(text == "true")
-            } else if ExactDecimal(text) != nil, text.first != "+", text.first.map({ $0 == "-" || $0.isNumber }) == true {
+            } else if ExactDecimal(text) != nil, text.first != "+", text.first.map({ $0 == "-" || $0.isNumber }) == true
+            {
                 self = .number(text)
             } else {
                 self = .string(try TemplatedString(from: decoder))

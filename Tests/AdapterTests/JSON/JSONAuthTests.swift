@@ -29,7 +29,8 @@ struct JSONAuthTests {
     @Test func apiKeyGoesInANamedHeader() async throws {
         let server = try Self.server()
         let harness = try JSONFeedTest.harness(
-            url: server.url("/items"), "    auth: { type: api_key, header: X-Api-Key, value: \"${KEY}\" }\n" + Self.fields,
+            url: server.url("/items"),
+            "    auth: { type: api_key, header: X-Api-Key, value: \"${KEY}\" }\n" + Self.fields,
             environment: ["KEY": "key-abcdef"])
         _ = try await harness.run()
         #expect(server.requests.first?.header("x-api-key") == "key-abcdef")
@@ -92,7 +93,8 @@ struct JSONAuthTests {
     @Test func literalCredentialsAreRedactedToo() async throws {
         let server = try LoopbackServer { _ in .status(403) }
         let harness = try JSONFeedTest.harness(
-            url: server.url("/items"), "    auth: { type: api_key, query: token, value: literal-token-42 }\n" + Self.fields)
+            url: server.url("/items"),
+            "    auth: { type: api_key, query: token, value: literal-token-42 }\n" + Self.fields)
         let report = try await harness.run()
         let error = try #require(report.feeds.first?.error)
         #expect(!error.contains("literal-token-42"))

@@ -35,7 +35,8 @@ struct JSONChildTableTests {
     }
 
     @Test func aListOfObjectsBecomesAChildTableWithDeclaredColumns() async throws {
-        let body = Shared(#"{"items":[{"id":1,"lines":[{"sku":"a","amount":{"qty":2}},{"sku":"b","amount":{"qty":5}}]}]}"#)
+        let body = Shared(
+            #"{"items":[{"id":1,"lines":[{"sku":"a","amount":{"qty":2}},{"sku":"b","amount":{"qty":5}}]}]}"#)
         let server = try Self.server(body)
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"), Self.yaml)

@@ -56,15 +56,19 @@ struct JSONFieldTests {
 
     @Test func columnsFollowTheDeclaredOrder() async throws {
         let (harness, _) = try await Self.run(
-            records: Self.record, fields: "      name: string\n      rank: { path: meta.rank, type: int }\n      id: int")
-        let columns = try harness.rows("SELECT name FROM pragma_table_info('item') WHERE name NOT LIKE '\\_%' ESCAPE '\\'")
+            records: Self.record,
+            fields: "      name: string\n      rank: { path: meta.rank, type: int }\n      id: int")
+        let columns = try harness.rows(
+            "SELECT name FROM pragma_table_info('item') WHERE name NOT LIKE '\\_%' ESCAPE '\\'")
         #expect(JSONFeedTest.texts(columns, "name") == ["name", "rank", "id"])
     }
 
     @Test func stringTransformsApplyInOrder() async throws {
         let (harness, _) = try await Self.run(
             records: Self.record,
-            fields: "      id: int\n      name: { type: string, transform: [trim, lowercase] }\n      upper: { path: name, type: string, transform: uppercase }")
+            fields:
+                "      id: int\n      name: { type: string, transform: [trim, lowercase] }\n      upper: { path: name, type: string, transform: uppercase }"
+        )
         let row = try #require(try harness.rows("SELECT name, upper FROM item").first)
         #expect(row["name"] == .text("gala apple"))
         #expect(row["upper"] == .text("  GALA APPLE "))
@@ -73,7 +77,9 @@ struct JSONFieldTests {
     @Test func defaultsFillMissingAndNullValues() async throws {
         let (harness, _) = try await Self.run(
             records: #"[{"id":1,"note":null},{"id":2}]"#,
-            fields: "      id: int\n      note: { type: string, default: none }\n      rank: { path: meta.rank, type: int, default: 0 }\n      on: { type: bool, default: true }")
+            fields:
+                "      id: int\n      note: { type: string, default: none }\n      rank: { path: meta.rank, type: int, default: 0 }\n      on: { type: bool, default: true }"
+        )
         let rows = try harness.rows("SELECT note, rank, \"on\" FROM item ORDER BY id")
         #expect(JSONFeedTest.texts(rows, "note") == ["none", "none"])
         #expect(JSONFeedTest.integers(rows, "rank") == [0, 0])
@@ -124,7 +130,8 @@ struct JSONFieldTests {
 
     @Test func undeclaredMembersAreKeptInExtraWhenAsked() async throws {
         let (harness, _) = try await Self.run(
-            records: Self.record, fields: "      id: int\n      rank: { path: meta.rank, type: int }", extra: "    extra: keep")
+            records: Self.record, fields: "      id: int\n      rank: { path: meta.rank, type: int }",
+            extra: "    extra: keep")
         let row = try #require(try harness.rows("SELECT _extra FROM item").first)
         guard case .text(let text)? = row["_extra"] else {
             Issue.record("no _extra")
@@ -148,7 +155,8 @@ struct JSONFieldTests {
         }
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"),
-            "    records: items\n    entity: stock\n    key: [shop, sku]\n    fields: { shop: string, sku: int, n: int }")
+            "    records: items\n    entity: stock\n    key: [shop, sku]\n    fields: { shop: string, sku: int, n: int }"
+        )
         _ = try await harness.run()
         let rows = try harness.rows("SELECT _key, n FROM stock ORDER BY _key")
         #expect(JSONFeedTest.texts(rows, "_key") == ["a|1", "b|1"])

@@ -37,7 +37,8 @@ struct JSONPaginationTests {
     @Test func offsetStopsWhenTheTotalIsReached() async throws {
         let server = try Self.offsetServer(count: 5, withTotal: true)
         let harness = try JSONFeedTest.harness(
-            url: server.url("/items"), "    pagination: { type: offset, limit: 2, total_path: $.total }\n" + Self.fields)
+            url: server.url("/items"), "    pagination: { type: offset, limit: 2, total_path: $.total }\n" + Self.fields
+        )
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("offset") } == ["0", "2", "4"])
         #expect(try harness.count("item") == 5)
@@ -87,7 +88,8 @@ struct JSONPaginationTests {
             return .json(#"{"items":\#(page <= 2 ? JSONFeedTest.items((page * 10)..<(page * 10 + 3)) : "[]")}"#)
         }
         let harness = try JSONFeedTest.harness(
-            url: server.url("/items"), "    pagination: { type: page, limit: 3, limit_param: per_page }\n" + Self.fields)
+            url: server.url("/items"), "    pagination: { type: page, limit: 3, limit_param: per_page }\n" + Self.fields
+        )
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("page") } == ["1", "2", "3"])
         #expect(server.requests.allSatisfy { $0.query("per_page") == "3" })
@@ -136,9 +138,12 @@ struct JSONPaginationTests {
             let body = #"{"items":\#(JSONFeedTest.items((page * 10)..<(page * 10 + 2)))}"#
             guard page < 3 else { return .json(body).header("Link", #"</items?page=1>; rel="first""#) }
             return .json(body).header(
-                "Link", #"</items?page=1>; rel="first", <http://127.0.0.1:\#(request.header("host")?.split(separator: ":").last ?? "")/items?page=\#(page + 1)>; rel="next""#)
+                "Link",
+                #"</items?page=1>; rel="first", <http://127.0.0.1:\#(request.header("host")?.split(separator: ":").last ?? "")/items?page=\#(page + 1)>; rel="next""#
+            )
         }
-        let harness = try JSONFeedTest.harness(url: server.url("/items"), "    pagination: { type: link_header }\n" + Self.fields)
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), "    pagination: { type: link_header }\n" + Self.fields)
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("page") } == [nil, "2", "3"])
         #expect(try harness.count("item") == 6)
@@ -158,7 +163,8 @@ struct JSONPaginationTests {
     @Test func maxPagesFailsAReplaceFeedAndKeepsItsRows() async throws {
         let server = try Self.offsetServer(count: 10, withTotal: true)
         let harness = try JSONFeedTest.harness(
-            url: server.url("/items"), "    pagination: { type: offset, limit: 5, total_path: total }\n    write: replace\n" + Self.fields)
+            url: server.url("/items"),
+            "    pagination: { type: offset, limit: 5, total_path: total }\n    write: replace\n" + Self.fields)
         _ = try await harness.run()
         #expect(try harness.count("item") == 10)
         try harness.setConfig(
@@ -171,7 +177,8 @@ struct JSONPaginationTests {
     }
 
     @Test func aRepeatedNextLinkStopsTheWalk() async throws {
-        let server = try LoopbackServer { _ in .json(#"{"items":\#(JSONFeedTest.items(0..<2)),"next":"/items?page=2"}"#) }
+        let server = try LoopbackServer { _ in .json(#"{"items":\#(JSONFeedTest.items(0..<2)),"next":"/items?page=2"}"#)
+        }
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"), "    pagination: { type: next_url, next_path: next }\n" + Self.fields)
         let report = try await harness.run()

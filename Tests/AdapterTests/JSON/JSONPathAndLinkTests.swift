@@ -26,11 +26,13 @@ struct JSONPathAndLinkTests {
     }
 
     @Test func linkHeaderFindsTheNextRelation() {
-        let header = #"<https://x/items?page=1>; rel="first", <https://x/items?page=3>; rel="next last", <https://x/p>; rel=prev"#
+        let header =
+            #"<https://x/items?page=1>; rel="first", <https://x/items?page=3>; rel="next last", <https://x/p>; rel=prev"#
         #expect(LinkHeader.target(of: header, relation: "next") == "https://x/items?page=3")
         #expect(LinkHeader.target(of: header, relation: "prev") == "https://x/p")
         #expect(LinkHeader.target(of: #"<https://x/a>; rel="first""#, relation: "next") == nil)
-        #expect(LinkHeader.target(of: #"<https://x/a,b>; title="a, b"; rel="next""#, relation: "next") == "https://x/a,b")
+        #expect(
+            LinkHeader.target(of: #"<https://x/a,b>; title="a, b"; rel="next""#, relation: "next") == "https://x/a,b")
     }
 
     @Test func relativeLinksResolveAgainstTheCurrentPage() {

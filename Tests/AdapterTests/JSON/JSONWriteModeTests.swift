@@ -107,6 +107,7 @@ struct JSONWriteModeTests {
         try harness.setConfig(config.replacingOccurrences(of: "{ id: int }", with: "{ id: int, name: string }"))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.updated == 2)
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY id"), "name") == ["item-1", "item-2"])
+        #expect(
+            JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY id"), "name") == ["item-1", "item-2"])
     }
 }
