@@ -1,1 +1,227 @@
 import FeedCore
+import Foundation
+
+/// The declarative adapter: any JSON API described in feeds.yaml, with no Swift code.
+///
+/// ```yaml
+/// - name: items
+///   adapter: json
+///   url: https://api.example.com/items
+///   auth: { type: bearer, token: "${API_TOKEN}" }
+///   pagination: { type: offset, limit: 100, total_path: $.total, parallel: 4 }
+///   records: $.items
+///   entity: item
+///   key: id
+///   fields:
+///     id: int
+///     name: { type: string, transform: [trim] }
+///     price: { path: cost.amount, type: decimal }
+///     tags: { type: list, of: string }      # child table item__tags
+/// ```
+///
+/// A pass walks the pages, maps each page's records as soon as it arrives and writes them in
+/// page batches. With `parallel: N` and a total known from the first page, N pages are fetched
+/// and mapped at once, and committed in page order.
+///
+/// In `merge` and `append` mode, a page the server answers with 304 Not Modified (or that is
+/// fresh within `max_age`) is not mapped again: its records are counted as unchanged and their
+/// rows, `_last_seen` included, stay as they are. This only happens while the field mapping is
+/// the one that wrote them (a fingerprint of it is kept in `_state`); `replace` always maps
+/// every page, since rows a pass does not deliver are deleted.
+public struct JSONAdapter: FeedAdapter {
+    public static let description = AdapterDescription(
+        name: "json",
+        summary: "Any JSON API, declared in YAML: requests, auth, pagination, records and typed fields.",
+        options: [
+            OptionHelp("url", "string", "the API endpoint: http(s) URL, file:// URL or path"),
+            OptionHelp("method", "string", "GET or POST", default: "GET"),
+            OptionHelp(
+                "params", "mapping", "query parameters; values may hold {{today-7d|yyyy-MM-dd}} templates",
+                default: "none"),
+            OptionHelp("headers", "mapping", "request headers; values may hold templates and ${VAR}", default: "none"),
+            OptionHelp("body", "mapping", "the JSON body of a POST, written in YAML", default: "none"),
+            OptionHelp(
+                "auth", "mapping",
+                "{type: bearer, token} | {type: api_key, header|query, value} | {type: basic, username, password}",
+                default: "none"),
+            OptionHelp(
+                "pagination", "mapping",
+                "type: none | offset | page | cursor | next_url | link_header, with max_pages and parallel",
+                default: "none"),
+            OptionHelp(
+                "records", "path", "where the records are: $.data.items, or $ for a top-level list", default: "$"),
+            OptionHelp("entity", "string", "the table the records go to"),
+            OptionHelp("key", "string or list", "the field (or fields) identifying a record"),
+            OptionHelp("write", "string", "merge, replace or append", default: "merge"),
+            OptionHelp(
+                "extra", "string", "ignore undeclared members, or keep them in an _extra JSON column", default: "ignore"
+            ),
+            OptionHelp(
+                "fields", "mapping",
+                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as}"
+            ),
+            OptionHelp(
+                "max_age", "duration", "use cached responses without a request within this age", default: "none"),
+        ],
+        entities: [])
+
+    /// The `_state` key of the mapping fingerprint.
+    static let mappingStateKey = "json.mapping"
+
+    let requests: RequestPlan
+    let paginator: Paginator
+    let recordsPath: JSONPath
+    let mapper: RecordMapper
+    let mode: WriteMode
+    /// A digest of everything that decides how a response becomes rows.
+    let fingerprint: String
+
+    public init(options: Options, feed: FeedSetup) throws {
+        let method = (options.method ?? "GET").uppercased()
+        guard method == "GET" || method == "POST" else {
+            throw OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"])
+        }
+        if options.body != nil, method != "POST" { throw OptionError("a body needs method: POST", at: ["body"]) }
+        guard !options.url.isEmpty else { throw OptionError("url must not be empty", at: ["url"]) }
+        for (name, _) in options.headers?.entries ?? [] where !Self.isToken(name) {
+            throw OptionError("'\(name)' is not a valid header name", at: ["headers", name])
+        }
+        if case .apiKey(let header?, _, _)? = options.auth, !Self.isToken(header) {
+            throw OptionError("'\(header)' is not a valid header name", at: ["auth", "header"])
+        }
+        requests = RequestPlan(
+            url: options.url, method: method,
+            params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
+            headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
+            body: options.body, auth: options.auth, maxAge: options.maxAge)
+
+        guard let mode = WriteMode(rawValue: options.write ?? "merge") else {
+            throw OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"])
+        }
+        self.mode = mode
+        let keepExtra: Bool
+        switch options.extra ?? "ignore" {
+        case "ignore": keepExtra = false
+        case "keep": keepExtra = true
+        case let other: throw OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"])
+        }
+        recordsPath = try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
+        mapper = try FieldCompiler.compile(
+            entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra
+        ).mapper
+        paginator = try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
+        fingerprint = Self.fingerprint(of: options)
+    }
+
+    public var entities: [EntityBinding] { [EntityBinding(mapper.schema, mode: mode)] }
+
+    public var secrets: [String] { requests.secrets }
+
+    public func run(_ pass: FeedPass) async throws {
+        let requests = requests.rendered(now: Date())
+        let storedFingerprint = try pass.state(Self.mappingStateKey)
+        let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
+        let pages = PageProcessor(
+            requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper,
+            skipsUnchanged: skipsUnchanged, feed: pass.feed)
+        var walk = PageWalk(pass: pass, processor: pages, mode: mode)
+        try await walk.run()
+        if walk.skippedPages > 0 {
+            pass.note(
+                "\(walk.skippedPages) page(s) unchanged since the last pass; their \(walk.skippedRecords) record(s) were not mapped again"
+            )
+        }
+        if storedFingerprint != fingerprint {
+            try await pass.setState(Self.mappingStateKey, fingerprint)
+        }
+    }
+
+    private static func paginator(_ spec: PaginationSpec) throws(OptionError) -> Paginator {
+        let at = ["pagination"]
+        func path(_ text: String?, _ key: String) throws(OptionError) -> JSONPath? {
+            guard let text else { return nil }
+            return try FieldCompiler.parsePath(text, at: at + [key])
+        }
+        func param(_ name: String?, _ key: String, default fallback: String) throws(OptionError) -> String {
+            let value = name ?? fallback
+            guard !value.isEmpty else { throw OptionError("\(key) must not be empty", at: at + [key]) }
+            return value
+        }
+        let kind: Paginator.Kind
+        switch spec.kind {
+        case .none: kind = .none
+        case .offset:
+            let limit = spec.limit ?? 0
+            guard limit > 0 else { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
+            kind = .offset(
+                limit: limit, limitParam: try param(spec.limitParam, "limit_param", default: "limit"),
+                offsetParam: try param(spec.offsetParam, "offset_param", default: "offset"), start: spec.start ?? 0)
+        case .page:
+            if let limit = spec.limit, limit <= 0 { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
+            if spec.totalPath != nil, spec.limit == nil {
+                throw OptionError("total_path needs limit (the page size) to count pages", at: at + ["total_path"])
+            }
+            if spec.stopOnShortPage == true, spec.limit == nil {
+                throw OptionError("stop_on_short_page needs limit (the page size)", at: at + ["stop_on_short_page"])
+            }
+            kind = .page(
+                param: try param(spec.pageParam, "page_param", default: "page"), start: spec.start ?? 1,
+                size: spec.limit,
+                sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
+        case .cursor:
+            guard let cursorPath = try path(spec.cursorPath, "cursor_path") else {
+                throw OptionError("cursor pagination needs cursor_path", at: at)
+            }
+            kind = .cursor(path: cursorPath, param: try param(spec.cursorParam, "cursor_param", default: "cursor"))
+        case .nextURL:
+            guard let nextPath = try path(spec.nextPath, "next_path") else {
+                throw OptionError("next_url pagination needs next_path", at: at)
+            }
+            kind = .nextURL(path: nextPath)
+        case .linkHeader: kind = .linkHeader
+        }
+        var paginator = Paginator(kind: kind)
+        paginator.totalPath = try path(spec.totalPath, "total_path")
+        paginator.totalPagesPath = try path(spec.totalPagesPath, "total_pages_path")
+        paginator.stopOnShortPage = spec.stopOnShortPage ?? false
+        if let maxPages = spec.maxPages {
+            guard maxPages > 0 else { throw OptionError("max_pages must be at least 1", at: at + ["max_pages"]) }
+            paginator.maxPages = maxPages
+        }
+        if let parallel = spec.parallel {
+            guard (1...16).contains(parallel) else {
+                throw OptionError("parallel must be between 1 and 16", at: at + ["parallel"])
+            }
+            if parallel > 1, paginator.totalPath == nil, paginator.totalPagesPath == nil {
+                throw OptionError(
+                    "parallel needs the total up front: add total_path\(spec.kind == .page ? " or total_pages_path" : "")",
+                    at: at + ["parallel"])
+            }
+            paginator.parallel = parallel
+        }
+        return paginator
+    }
+
+    /// An HTTP header name (RFC 9110 token).
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+            }
+    }
+
+    /// A stable digest of the options that decide how a response becomes rows.
+    private static func fingerprint(of options: Options) -> String {
+        var text =
+            "\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
+        for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

@@ -3,6 +3,7 @@ import CurrencyFeed
 import DestinationFeed
 import FeedCore
 import FruitFeed
+import JSONFeed
 
 /// The adapters `feedwork` ships with. A new adapter is a new folder under `Adapters/` plus one
 /// line here.
@@ -12,5 +13,6 @@ enum BuiltinAdapters {
         DestinationAdapter.self,
         ClassifiedAdapter.self,
         CurrencyAdapter.self,
+        JSONAdapter.self,
     ])
 }

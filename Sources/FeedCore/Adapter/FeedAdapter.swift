@@ -46,6 +46,11 @@ public protocol FeedAdapter: Sendable {
     /// entities in `merge` mode.
     var entities: [EntityBinding] { get }
 
+    /// Values that must never appear in messages, reports, `_runs` or cached URLs, beyond those
+    /// that came from `${VAR}` (which are always redacted): credentials written literally in the
+    /// options, and values derived from secrets (an encoded `Authorization` header). Defaults to none.
+    var secrets: [String] { get }
+
     /// Performs one pass: fetch, parse, map, write.
     ///
     /// Throwing fails the feed: nothing it wrote in this pass is kept.
@@ -60,6 +65,8 @@ extension FeedAdapter {
     public var entities: [EntityBinding] { Self.description.entities.map { EntityBinding($0) } }
 
     public func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String] { [] }
+
+    public var secrets: [String] { [] }
 }
 
 /// An entity a feed writes, and how.

@@ -47,7 +47,8 @@ public struct Engine: Sendable {
     /// Runs one feed's pass and reports it; never throws.
     public func runFeed(_ feed: FeedConfig) async -> FeedReport {
         let started = Date()
-        let redactor = config.redactor
+        let secrets = feed.adapter.secrets
+        let redactor = secrets.isEmpty ? config.redactor : config.redactor.merging(Redactor(secrets: secrets))
         var report = FeedReport(
             feed: feed.name, adapter: feed.adapterName, run: nil, status: .failed, counts: WriteCounts(), requests: 0,
             attempts: 0, bytes: 0, milliseconds: 0, staleURLs: [], staleAgeSeconds: nil, error: nil, notes: [],

@@ -67,6 +67,17 @@ public final class FeedPass: Sendable {
         try await transaction.send { try $0.write(records) }
     }
 
+    /// Counts `count` records of `entity` as unchanged without writing them.
+    ///
+    /// For records an adapter knows to be the ones already stored, such as those of a page the
+    /// server answered with 304 Not Modified: they add to the report's `unchanged` count, and
+    /// their rows (including `_last_seen`) are left as they are. Not for `replace` entities, whose
+    /// rows a pass does not deliver are deleted.
+    public func countUnchanged(_ count: Int, entity: String) async throws {
+        guard count > 0 else { return }
+        try await transaction.send { try $0.countUnchanged(count, entity: entity) }
+    }
+
     /// Keeps records that failed validation in `_rejects`, with their reasons.
     public func reject(_ rejects: [Reject]) async throws {
         guard !rejects.isEmpty else { return }

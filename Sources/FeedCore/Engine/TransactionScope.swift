@@ -32,6 +32,13 @@ final class TransactionScope {
         }
     }
 
+    func countUnchanged(_ count: Int, entity: String) throws {
+        guard let writer = writers[entity] else {
+            throw StoreError(path: "", message: "feed '\(feed)' counted entity '\(entity)', which it does not declare")
+        }
+        writer.countUnchanged(count)
+    }
+
     func reject(_ rejects: [Reject]) throws {
         let statement = try RawStatement(
             db, "INSERT INTO _rejects(run, feed, entity, path, reason, raw) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")

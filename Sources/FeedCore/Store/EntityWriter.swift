@@ -17,6 +17,8 @@ final class EntityWriter {
     private let table: String
     private let insertSQL: String
     private let updateSQL: String
+    /// Per child list, in schema order: its name and the SQL to delete and insert its rows.
+    private let childSQL: [(name: String, delete: String, insert: String)]
 
     init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String) {
         self.schema = schema
@@ -33,6 +35,16 @@ final class EntityWriter {
         updateSQL =
             "UPDATE \(table) SET _hash = ?3, _run = ?4, _last_seen = ?6"
             + (assignments.isEmpty ? "" : ", " + assignments.joined(separator: ", ")) + " WHERE rowid = ?1"
+        // Built once: quoting names and joining SQL for every record was a large part of the write path.
+        childSQL = schema.children.map { child in
+            let childTable = EntityTable.quoted(schema.childTableName(child))
+            let names = (["_feed", "_key", "_position"] + child.columns.map(\.name)).map(EntityTable.quoted)
+            let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+            return (
+                child.name, "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key = ?2",
+                "INSERT INTO \(childTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+            )
+        }
     }
 
     /// Writes `record`, counting it as inserted, updated, unchanged or duplicate.
@@ -77,6 +89,9 @@ final class EntityWriter {
         }
     }
 
+    /// Counts records the adapter did not write because it knows them to be unchanged.
+    func countUnchanged(_ count: Int) { counts.unchanged += count }
+
     private func bindCommon(_ statement: RawStatement, key: String, hash: Int64) {
         statement.bind(feed, at: 1)
         statement.bind(key, at: 2)
@@ -114,20 +129,16 @@ final class EntityWriter {
     }
 
     private func writeChildren(of record: EntityRecord, replacing: Bool, in db: Database) throws {
-        for child in schema.children {
-            let childTable = EntityTable.quoted(schema.childTableName(child))
+        for child in childSQL {
             if replacing {
-                let delete = try RawStatement(db, "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key = ?2")
+                let delete = try RawStatement(db, child.delete)
                 delete.bind(feed, at: 1)
                 delete.bind(record.key, at: 2)
                 try delete.step(db)
                 delete.reset()
             }
             guard let rows = record.children[child.name], !rows.isEmpty else { continue }
-            let names = (["_feed", "_key", "_position"] + child.columns.map(\.name)).map(EntityTable.quoted)
-            let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
-            let insert = try RawStatement(
-                db, "INSERT INTO \(childTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
+            let insert = try RawStatement(db, child.insert)
             for (position, row) in rows.enumerated() {
                 insert.bind(feed, at: 1)
                 insert.bind(record.key, at: 2)

@@ -1,0 +1,218 @@
+import FeedCore
+import Foundation
+
+/// Turns the declared `fields:` into a schema and a ``RecordMapper``, checking every field.
+///
+/// Problems are ``OptionError``s whose path (`fields.price.divide`) the loader turns into the
+/// line and column of the value at fault.
+enum FieldCompiler {
+    struct Output {
+        var schema: EntitySchema
+        var mapper: RecordMapper
+    }
+
+    static func compile(
+        entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool
+    ) throws(OptionError) -> Output {
+        try checkName(entity, what: "entity", at: ["entity"])
+        guard !fields.entries.isEmpty else { throw OptionError("declare at least one field", at: ["fields"]) }
+        var columns: [Column] = []
+        var plans: [ColumnPlan] = []
+        var children: [ChildSchema] = []
+        var childPlans: [ChildPlan] = []
+        var topMembers = Set<String>()
+        for (name, spec) in fields.entries {
+            let at = ["fields", name]
+            try checkName(name, what: "field", at: at)
+            let path = try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
+            if let first = path.firstKey { topMembers.insert(first) }
+            if spec.type == "list" {
+                switch try listPlan(name: name, spec: spec, path: path, at: at) {
+                case .child(let schema, let plan):
+                    children.append(schema)
+                    childPlans.append(plan)
+                case .column(let plan):
+                    columns.append(Column(name, .json))
+                    plans.append(plan)
+                }
+                continue
+            }
+            let plan = try columnPlan(name: name, spec: spec, path: path, at: at)
+            columns.append(Column(name, plan.converter.columnType, nullable: !key.contains(name)))
+            plans.append(plan)
+        }
+        guard !key.isEmpty else { throw OptionError("key must name at least one field", at: ["key"]) }
+        var keyIndexes: [Int] = []
+        for name in key {
+            guard let index = plans.firstIndex(where: { $0.name == name }) else {
+                let isList = childPlans.contains { $0.name == name }
+                throw OptionError(
+                    isList
+                        ? "key field '\(name)' is a list; a key must be a scalar field"
+                        : "key field '\(name)' is not declared in fields (declared: \(fields.entries.map(\.key).joined(separator: ", ")))",
+                    at: ["key"])
+            }
+            guard plans[index].converter.kind != .json else {
+                throw OptionError("key field '\(name)' is a json field; a key must be a scalar field", at: ["key"])
+            }
+            keyIndexes.append(index)
+        }
+        if keepExtra {
+            columns.append(Column("_extra", .json, summary: "members of the record not declared in fields"))
+        }
+        let schema = EntitySchema(
+            name: entity, columns: columns, key: key, order: key.map { .ascending($0) }, children: children,
+            summary: "declared in feeds.yaml")
+        let mapper = RecordMapper(
+            schema: schema, columns: plans, children: childPlans, keyIndexes: keyIndexes,
+            extraMembers: keepExtra ? topMembers : nil)
+        return Output(schema: schema, mapper: mapper)
+    }
+
+    private enum ListPlan {
+        case child(ChildSchema, ChildPlan)
+        case column(ColumnPlan)
+    }
+
+    private static func listPlan(name: String, spec: JSONAdapter.FieldSpec, path: JSONPath, at: [String])
+        throws(OptionError) -> ListPlan
+    {
+        switch spec.storage ?? "table" {
+        case "json":
+            guard spec.of == nil, spec.fields == nil else {
+                throw OptionError("a list stored as json takes no 'of' or 'fields'", at: at + ["as"])
+            }
+            return .column(
+                ColumnPlan(
+                    name: name, path: path, converter: ValueConverter(kind: .json), defaultValue: .null,
+                    required: false,
+                    requiresList: true))
+        case "table":
+            if let fields = spec.fields {
+                guard spec.of == nil else {
+                    throw OptionError("give either 'of' or 'fields', not both", at: at + ["of"])
+                }
+                guard !fields.entries.isEmpty else {
+                    throw OptionError("declare at least one field", at: at + ["fields"])
+                }
+                var columns: [Column] = []
+                var plans: [ColumnPlan] = []
+                for (itemName, itemSpec) in fields.entries {
+                    let itemAt = at + ["fields", itemName]
+                    try checkName(itemName, what: "field", at: itemAt)
+                    guard itemSpec.type != "list" else {
+                        throw OptionError("a list inside a list item is not supported; store it as json", at: itemAt)
+                    }
+                    let itemPath = try parsePath(
+                        itemSpec.path ?? itemName, at: itemSpec.path == nil ? itemAt : itemAt + ["path"])
+                    let plan = try columnPlan(name: itemName, spec: itemSpec, path: itemPath, at: itemAt)
+                    columns.append(Column(itemName, plan.converter.columnType))
+                    plans.append(plan)
+                }
+                return .child(
+                    ChildSchema(name: name, columns: columns), ChildPlan(name: name, path: path, items: .objects(plans))
+                )
+            }
+            let itemType = spec.of ?? "string"
+            guard !["list", "json", "money"].contains(itemType), JSONAdapter.FieldSpec.types.contains(itemType) else {
+                throw OptionError(
+                    "a list's items ('of') are int, decimal, double, string, bool or timestamp; for objects declare 'fields'",
+                    at: at + ["of"])
+            }
+            let converter = try converter(for: JSONAdapter.FieldSpec(type: itemType), at: at)
+            return .child(
+                ChildSchema(name: name, columns: [Column("value", converter.columnType)]),
+                ChildPlan(name: name, path: path, items: .scalars(converter)))
+        case let other:
+            throw OptionError(
+                "a list is stored 'as: table' (a child table) or 'as: json', not '\(other)'", at: at + ["as"])
+        }
+    }
+
+    private static func columnPlan(name: String, spec: JSONAdapter.FieldSpec, path: JSONPath, at: [String])
+        throws(OptionError) -> ColumnPlan
+    {
+        let converter = try converter(for: spec, at: at)
+        var defaultValue = FieldValue.null
+        if let text = spec.defaultValue {
+            do {
+                defaultValue = try converter.convert(defaultText: text)
+            } catch {
+                throw OptionError(
+                    "default '\(text)' does not fit type \(spec.type): \(error.reason)", at: at + ["default"])
+            }
+        }
+        return ColumnPlan(
+            name: name, path: path, converter: converter, defaultValue: defaultValue, required: spec.required ?? false)
+    }
+
+    private static func converter(for spec: JSONAdapter.FieldSpec, at: [String]) throws(OptionError) -> ValueConverter {
+        let kind: ValueConverter.Kind
+        switch spec.type {
+        case "int": kind = .int
+        case "decimal": kind = .decimal
+        case "double": kind = .double
+        case "string": kind = .string
+        case "bool": kind = .bool
+        case "json": kind = .json
+        case "timestamp":
+            guard let format = TimestampFormat(option: spec.format ?? "iso8601") else {
+                throw OptionError(
+                    "unknown timestamp format '\(spec.format ?? "")'; use iso8601, unix, unix_ms or a pattern with yyyy, MM, dd (and HH, mm, ss)",
+                    at: at + ["format"])
+            }
+            kind = .timestamp(format)
+        case "money":
+            let code = (spec.currency ?? "").uppercased()
+            guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw OptionError(
+                    "currency must be a three-letter ISO 4217 code, not '\(spec.currency ?? "")'", at: at + ["currency"]
+                )
+            }
+            kind = .money(currency: code, exponent: Money.exponent(of: code))
+        default:
+            throw OptionError("unknown field type '\(spec.type)'", at: at)
+        }
+        var converter = ValueConverter(kind: kind)
+        for name in spec.transform ?? [] {
+            guard let transform = ValueConverter.StringTransform(rawValue: name) else {
+                throw OptionError(
+                    "unknown transform '\(name)'; use \(ValueConverter.StringTransform.allCases.map(\.rawValue).joined(separator: ", "))",
+                    at: at + ["transform"])
+            }
+            converter.transforms.append(transform)
+        }
+        if spec.multiply != nil, spec.divide != nil {
+            throw OptionError("give either multiply or divide, not both", at: at + ["divide"])
+        }
+        for (text, divides) in [(spec.multiply, false), (spec.divide, true)] {
+            guard let text else { continue }
+            let key = divides ? "divide" : "multiply"
+            guard let exact = ExactDecimal(text), exact.digits != "0", !exact.isNegative, let factor = exact.decimal
+            else {
+                throw OptionError("\(key) must be a positive number, not '\(text)'", at: at + [key])
+            }
+            converter.scale = ValueConverter.Scale(factor: factor, divides: divides)
+        }
+        return converter
+    }
+
+    static func parsePath(_ text: String, at: [String]) throws(OptionError) -> JSONPath {
+        do {
+            return try JSONPath(parsing: text)
+        } catch {
+            throw OptionError(error.description, at: at)
+        }
+    }
+
+    /// Table and column names: letters, digits and `_`, not starting with a digit or `_` (names
+    /// starting with `_` belong to Feedwork's own columns).
+    static func checkName(_ name: String, what: String, at: [String]) throws(OptionError) {
+        guard let first = name.first, first.isASCII, first.isLetter,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !name.contains("__")
+        else {
+            throw OptionError(
+                "\(what) name '\(name)' must be letters, digits and single underscores, starting with a letter", at: at)
+        }
+    }
+}

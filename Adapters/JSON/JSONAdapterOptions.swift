@@ -1,0 +1,287 @@
+import FeedCore
+
+extension JSONAdapter {
+    /// The YAML block of a `json` feed. Every key is checked strictly: a key the block's `type`
+    /// does not use (say `currency` on a `string` field, or `token` on `basic` auth) is an
+    /// "unknown key" error with its line and column.
+    public struct Options: Decodable, Sendable {
+        /// An http(s) URL, a `file://` URL or a path relative to feeds.yaml.
+        public var url: String
+        /// `GET` (the default) or `POST`.
+        public var method: String?
+        /// Query parameters, in order; values may hold `{{today-7d|yyyy-MM-dd}}` date templates.
+        public var params: OrderedMapping<TemplatedString>?
+        /// Request headers, in order; values may hold date templates (and `${VAR}`, like any value).
+        public var headers: OrderedMapping<TemplatedString>?
+        /// The JSON body of a `POST`, written in YAML.
+        public var body: YAMLJSON?
+        public var auth: AuthSpec?
+        public var pagination: PaginationSpec?
+        /// Where the records are in a response: `$.data.items`, or `$` for a top-level list.
+        public var records: String?
+        /// The entity (table) the records are written to.
+        public var entity: String
+        /// The field (or fields) that identify a record.
+        public var key: KeySpec
+        /// `merge` (the default), `replace` or `append`.
+        public var write: String?
+        /// `ignore` (the default) drops undeclared members; `keep` stores them in an `_extra` JSON column.
+        public var extra: String?
+        /// The declared columns, in order.
+        public var fields: OrderedMapping<FieldSpec>
+        /// Within this age, cached responses are used without a request.
+        public var maxAge: FeedDuration?
+
+        enum CodingKeys: String, CodingKey {
+            case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
+            case maxAge = "max_age"
+        }
+    }
+
+    /// `key: id` or `key: [a, b]`.
+    public struct KeySpec: Decodable, Sendable, Hashable {
+        public var fields: [String]
+
+        public init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer().decode(String.self) {
+                fields = [single]
+            } else {
+                var list = try decoder.unkeyedContainer()
+                var names: [String] = []
+                while !list.isAtEnd { names.append(try list.decode(String.self)) }
+                fields = names
+            }
+        }
+    }
+
+    /// How requests authenticate. Secret values belong in `${VAR}`; they are redacted everywhere.
+    public enum AuthSpec: Decodable, Sendable, Hashable {
+        /// `Authorization: Bearer <token>`.
+        case bearer(token: String)
+        /// An API key sent as a header or as a query parameter.
+        case apiKey(header: String?, query: String?, value: String)
+        /// HTTP Basic: `Authorization: Basic base64(username:password)`.
+        case basic(username: String, password: String)
+
+        enum CodingKeys: String, CodingKey { case type, token, header, query, value, username, password }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let type = try container.decode(String.self, forKey: .type)
+            switch type {
+            case "bearer":
+                self = .bearer(token: try container.decode(String.self, forKey: .token))
+            case "api_key":
+                let header = try container.decodeIfPresent(String.self, forKey: .header)
+                let query = try container.decodeIfPresent(String.self, forKey: .query)
+                guard (header == nil) != (query == nil) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .type, in: container,
+                        debugDescription:
+                            "api_key auth needs exactly one of 'header' (a header name) or 'query' (a parameter name)")
+                }
+                self = .apiKey(header: header, query: query, value: try container.decode(String.self, forKey: .value))
+            case "basic":
+                self = .basic(
+                    username: try container.decode(String.self, forKey: .username),
+                    password: try container.decode(String.self, forKey: .password))
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container,
+                    debugDescription: "unknown auth type '\(type)'; use bearer, api_key or basic")
+            }
+        }
+    }
+
+    /// How pages follow one another. Each `type` accepts only its own keys.
+    public struct PaginationSpec: Decodable, Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            case none, offset, page, cursor
+            case nextURL = "next_url"
+            case linkHeader = "link_header"
+        }
+
+        public var kind: Kind
+        /// `offset`: records per page (required); `page`: the page size sent as `size_param` (optional).
+        public var limit: Int?
+        public var limitParam: String?
+        public var offsetParam: String?
+        public var pageParam: String?
+        /// The first offset (0) or page number (1).
+        public var start: Int?
+        /// Path of the total number of records in a response (`offset`, `page`).
+        public var totalPath: String?
+        /// Path of the total number of pages in a response (`page`).
+        public var totalPagesPath: String?
+        /// Path of the next cursor in a response (`cursor`).
+        public var cursorPath: String?
+        public var cursorParam: String?
+        /// Path of the next page's URL in a response (`next_url`).
+        public var nextPath: String?
+        /// Stop when a page has fewer records than `limit` (`offset`, `page` with `limit`).
+        public var stopOnShortPage: Bool?
+        /// The most pages one pass fetches.
+        public var maxPages: Int?
+        /// Pages fetched at once when the total is known from the first page.
+        public var parallel: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case type, limit, start, parallel
+            case limitParam = "limit_param"
+            case offsetParam = "offset_param"
+            case pageParam = "page_param"
+            case totalPath = "total_path"
+            case totalPagesPath = "total_pages_path"
+            case cursorPath = "cursor_path"
+            case cursorParam = "cursor_param"
+            case nextPath = "next_path"
+            case stopOnShortPage = "stop_on_short_page"
+            case maxPages = "max_pages"
+        }
+
+        public init(kind: Kind) { self.kind = kind }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let type = try container.decode(String.self, forKey: .type)
+            guard let kind = Kind(rawValue: type) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container,
+                    debugDescription:
+                        "unknown pagination type '\(type)'; use \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            self.kind = kind
+            guard kind != .none else { return }
+            maxPages = try container.decodeIfPresent(Int.self, forKey: .maxPages)
+            switch kind {
+            case .none: break
+            case .offset:
+                limit = try container.decode(Int.self, forKey: .limit)
+                limitParam = try container.decodeIfPresent(String.self, forKey: .limitParam)
+                offsetParam = try container.decodeIfPresent(String.self, forKey: .offsetParam)
+                start = try container.decodeIfPresent(Int.self, forKey: .start)
+                totalPath = try container.decodeIfPresent(String.self, forKey: .totalPath)
+                stopOnShortPage = try container.decodeIfPresent(Bool.self, forKey: .stopOnShortPage)
+                parallel = try container.decodeIfPresent(Int.self, forKey: .parallel)
+            case .page:
+                pageParam = try container.decodeIfPresent(String.self, forKey: .pageParam)
+                start = try container.decodeIfPresent(Int.self, forKey: .start)
+                limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+                limitParam = try container.decodeIfPresent(String.self, forKey: .limitParam)
+                totalPath = try container.decodeIfPresent(String.self, forKey: .totalPath)
+                totalPagesPath = try container.decodeIfPresent(String.self, forKey: .totalPagesPath)
+                stopOnShortPage = try container.decodeIfPresent(Bool.self, forKey: .stopOnShortPage)
+                parallel = try container.decodeIfPresent(Int.self, forKey: .parallel)
+            case .cursor:
+                cursorPath = try container.decode(String.self, forKey: .cursorPath)
+                cursorParam = try container.decodeIfPresent(String.self, forKey: .cursorParam)
+            case .nextURL:
+                nextPath = try container.decode(String.self, forKey: .nextPath)
+            case .linkHeader:
+                break
+            }
+        }
+    }
+
+    /// One declared column: `id: int`, or a mapping such as
+    /// `{ path: cost.amount, type: decimal, divide: 100, default: 0 }`.
+    public struct FieldSpec: Decodable, Sendable {
+        /// The value types a field can declare.
+        public static let types = ["int", "decimal", "double", "string", "bool", "timestamp", "json", "money", "list"]
+
+        /// `int`, `decimal`, `double`, `string`, `bool`, `timestamp`, `json`, `money` or `list`.
+        public var type: String
+        /// Where the value is, relative to the record (`cost.amount`); the column name by default.
+        public var path: String?
+        /// Used when the value is missing or null (a YAML scalar, converted to the field's type).
+        public var defaultValue: String?
+        /// A missing or null value rejects the record.
+        public var required: Bool?
+        /// `trim`, `lowercase`, `uppercase`, applied in order (`string`).
+        public var transform: [String]?
+        /// Unit changes, exact for `int` and `decimal` (`int`, `decimal`, `double`).
+        public var multiply: String?
+        public var divide: String?
+        /// The input format of a `timestamp`: `iso8601` (default), `unix`, `unix_ms`, or a pattern
+        /// like `yyyy-MM-dd HH:mm:ss` (read as UTC).
+        public var format: String?
+        /// The ISO 4217 code of a `money` field, which decides the minor units.
+        public var currency: String?
+        /// A `list` of scalars: the type of each item (`string` by default).
+        public var of: String?
+        /// A `list` of objects: the child table's columns.
+        public var fields: OrderedMapping<FieldSpec>?
+        /// A `list` stored as a child table (`table`, the default) or as a JSON column (`json`).
+        public var storage: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, path, required, transform, multiply, divide, format, currency, of, fields
+            case defaultValue = "default"
+            case storage = "as"
+        }
+
+        public init(type: String) { self.type = type }
+
+        public init(from decoder: any Decoder) throws {
+            if let short = try? decoder.singleValueContainer().decode(String.self) {
+                type = try Self.checkedType(short, codingPath: decoder.codingPath)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try Self.checkedType(
+                try container.decode(String.self, forKey: .type), codingPath: container.codingPath + [CodingKeys.type])
+            path = try container.decodeIfPresent(String.self, forKey: .path)
+            switch type {
+            case "list":
+                storage = try container.decodeIfPresent(String.self, forKey: .storage)
+                of = try container.decodeIfPresent(String.self, forKey: .of)
+                fields = try container.decodeIfPresent(OrderedMapping<FieldSpec>.self, forKey: .fields)
+                return
+            case "json":
+                break
+            default:
+                defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+            }
+            required = try container.decodeIfPresent(Bool.self, forKey: .required)
+            switch type {
+            case "string":
+                transform = try container.decodeIfPresent(OneOrMany.self, forKey: .transform)?.values
+            case "int", "decimal", "double":
+                multiply = try container.decodeIfPresent(String.self, forKey: .multiply)
+                divide = try container.decodeIfPresent(String.self, forKey: .divide)
+            case "timestamp":
+                format = try container.decodeIfPresent(String.self, forKey: .format)
+            case "money":
+                currency = try container.decode(String.self, forKey: .currency)
+            default:
+                break
+            }
+        }
+
+        static func checkedType(_ type: String, codingPath: [any CodingKey]) throws -> String {
+            guard types.contains(type) else {
+                var message = "unknown field type '\(type)'; use \(types.joined(separator: ", "))"
+                if ["integer", "number"].contains(type) { message += " ('\(type)' is spelt int, decimal or double)" }
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: message))
+            }
+            return type
+        }
+    }
+
+    /// `transform: trim` or `transform: [trim, lowercase]`.
+    struct OneOrMany: Decodable {
+        var values: [String]
+
+        init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer().decode(String.self) {
+                values = [single]
+            } else {
+                var list = try decoder.unkeyedContainer()
+                var values: [String] = []
+                while !list.isAtEnd { values.append(try list.decode(String.self)) }
+                self.values = values
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import FeedCore
+import Foundation
+
+/// What one page gave: its records (mapped, or only counted when the page is unchanged), its
+/// rejects and what it says about the next pages.
+struct PageOutcome: Sendable {
+    var records: [EntityRecord] = []
+    var rejects: [Reject] = []
+    /// Records of a page that was not mapped because it is unchanged since the last pass.
+    var unchangedRecords = 0
+    var skipped = false
+    var facts: PageFacts
+    /// The URL the page was fetched from (secrets included), for relative next links.
+    var url: String
+}
+
+/// Fetches, parses and maps one page. Holds no state, so several pages can be processed at once.
+struct PageProcessor: Sendable {
+    let requests: RenderedRequests
+    let paginator: Paginator
+    let recordsPath: JSONPath
+    let mapper: RecordMapper
+    /// Whether pages answered with 304 (or fresh in the cache) are only counted, not mapped.
+    let skipsUnchanged: Bool
+    let feed: String
+
+    func process(_ page: PageRequest, pass: FeedPass) async throws -> PageOutcome {
+        let request = requests.fetchRequest(for: page)
+        let response = try await pass.fetch(request)
+        return try read(response, url: request.url)
+    }
+
+    /// Parses and maps a response.
+    ///
+    /// - Throws: ``PayloadError`` when the body is not JSON, the records are not where `records`
+    ///   says, or a pagination value has the wrong type.
+    func read(_ response: FetchResponse, url: String) throws -> PageOutcome {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(response.body)
+        } catch {
+            throw PayloadError(feed: feed, url: response.url, path: "$", message: error.description)
+        }
+        let items: [JSONValue]
+        switch recordsPath.lookup(document) {
+        case .array(let list)?: items = list
+        case .object(let object)?: items = [.object(object)]
+        case .null?: items = []
+        case nil:
+            throw PayloadError(
+                feed: feed, url: response.url, path: recordsPath.description,
+                message: "no records here (check 'records'); the response has \(Self.outline(document))")
+        case let other?:
+            throw PayloadError(
+                feed: feed, url: response.url, path: recordsPath.description,
+                message: "expected a list of records, found \(other.kindName)")
+        }
+        let facts: PageFacts
+        do {
+            facts = try paginator.facts(of: document, recordCount: items.count, headers: response.headers)
+        } catch {
+            throw PayloadError(feed: feed, url: response.url, path: error.path, message: error.message)
+        }
+        if skipsUnchanged, response.isUnchangedFromCache {
+            return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
+        }
+        let mapped = mapper.map(items, basePath: recordsPath.description)
+        return PageOutcome(records: mapped.records, rejects: mapped.rejects, facts: facts, url: url)
+    }
+
+    /// The top-level members of a document, to help fix a wrong `records` path.
+    private static func outline(_ document: JSONValue) -> String {
+        guard case .object(let object) = document else { return document.kindName + " at the top" }
+        let names = object.keys.prefix(8).joined(separator: ", ")
+        return object.keys.isEmpty ? "an empty object" : "members \(names)\(object.keys.count > 8 ? ", ..." : "")"
+    }
+}
+
+/// Walks a feed's pages: one after another, or several at once once the total is known, and
+/// commits each page's records in page order.
+struct PageWalk {
+    let pass: FeedPass
+    let processor: PageProcessor
+    let mode: WriteMode
+    private(set) var skippedPages = 0
+    private(set) var skippedRecords = 0
+    private var fetched = 0
+
+    init(pass: FeedPass, processor: PageProcessor, mode: WriteMode) {
+        self.pass = pass
+        self.processor = processor
+        self.mode = mode
+    }
+
+    private var paginator: Paginator { processor.paginator }
+
+    mutating func run() async throws {
+        var next: PageRequest? = paginator.first
+        var seen: Set<PageRequest> = []
+        while let page = next {
+            guard fetched < paginator.maxPages else {
+                try stopAtCap()
+                return
+            }
+            seen.insert(page)
+            let outcome = try await processor.process(page, pass: pass)
+            fetched += 1
+            try await commit(outcome)
+            if fetched == 1, paginator.parallel > 1, let rest = paginator.remaining(after: page, facts: outcome.facts) {
+                try await runParallel(rest)
+                return
+            }
+            next = paginator.next(after: page, facts: outcome.facts, url: outcome.url)
+            if let candidate = next, seen.contains(candidate) {
+                pass.note("page \(fetched + 1) would repeat an earlier page (the same link or cursor); stopped there")
+                return
+            }
+        }
+    }
+
+    /// Fetches `pages` `parallel` at a time, committing them in order.
+    private mutating func runParallel(_ all: [PageRequest]) async throws {
+        let pages = Array(all.prefix(max(0, paginator.maxPages - fetched)))
+        let overCap = pages.count < all.count
+        // Fail before fetching anything more when the cap would make a replace pass incomplete.
+        if overCap, mode == .replace { try stopAtCap() }
+        let width = paginator.parallel
+        let processor = processor
+        let pass = pass
+        try await withThrowingTaskGroup(of: (Int, PageOutcome).self) { group in
+            var started = 0
+            var committed = 0
+            var ready: [Int: PageOutcome] = [:]
+            while started < pages.count, started < committed + width {
+                let index = started
+                group.addTask { (index, try await processor.process(pages[index], pass: pass)) }
+                started += 1
+            }
+            while let (index, outcome) = try await group.next() {
+                ready[index] = outcome
+                while let outcome = ready.removeValue(forKey: committed) {
+                    try await commit(outcome)
+                    committed += 1
+                    fetched += 1
+                }
+                while started < pages.count, started < committed + width {
+                    let index = started
+                    group.addTask { (index, try await processor.process(pages[index], pass: pass)) }
+                    started += 1
+                }
+            }
+        }
+        if overCap { try stopAtCap() }
+    }
+
+    private mutating func commit(_ outcome: PageOutcome) async throws {
+        try await pass.write(outcome.records)
+        try await pass.reject(outcome.rejects)
+        if outcome.skipped {
+            skippedPages += 1
+            skippedRecords += outcome.unchangedRecords
+            try await pass.countUnchanged(outcome.unchangedRecords, entity: processor.mapper.schema.name)
+        }
+    }
+
+    /// More pages remain past `max_pages`: fine for merge and append (noted), an error for
+    /// replace, where an incomplete pass would delete the rows of the pages not fetched.
+    private func stopAtCap() throws {
+        let message = "stopped at max_pages (\(paginator.maxPages)) with more pages to fetch"
+        if mode == .replace {
+            throw PaginationLimitError(
+                feed: pass.feed,
+                message:
+                    "\(message); in replace mode an incomplete pass would delete rows, so nothing was changed (raise max_pages)"
+            )
+        }
+        pass.note(message)
+    }
+}
+
+/// A `replace` feed whose pages go past `max_pages`.
+struct PaginationLimitError: Error, CustomStringConvertible {
+    var feed: String
+    var message: String
+    var description: String { "feed '\(feed)': \(message)" }
+}

@@ -1,0 +1,207 @@
+import FeedCore
+import Foundation
+
+/// One page to fetch: the feed's URL with page parameters, or a link a response gave.
+struct PageRequest: Sendable, Hashable {
+    /// A next link (absolute, or a path), or `nil` for the feed's own URL and parameters.
+    var link: String?
+    /// Page parameters added to the query (offset and limit, page number, cursor).
+    var query: [QueryItem] = []
+    /// The offset or page number of this page (0 for link and cursor pages).
+    var position = 0
+
+    struct QueryItem: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+}
+
+/// What a response says about the pages after it.
+struct PageFacts: Sendable {
+    var recordCount: Int
+    /// The total number of records, from `total_path`.
+    var total: Int?
+    /// The total number of pages, from `total_pages_path`.
+    var totalPages: Int?
+    /// The next cursor (`cursor`) or the next link (`next_url`, `link_header`); `nil` on the last page.
+    var continuation: String?
+}
+
+/// The pagination of a feed, compiled from its options: which page comes first, what a
+/// response says about the rest, and which page comes next.
+///
+/// It is a pure value: no I/O, so every kind can be tested on its own.
+struct Paginator: Sendable {
+    enum Kind: Sendable {
+        case none
+        case offset(limit: Int, limitParam: String, offsetParam: String, start: Int)
+        /// `size` is sent as `sizeParam` when given.
+        case page(param: String, start: Int, size: Int?, sizeParam: String)
+        case cursor(path: JSONPath, param: String)
+        case nextURL(path: JSONPath)
+        case linkHeader
+    }
+
+    let kind: Kind
+    var totalPath: JSONPath?
+    var totalPagesPath: JSONPath?
+    var stopOnShortPage = false
+    var maxPages = 10_000
+    var parallel = 1
+
+    /// The first page.
+    var first: PageRequest {
+        switch kind {
+        case .none, .cursor, .nextURL, .linkHeader: PageRequest()
+        case .offset(let limit, let limitParam, let offsetParam, let start):
+            PageRequest(
+                query: [.init(name: offsetParam, value: String(start)), .init(name: limitParam, value: String(limit))],
+                position: start)
+        case .page(let param, let start, let size, let sizeParam):
+            pageRequest(number: start, param: param, size: size, sizeParam: sizeParam)
+        }
+    }
+
+    private func pageRequest(number: Int, param: String, size: Int?, sizeParam: String) -> PageRequest {
+        var query = [PageRequest.QueryItem(name: param, value: String(number))]
+        if let size { query.append(.init(name: sizeParam, value: String(size))) }
+        return PageRequest(query: query, position: number)
+    }
+
+    /// Reads the pagination facts of a response.
+    ///
+    /// - Throws: ``FactError`` naming the JSON path when a declared total or link has the wrong type.
+    func facts(of document: JSONValue, recordCount: Int, headers: [String: String]) throws(FactError) -> PageFacts {
+        var facts = PageFacts(recordCount: recordCount)
+        if let totalPath { facts.total = try Self.count(at: totalPath, in: document) }
+        if let totalPagesPath { facts.totalPages = try Self.count(at: totalPagesPath, in: document) }
+        switch kind {
+        case .none, .offset, .page: break
+        case .cursor(let path, _):
+            switch path.lookup(document) {
+            case nil, .null?: break
+            case .string(let text)?: facts.continuation = text.isEmpty ? nil : text
+            case .number(let text)?: facts.continuation = text
+            case let other?:
+                throw FactError(
+                    path: path.description, message: "expected a cursor (a string or a number), found \(other.kindName)"
+                )
+            }
+        case .nextURL(let path):
+            switch path.lookup(document) {
+            case nil, .null?: break
+            case .string(let text)?: facts.continuation = text.isEmpty ? nil : text
+            case let other?:
+                throw FactError(
+                    path: path.description, message: "expected the next page's URL, found \(other.kindName)")
+            }
+        case .linkHeader:
+            facts.continuation = headers["link"].flatMap { LinkHeader.target(of: $0, relation: "next") }
+        }
+        return facts
+    }
+
+    /// The page after `page`, or `nil` when `page` was the last one.
+    ///
+    /// - Parameter url: the URL `page` was fetched from (for relative next links).
+    func next(after page: PageRequest, facts: PageFacts, url: String) -> PageRequest? {
+        switch kind {
+        case .none:
+            return nil
+        case .offset(let limit, let limitParam, let offsetParam, _):
+            guard facts.recordCount > 0, !(stopOnShortPage && facts.recordCount < limit) else { return nil }
+            let offset = page.position + limit
+            if let total = facts.total, offset >= total { return nil }
+            return PageRequest(
+                query: [
+                    .init(name: offsetParam, value: String(offset)), .init(name: limitParam, value: String(limit)),
+                ],
+                position: offset)
+        case .page(let param, let start, let size, let sizeParam):
+            guard facts.recordCount > 0 else { return nil }
+            if let size, stopOnShortPage, facts.recordCount < size { return nil }
+            if let lastPage = lastPage(facts: facts, start: start, size: size), page.position >= lastPage { return nil }
+            return pageRequest(number: page.position + 1, param: param, size: size, sizeParam: sizeParam)
+        case .cursor(_, let param):
+            guard let cursor = facts.continuation, facts.recordCount > 0 else { return nil }
+            return PageRequest(query: [.init(name: param, value: cursor)])
+        case .nextURL, .linkHeader:
+            guard let link = facts.continuation else { return nil }
+            return PageRequest(link: Self.resolve(link, against: url))
+        }
+    }
+
+    /// Every page after the first, when the first page's facts tell how many there are; `nil`
+    /// when they do not (the pages must then be walked one by one).
+    func remaining(after first: PageRequest, facts: PageFacts) -> [PageRequest]? {
+        switch kind {
+        case .offset(let limit, let limitParam, let offsetParam, _):
+            guard let total = facts.total else { return nil }
+            guard facts.recordCount > 0 else { return [] }
+            return stride(from: first.position + limit, to: total, by: limit).map { offset in
+                PageRequest(
+                    query: [
+                        .init(name: offsetParam, value: String(offset)), .init(name: limitParam, value: String(limit)),
+                    ],
+                    position: offset)
+            }
+        case .page(let param, let start, let size, let sizeParam):
+            guard let lastPage = lastPage(facts: facts, start: start, size: size) else { return nil }
+            guard facts.recordCount > 0, lastPage > first.position else { return [] }
+            return ((first.position + 1)...lastPage).map {
+                pageRequest(number: $0, param: param, size: size, sizeParam: sizeParam)
+            }
+        case .none, .cursor, .nextURL, .linkHeader:
+            return nil
+        }
+    }
+
+    /// The number of the last page, from `total_pages_path` or from `total_path` and the page size.
+    private func lastPage(facts: PageFacts, start: Int, size: Int?) -> Int? {
+        if let totalPages = facts.totalPages { return start + totalPages - 1 }
+        if let total = facts.total, let size, size > 0 { return start + (total + size - 1) / size - 1 }
+        return nil
+    }
+
+    /// `link` made absolute against `base`: a URL relative to an http(s) URL, or a path relative
+    /// to a file's folder.
+    static func resolve(_ link: String, against base: String) -> String {
+        let lower = link.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:")
+            || link.hasPrefix("/") && !isRemote(base)
+        {
+            return link
+        }
+        if isRemote(base) {
+            return URL(string: link, relativeTo: URL(string: base))?.absoluteString ?? link
+        }
+        let directory = (base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base)
+        guard let slash = directory.lastIndex(of: "/") else { return link }
+        return String(directory[...slash]) + link
+    }
+
+    private static func isRemote(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    private static func count(at path: JSONPath, in document: JSONValue) throws(FactError) -> Int {
+        switch path.lookup(document) {
+        case .number(let text)?:
+            if let value = Int(text), value >= 0 { return value }
+            throw FactError(path: path.description, message: "expected a count, found \(text)")
+        case .string(let text)? where Int(text).map({ $0 >= 0 }) == true:
+            return Int(text) ?? 0
+        case nil:
+            throw FactError(path: path.description, message: "the count is missing")
+        case let other?:
+            throw FactError(path: path.description, message: "expected a count, found \(other.kindName)")
+        }
+    }
+}
+
+/// A response whose pagination facts have the wrong type.
+struct FactError: Error, Sendable {
+    var path: String
+    var message: String
+}

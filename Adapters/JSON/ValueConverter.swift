@@ -1,0 +1,211 @@
+import FeedCore
+import Foundation
+
+/// Why a JSON value could not become a column value; the record is rejected with this reason.
+struct ConversionFailure: Error, Sendable {
+    var reason: String
+}
+
+/// How one JSON value becomes one column value: the declared type, then the transforms.
+///
+/// Built once per field when the feed is loaded; ``convert(_:)`` runs for every record, so it
+/// avoids work that does not depend on the value.
+struct ValueConverter: Sendable {
+    enum Kind: Sendable, Hashable {
+        case int, decimal, double, string, bool, json
+        case timestamp(TimestampFormat)
+        /// Minor units of a currency with `exponent` decimals.
+        case money(currency: String, exponent: Int)
+    }
+
+    enum StringTransform: String, Sendable, CaseIterable {
+        case trim, lowercase, uppercase
+    }
+
+    /// A unit change: multiply by, or divide by, an exact factor.
+    struct Scale: Sendable, Hashable {
+        var factor: Decimal
+        var divides: Bool
+    }
+
+    let kind: Kind
+    var transforms: [StringTransform] = []
+    var scale: Scale?
+
+    var columnType: ColumnType {
+        switch kind {
+        case .int, .money: .integer
+        case .decimal: .decimal
+        case .double: .real
+        case .string: .text
+        case .bool: .boolean
+        case .json: .json
+        case .timestamp: .timestamp
+        }
+    }
+
+    /// `value` (not null) as a column value.
+    func convert(_ value: JSONValue) throws(ConversionFailure) -> FieldValue {
+        switch kind {
+        case .int:
+            guard case .number(let text) = value else { throw mismatch("a whole number", value) }
+            if scale == nil, let number = Int64(text) { return .integer(number) }
+            guard let exact = scaled(text), let number = exact.int64Value else {
+                throw ConversionFailure(reason: "expected a whole number, found \(text)\(scaleNote)")
+            }
+            return .integer(number)
+        case .decimal:
+            let text = try numberText(value, expecting: "a decimal number")
+            if scale == nil, let canonical = Self.canonicalDecimal(text) { return .text(canonical) }
+            guard let exact = scaled(text) else { throw ConversionFailure(reason: "'\(text)' is not a decimal number") }
+            return .text(exact.description)
+        case .double:
+            guard case .number(let text) = value, var number = Double(text) else { throw mismatch("a number", value) }
+            if let scale {
+                let factor = NSDecimalNumber(decimal: scale.factor).doubleValue
+                number = scale.divides ? number / factor : number * factor
+            }
+            return .real(number)
+        case .string:
+            var text: String
+            switch value {
+            case .string(let string): text = string
+            case .number(let number): text = number
+            default: throw mismatch("a string", value)
+            }
+            for transform in transforms {
+                switch transform {
+                case .trim: text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                case .lowercase: text = text.lowercased()
+                case .uppercase: text = text.uppercased()
+                }
+            }
+            return .text(text)
+        case .bool:
+            guard case .bool(let flag) = value else { throw mismatch("true or false", value) }
+            return .bool(flag)
+        case .json:
+            return .text(value.jsonText)
+        case .timestamp(let format):
+            guard let timestamp = format.normalize(value) else {
+                let shown = value.stringValue.map { "'\($0)'" } ?? value.numberText ?? value.kindName
+                throw ConversionFailure(reason: "expected a timestamp (\(format.name)), found \(shown)")
+            }
+            return .text(timestamp)
+        case .money(let currency, let exponent):
+            let text = try numberText(value, expecting: "an amount")
+            guard let exact = ExactDecimal(text) else { throw ConversionFailure(reason: "'\(text)' is not an amount") }
+            guard let minor = exact.minorUnits(scale: exponent) else {
+                throw ConversionFailure(
+                    reason: "\(text) has more than \(exponent) decimals for \(currency), or is too large")
+            }
+            return .integer(minor)
+        }
+    }
+
+    /// Converts a YAML `default:` (checked when the feed is loaded).
+    func convert(defaultText text: String) throws(ConversionFailure) -> FieldValue {
+        switch kind {
+        case .string, .timestamp:
+            return try convert(.string(text))
+        case .bool:
+            switch text.lowercased() {
+            case "true", "yes": return .bool(true)
+            case "false", "no": return .bool(false)
+            default: throw ConversionFailure(reason: "expected true or false, found '\(text)'")
+            }
+        case .json:
+            do {
+                return .text(try JSONParser.parse(text).jsonText)
+            } catch {
+                return .text(JSONValue.string(text).jsonText)
+            }
+        case .int, .decimal, .double, .money:
+            guard ExactDecimal(text) != nil else {
+                throw ConversionFailure(reason: "expected a number, found '\(text)'")
+            }
+            return try convert(.number(text))
+        }
+    }
+
+    /// A number's text; `decimal` and `money` also accept numeric strings (`"19.99"`), which APIs
+    /// use to keep amounts exact.
+    private func numberText(_ value: JSONValue, expecting what: String) throws(ConversionFailure) -> String {
+        switch value {
+        case .number(let text): return text
+        case .string(let text) where ExactDecimal(text.trimmingCharacters(in: .whitespaces)) != nil:
+            return text.trimmingCharacters(in: .whitespaces)
+        default: throw mismatch(what, value)
+        }
+    }
+
+    private func scaled(_ text: String) -> ExactDecimal? {
+        guard let exact = ExactDecimal(text) else { return nil }
+        guard let scale else { return exact }
+        guard let decimal = exact.decimal else { return nil }
+        let result = scale.divides ? decimal / scale.factor : decimal * scale.factor
+        return ExactDecimal(result.description)
+    }
+
+    private var scaleNote: String {
+        guard let scale else { return "" }
+        return " (after \(scale.divides ? "dividing" : "multiplying") by \(scale.factor))"
+    }
+
+    private func mismatch(_ expected: String, _ value: JSONValue) -> ConversionFailure {
+        var found = value.kindName
+        switch value {
+        case .string(let text): found += " '\(text.count > 40 ? text.prefix(40) + "..." : text)'"
+        case .number(let text): found += " \(text)"
+        default: break
+        }
+        return ConversionFailure(reason: "expected \(expected), found \(found)")
+    }
+
+    /// `text` when it is already in the stored form of a decimal (no exponent, no trailing
+    /// fractional zero, no negative zero), which is the common case and needs no parsing.
+    static func canonicalDecimal(_ text: String) -> String? {
+        var text = text
+        let canonical = text.withUTF8 { bytes -> Bool in
+            guard let last = bytes.last, !bytes.isEmpty else { return false }
+            var hasPoint = false
+            for byte in bytes {
+                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+                if byte == UInt8(ascii: ".") { hasPoint = true }
+            }
+            if hasPoint && (last == UInt8(ascii: "0") || last == UInt8(ascii: ".")) { return false }
+            let start = bytes[0] == UInt8(ascii: "-") ? 1 : 0
+            guard start < bytes.count, (0x30...0x39).contains(bytes[start]) else { return false }
+            // "-0...", "007" and "0" followed by a digit need the slow path; "0.5" and "0" do not.
+            if bytes[start] == 0x30 {
+                if start == 1 { return false }
+                if bytes.count > 1, bytes[1] != UInt8(ascii: ".") { return false }
+            }
+            return true
+        }
+        return canonical ? text : nil
+    }
+}
+
+extension TimestampFormat {
+    /// The format's name for messages.
+    var name: String {
+        switch self {
+        case .iso8601: "ISO 8601"
+        case .unixSeconds: "unix seconds"
+        case .unixMilliseconds: "unix milliseconds"
+        case .pattern(let tokens):
+            tokens.map { token -> String in
+                switch token {
+                case .literal(let character): String(character)
+                case .year: "yyyy"
+                case .month: "MM"
+                case .day: "dd"
+                case .hour: "HH"
+                case .minute: "mm"
+                case .second: "ss"
+                }
+            }.joined()
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FeedCore
+import Foundation
+
+/// A JSON document written in YAML (a `POST` body), decoded from any YAML value.
+///
+/// Plain scalars are typed by how they read: `true`/`false` become booleans, `12` and `1.5`
+/// numbers, `null` or nothing null, everything else a string. String values may hold date
+/// templates, rendered when the request is made.
+public indirect enum YAMLJSON: Decodable, Sendable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(TemplatedString)
+    case array([YAMLJSON])
+    case object([(key: String, value: YAMLJSON)])
+
+    public init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let mapping = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            self = .object(try mapping.allKeys.map { ($0.stringValue, try mapping.decode(YAMLJSON.self, forKey: $0)) })
+        } else if var list = try? decoder.unkeyedContainer() {
+            var items: [YAMLJSON] = []
+            while !list.isAtEnd { items.append(try list.decode(YAMLJSON.self)) }
+            self = .array(items)
+        } else {
+            let text = try single.decode(String.self)
+            if text == "true" || text == "false" {
+                self = .bool(text == "true")
+            } else if ExactDecimal(text) != nil, text.first != "+", text.first.map({ $0 == "-" || $0.isNumber }) == true
+            {
+                self = .number(text)
+            } else {
+                self = .string(try TemplatedString(from: decoder))
+            }
+        }
+    }
+
+    /// The document as JSON text, with every date template evaluated at `now`.
+    func render(now: Date) -> JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let text): .number(text)
+        case .string(let template): .string(template.render(now: now))
+        case .array(let items): .array(items.map { $0.render(now: now) })
+        case .object(let members): .object(JSONObject(members.map { ($0.key, $0.value.render(now: now)) }))
+        }
+    }
+}

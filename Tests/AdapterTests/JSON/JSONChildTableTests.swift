@@ -1,0 +1,82 @@
+import FeedCore
+import FeedTestSupport
+import Foundation
+import JSONFeed
+import Testing
+
+@Suite("json adapter: nested lists")
+struct JSONChildTableTests {
+    static let yaml = """
+            records: $.items
+            entity: item
+            key: id
+            write: replace
+            fields:
+              id: int
+              tags: { type: list, of: string }
+              lines: { type: list, fields: { sku: string, qty: { path: amount.qty, type: int } } }
+              codes: { type: list, as: json }
+        """
+
+    /// A server whose body can be changed between passes.
+    static func server(_ body: Shared<String>) throws -> LoopbackServer {
+        try LoopbackServer { _ in .json(body.value) }
+    }
+
+    @Test func aListOfScalarsBecomesAChildTableWithParentKeyAndPosition() async throws {
+        let body = Shared(#"{"items":[{"id":1,"tags":["red","sweet"]},{"id":2,"tags":[]}]}"#)
+        let server = try Self.server(body)
+        let harness = try JSONFeedTest.harness(url: server.url("/items"), Self.yaml)
+        _ = try await harness.run()
+        let rows = try harness.rows("SELECT _key, _position, value FROM item__tags ORDER BY _key, _position")
+        #expect(JSONFeedTest.texts(rows, "_key") == ["1", "1"])
+        #expect(JSONFeedTest.integers(rows, "_position") == [0, 1])
+        #expect(JSONFeedTest.texts(rows, "value") == ["red", "sweet"])
+    }
+
+    @Test func aListOfObjectsBecomesAChildTableWithDeclaredColumns() async throws {
+        let body = Shared(
+            #"{"items":[{"id":1,"lines":[{"sku":"a","amount":{"qty":2}},{"sku":"b","amount":{"qty":5}}]}]}"#)
+        let server = try Self.server(body)
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), Self.yaml)
+        _ = try await harness.run()
+        let rows = try harness.rows("SELECT sku, qty FROM item__lines ORDER BY _position")
+        #expect(JSONFeedTest.texts(rows, "sku") == ["a", "b"])
+        #expect(JSONFeedTest.integers(rows, "qty") == [2, 5])
+    }
+
+    @Test func aListCanBeKeptAsAJSONColumn() async throws {
+        let body = Shared(#"{"items":[{"id":1,"codes":[1,"x",{"y":2}]}]}"#)
+        let server = try Self.server(body)
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), Self.yaml)
+        _ = try await harness.run()
+        let rows = try harness.rows("SELECT codes FROM item")
+        #expect(JSONFeedTest.texts(rows, "codes") == [#"[1,"x",{"y":2}]"#])
+    }
+
+    @Test func childRowsAreReplacedWhenTheParentChanges() async throws {
+        let body = Shared(#"{"items":[{"id":1,"tags":["a","b","c"]}]}"#)
+        let server = try Self.server(body)
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), Self.yaml)
+        _ = try await harness.run()
+        body.set(#"{"items":[{"id":1,"tags":["z"]}]}"#)
+        let report = try await harness.run()
+        #expect(report.feeds.first?.counts.updated == 1)
+        #expect(JSONFeedTest.texts(try harness.rows("SELECT value FROM item__tags"), "value") == ["z"])
+    }
+
+    @Test func childRowsGoWithTheirParentInReplaceMode() async throws {
+        let body = Shared(#"{"items":[{"id":1,"tags":["a"]},{"id":2,"tags":["b"]}]}"#)
+        let server = try Self.server(body)
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), Self.yaml)
+        _ = try await harness.run()
+        body.set(#"{"items":[{"id":2,"tags":["b"]}]}"#)
+        let report = try await harness.run()
+        #expect(report.feeds.first?.counts.deleted == 1)
+        #expect(JSONFeedTest.texts(try harness.rows("SELECT _key FROM item__tags"), "_key") == ["2"])
+    }
+}
