@@ -56,6 +56,12 @@ final class TransactionScope {
     }
 
     func storeCache(_ entry: CachedResponse) throws {
+        if entry.bodyIsCached {
+            try db.execute(
+                sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
+                arguments: [entry.fetchedAt.timeIntervalSince1970, entry.etag, entry.lastModified, entry.key])
+            if db.changesCount == 1 { return }
+        }
         let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
         try db.execute(
             sql: """

@@ -72,10 +72,13 @@ public struct CachedResponse: Sendable, Hashable {
     public var lastModified: String?
     public var fetchedAt: Date
     public var body: Data
+    /// Whether `body` is the one the cache already holds (a 304), so storing the entry only
+    /// refreshes its time and validators instead of rewriting the body.
+    public var bodyIsCached: Bool
 
     public init(
         key: String, url: String, status: Int, headers: [String: String], etag: String?, lastModified: String?,
-        fetchedAt: Date, body: Data
+        fetchedAt: Date, body: Data, bodyIsCached: Bool = false
     ) {
         self.key = key
         self.url = url
@@ -85,6 +88,7 @@ public struct CachedResponse: Sendable, Hashable {
         self.lastModified = lastModified
         self.fetchedAt = fetchedAt
         self.body = body
+        self.bodyIsCached = bodyIsCached
     }
 }
 

@@ -92,6 +92,7 @@ public struct StandardFetcher: Fetching {
                     refreshed.fetchedAt = context.now()
                     refreshed.etag = response.headers["etag"] ?? cached.etag
                     refreshed.lastModified = response.headers["last-modified"] ?? cached.lastModified
+                    refreshed.bodyIsCached = true
                     var notModified = Self.response(from: refreshed, url: url, origin: .notModified)
                     notModified.attempts = attempts
                     notModified.bytesReceived = bytes

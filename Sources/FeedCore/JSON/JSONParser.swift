@@ -171,17 +171,20 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes; ASCII text needs no UTF-8 validation.
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if ascii { return String(decoding: slice, as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            ascii = ascii && byte < 0x80
             index += 1
         }
         var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))

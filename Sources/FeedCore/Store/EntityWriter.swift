@@ -20,6 +20,25 @@ final class EntityWriter {
     /// Per child list, in schema order: its name and the SQL to delete and insert its rows.
     private let childSQL: [(name: String, delete: String, insert: String)]
 
+    /// Statements prepared on first use and kept for the transaction, so the write path never
+    /// looks a statement up by its SQL text.
+    private var lookupStatement: RawStatement?
+    private var appendLookupStatement: RawStatement?
+    private var insertStatement: RawStatement?
+    private var updateStatement: RawStatement?
+    private var touchStatement: RawStatement?
+    private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
+
+    private func prepared(
+        _ slot: ReferenceWritableKeyPath<EntityWriter, RawStatement?>, _ sql: @autoclosure () -> String,
+        _ db: Database
+    ) throws -> RawStatement {
+        if let statement = self[keyPath: slot] { return statement }
+        let statement = try RawStatement(db, sql())
+        self[keyPath: slot] = statement
+        return statement
+    }
+
     init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String) {
         self.schema = schema
         self.mode = mode
@@ -47,18 +66,47 @@ final class EntityWriter {
         }
     }
 
+    /// Keys written in this pass, while the table held none of the feed's rows when it began;
+    /// `nil` once it is known to hold some.
+    private var freshKeys: KeyFilter?
+    private var checkedFreshness = false
+
+    /// Whether `record` can only be new: the feed had no rows when the pass began and the pass
+    /// has not written this key (this key and content, in append mode) yet.
+    private func isCertainlyNew(_ record: EntityRecord, hash: Int64, in db: Database) throws -> Bool {
+        if !checkedFreshness {
+            checkedFreshness = true
+            let probe = try RawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 LIMIT 1")
+            probe.bind(feed, at: 1)
+            let hasRows = try probe.step(db)
+            probe.reset()
+            if !hasRows { freshKeys = KeyFilter() }
+        }
+        guard freshKeys != nil else { return false }
+        let identity = KeyFilter.hash(key: record.key, salt: mode == .append ? hash : 0)
+        let seen = freshKeys?.mightContain(identity) ?? true
+        freshKeys?.insert(identity)
+        return !seen
+    }
+
     /// Writes `record`, counting it as inserted, updated, unchanged or duplicate.
     func write(_ record: EntityRecord, in db: Database) throws {
         let hash = ContentHash.of(record)
+        if try isCertainlyNew(record, hash: hash, in: db) {
+            try insert(record, hash: hash, in: db)
+            counts.inserted += 1
+            return
+        }
         switch mode {
         case .merge, .replace:
-            let lookup = try RawStatement(db, "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1")
+            let lookup = try prepared(
+                \.lookupStatement, "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db)
             lookup.bind(feed, at: 1)
             lookup.bind(record.key, at: 2)
             if try lookup.step(db) {
                 let rowid = lookup.int64(column: 0)
                 let storedHash = lookup.int64(column: 1)
-                let seenThisPass = String(cString: sqlite3_column_text(lookup.statement.sqliteStatement, 2)) == stamp
+                let seenThisPass = lookup.text(column: 2, equals: stamp)
                 lookup.reset()
                 if seenThisPass { counts.duplicates += 1 }
                 if storedHash == hash {
@@ -74,7 +122,8 @@ final class EntityWriter {
                 counts.inserted += 1
             }
         case .append:
-            let lookup = try RawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1")
+            let lookup = try prepared(
+                \.appendLookupStatement, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1", db)
             lookup.bind(feed, at: 1)
             lookup.bind(record.key, at: 2)
             lookup.bind(hash, at: 3)
@@ -102,7 +151,7 @@ final class EntityWriter {
     }
 
     private func insert(_ record: EntityRecord, hash: Int64, in db: Database) throws {
-        let statement = try RawStatement(db, insertSQL)
+        let statement = try prepared(\.insertStatement, insertSQL, db)
         bindCommon(statement, key: record.key, hash: hash)
         for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
         try statement.step(db)
@@ -111,7 +160,7 @@ final class EntityWriter {
     }
 
     private func update(rowid: Int64, record: EntityRecord, hash: Int64, in db: Database) throws {
-        let statement = try RawStatement(db, updateSQL)
+        let statement = try prepared(\.updateStatement, updateSQL, db)
         bindCommon(statement, key: record.key, hash: hash)
         statement.bind(rowid, at: 1)
         for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
@@ -121,7 +170,7 @@ final class EntityWriter {
     }
 
     private func touch(rowid: Int64, in db: Database) throws {
-        let statement = try RawStatement(db, "UPDATE \(table) SET _last_seen = ?2 WHERE rowid = ?1")
+        let statement = try prepared(\.touchStatement, "UPDATE \(table) SET _last_seen = ?2 WHERE rowid = ?1", db)
         statement.bind(rowid, at: 1)
         statement.bind(stamp, at: 2)
         try statement.step(db)
@@ -129,16 +178,24 @@ final class EntityWriter {
     }
 
     private func writeChildren(of record: EntityRecord, replacing: Bool, in db: Database) throws {
-        for child in childSQL {
+        guard !childSQL.isEmpty else { return }
+        let statements: [(delete: RawStatement, insert: RawStatement)]
+        if let existing = childStatements {
+            statements = existing
+        } else {
+            statements = try childSQL.map { (try RawStatement(db, $0.delete), try RawStatement(db, $0.insert)) }
+            childStatements = statements
+        }
+        for (child, statement) in zip(childSQL, statements) {
             if replacing {
-                let delete = try RawStatement(db, child.delete)
+                let delete = statement.delete
                 delete.bind(feed, at: 1)
                 delete.bind(record.key, at: 2)
                 try delete.step(db)
                 delete.reset()
             }
             guard let rows = record.children[child.name], !rows.isEmpty else { continue }
-            let insert = try RawStatement(db, child.insert)
+            let insert = statement.insert
             for (position, row) in rows.enumerated() {
                 insert.bind(feed, at: 1)
                 insert.bind(record.key, at: 2)

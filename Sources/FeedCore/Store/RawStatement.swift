@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -47,6 +48,17 @@ struct RawStatement {
     func reset() { sqlite3_reset(handle) }
 
     func int64(column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// Whether the text in `column` of the current row is `text`, compared without making a String.
+    func text(column: Int32, equals text: String) -> Bool {
+        guard let pointer = sqlite3_column_text(handle, column) else { return false }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == count, let base = bytes.baseAddress else { return bytes.count == count }
+            return memcmp(base, pointer, count) == 0
+        }
+    }
 
     /// The number of columns of the statement's rows.
     var columnCount: Int32 { sqlite3_column_count(handle) }

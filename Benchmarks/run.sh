@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The throughput benchmark (workload W1): feedwork's json adapter against a synthetic API running
+# as a separate process on 127.0.0.1, timed side by side with a hand-written Python loader that
+# reads the same pages from local files. Prints a table and a final summary line.
+#
+# Usage: Benchmarks/run.sh [N ...]        (default: 100000 1000000)
+# Needs: a release build (made here), python3, GNU time (/usr/bin/time; apt-get install time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(100000 1000000)
+if [ ! -x /usr/bin/time ]; then
+    echo "installing GNU time"; apt-get install -y -qq time >/dev/null
+fi
+
+swift build -c release --product feedwork >/dev/null
+swift build -c release --product feedwork-bench-server >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# measure LABEL COMMAND...: runs the command under GNU time; sets WALL (s) and RSS (MB).
+measure() {
+    local label=$1; shift
+    /usr/bin/time -f "%e %M" -o "$work/time-$label" "$@" >"$work/out-$label" 2>"$work/err-$label" || {
+        echo "$label failed:"; cat "$work/err-$label" "$work/out-$label"; exit 1; }
+    read -r WALL RSS_KB <"$work/time-$label"
+    RSS=$(awk "BEGIN { printf \"%.1f\", $RSS_KB / 1024 }")
+}
+
+printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
+declare -A wall rss ref second
+for n in "${sizes[@]}"; do
+    pages="$work/pages-$n"
+    "$bin/feedwork-bench-server" --rows "$n" --write-pages "$pages" >"$work/server-$n" &
+    server_pid=$!
+    for _ in $(seq 1 200); do grep -q listening "$work/server-$n" 2>/dev/null && break; sleep 0.05; done
+    port=$(awk '/listening/ { print $3 }' "$work/server-$n")
+
+    measure "ref-$n" python3 Benchmarks/reference_loader.py "$pages" "$work/ref-$n.sqlite"
+    ref[$n]=$WALL
+    printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "python reference" "$WALL" "$(awk "BEGIN { print $n / $WALL }")" "$RSS" "1.00"
+
+    mkdir -p "$work/fw-$n"
+    cat >"$work/fw-$n/feeds.yaml" <<YAML
+store: bench.sqlite
+feeds:
+  - name: w1
+    adapter: json
+    url: http://127.0.0.1:$port/items
+    pagination: { type: offset, limit: 1000, total_path: \$.total, max_pages: 100000 }
+    records: \$.items
+    entity: item
+    key: id
+    fields:
+      id: int
+      name: string
+      price: decimal
+      updated_at: { type: timestamp, format: iso8601 }
+      meta_source: { path: meta.source, type: string }
+      meta_rank: { path: meta.rank, type: int }
+      tags: { type: list, of: string }
+YAML
+    measure "fw-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
+    wall[$n]=$WALL; rss[$n]=$RSS
+    rows=$(sqlite3 "$work/fw-$n/bench.sqlite" "SELECT count(*) FROM item")
+    [ "$rows" = "$n" ] || { echo "feedwork stored $rows rows, expected $n"; exit 1; }
+    printf "%-9s %-22s %9.2f %11.0f %9s %8.2f\n" "$n" "feedwork run" "$WALL" "$(awk "BEGIN { print $n / $WALL }")" "$RSS" "$(awk "BEGIN { print $WALL / ${ref[$n]} }")"
+
+    measure "fw2-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
+    second[$n]=$WALL
+    printf "%-9s %-22s %9.2f %11s %9s %8s\n" "$n" "feedwork, nothing new" "$WALL" "-" "$RSS" "$(awk "BEGIN { printf \"%.0f%%\", 100 * $WALL / ${wall[$n]} }") of 1st"
+
+    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+    rm -rf "$pages"
+done
+
+first=${sizes[0]}
+verdict() { awk "BEGIN { exit !($1) }" && echo PASS || echo FAIL; }
+summary="W1 N=$first: feedwork ${wall[$first]}s vs reference ${ref[$first]}s (ratio $(awk "BEGIN { printf \"%.2f\", ${wall[$first]} / ${ref[$first]} }"), target <= 0.70: $(verdict "${wall[$first]} <= 0.70 * ${ref[$first]}"))"
+summary+="; peak RSS ${rss[$first]} MB (target <= 64: $(verdict "${rss[$first]} <= 64"))"
+summary+="; second pass $(awk "BEGIN { printf \"%.0f%%\", 100 * ${second[$first]} / ${wall[$first]} }") of first (target <= 10%: $(verdict "${second[$first]} <= 0.10 * ${wall[$first]}"))"
+if [ ${#sizes[@]} -gt 1 ]; then
+    last=${sizes[-1]}
+    summary+="; N=$last: RSS ${rss[$last]} MB ($(awk "BEGIN { printf \"%+.0f%%\", 100 * (${rss[$last]} / ${rss[$first]} - 1) }") vs N=$first, target <= +10%: $(verdict "${rss[$last]} <= 1.10 * ${rss[$first]}"))"
+    summary+=", time x$(awk "BEGIN { printf \"%.1f\", ${wall[$last]} / ${wall[$first]} }") (target <= 11: $(verdict "${wall[$last]} <= 11 * ${wall[$first]}"))"
+fi
+echo
+echo "summary: $summary"
