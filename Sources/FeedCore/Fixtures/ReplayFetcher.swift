@@ -8,9 +8,8 @@ import Synchronization
 /// local files replays like one reading an API. A request made more often than it was recorded
 /// gets its recordings in order, then the last one again.
 ///
-/// A request with no recording throws ``FetchError`` of kind
-/// ``FetchError/Kind/transport(_:)`` naming the method and URL, so a changed adapter or config
-/// shows which request it now makes. Recorded statuses behave as the ``StandardFetcher`` would
+/// A request with no recording throws a ``FixtureError`` naming the method and the redacted URL,
+/// so a changed adapter or config shows which request it now makes. Recorded statuses behave as the ``StandardFetcher`` would
 /// treat them: a 404 is returned to requests that accept it, any other status outside 2xx is
 /// thrown (a missing file for path URLs).
 public final class ReplayFetcher: Fetching {
@@ -34,7 +33,7 @@ public final class ReplayFetcher: Fetching {
         let url = context.redactor.redact(request.url)
         let key = Key(method: request.method.uppercased(), url: url)
         guard let candidates = responses[key], !candidates.isEmpty else {
-            throw FetchError(.transport("no recorded response for \(key.method) \(url) in the fixtures"), url: url)
+            throw FixtureError("no recorded response for \(key.method) \(url)")
         }
         let index = served.withLock { counts in
             let index = counts[key, default: 0]
