@@ -28,7 +28,7 @@ public struct FixtureRecorder: Sendable {
     public func record(feed: String, config: FeedsConfig, configText: String, to directory: URL) async throws -> Int {
         let startedAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let recorder = RecordingFetcher(upstream: upstream)
-        let (snapshot, failures) = try await FixtureRunner.replay(
+        let (snapshot, failures) = try await FixtureRunner.produce(
             config: config, feeds: [feed], fetcher: recorder, startDate: startedAt)
         guard failures.isEmpty else {
             throw FixtureError("nothing recorded: \(failures.joined(separator: "; "))")

@@ -30,9 +30,7 @@ public struct FixtureRunner: Sendable {
     ///   temporary store cannot be made.
     public func run(_ suite: FixtureSuite, update: Bool = false) async throws -> FixtureResult {
         let recording = try FixtureRecording.read(from: suite.directory)
-        let (snapshot, failures) = try await Self.replay(
-            config: suite.config, feeds: suite.feeds, fetcher: ReplayFetcher(recording: recording),
-            startDate: recording.startedAt)
+        let (snapshot, failures) = try await replay(recording, config: suite.config, feeds: suite.feeds)
         var result = FixtureResult(suite: suite.name, failures: failures, mismatches: [], updated: false)
         guard failures.isEmpty else { return result }
         if update {
@@ -45,9 +43,20 @@ public struct FixtureRunner: Sendable {
         return result
     }
 
+    /// Replays `recording` for `feeds` of `config` and returns what they produced (secrets
+    /// redacted) and the errors of the feeds that failed; compares nothing.
+    ///
+    /// Conformance tests use it over payloads kept elsewhere than a suite folder.
+    public func replay(_ recording: FixtureRecording, config: FeedsConfig, feeds: [String]) async throws
+        -> (snapshot: RecordSnapshot, failures: [String])
+    {
+        try await Self.produce(
+            config: config, feeds: feeds, fetcher: ReplayFetcher(recording: recording), startDate: recording.startedAt)
+    }
+
     /// Runs `feeds` of `config` through `fetcher` against a temporary store and returns what they
     /// produced (redacted) and the errors of the feeds that failed.
-    static func replay(config: FeedsConfig, feeds: [String], fetcher: any Fetching, startDate: Date) async throws
+    static func produce(config: FeedsConfig, feeds: [String], fetcher: any Fetching, startDate: Date) async throws
         -> (snapshot: RecordSnapshot, failures: [String])
     {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-fixtures-\(UUID().uuidString)")
