@@ -54,10 +54,13 @@ struct RealPayloadConformanceTests {
         let config = try ConfigLoader(registry: BuiltinSuites.registry, environment: ["API_KEY": "***"])
             .load(yaml: yaml, path: "conformance.yaml", directory: FileManager.default.temporaryDirectory.path)
         let recorded = try responses.map { url, file in
-            RecordedResponse(method: "GET", url: url, status: 200, body: file.isEmpty ? Data("[]".utf8) : try RealFixtures.data(file))
+            RecordedResponse(
+                method: "GET", url: url, status: 200, body: file.isEmpty ? Data("[]".utf8) : try RealFixtures.data(file)
+            )
         }
         let recording = FixtureRecording(startedAt: Date(timeIntervalSince1970: 1_580_428_800), responses: recorded)
-        let (snapshot, failures) = try await FixtureRunner().replay(recording, config: config, feeds: config.feeds.map(\.name))
+        let (snapshot, failures) = try await FixtureRunner().replay(
+            recording, config: config, feeds: config.feeds.map(\.name))
         #expect(failures.isEmpty, "\(failures)")
         return (snapshot, config)
     }
@@ -98,7 +101,10 @@ struct RealPayloadConformanceTests {
             feeds:
               - { name: lbc, adapter: classified, categories_url: "\(base)/categories.json", listing_url: "\(base)/listing.json" }
             """,
-            [("\(base)/categories.json", "classified/categories.json"), ("\(base)/listing.json", "classified/listing.json")])
+            [
+                ("\(base)/categories.json", "classified/categories.json"),
+                ("\(base)/listing.json", "classified/listing.json"),
+            ])
         #expect(snapshot.tables["category"]?.count == 11)
         #expect((snapshot.tables["classified"]?.count ?? 0) + (snapshot.tables["_rejects"]?.count ?? 0) == 300)
         expectConformance(snapshot, config)

@@ -94,8 +94,8 @@ public struct Engine: Sendable {
             TransactionScope(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         }
         let pass = FeedPass(
-            feed: feed.name, runID: runID, startedAt: startDate ?? started, clockStart: started, store: store, fetcher: fetcher, context: context,
-            transaction: transaction)
+            feed: feed.name, runID: runID, startedAt: startDate ?? started, clockStart: started, store: store,
+            fetcher: fetcher, context: context, transaction: transaction)
         let countsBox = CountsBox()
         do {
             try await adapter.run(pass)

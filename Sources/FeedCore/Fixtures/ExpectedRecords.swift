@@ -27,7 +27,9 @@ public enum ExpectedRecords {
             let url = expected.appendingPathComponent(file)
             guard let data = try? Data(contentsOf: url) else { throw FixtureError("cannot read \(url.path)") }
             var rows: [JSONObject] = []
-            for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (number, line) in String(decoding: data, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).enumerated() {
                 guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                 let value: JSONValue
                 do {

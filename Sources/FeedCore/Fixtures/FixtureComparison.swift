@@ -54,7 +54,8 @@ public enum FixtureComparison {
     }
 
     static func compare(table: String, expected: [JSONObject], actual: [JSONObject]) -> [FixtureMismatch] {
-        let fields = table == RecordSnapshot.rejectsTable ? ["feed", "entity", "path"] : ["_feed", "_key", "_position"]
+        let fields =
+            table == RecordSnapshot.rejectsTable ? ["feed", "entity", "path"] : ["_feed", "_key", "_position"]
         let expectedRows = identified(expected, by: fields, table: table)
         let actualRows = identified(actual, by: fields, table: table)
         let actualByRow = Dictionary(actualRows.map { ($0.row, $0.object) }, uniquingKeysWith: { first, _ in first })
@@ -68,7 +69,8 @@ public enum FixtureComparison {
             for name in object.keys + produced.keys.filter({ object[$0] == nil }) {
                 let (want, got) = (object[name], produced[name])
                 if let want, let got, same(want, got) { continue }
-                mismatches.append(FixtureMismatch(table: table, row: row, kind: .field(name, expected: want, actual: got)))
+                mismatches.append(
+                    FixtureMismatch(table: table, row: row, kind: .field(name, expected: want, actual: got)))
             }
         }
         for (row, object) in actualRows where !expectedIDs.contains(row) {

@@ -54,7 +54,8 @@ public struct FixtureRecording: Sendable, Hashable {
         for entry in index.responses {
             let bodyURL = directory.appendingPathComponent(entry.body)
             guard let body = try? Data(contentsOf: bodyURL) else {
-                throw FixtureError("\(indexURL.path): the body \(entry.body) of \(entry.method) \(entry.url) is missing")
+                throw FixtureError(
+                    "\(indexURL.path): the body \(entry.body) of \(entry.method) \(entry.url) is missing")
             }
             responses.append(
                 RecordedResponse(

@@ -59,7 +59,8 @@ public struct FixtureRunner: Sendable {
     static func produce(config: FeedsConfig, feeds: [String], fetcher: any Fetching, startDate: Date) async throws
         -> (snapshot: RecordSnapshot, failures: [String])
     {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-fixtures-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedwork-fixtures-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try EntityStore(path: folder.appendingPathComponent("replay.sqlite").path)
         let engine = Engine(config: config, store: store, fetcher: fetcher, startDate: startDate, deliversOutbox: false)

@@ -43,7 +43,9 @@ public final class RecordingFetcher: Fetching {
                 default: nil
                 }
             if let status {
-                recorded.withLock { $0.append(RecordedResponse(method: method, url: url, status: status, body: Data())) }
+                recorded.withLock {
+                    $0.append(RecordedResponse(method: method, url: url, status: status, body: Data()))
+                }
             }
             throw error
         }

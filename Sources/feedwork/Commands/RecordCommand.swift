@@ -30,12 +30,15 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try options.load()
         guard let feedConfig = config.feed(named: feed) else {
-            Console.error("error: no feed named '\(feed)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")
+            Console.error(
+                "error: no feed named '\(feed)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))"
+            )
             throw ExitCode(2)
         }
         let directory =
             output.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: feedConfig.fixtures ?? ConfigLoader.resolve("fixtures/\(feed)", in: config.directory))
+            ?? URL(
+                fileURLWithPath: feedConfig.fixtures ?? ConfigLoader.resolve("fixtures/\(feed)", in: config.directory))
         let text: String
         do {
             text = try String(contentsOfFile: options.config, encoding: .utf8)

@@ -43,7 +43,8 @@ struct TestCommand: AsyncParsableCommand {
     func run() async throws {
         let suites = try selectSuites()
         guard !suites.isEmpty else {
-            Console.error("error: no fixture suite found (looked in \(fixturesRoot)/Adapters/*/Fixtures/* and \(options.config))")
+            Console.error(
+                "error: no fixture suite found (looked in \(fixturesRoot)/Adapters/*/Fixtures/* and \(options.config))")
             throw ExitCode(2)
         }
         var passed = 0
@@ -85,7 +86,8 @@ struct TestCommand: AsyncParsableCommand {
         for name in feeds {
             guard let feed = config?.feed(named: name), let config else {
                 Console.error(
-                    "error: no feed named '\(name)' in \(options.config); feeds: \(config?.feeds.map(\.name).joined(separator: ", ") ?? "")")
+                    "error: no feed named '\(name)' in \(options.config); feeds: \(config?.feeds.map(\.name).joined(separator: ", ") ?? "")"
+                )
                 throw ExitCode(2)
             }
             guard let suite = FixtureSuite.forFeed(feed, in: config) else {
@@ -102,36 +104,44 @@ struct TestCommand: AsyncParsableCommand {
         let root = URL(fileURLWithPath: fixturesRoot)
         for (name, directory) in FixtureSuite.discover(root: root) {
             do {
-                builtin.append(.success(try FixtureSuite.load(directory: directory, name: name, registry: BuiltinAdapters.registry)))
+                builtin.append(
+                    .success(
+                        try FixtureSuite.load(directory: directory, name: name, registry: BuiltinAdapters.registry)))
             } catch let error as ConfigError {
                 builtin.append(.failure(name, error.problems.map(\.description).joined(separator: "\n")))
             }
         }
-        let configured = (config?.feeds ?? []).compactMap { feed in config.flatMap { FixtureSuite.forFeed(feed, in: $0) } }
+        let configured = (config?.feeds ?? []).compactMap { feed in
+            config.flatMap { FixtureSuite.forFeed(feed, in: $0) }
+        }
         if all { return selected + builtin + configured.map { .success($0) } }
 
         for target in targets {
             let folder = URL(fileURLWithPath: target)
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(FixtureSuite.configFile).path) {
                 do {
-                    selected.append(.success(try FixtureSuite.load(directory: folder, name: target, registry: BuiltinAdapters.registry)))
+                    selected.append(
+                        .success(
+                            try FixtureSuite.load(directory: folder, name: target, registry: BuiltinAdapters.registry)))
                 } catch let error as ConfigError {
                     selected.append(.failure(target, error.problems.map(\.description).joined(separator: "\n")))
                 }
                 continue
             }
             let wanted = target.lowercased()
-            let matches = builtin.filter { loaded in
-                switch loaded {
-                case .success(let suite):
-                    suite.adapterNames.contains(wanted) || suite.name.lowercased().hasPrefix(wanted + "/")
-                case .failure(let name, _):
-                    name.lowercased().hasPrefix(wanted + "/")
-                }
-            } + configured.filter { $0.adapterNames.contains(wanted) }.map { LoadedSuite.success($0) }
+            let matches =
+                builtin.filter { loaded in
+                    switch loaded {
+                    case .success(let suite):
+                        suite.adapterNames.contains(wanted) || suite.name.lowercased().hasPrefix(wanted + "/")
+                    case .failure(let name, _):
+                        name.lowercased().hasPrefix(wanted + "/")
+                    }
+                } + configured.filter { $0.adapterNames.contains(wanted) }.map { LoadedSuite.success($0) }
             guard !matches.isEmpty else {
                 Console.error(
-                    "error: no fixture suite for '\(target)' (adapters: \(BuiltinAdapters.registry.names.joined(separator: ", ")))")
+                    "error: no fixture suite for '\(target)' (adapters: \(BuiltinAdapters.registry.names.joined(separator: ", ")))"
+                )
                 throw ExitCode(2)
             }
             selected += matches
@@ -152,7 +162,8 @@ struct TestCommand: AsyncParsableCommand {
         let text = (try? String(contentsOfFile: options.config, encoding: .utf8)) ?? ""
         let environment = FixtureEnvironment.environment(for: text, base: ProcessInfo.processInfo.environment)
         do {
-            return try ConfigLoader(registry: BuiltinAdapters.registry, environment: environment).load(path: options.config)
+            return try ConfigLoader(registry: BuiltinAdapters.registry, environment: environment).load(
+                path: options.config)
         } catch let error as ConfigError {
             for problem in error.problems { Console.error(problem.description) }
             throw ExitCode(2)

@@ -17,7 +17,10 @@ private struct StartAdapter: FeedAdapter {
     init(options: Options, feed: FeedSetup) { self.options = options }
 
     func run(_ pass: FeedPass) async throws {
-        try await pass.write([EntityRecord(schema: Self.schema, fields: ["id": .text("1"), "at": .text(Timestamp.string(pass.startedAt))])])
+        try await pass.write([
+            EntityRecord(
+                schema: Self.schema, fields: ["id": .text("1"), "at": .text(Timestamp.string(pass.startedAt))])
+        ])
         try await pass.enqueueOutbox([options.outbox])
     }
 }
@@ -33,7 +36,8 @@ struct EngineStartDateTests {
         let config = try harness.config()
         let fixed = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01T00:00:00Z
         let engine = Engine(
-            config: config, store: try EntityStore(path: config.storePath), fetcher: StandardFetcher(), startDate: fixed,
+            config: config, store: try EntityStore(path: config.storePath), fetcher: StandardFetcher(),
+            startDate: fixed,
             deliversOutbox: false)
         let report = await engine.run()
         #expect(report.succeeded)

@@ -11,12 +11,17 @@ struct FixtureComparisonTests {
         let expected = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .number("149"))]])
         let actual = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .number("150"))]])
         let mismatches = FixtureComparison.compare(expected: expected, actual: actual)
-        #expect(mismatches.map(\.description) == [#"fruit key "apple" (feed shop): field price: expected 149, got 150"#])
+        #expect(
+            mismatches.map(\.description) == [#"fruit key "apple" (feed shop): field price: expected 149, got 150"#])
     }
 
     @Test func missingAndExtraRowsAreReported() {
-        let expected = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .number("1")), fruit("kiwi", price: .number("2"))]])
-        let actual = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .number("1")), fruit("pear", price: .number("3"))]])
+        let expected = RecordSnapshot(tables: [
+            "fruit": [fruit("apple", price: .number("1")), fruit("kiwi", price: .number("2"))]
+        ])
+        let actual = RecordSnapshot(tables: [
+            "fruit": [fruit("apple", price: .number("1")), fruit("pear", price: .number("3"))]
+        ])
         let kinds = FixtureComparison.compare(expected: expected, actual: actual).map { ($0.row, $0.kind) }
         #expect(kinds.count == 2)
         #expect(kinds[0].0 == #"key "kiwi" (feed shop)"# && kinds[0].1 == .missing(fruit("kiwi", price: .number("2"))))
@@ -33,8 +38,12 @@ struct FixtureComparisonTests {
         let expected = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .number("1"))]])
         var produced = fruit("apple", price: .number("1"))
         produced.members.append((key: "colour", value: .string("red")))
-        let mismatches = FixtureComparison.compare(expected: expected, actual: RecordSnapshot(tables: ["fruit": [produced]]))
-        #expect(mismatches.map(\.description) == [#"fruit key "apple" (feed shop): field colour: expected no such field, got "red""#])
+        let mismatches = FixtureComparison.compare(
+            expected: expected, actual: RecordSnapshot(tables: ["fruit": [produced]]))
+        #expect(
+            mismatches.map(\.description) == [
+                #"fruit key "apple" (feed shop): field colour: expected no such field, got "red""#
+            ])
     }
 
     @Test func rejectsAreMatchedByFeedEntityAndPath() {

@@ -17,7 +17,8 @@ struct FixtureRecordingTests {
             ])
         try recording.write(to: folder)
         #expect(try FixtureRecording.read(from: folder) == recording)
-        let bodies = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("responses").path)
+        let bodies = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("responses").path)
         #expect(bodies.sorted() == ["001.json", "002.txt"])
     }
 
@@ -25,7 +26,8 @@ struct FixtureRecordingTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FixtureRecording(
-            startedAt: Date(), responses: [RecordedResponse(method: "GET", url: "https://x.test/a", status: 200, body: Data("{}".utf8))]
+            startedAt: Date(),
+            responses: [RecordedResponse(method: "GET", url: "https://x.test/a", status: 200, body: Data("{}".utf8))]
         ).write(to: folder)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("responses/001.json"))
         let error = #expect(throws: FixtureError.self) { try FixtureRecording.read(from: folder) }

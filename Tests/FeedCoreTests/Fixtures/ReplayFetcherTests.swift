@@ -25,7 +25,8 @@ struct ReplayFetcherTests {
     @Test func requestsAreLookedUpByTheirRedactedURL() async throws {
         let fetcher = ReplayFetcher(recording: recording)
         let context = testContext(redactor: Redactor(secrets: ["s3cr3t-key"]))
-        let response = try await fetcher.fetch(FetchRequest(url: "https://api.example.com/list?key=s3cr3t-key"), context: context)
+        let response = try await fetcher.fetch(
+            FetchRequest(url: "https://api.example.com/list?key=s3cr3t-key"), context: context)
         #expect(response.text == #"{"n":1}"#)
         #expect(response.url == "https://api.example.com/list?key=***")
         #expect(response.headers["content-type"] == "application/json")
@@ -60,7 +61,9 @@ struct ReplayFetcherTests {
         let fetcher = ReplayFetcher(
             recording: FixtureRecording(
                 startedAt: Date(),
-                responses: ["1", "2"].map { RecordedResponse(method: "GET", url: url, status: 200, body: Data($0.utf8)) }))
+                responses: ["1", "2"].map {
+                    RecordedResponse(method: "GET", url: url, status: 200, body: Data($0.utf8))
+                }))
         var bodies: [String] = []
         for _ in 0..<3 { bodies.append(try await fetcher.fetch(FetchRequest(url: url), context: testContext()).text) }
         #expect(bodies == ["1", "2", "2"])
