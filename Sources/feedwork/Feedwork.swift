@@ -18,8 +18,8 @@ struct Feedwork: AsyncParsableCommand {
               feedwork export fruit --format csv the fruit entity as CSV on stdout
               feedwork adapters                  the built-in adapters, their options and entities
               feedwork price milk eggs=2 --currency EUR   price a basket with the latest stored rate
-              feedwork record my-api             save a feed's live responses as a fixture suite
-              feedwork test                      replay every fixture suite offline and compare the records
+              feedwork record my-api             save a feed's live responses as fixtures
+              feedwork test                      replay the fixture suites offline, compare records
             """,
         version: "0.1.0",
         subcommands: [

@@ -15,8 +15,9 @@ struct RecordCommand: AsyncParsableCommand {
             written file is checked for secrets; one found removes the suite and fails.
 
             Examples:
-              feedwork record my-api                     then add `fixtures: fixtures/my-api` to the feed
-              feedwork record currencylayer --output Adapters/Currency/Fixtures/currencylayer
+              feedwork record my-api         writes fixtures/my-api; then add
+                                             `fixtures: fixtures/my-api` to the feed
+              feedwork record fx --output Adapters/Currency/Fixtures/fx
             """)
 
     @OptionGroup var options: ConfigOptions

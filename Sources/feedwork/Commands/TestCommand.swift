@@ -20,10 +20,10 @@ struct TestCommand: AsyncParsableCommand {
             config or usage error.
 
             Examples:
-              feedwork test                      every built-in suite, and every feed with fixtures:
-              feedwork test fruit currency       the suites of these adapters
-              feedwork test --feed my-api        a feeds.yaml feed against its fixtures: folder
-              feedwork test fruit --update       rewrite the expected records after a deliberate change
+              feedwork test                  every built-in suite and feed with fixtures:
+              feedwork test fruit currency   the suites of these adapters
+              feedwork test --feed my-api    a feed against its fixtures: folder
+              feedwork test fruit --update   rewrite the expected records
             """)
 
     @OptionGroup var options: ConfigOptions
