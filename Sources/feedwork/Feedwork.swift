@@ -18,11 +18,13 @@ struct Feedwork: AsyncParsableCommand {
               feedwork export fruit --format csv the fruit entity as CSV on stdout
               feedwork adapters                  the built-in adapters, their options and entities
               feedwork price milk eggs=2 --currency EUR   price a basket with the latest stored rate
+              feedwork record my-api             save a feed's live responses as fixtures
+              feedwork test                      replay the fixture suites offline, compare records
             """,
         version: "0.1.0",
         subcommands: [
             RunCommand.self, ValidateCommand.self, ListCommand.self, ExportCommand.self, PriceCommand.self,
-            AdaptersCommand.self,
+            AdaptersCommand.self, TestCommand.self, RecordCommand.self,
         ]
     )
 }

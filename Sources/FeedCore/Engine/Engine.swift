@@ -10,12 +10,26 @@ public struct Engine: Sendable {
     public var fetcher: any Fetching
     /// Use only cached responses.
     public var offline: Bool
+    /// The moment every pass starts at (``FeedPass/startedAt``), instead of the current time.
+    ///
+    /// Date templates (`{{today}}`) and dates adapters derive from the start render from it, so
+    /// a fixture replay set to the recording's start makes the same requests and records on any
+    /// day. `_runs` and the rows' `_first_seen`/`_last_seen` still use the real clock.
+    public var startDate: Date?
+    /// Whether queued `_outbox` events are sent after each pass. Fixture runs turn it off: events
+    /// such as timings differ on every run and are not part of what a feed produces.
+    public var deliversOutbox: Bool
 
-    public init(config: FeedsConfig, store: EntityStore, fetcher: any Fetching, offline: Bool = false) {
+    public init(
+        config: FeedsConfig, store: EntityStore, fetcher: any Fetching, offline: Bool = false, startDate: Date? = nil,
+        deliversOutbox: Bool = true
+    ) {
         self.config = config
         self.store = store
         self.fetcher = fetcher
         self.offline = offline
+        self.startDate = startDate
+        self.deliversOutbox = deliversOutbox
     }
 
     /// Runs the enabled feeds (or the named ones, enabled or not), `config.concurrency` at a time.
@@ -81,8 +95,8 @@ public struct Engine: Sendable {
             TransactionScope(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         }
         let pass = FeedPass(
-            feed: feed.name, runID: runID, startedAt: started, store: store, fetcher: fetcher, context: context,
-            transaction: transaction)
+            feed: feed.name, runID: runID, startedAt: startDate ?? started, clockStart: started, store: store,
+            fetcher: fetcher, context: context, transaction: transaction)
         let countsBox = CountsBox()
         do {
             try await adapter.run(pass)
@@ -121,7 +135,7 @@ public struct Engine: Sendable {
         report.staleURLs = statistics.staleURLs
         report.staleAgeSeconds = statistics.staleURLs.isEmpty ? nil : Int(statistics.oldestStaleAge)
         report.notes = statistics.notes
-        if !offline {
+        if !offline && deliversOutbox {
             let outbox = await Outbox.deliver(feed: feed.name, store: store, fetcher: fetcher, context: context)
             report.outboxDelivered = outbox.delivered
             report.outboxPending = outbox.pending

@@ -12,8 +12,11 @@ public final class FeedPass: Sendable {
     public let feed: String
     /// The run id (`_runs.id`) of this pass; rows it changes carry it in `_run`.
     public let runID: Int64
-    /// When the pass started.
+    /// When the pass started: the current time, or the engine's fixed ``Engine/startDate``
+    /// (fixture replays). Derive dates such as "today" from it, never from `Date()`.
     public let startedAt: Date
+    /// The real moment the pass started, for elapsed times.
+    let clockStart: Date
 
     let store: EntityStore
     let fetcher: any Fetching
@@ -22,12 +25,13 @@ public final class FeedPass: Sendable {
     let stats = Mutex(PassStatistics())
 
     init(
-        feed: String, runID: Int64, startedAt: Date, store: EntityStore, fetcher: any Fetching,
-        context: FetchContext, transaction: FeedTransaction
+        feed: String, runID: Int64, startedAt: Date, clockStart: Date = Date(), store: EntityStore,
+        fetcher: any Fetching, context: FetchContext, transaction: FeedTransaction
     ) {
         self.feed = feed
         self.runID = runID
         self.startedAt = startedAt
+        self.clockStart = clockStart
         self.store = store
         self.fetcher = fetcher
         self.context = context
@@ -41,7 +45,7 @@ public final class FeedPass: Sendable {
     public var baseDirectory: URL { context.baseDirectory }
 
     /// Milliseconds since the pass started.
-    public var elapsedMilliseconds: Int { Int((Date().timeIntervalSince(startedAt) * 1000).rounded()) }
+    public var elapsedMilliseconds: Int { Int((Date().timeIntervalSince(clockStart) * 1000).rounded()) }
 
     /// Performs `request` through the engine's fetcher (retries, cache, limits) and counts it.
     ///
