@@ -4,6 +4,7 @@ import DestinationFeed
 import FeedCore
 import Foundation
 import FruitFeed
+import JSONFeed
 import Testing
 
 /// The fixture suites of the built-in adapters (`Adapters/*/Fixtures/*/feed.yaml`), replayed as
@@ -11,7 +12,7 @@ import Testing
 enum BuiltinSuites {
     /// The adapters the suites may use; a new built-in adapter is added here as in the CLI's list.
     static let registry = AdapterRegistry([
-        FruitAdapter.self, DestinationAdapter.self, ClassifiedAdapter.self, CurrencyAdapter.self,
+        FruitAdapter.self, DestinationAdapter.self, ClassifiedAdapter.self, CurrencyAdapter.self, JSONAdapter.self,
     ])
 
     /// The repository's root folder.
