@@ -19,6 +19,16 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The whole document.
     static let root = JSONPath(steps: [])
 
+    /// The path as member names only, or `nil` when it has an index step.
+    var memberNames: [String]? {
+        var names: [String] = []
+        for step in steps {
+            guard case .key(let name) = step else { return nil }
+            names.append(name)
+        }
+        return names
+    }
+
     init(steps: [Step]) {
         self.steps = steps
         var text = "$"

@@ -35,9 +35,15 @@ struct PageProcessor: Sendable {
     /// - Throws: ``PayloadError`` when the body is not JSON, the records are not where `records`
     ///   says, or a pagination value has the wrong type.
     func read(_ response: FetchResponse, url: String) throws -> PageOutcome {
+        let skipping = skipsUnchanged && response.isUnchangedFromCache
         let document: JSONValue
         do {
-            document = try JSONParser.parse(response.body)
+            if skipping, let names = recordsPath.memberNames {
+                // The records are only counted: leave them out of the parse.
+                document = try JSONParser.parse(response.body, elidingElementsAt: names)
+            } else {
+                document = try JSONParser.parse(response.body)
+            }
         } catch {
             throw PayloadError(feed: feed, url: response.url, path: "$", message: error.description)
         }
@@ -61,7 +67,7 @@ struct PageProcessor: Sendable {
         } catch {
             throw PayloadError(feed: feed, url: response.url, path: error.path, message: error.message)
         }
-        if skipsUnchanged, response.isUnchangedFromCache {
+        if skipping {
             return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
         }
         let mapped = mapper.map(items, basePath: recordsPath.description)

@@ -34,6 +34,24 @@ public struct JSONParser {
     /// Parses a string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue { try parse(Data(text.utf8)) }
 
+    /// Parses `data` but leaves out the elements of the array at `path` (member names from the
+    /// root; empty for a top-level array): that array comes back as as many `null`s as it has
+    /// elements, checked for syntax but not built.
+    ///
+    /// For reading what a page says about pagination, or how many records it holds, without
+    /// paying for the records themselves.
+    public static func parse(_ data: Data, elidingElementsAt path: [String]) throws(JSONParseError) -> JSONValue {
+        let bytes = [UInt8](data)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            var parser = JSONParser(bytes: buffer)
+            parser.skipWhitespace()
+            let value = try parser.parseValue(depth: 0, eliding: path[...])
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+            return value
+        }
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
@@ -62,13 +80,17 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    /// Parses a value; `eliding` is what remains of the path of an array to leave out, if this
+    /// value is on it.
+    private mutating func parseValue(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else {
             throw error(bytes.isEmpty ? "the body is empty" : "unexpected end of the document")
         }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1, eliding: eliding)
+        case UInt8(ascii: "["):
+            if let eliding, eliding.isEmpty { return try countArray(depth: depth + 1) }
+            return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
@@ -88,7 +110,7 @@ public struct JSONParser {
         return value
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func parseObject(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
@@ -105,7 +127,8 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue(depth: depth)))
+            let childEliding = eliding.flatMap { $0.first == key ? $0.dropFirst() : nil }
+            members.append((key, try parseValue(depth: depth, eliding: childEliding)))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of the document") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -140,6 +163,87 @@ public struct JSONParser {
             index += 1
             return .array(items)
         }
+    }
+
+    /// An array whose elements are checked and counted but not built: `count` nulls.
+    private mutating func countArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
+        index += 1
+        var count = 0
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array([])
+        }
+        while true {
+            skipWhitespace()
+            try skipValue(depth: depth)
+            count += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of the document") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+            index += 1
+            return .array(Array(repeating: .null, count: count))
+        }
+    }
+
+    /// Moves past one value, checking its syntax, without building it.
+    private mutating func skipValue(depth: Int) throws(JSONParseError) {
+        guard index < bytes.count else { throw error("unexpected end of the document") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let close = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let isObject = close == UInt8(ascii: "}")
+            guard depth + 1 <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == close {
+                index += 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                if isObject {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                    try skipString()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                    index += 1
+                    skipWhitespace()
+                }
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of the document") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                guard bytes[index] == close else { throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
+                index += 1
+                return
+            }
+        case UInt8(ascii: "\""): try skipString()
+        default: _ = try parseValue(depth: depth)
+        }
+    }
+
+    private mutating func skipString() throws(JSONParseError) {
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"): index += 2
+            case 0..<0x20: throw error("control character in a string")
+            default: index += 1
+            }
+        }
+        throw error("unterminated string")
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> String {

@@ -98,18 +98,8 @@ struct JSONValidationTests {
     @Test func theDefaultConfigLoadsWithItsJSONFeed() throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
-        let config = try ConfigLoader(registry: AdapterRegistry([JSONAdapter.self, FruitLike.self]), environment: [:])
+        let config = try ConfigLoader(registry: BuiltinSuites.registry, environment: [:])
             .load(path: root.appendingPathComponent("feeds.yaml").path)
         #expect(config.feeds.contains { $0.adapterName == "json" })
     }
-}
-
-/// Stands in for adapters of the default config that this test target does not need.
-private struct FruitLike: FeedAdapter {
-    struct Options: Decodable, Sendable {
-        var url: String
-    }
-    static let description = AdapterDescription(name: "fruit", summary: "", options: [], entities: [])
-    init(options: Options, feed: FeedSetup) {}
-    func run(_ pass: FeedPass) async throws {}
 }
