@@ -4,6 +4,8 @@
 # reads the same pages from local files. Prints a table and a final summary line.
 #
 # Usage: Benchmarks/run.sh [N ...]        (default: 100000 1000000)
+#        REPEAT=5 Benchmarks/run.sh      (each measurement is the median of REPEAT runs, default 3,
+#                                         alternating reference and feedwork so noise hits both)
 # Needs: a release build (made here), python3, GNU time (/usr/bin/time; apt-get install time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,8 @@ server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
+repeat=${REPEAT:-3}
+
 # measure LABEL COMMAND...: runs the command under GNU time; sets WALL (s) and RSS (MB).
 measure() {
     local label=$1; shift
@@ -30,6 +34,9 @@ measure() {
     read -r WALL RSS_KB <"$work/time-$label"
     RSS=$(awk "BEGIN { printf \"%.1f\", $RSS_KB / 1024 }")
 }
+
+# median VALUES...: the middle value.
+median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
 declare -A wall rss ref second
@@ -40,12 +47,7 @@ for n in "${sizes[@]}"; do
     for _ in $(seq 1 200); do grep -q listening "$work/server-$n" 2>/dev/null && break; sleep 0.05; done
     port=$(awk '/listening/ { print $3 }' "$work/server-$n")
 
-    measure "ref-$n" python3 Benchmarks/reference_loader.py "$pages" "$work/ref-$n.sqlite"
-    ref[$n]=$WALL
-    printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "python reference" "$WALL" "$(awk "BEGIN { print $n / $WALL }")" "$RSS" "1.00"
-
-    mkdir -p "$work/fw-$n"
-    cat >"$work/fw-$n/feeds.yaml" <<YAML
+    cat >"$work/feeds-$n.yaml" <<YAML
 store: bench.sqlite
 feeds:
   - name: w1
@@ -64,15 +66,27 @@ feeds:
       meta_rank: { path: meta.rank, type: int }
       tags: { type: list, of: string }
 YAML
-    measure "fw-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
-    wall[$n]=$WALL; rss[$n]=$RSS
-    rows=$(sqlite3 "$work/fw-$n/bench.sqlite" "SELECT count(*) FROM item")
-    [ "$rows" = "$n" ] || { echo "feedwork stored $rows rows, expected $n"; exit 1; }
-    printf "%-9s %-22s %9.2f %11.0f %9s %8.2f\n" "$n" "feedwork run" "$WALL" "$(awk "BEGIN { print $n / $WALL }")" "$RSS" "$(awk "BEGIN { print $WALL / ${ref[$n]} }")"
-
-    measure "fw2-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
-    second[$n]=$WALL
-    printf "%-9s %-22s %9.2f %11s %9s %8s\n" "$n" "feedwork, nothing new" "$WALL" "-" "$RSS" "$(awk "BEGIN { printf \"%.0f%%\", 100 * $WALL / ${wall[$n]} }") of 1st"
+    runs=$repeat; [ "$n" -gt 100000 ] && runs=1
+    refs=(); fws=(); fw_rss=(); seconds=(); second_rss=()
+    for trial in $(seq 1 "$runs"); do
+        measure "ref-$n" python3 Benchmarks/reference_loader.py "$pages" "$work/ref-$n.sqlite"
+        refs+=("$WALL"); ref_rss=$RSS
+        rm -rf "$work/fw-$n"; mkdir -p "$work/fw-$n"; cp "$work/feeds-$n.yaml" "$work/fw-$n/feeds.yaml"
+        measure "fw-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
+        fws+=("$WALL"); fw_rss+=("$RSS")
+        rows=$(sqlite3 "$work/fw-$n/bench.sqlite" "SELECT count(*) FROM item")
+        [ "$rows" = "$n" ] || { echo "feedwork stored $rows rows, expected $n"; exit 1; }
+        measure "fw2-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
+        seconds+=("$WALL"); second_rss+=("$RSS")
+    done
+    ref[$n]=$(median "${refs[@]}")
+    wall[$n]=$(median "${fws[@]}")
+    rss[$n]=$(printf "%s\n" "${fw_rss[@]}" | sort -g | tail -1)
+    second[$n]=$(median "${seconds[@]}")
+    printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "python reference" "${ref[$n]}" "$(awk "BEGIN { print $n / ${ref[$n]} }")" "$ref_rss" "1.00"
+    printf "%-9s %-22s %9.2f %11.0f %9s %8.2f\n" "$n" "feedwork run" "${wall[$n]}" "$(awk "BEGIN { print $n / ${wall[$n]} }")" "${rss[$n]}" "$(awk "BEGIN { print ${wall[$n]} / ${ref[$n]} }")"
+    printf "%-9s %-22s %9.2f %11s %9s %8s\n" "$n" "feedwork, nothing new" "${second[$n]}" "-" "$(printf "%s\n" "${second_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of 1st"
+    [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s)"
 
     kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
     rm -rf "$pages"

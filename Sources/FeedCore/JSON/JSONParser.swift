@@ -36,10 +36,12 @@ public struct JSONParser {
 
     /// Parses `data` but leaves out the elements of the array at `path` (member names from the
     /// root; empty for a top-level array): that array comes back as as many `null`s as it has
-    /// elements, checked for syntax but not built.
+    /// elements, their structure followed but not built (strings inside them are not re-checked
+    /// for UTF-8 or control characters).
     ///
     /// For reading what a page says about pagination, or how many records it holds, without
-    /// paying for the records themselves.
+    /// paying for the records themselves: the engine's cached bodies were fully parsed when
+    /// they were first mapped.
     public static func parse(_ data: Data, elidingElementsAt path: [String]) throws(JSONParseError) -> JSONValue {
         let bytes = [UInt8](data)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
@@ -227,23 +229,42 @@ public struct JSONParser {
                 return
             }
         case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
         default: _ = try parseValue(depth: depth)
         }
     }
 
+    /// Moves past a string, jumping from quote to quote.
     private mutating func skipString() throws(JSONParseError) {
         index += 1
+        guard let base = bytes.baseAddress else { throw error("unterminated string") }
         while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                return
-            case UInt8(ascii: "\\"): index += 2
-            case 0..<0x20: throw error("control character in a string")
-            default: index += 1
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else { break }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // The quote ends the string unless an odd number of backslashes precede it.
+            var backslashes = 0
+            while quote - backslashes - 1 >= index, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
             }
+            index = quote + 1
+            if backslashes % 2 == 0 { return }
         }
         throw error("unterminated string")
+    }
+
+    /// Moves past a number, checking its digits, without making its text.
+    private mutating func skipNumber() throws(JSONParseError) {
+        let start = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                index += 1
+            default:
+                guard index > start else { throw error("invalid number") }
+                return
+            }
+        }
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> String {
