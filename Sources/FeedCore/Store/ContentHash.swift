@@ -47,7 +47,9 @@ struct ContentHash {
     static func of(_ record: EntityRecord) -> Int64 {
         var hash = ContentHash()
         hash.combine(record.values)
-        for name in record.children.keys.sorted() {
+        // Child lists in name order, so the hash does not depend on dictionary order.
+        let names = record.children.count > 1 ? record.children.keys.sorted() : Array(record.children.keys)
+        for name in names {
             hash.combine(.text(name))
             for row in record.children[name] ?? [] { hash.combine(row) }
         }
