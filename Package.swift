@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "ClassifiedFeed", dependencies: ["FeedCore"], path: "Adapters/Classified", exclude: ["Fixtures"]),
         .target(name: "CurrencyFeed", dependencies: ["FeedCore"], path: "Adapters/Currency", exclude: ["Fixtures"]),
-        .target(name: "JSONFeed", dependencies: ["FeedCore"], path: "Adapters/JSON", exclude: ["Fixtures", "README.md"]),
+        .target(name: "JSONFeed", dependencies: ["FeedCore"], path: "Adapters/JSON", exclude: ["Fixtures"]),
         .executableTarget(
             name: "feedwork",
             dependencies: [
