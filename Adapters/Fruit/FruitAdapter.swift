@@ -48,7 +48,8 @@ public struct FruitAdapter: FeedAdapter {
         options: [
             OptionHelp("url", "string", "the price list: http(s) URL, file:// URL or path"),
             OptionHelp("currency", "string", "ISO 4217 code of the prices", default: "GBP"),
-            OptionHelp("stats_url", "string", "stats endpoint; events load, display and error are sent to it", default: "none"),
+            OptionHelp(
+                "stats_url", "string", "stats endpoint; events load, display and error are sent to it", default: "none"),
             OptionHelp("max_age", "duration", "use the cached list without a request within this age", default: "none"),
         ],
         entities: [schema])
@@ -60,7 +61,8 @@ public struct FruitAdapter: FeedAdapter {
         self.options = options
         let currency = (options.currency ?? "GBP").uppercased()
         guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw OptionError("currency must be a three-letter ISO 4217 code, not '\(options.currency ?? "")'", at: ["currency"])
+            throw OptionError(
+                "currency must be a three-letter ISO 4217 code, not '\(options.currency ?? "")'", at: ["currency"])
         }
         self.currency = currency
     }

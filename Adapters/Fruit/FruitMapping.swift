@@ -38,7 +38,9 @@ enum FruitMapping {
                 result.records.append(record)
             case .failure(let error):
                 result.rejects.append(
-                    Reject(entity: "fruit", reason: error.reason, path: "\(path)\(error.field.map { ".\($0)" } ?? "")", raw: item.jsonText))
+                    Reject(
+                        entity: "fruit", reason: error.reason, path: "\(path)\(error.field.map { ".\($0)" } ?? "")",
+                        raw: item.jsonText))
             }
         }
         return result
@@ -50,7 +52,9 @@ enum FruitMapping {
     }
 
     static func record(_ item: JSONValue, currency: String) -> Swift.Result<EntityRecord, ItemError> {
-        guard case .object = item else { return .failure(ItemError(reason: "expected an object, found \(item.kindName)")) }
+        guard case .object = item else {
+            return .failure(ItemError(reason: "expected an object, found \(item.kindName)"))
+        }
         guard let rawType = item["type"]?.stringValue else {
             return .failure(ItemError(field: "type", reason: "type is missing or not a string"))
         }
@@ -86,7 +90,9 @@ enum FruitMapping {
         guard let number = value.int64Value else {
             return .failure(ItemError(field: name, reason: "\(name) must be a whole number, found \(text)"))
         }
-        guard number >= 0 else { return .failure(ItemError(field: name, reason: "\(name) must not be negative, found \(text)")) }
+        guard number >= 0 else {
+            return .failure(ItemError(field: name, reason: "\(name) must not be negative, found \(text)"))
+        }
         return .success(number)
     }
 }

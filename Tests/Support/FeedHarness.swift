@@ -60,7 +60,8 @@ public final class FeedHarness: Sendable {
         -> RunReport
     {
         let config = try config()
-        let engine = Engine(config: config, store: try EntityStore(path: config.storePath), fetcher: fetcher, offline: offline)
+        let engine = Engine(
+            config: config, store: try EntityStore(path: config.storePath), fetcher: fetcher, offline: offline)
         return await engine.run(feeds: feeds)
     }
 

@@ -69,7 +69,8 @@ public struct ConfigLoader: Sendable {
         func location(_ node: Node) -> SourceLocation { SourceLocation(file: path, mark: node.mark) }
 
         guard let mapping = document.mapping else {
-            throw ConfigError("expected a mapping with 'store', 'defaults' and 'feeds' at the top", at: location(document))
+            throw ConfigError(
+                "expected a mapping with 'store', 'defaults' and 'feeds' at the top", at: location(document))
         }
         var storeName = "feeds.sqlite"
         var defaults: DefaultsBlock?
@@ -86,14 +87,16 @@ public struct ConfigLoader: Sendable {
                 }
             case "defaults":
                 do {
-                    let block = try decoder.decode(DefaultsBlock.self, from: value, codingPath: [AnyCodingKey(stringValue: "defaults")])
+                    let block = try decoder.decode(
+                        DefaultsBlock.self, from: value, codingPath: [AnyCodingKey(stringValue: "defaults")])
                     for (key, message) in block.request.rangeProblems() {
                         problems.append(ConfigProblem(message, at: location(value.mapping?[key] ?? value)))
                     }
                     if let concurrency = block.concurrency, !(1...64).contains(concurrency) {
                         problems.append(
                             ConfigProblem(
-                                "concurrency must be between 1 and 64", at: location(value.mapping?["concurrency"] ?? value)))
+                                "concurrency must be between 1 and 64",
+                                at: location(value.mapping?["concurrency"] ?? value)))
                     }
                     defaults = block
                 } catch let error as ConfigError {
@@ -130,8 +133,10 @@ public struct ConfigLoader: Sendable {
             }
             let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
             let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
-            let commonNode = Node.mapping(Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
-            let optionsNode = Node.mapping(Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+            let commonNode = Node.mapping(
+                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+            let optionsNode = Node.mapping(
+                Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
             let common: CommonFeedKeys
             do {
                 common = try decoder.decode(CommonFeedKeys.self, from: commonNode, codingPath: path)
@@ -145,12 +150,14 @@ public struct ConfigLoader: Sendable {
             let nameNode = feedMapping["name"] ?? node
             if common.name.isEmpty || common.name.contains(where: { $0.isWhitespace || $0 == "/" }) {
                 problems.append(
-                    ConfigProblem("feed name '\(common.name)' must be non-empty, without spaces or '/'", at: location(nameNode)))
+                    ConfigProblem(
+                        "feed name '\(common.name)' must be non-empty, without spaces or '/'", at: location(nameNode)))
             }
             if let first = firstSeen[common.name] {
                 problems.append(
                     ConfigProblem(
-                        "duplicate feed name '\(common.name)' (first used at line \(first.line))", at: location(nameNode)))
+                        "duplicate feed name '\(common.name)' (first used at line \(first.line))",
+                        at: location(nameNode)))
             } else {
                 firstSeen[common.name] = location(nameNode)
             }
@@ -225,7 +232,8 @@ public struct ConfigLoader: Sendable {
                 at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
         case .reader(let problem, let offset, _, _):
             return ConfigProblem(
-                "unreadable text\(offset.map { " at byte \($0)" } ?? ""): \(problem)", at: SourceLocation(file: file, line: 1, column: 1))
+                "unreadable text\(offset.map { " at byte \($0)" } ?? ""): \(problem)",
+                at: SourceLocation(file: file, line: 1, column: 1))
         default:
             return ConfigProblem("YAML error: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }

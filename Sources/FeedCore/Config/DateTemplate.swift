@@ -51,7 +51,8 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         do {
             try self.init(parsing: text)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
     }
 

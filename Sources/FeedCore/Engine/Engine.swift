@@ -150,7 +150,9 @@ public struct Engine: Sendable {
         id: Int64, status: FeedReport.Status, counts: WriteCounts, statistics: PassStatistics, error: String?,
         finished: Date, in db: Database
     ) throws {
-        let notes = statistics.notes + (statistics.staleURLs.isEmpty ? [] : ["stale: " + statistics.staleURLs.joined(separator: ", ")])
+        let notes =
+            statistics.notes
+            + (statistics.staleURLs.isEmpty ? [] : ["stale: " + statistics.staleURLs.joined(separator: ", ")])
         try db.execute(
             sql: """
                 UPDATE _runs SET finished_at = ?, status = ?, requests = ?, attempts = ?, bytes = ?, inserted = ?,

@@ -26,7 +26,8 @@ final class TransactionScope {
     func write(_ records: [EntityRecord]) throws {
         for record in records {
             guard let writer = writers[record.entity] else {
-                throw StoreError(path: "", message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
+                throw StoreError(
+                    path: "", message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
             }
             try writer.write(record, in: db)
         }
@@ -80,7 +81,8 @@ final class TransactionScope {
     func setState(_ key: String, _ value: String?) throws {
         if let value {
             try db.execute(
-                sql: "INSERT INTO _state(feed, key, value) VALUES (?, ?, ?) ON CONFLICT(feed, key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO _state(feed, key, value) VALUES (?, ?, ?) ON CONFLICT(feed, key) DO UPDATE SET value = excluded.value",
                 arguments: [feed, key, value])
         } else {
             try db.execute(sql: "DELETE FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])

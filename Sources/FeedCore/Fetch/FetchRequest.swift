@@ -56,7 +56,8 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 /// Percent-encoding of query strings (RFC 3986 unreserved characters stay as they are).
 public enum URLQuery {
     private static let unreserved: CharacterSet = {
-        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        var set = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         set.insert(charactersIn: "-._~")
         return set
     }()

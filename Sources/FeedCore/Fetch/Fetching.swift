@@ -30,7 +30,8 @@ public struct FetchContext: Sendable {
 
     public init(
         feed: String, baseDirectory: URL, policy: FetchPolicy = FetchPolicy(), offline: Bool = false,
-        cache: any ResponseCacheReading, redactor: Redactor = Redactor(), now: @escaping @Sendable () -> Date = { Date() }
+        cache: any ResponseCacheReading, redactor: Redactor = Redactor(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.feed = feed
         self.baseDirectory = baseDirectory

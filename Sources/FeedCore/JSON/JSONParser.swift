@@ -84,7 +84,8 @@ public struct JSONParser {
 
     /// Parses a value; `eliding` is what remains of the path of an array to leave out, if this
     /// value is on it.
-    private mutating func parseValue(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError) -> JSONValue {
+    private mutating func parseValue(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError) -> JSONValue
+    {
         guard index < bytes.count else {
             throw error(bytes.isEmpty ? "the body is empty" : "unexpected end of the document")
         }
@@ -112,7 +113,9 @@ public struct JSONParser {
         return value
     }
 
-    private mutating func parseObject(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError) -> JSONValue {
+    private mutating func parseObject(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError)
+        -> JSONValue
+    {
         guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
@@ -200,7 +203,9 @@ public struct JSONParser {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let close = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             let isObject = close == UInt8(ascii: "}")
-            guard depth + 1 <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
+            guard depth + 1 <= Self.maximumDepth else {
+                throw error("nested more than \(Self.maximumDepth) levels deep")
+            }
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == close {
@@ -210,7 +215,9 @@ public struct JSONParser {
             while true {
                 skipWhitespace()
                 if isObject {
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                        throw error("expected a member name")
+                    }
                     try skipString()
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -224,7 +231,9 @@ public struct JSONParser {
                     index += 1
                     continue
                 }
-                guard bytes[index] == close else { throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
+                guard bytes[index] == close else {
+                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+                }
                 index += 1
                 return
             }
@@ -287,7 +296,9 @@ public struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { throw error("expected digits in the exponent") }
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -304,7 +315,9 @@ public struct JSONParser {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 if ascii { return String(decoding: slice, as: UTF8.self) }
-                guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -318,7 +331,9 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: buffer, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
                 return text
             case UInt8(ascii: "\\"):
                 index += 1
@@ -337,7 +352,8 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
                         else { throw error("unpaired surrogate") }
                         index += 2
                         let low = try hex4()

@@ -45,7 +45,8 @@ public final class EntityStore: Sendable {
             try EntityTable.ensure(schema, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
             try db.execute(
-                sql: "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
+                sql:
+                    "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
                 arguments: [schema.name, json])
         }
     }

@@ -59,7 +59,8 @@ enum EntityTable {
                                 + "rename the column or use a new entity name")
                     }
                 } else {
-                    try db.execute(sql: "ALTER TABLE \(quoted(name)) ADD COLUMN \(quoted(column.name)) \(column.type.sqlType)")
+                    try db.execute(
+                        sql: "ALTER TABLE \(quoted(name)) ADD COLUMN \(quoted(column.name)) \(column.type.sqlType)")
                 }
             }
         } else {

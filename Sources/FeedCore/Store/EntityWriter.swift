@@ -100,7 +100,8 @@ final class EntityWriter {
         switch mode {
         case .merge, .replace:
             let lookup = try prepared(
-                \.lookupStatement, "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db)
+                \.lookupStatement,
+                "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db)
             lookup.bind(feed, at: 1)
             lookup.bind(record.key, at: 2)
             if try lookup.step(db) {
@@ -123,7 +124,8 @@ final class EntityWriter {
             }
         case .append:
             let lookup = try prepared(
-                \.appendLookupStatement, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1", db)
+                \.appendLookupStatement, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1",
+                db)
             lookup.bind(feed, at: 1)
             lookup.bind(record.key, at: 2)
             lookup.bind(hash, at: 3)
@@ -216,7 +218,8 @@ final class EntityWriter {
         for child in schema.children {
             let childTable = EntityTable.quoted(schema.childTableName(child))
             try db.execute(
-                sql: "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key NOT IN (SELECT _key FROM \(table) WHERE _feed = ?1)",
+                sql:
+                    "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key NOT IN (SELECT _key FROM \(table) WHERE _feed = ?1)",
                 arguments: [feed])
         }
     }

@@ -15,7 +15,8 @@ public struct FeedOverview: Sendable {
         try store.read { db in
             try config.feeds.map { feed in
                 let last = try Row.fetchOne(
-                    db, sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
+                    db,
+                    sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
                     arguments: [feed.name])
                 var rows: [(String, Int)] = []
                 for binding in feed.adapter.entities where try db.tableExists(binding.schema.name) {

@@ -23,7 +23,8 @@ public final class StoreLock: Sendable {
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw StoreError(path: storePath, message: "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+            throw StoreError(
+                path: storePath, message: "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
         }
         let deadline = Date().addingTimeInterval(wait.seconds)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -31,7 +32,8 @@ public final class StoreLock: Sendable {
                 close(descriptor)
                 throw StoreError(
                     path: storePath,
-                    message: "store in use: another feedwork run holds \(path) (waited \(wait); use --wait to wait longer)")
+                    message:
+                        "store in use: another feedwork run holds \(path) (waited \(wait); use --wait to wait longer)")
             }
             usleep(50_000)
         }

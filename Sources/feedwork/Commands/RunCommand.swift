@@ -35,7 +35,9 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try options.load()
         for name in feeds where config.feed(named: name) == nil {
-            Console.error("error: no feed named '\(name)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")
+            Console.error(
+                "error: no feed named '\(name)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))"
+            )
             throw ExitCode(2)
         }
         guard let waitDuration = FeedDuration(parsing: wait) else {

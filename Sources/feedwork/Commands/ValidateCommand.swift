@@ -18,6 +18,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let config = try options.load()
         let enabled = config.feeds.filter(\.enabled).count
-        Console.print("\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storePath)")
+        Console.print(
+            "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storePath)")
     }
 }

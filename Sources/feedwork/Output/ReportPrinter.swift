@@ -5,7 +5,10 @@ import Foundation
 enum ReportPrinter {
     static func table(_ report: RunReport, storePath: String) -> String {
         var table = TextTable(
-            ["feed", "status", "run", "new", "updated", "unchanged", "deleted", "rejected", "requests", "bytes", "time"],
+            [
+                "feed", "status", "run", "new", "updated", "unchanged", "deleted", "rejected", "requests", "bytes",
+                "time",
+            ],
             numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10])
         for feed in report.feeds {
             table.add([

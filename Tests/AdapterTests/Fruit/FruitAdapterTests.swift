@@ -26,7 +26,8 @@ struct FruitAdapterTests {
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok)
         #expect(report.feeds.first?.counts.inserted == 9)
-        let rows = try harness.rows("SELECT type, price, currency, weight, price_display, weight_display FROM fruit ORDER BY type")
+        let rows = try harness.rows(
+            "SELECT type, price, currency, weight, price_display, weight_display FROM fruit ORDER BY type")
         #expect(rows.count == 9)
         let apple = try #require(rows.first { $0["type"] == .text("apple") })
         #expect(apple["price"] == .integer(149))
@@ -52,7 +53,11 @@ struct FruitAdapterTests {
         #expect(apple["price"] == .integer(159), "the last duplicate wins")
         #expect(feed.notes.contains { $0.contains("duplicate type 'apple'") })
         let reasons = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").compactMap { row -> String? in
-            if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] { "\(path): \(reason)" } else { nil }
+            if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] {
+                "\(path): \(reason)"
+            } else {
+                nil
+            }
         }
         #expect(reasons.contains("$.fruit[1].price: price must be a whole number, found a string"))
         #expect(reasons.contains("$.fruit[2].price: price must be a whole number, found 12.5"))

@@ -36,7 +36,9 @@ struct ConfigLoaderTests {
     }
 
     @Test func aYAMLSyntaxErrorNamesItsLineAndColumn() {
-        #expect(problems("feeds:\n  - name: one\n    adapter: [items\n").first?.hasPrefix("feeds.yaml:4:1: error: YAML syntax") == true)
+        #expect(
+            problems("feeds:\n  - name: one\n    adapter: [items\n").first?.hasPrefix(
+                "feeds.yaml:4:1: error: YAML syntax") == true)
     }
 
     @Test func aWrongTypeNamesTheValue() {
@@ -46,7 +48,9 @@ struct ConfigLoaderTests {
     }
 
     @Test func anUnknownTopLevelKeySuggestsTheNearestOne() {
-        #expect(problems("feed: []\n").contains("feeds.yaml:1:1: error: unknown key 'feed' at the top level; did you mean 'feeds'?"))
+        #expect(
+            problems("feed: []\n").contains(
+                "feeds.yaml:1:1: error: unknown key 'feed' at the top level; did you mean 'feeds'?"))
     }
 
     @Test func anUnknownAdapterOptionIsAnErrorAtItsKey() {
@@ -57,7 +61,9 @@ struct ConfigLoaderTests {
 
     @Test func aDuplicateFeedNamePointsAtTheSecondOne() {
         #expect(
-            problems("feeds:\n  - { name: one, adapter: items, url: a.json }\n  - { name: one, adapter: items, url: b.json }\n")
+            problems(
+                "feeds:\n  - { name: one, adapter: items, url: a.json }\n  - { name: one, adapter: items, url: b.json }\n"
+            )
                 == ["feeds.yaml:3:13: error: duplicate feed name 'one' (first used at line 2)"])
     }
 
@@ -79,7 +85,8 @@ struct ConfigLoaderTests {
 
     @Test func environmentValuesAreSubstitutedAndBecomeSecrets() throws {
         let config = try loader.load(
-            yaml: "feeds:\n  - { name: one, adapter: items, url: \"https://x.test/a?key=${TOKEN}\" }\n", path: "feeds.yaml",
+            yaml: "feeds:\n  - { name: one, adapter: items, url: \"https://x.test/a?key=${TOKEN}\" }\n",
+            path: "feeds.yaml",
             directory: "/tmp")
         #expect(config.redactor.redact("https://x.test/a?key=s3cr3t-value") == "https://x.test/a?key=***")
     }
@@ -91,17 +98,23 @@ struct ConfigLoaderTests {
     }
 
     @Test func aBadDurationIsAnError() {
-        #expect(problems("defaults: { timeout: 10 minutes }\nfeeds: []\n").first?.hasPrefix("feeds.yaml:1:22: error: '10 minutes' is not a duration") == true)
+        #expect(
+            problems("defaults: { timeout: 10 minutes }\nfeeds: []\n").first?.hasPrefix(
+                "feeds.yaml:1:22: error: '10 minutes' is not a duration") == true)
     }
 
     @Test func aBadDateTemplateIsAnError() {
         #expect(
             problems("feeds:\n  - { name: one, adapter: items, url: \"a.json?d={{yesterday}}\" }\n")
-                == ["feeds.yaml:2:39: error: bad template '{{yesterday}}': unknown value 'yesterday'; use today or now"])
+                == ["feeds.yaml:2:39: error: bad template '{{yesterday}}': unknown value 'yesterday'; use today or now"]
+        )
     }
 
     @Test func aMissingRequiredKeyIsNamed() {
-        #expect(problems("feeds:\n  - { name: one, url: a.json }\n") == ["feeds.yaml:2:5: error: missing key 'adapter' in feeds[0]"])
+        #expect(
+            problems("feeds:\n  - { name: one, url: a.json }\n") == [
+                "feeds.yaml:2:5: error: missing key 'adapter' in feeds[0]"
+            ])
     }
 
     @Test func anOptionErrorFromTheAdapterPointsAtTheOption() {
@@ -113,7 +126,9 @@ struct ConfigLoaderTests {
     @Test func anAliasBombIsRefused() {
         var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1..<9 {
-            yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+            yaml +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
         }
         yaml += "feeds: []\n"
         let found = problems(yaml)

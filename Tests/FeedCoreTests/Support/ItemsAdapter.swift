@@ -54,7 +54,9 @@ struct ItemsAdapter: FeedAdapter {
             if let failAfter = options.failAfter, index == failAfter { throw Failure() }
             let record = try EntityRecord(
                 schema: schema,
-                fields: ["id": .text(item["id"]?.stringValue), "value": .integer(item["value"]?.int64Value.map(Int.init))])
+                fields: [
+                    "id": .text(item["id"]?.stringValue), "value": .integer(item["value"]?.int64Value.map(Int.init)),
+                ])
             try await pass.write([record])
         }
     }
