@@ -68,7 +68,8 @@ public final class FeedPass: Sendable {
     /// Writes records of the entities the feed declares.
     public func write(_ records: [EntityRecord]) async throws {
         guard !records.isEmpty else { return }
-        try await transaction.send { try $0.write(records) }
+        let hashes = records.map(ContentHash.of)
+        try await transaction.send { try $0.write(records, hashes: hashes) }
     }
 
     /// Counts `count` records of `entity` as unchanged without writing them.

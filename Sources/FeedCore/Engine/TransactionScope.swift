@@ -23,13 +23,15 @@ final class TransactionScope {
         }
     }
 
-    func write(_ records: [EntityRecord]) throws {
-        for record in records {
+    /// Writes `records`; `hashes` are their content hashes, computed before the records reached
+    /// this thread (the single writer thread is the pipeline's bottleneck).
+    func write(_ records: [EntityRecord], hashes: [Int64]) throws {
+        for (record, hash) in zip(records, hashes) {
             guard let writer = writers[record.entity] else {
                 throw StoreError(
                     path: "", message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
             }
-            try writer.write(record, in: db)
+            try writer.write(record, hash: hash, in: db)
         }
     }
 

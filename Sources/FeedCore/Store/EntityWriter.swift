@@ -90,8 +90,9 @@ final class EntityWriter {
     }
 
     /// Writes `record`, counting it as inserted, updated, unchanged or duplicate.
-    func write(_ record: EntityRecord, in db: Database) throws {
-        let hash = ContentHash.of(record)
+    ///
+    /// - Parameter hash: the record's ``ContentHash``.
+    func write(_ record: EntityRecord, hash: Int64, in db: Database) throws {
         if try isCertainlyNew(record, hash: hash, in: db) {
             try insert(record, hash: hash, in: db)
             counts.inserted += 1
