@@ -20,6 +20,19 @@ struct FeedworkProcess {
         return URL(fileURLWithPath: ".build/debug/feedwork")
     }
 
+    /// Starts `feedwork arguments...` in `directory` without waiting, its output discarded.
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one.
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
         let process = Process()

@@ -21,7 +21,8 @@ struct NodeDecoderProblemTests {
         let error = try #require(throws: ConfigError.self) {
             try NodeDecoder(file: "f.yaml").decode(Options.self, yaml: "shape: oval\nsize: 3\n")
         }
-        #expect(error.description == "f.yaml:1:8: error: 'oval' is not an accepted value; expected one of: round, square")
+        #expect(
+            error.description == "f.yaml:1:8: error: 'oval' is not an accepted value; expected one of: round, square")
     }
 
     @Test func keysNotYetReadWhenDecodingStoppedAreNotCalledUnknown() throws {
