@@ -64,7 +64,7 @@ public struct ConfigLoader: Sendable {
         var interpolation = Interpolation(environment: environment, file: path)
         guard let document = interpolation.apply(to: root) else { throw ConfigError(interpolation.problems) }
         var problems = interpolation.problems
-        let redactor = Redactor(secrets: interpolation.secrets)
+        let redactor = Redactor(variables: interpolation.variables)
         let decoder = NodeDecoder(file: path)
         func location(_ node: Node) -> SourceLocation { SourceLocation(file: path, mark: node.mark) }
 
