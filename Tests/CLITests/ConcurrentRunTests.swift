@@ -42,60 +42,62 @@ struct ConcurrentRunTests {
         }
 
         /// A first, quick run so the store has rows, then every answer is slow.
-        func prepare() throws {
-            let first = try FeedworkProcess.run(["run"], in: directory)
+        func prepare() async throws {
+            let first = try await FeedworkProcess.runOffPool(["run"], in: directory)
             #expect(first.status == 0, "\(first.stderr)")
             slowFlag()
         }
 
         /// Starts `feedwork run` and returns once its request reached the server, which is
         /// after it took the store's lock.
-        func startSlowRun() throws -> Process {
+        func startSlowRun() async throws -> Process {
             let before = server.requestCount
             let process = try FeedworkProcess.start(["run"], in: directory)
             let deadline = Date().addingTimeInterval(20)
-            while server.requestCount == before && Date() < deadline && process.isRunning { usleep(10_000) }
+            while server.requestCount == before && Date() < deadline && process.isRunning {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(server.requestCount > before, "the first run reached the server")
             return process
         }
     }
 
-    @Test func aSecondRunWithAShortWaitExitsWithStoreInUse() throws {
+    @Test func aSecondRunWithAShortWaitExitsWithStoreInUse() async throws {
         let store = try SlowStore()
-        try store.prepare()
-        let first = try store.startSlowRun()
-        let second = try FeedworkProcess.run(["run", "--wait", "200ms"], in: store.directory)
+        try await store.prepare()
+        let first = try await store.startSlowRun()
+        let second = try await FeedworkProcess.runOffPool(["run", "--wait", "200ms"], in: store.directory)
         #expect(second.status == 1)
         #expect(second.stderr.contains("store in use"), "\(second.stderr)")
         #expect(second.stderr.contains("--wait"))
-        first.waitUntilExit()
+        while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(first.terminationStatus == 0)
     }
 
-    @Test func aSecondRunWithTheDefaultWaitCompletesAfterTheFirst() throws {
+    @Test func aSecondRunWithTheDefaultWaitCompletesAfterTheFirst() async throws {
         let store = try SlowStore()
-        try store.prepare()
-        let first = try store.startSlowRun()
-        let second = try FeedworkProcess.run(["run", "--json"], in: store.directory)
+        try await store.prepare()
+        let first = try await store.startSlowRun()
+        let second = try await FeedworkProcess.runOffPool(["run", "--json"], in: store.directory)
         #expect(!first.isRunning, "the second run finished after the first")
-        first.waitUntilExit()
+        while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(first.terminationStatus == 0)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains(#""status" : "ok""#) || second.stdout.contains(#""status":"ok""#))
     }
 
-    @Test func exportAndListReadTheStoreDuringARun() throws {
-        let store = try SlowStore()
-        try store.prepare()
-        let first = try store.startSlowRun()
-        let export = try FeedworkProcess.run(["export", "fruit"], in: store.directory)
-        let list = try FeedworkProcess.run(["list"], in: store.directory)
+    @Test func exportAndListReadTheStoreDuringARun() async throws {
+        let store = try SlowStore(delay: .seconds(5))
+        try await store.prepare()
+        let first = try await store.startSlowRun()
+        let export = try await FeedworkProcess.runOffPool(["export", "fruit"], in: store.directory)
+        let list = try await FeedworkProcess.runOffPool(["list"], in: store.directory)
         #expect(first.isRunning, "the readers ran while the run was writing")
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout.contains(#""type":"apple""#), "\(export.stdout)")
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("fruit"))
-        first.waitUntilExit()
+        while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(first.terminationStatus == 0)
     }
 }

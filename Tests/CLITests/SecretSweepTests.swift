@@ -18,7 +18,7 @@ struct SecretSweepTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("AdapterTests/Fixtures/currency")
 
-    @Test func theSecretReachesTheServerButNothingFeedworkWrites() throws {
+    @Test func theSecretReachesTheServerButNothingFeedworkWrites() async throws {
         let list = try Data(contentsOf: Self.fixtures.appendingPathComponent("list.json"))
         let live = try Data(contentsOf: Self.fixtures.appendingPathComponent("live.json"))
         let fruit = #"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#
@@ -62,22 +62,24 @@ struct SecretSweepTests {
         let environment = ["FEEDWORK_SECRET": Self.secret]
         var outputs: [String] = []
 
-        let json = try FeedworkProcess.run(["run", "--json"], in: directory, environment: environment)
+        let json = try await FeedworkProcess.runOffPool(["run", "--json"], in: directory, environment: environment)
         #expect(json.status == 1, "the broken feed fails")
         #expect(json.stdout.contains(#""status" : "failed""#) || json.stdout.contains(#""status":"failed""#))
         #expect(json.stdout.contains("token=***"), "URLs are shown redacted")
         outputs += [json.stdout, json.stderr]
-        let table = try FeedworkProcess.run(["run"], in: directory, environment: environment)
+        let table = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment)
         outputs += [table.stdout, table.stderr]
 
         // A run killed while a feed waits: its WAL stays behind with the pages written so far.
         let killed = try FeedworkProcess.start(
             ["run", "--feed", "fruit", "--feed", "fx", "--feed", "slow"], in: directory, environment: environment)
         let deadline = Date().addingTimeInterval(20)
-        while !server.requests.contains(where: { $0.path == "/slow" }) && Date() < deadline { usleep(10_000) }
-        usleep(500_000)
+        while !server.requests.contains(where: { $0.path == "/slow" }) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(500))
         kill(killed.processIdentifier, SIGKILL)
-        killed.waitUntilExit()
+        while killed.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         let wal = directory.appendingPathComponent("feeds.sqlite-wal")
         #expect((FileManager.default.contents(atPath: wal.path)?.count ?? 0) > 0, "a WAL was left to search")
         let walBytes = FileManager.default.contents(atPath: wal.path) ?? Data()
@@ -85,7 +87,7 @@ struct SecretSweepTests {
         for arguments in [
             ["list"], ["export", "--all", "--output-dir", "out", "--include-meta"], ["export", "fruit"],
         ] {
-            let result = try FeedworkProcess.run(arguments, in: directory, environment: environment)
+            let result = try await FeedworkProcess.runOffPool(arguments, in: directory, environment: environment)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             outputs += [result.stdout, result.stderr]
         }

@@ -10,7 +10,7 @@ import Testing
 /// `line:column` and words of the problem it must produce. Two more are made at test time: a
 /// 10 MB file and a YAML alias bomb. The CLI's BadConfigCommandTests runs the same files through
 /// the binary for exit status 2 and an untouched folder.
-@Suite("Reliability: bad config corpus")
+@Suite("Reliability: bad config corpus", .serialized)
 struct BadConfigCorpusTests {
     /// One broken config and the problem it must produce.
     struct BadConfig: Sendable, CustomTestStringConvertible {

@@ -11,7 +11,7 @@ import Testing
 ///
 /// Classified and currency keep their own corpora (ClassifiedBadPayloadTests,
 /// CurrencyBadPayloadTests); the json adapter's is to be added beside these when it lands.
-@Suite("Reliability: bad payload corpus")
+@Suite("Reliability: bad payload corpus", .serialized)
 struct BadPayloadCorpusTests {
     /// One malformed payload and what it must produce.
     struct BadPayload: Sendable, CustomTestStringConvertible {

@@ -8,7 +8,7 @@ import Testing
 /// Every way a server can misbehave, against a real loopback server: the faulty feed reports a
 /// clear error naming its URL (or succeeds after retries), the healthy feed of the same pass
 /// commits, and the faulty feed's rows stay exactly as the previous pass left them.
-@Suite("Reliability: network faults")
+@Suite("Reliability: network faults", .serialized)
 struct NetworkFaultTests {
     /// A fault the server plays on `/fault`, and what the feed's error must say.
     struct Fault: Sendable, CustomTestStringConvertible {
@@ -181,6 +181,9 @@ final class FaultScenario: Sendable {
     let harness: FeedHarness
     /// When `true`, the good pass already reads `/fault` (so its response is cached).
     let cachedFault: Bool
+    /// A client of its own, so that stalled transfers do not hold the shared client's threads
+    /// that other tests of the process use.
+    let fetcher = StandardFetcher(client: CurlHTTPClient(workers: 2))
 
     init(cachedFault: Bool = false, fault: @escaping @Sendable (Int) -> LoopbackReply) throws {
         let counter = Mutex(0)
@@ -226,7 +229,7 @@ final class FaultScenario: Sendable {
     /// The first pass: both feeds succeed.
     func goodPass() async throws {
         try harness.setConfig(config(path: cachedFault ? "/fault" : "/good"))
-        let report = try await harness.run()
+        let report = try await harness.run(fetcher: fetcher)
         #expect(report.feeds.map(\.status) == [.ok, .ok], "\(report.feeds.map { $0.error ?? "" })")
     }
 
@@ -241,7 +244,7 @@ final class FaultScenario: Sendable {
             yaml = yaml.replacingOccurrences(of: "    retry_after_cap: 20ms", with: "    \(extra)")
         }
         try harness.setConfig(yaml)
-        return try await harness.run()
+        return try await harness.run(fetcher: fetcher)
     }
 
     /// Every column (the engine's `_` columns included) of the faulty feed's rows, in key order,
