@@ -48,7 +48,7 @@ import FeedCore
 /// ```
 public struct DestinationAdapter: FeedAdapter {
     /// Which kind of API the feed reads.
-    public enum Source: String, Decodable, Sendable {
+    public enum Source: String, Decodable, Sendable, CaseIterable {
         case deliveries
         case flights
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs the built `feedwork` binary as a user would, capturing its output and exit status.
 struct FeedworkProcess {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -18,6 +18,31 @@ struct FeedworkProcess {
             folder.deleteLastPathComponent()
         }
         return URL(fileURLWithPath: ".build/debug/feedwork")
+    }
+
+    /// ``run(_:in:environment:)`` on a thread of its own, so that waiting for the process does not
+    /// hold one of the few cooperative threads the other tests run on.
+    static func runOffPool(_ arguments: [String], in directory: URL, environment: [String: String] = [:])
+        async throws -> Result
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Swift.Result { try run(arguments, in: directory, environment: environment) })
+            }.start()
+        }
+    }
+
+    /// Starts `feedwork arguments...` in `directory` without waiting, its output discarded.
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one.

@@ -64,7 +64,7 @@ public struct ConfigLoader: Sendable {
         var interpolation = Interpolation(environment: environment, file: path)
         guard let document = interpolation.apply(to: root) else { throw ConfigError(interpolation.problems) }
         var problems = interpolation.problems
-        let redactor = Redactor(secrets: interpolation.secrets)
+        let redactor = Redactor(variables: interpolation.variables)
         let decoder = NodeDecoder(file: path)
         func location(_ node: Node) -> SourceLocation { SourceLocation(file: path, mark: node.mark) }
 
@@ -201,7 +201,11 @@ public struct ConfigLoader: Sendable {
                     location: location(node), policy: common.request.applied(to: basePolicy),
                     fixtures: common.fixtures.map { Self.resolve($0, in: directory) }, adapter: adapter))
         }
-        if !problems.isEmpty { throw ConfigError(problems.sorted(by: Self.order)) }
+        if !problems.isEmpty {
+            // A value can be checked twice (a template by the interpolation and by its option's type).
+            var seen = Set<ConfigProblem>()
+            throw ConfigError(problems.filter { seen.insert($0).inserted }.sorted(by: Self.order))
+        }
         return FeedsConfig(
             file: path, directory: directory, storePath: Self.resolve(storeName, in: directory),
             concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)

@@ -14,6 +14,8 @@ struct Interpolation {
     let environment: [String: String]
     let file: String
     private(set) var secrets: [String] = []
+    /// The variables whose values were used, name to value.
+    private(set) var variables: [String: String] = [:]
     private(set) var problems: [ConfigProblem] = []
     private var visited = 0
 
@@ -91,6 +93,7 @@ struct Interpolation {
             if let value = environment[name] {
                 result += value
                 secrets.append(value)
+                variables[name] = value
             } else if parts.count > 1 {
                 result += parts.dropFirst().joined(separator: ":-")
             } else {

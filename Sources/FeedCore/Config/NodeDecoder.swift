@@ -30,7 +30,9 @@ public struct NodeDecoder: Sendable {
         } catch {
             problems.append(ConfigProblem(String(describing: error), at: SourceLocation(file: file, mark: node.mark)))
         }
-        problems += ledger.unknownKeyProblems(file: file)
+        // A decoding that stopped early did not ask for every key it knows, so then only keys
+        // that look like a misspelling of one it asked for are reported.
+        problems += ledger.unknownKeyProblems(file: file, onlyMisspellings: value == nil)
         if let value, problems.isEmpty { return value }
         throw ConfigError(problems)
     }
@@ -73,16 +75,18 @@ final class KeyLedger: @unchecked Sendable {
 
     func ask(_ key: String, path: String) { mappings[path]?.asked.insert(key) }
 
-    func unknownKeyProblems(file: String) -> [ConfigProblem] {
+    func unknownKeyProblems(file: String, onlyMisspellings: Bool = false) -> [ConfigProblem] {
         var problems: [ConfigProblem] = []
         for path in order {
             guard let entry = mappings[path] else { continue }
             let expected = entry.asked.sorted()
             for (keyNode, _) in entry.node {
                 guard let key = keyNode.scalar?.string, !entry.asked.contains(key) else { continue }
+                let suggestion = Spelling.nearest(to: key, in: expected)
+                if onlyMisspellings && suggestion == nil { continue }
                 var message = "unknown key '\(key)'"
                 if !path.isEmpty { message += " in \(path)" }
-                if let suggestion = Spelling.nearest(to: key, in: expected) {
+                if let suggestion {
                     message += "; did you mean '\(suggestion)'?"
                 } else if !expected.isEmpty {
                     message += "; expected one of: \(expected.joined(separator: ", "))"
@@ -201,7 +205,22 @@ struct YAMLNodeDecoder: Decoder {
             guard let decimal = value as? T else { throw failure("expected a decimal number", at: node) }
             return decimal
         }
-        return try T(from: self)
+        guard let enumType = type as? any RawRepresentable.Type else { return try T(from: self) }
+        do {
+            return try T(from: self)
+        } catch DecodingError.dataCorrupted {
+            // Swift's own message for an unknown raw value names the Swift type, not the choices.
+            let text = node.scalar?.string ?? ""
+            var message = "'\(text)' is not an accepted value"
+            if let choices = enumType as? any (CaseIterable & RawRepresentable).Type {
+                message += "; expected one of: \(Self.caseNames(choices).joined(separator: ", "))"
+            }
+            throw failure(message, at: node)
+        }
+    }
+
+    private static func caseNames<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] {
+        E.allCases.map { "\($0.rawValue)" }
     }
 
     func scalarText(expecting what: String) throws -> String {

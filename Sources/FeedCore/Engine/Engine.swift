@@ -125,7 +125,7 @@ public struct Engine: Sendable {
                 try Self.recordRun(
                     id: runID, status: .failed, counts: WriteCounts(), statistics: statistics, error: message,
                     finished: Date(), in: db)
-                try Outbox.enqueue(events, feed: name, run: runID, in: db)
+                try Outbox.enqueue(events.map(redactor.seal), feed: name, run: runID, in: db)
             }
         }
         let statistics = pass.stats.withLock { $0 }

@@ -116,7 +116,9 @@ public final class FeedPass: Sendable {
     /// Queues GET requests to `urls` in `_outbox`, committed with the pass and delivered after it.
     public func enqueueOutbox(_ urls: [String]) async throws {
         guard !urls.isEmpty else { return }
-        try await transaction.send { try $0.enqueueOutbox(urls) }
+        // Kept with placeholders for the secrets, which are put back at delivery.
+        let sealed = urls.map(context.redactor.seal)
+        try await transaction.send { try $0.enqueueOutbox(sealed) }
     }
 
     /// Runs a read-only query over what the store held before this pass.

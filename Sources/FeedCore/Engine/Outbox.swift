@@ -35,7 +35,8 @@ enum Outbox {
         }
         var delivered = 0
         for (index, event) in pending.enumerated() {
-            let request = FetchRequest(url: event.url, cacheable: false)
+            // Queued URLs hold placeholders instead of secrets (see Redactor.seal).
+            let request = FetchRequest(url: context.redactor.unseal(event.url), cacheable: false)
             do {
                 _ = try await fetcher.fetch(request, context: context)
                 try await store.writeDetached { db in

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("StandardFetcher retries")
 struct StandardFetcherRetryTests {
-    let fetcher = StandardFetcher()
+    /// A client of each test's own: the timing checks must not wait behind other tests' transfers
+    /// on the shared client's threads.
+    let fetcher = StandardFetcher(client: CurlHTTPClient(workers: 2))
 
     @Test func serverErrorThenSuccessIsRetried() async throws {
         let server = try LoopbackServer { $0.number == 1 ? .status(500) : .json(#"{"ok":true}"#) }
@@ -102,7 +104,7 @@ struct StandardFetcherRetryTests {
 
     @Test func stalledBodyTimesOutAndIsRetried() async throws {
         let server = try LoopbackServer { request in
-            request.number == 1 ? .text("late").stalled(for: .seconds(2)) : .text("on time")
+            request.number == 1 ? .text("late").stalled(for: .seconds(10)) : .text("on time")
         }
         defer { server.stop() }
         let response = try await fetcher.fetch(
