@@ -126,4 +126,31 @@ struct JSONAuthTests {
         #expect(body["filters"]?[0]?["value"] == .string("GB"))
         #expect(body["day"] == .string((try today.init(parsing: "{{today|dd/MM/yyyy}}")).render()))
     }
+
+    @Test func secretsInHeadersAndBodiesReachTheServerButNotTheStoreFiles() async throws {
+        let server = try LoopbackServer { _ in .json(#"{"items":[{"id":1},{"id":2}]}"#).header("ETag", "\"v1\"") }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/search"),
+            """
+                method: POST
+                headers: { X-Api-Key: "${HEADER_SECRET}" }
+                body: { query: fruit, token: "${BODY_SECRET}" }
+            """ + "\n" + Self.fields,
+            environment: ["HEADER_SECRET": "header-secret-8431", "BODY_SECRET": "body-secret-5512"])
+        let report = try await harness.run()
+        #expect(report.feeds.first?.status == .ok)
+        let request = try #require(server.requests.first)
+        #expect(request.header("x-api-key") == "header-secret-8431")
+        #expect(request.bodyText.contains("body-secret-5512"))
+
+        let reportText = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        let store = try harness.config().storePath
+        for path in [store, store + "-wal", store + "-shm"] {
+            guard let bytes = FileManager.default.contents(atPath: path) else { continue }
+            for secret in ["header-secret-8431", "body-secret-5512"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in \(path)")
+                #expect(!reportText.contains(secret))
+            }
+        }
+    }
 }

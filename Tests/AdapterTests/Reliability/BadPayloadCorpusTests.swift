@@ -3,6 +3,7 @@ import FeedCore
 import FeedTestSupport
 import Foundation
 import FruitFeed
+import JSONFeed
 import Testing
 
 /// A corpus of malformed payloads per adapter, each listed in its folder's `expected.txt` as
@@ -10,7 +11,7 @@ import Testing
 /// or `file | rejects | words` (the feed commits and a reject's `path: reason` contains the words).
 ///
 /// Classified and currency keep their own corpora (ClassifiedBadPayloadTests,
-/// CurrencyBadPayloadTests); the json adapter's is to be added beside these when it lands.
+/// CurrencyBadPayloadTests).
 @Suite("Reliability: bad payload corpus", .serialized)
 struct BadPayloadCorpusTests {
     /// One malformed payload and what it must produce.
@@ -30,12 +31,14 @@ struct BadPayloadCorpusTests {
         case fruit
         case deliveries
         case flights
+        case json
 
         var folder: String {
             switch self {
             case .fruit: "fruit/bad"
             case .deliveries: "destination/bad-deliveries"
             case .flights: "destination/bad-flights"
+            case .json: "json/bad"
             }
         }
 
@@ -45,6 +48,7 @@ struct BadPayloadCorpusTests {
             case .fruit: "data.json"
             case .deliveries: "page-0.json"
             case .flights: "flights.json"
+            case .json: "items.json"
             }
         }
 
@@ -53,16 +57,28 @@ struct BadPayloadCorpusTests {
             case .fruit: "{ name: feed, adapter: fruit, url: data.json }"
             case .deliveries: #"{ name: feed, adapter: destination, source: deliveries, url: "page-{offset}.json" }"#
             case .flights: "{ name: feed, adapter: destination, source: flights, url: flights.json }"
+            case .json:
+                """
+                { name: feed, adapter: json, url: items.json, records: $.items, entity: item, key: id,
+                      fields: { id: int, name: string, price: decimal, tags: { type: list, of: string } } }
+                """
             }
         }
 
-        var table: String { self == .fruit ? "fruit" : "destination" }
+        var table: String {
+            switch self {
+            case .fruit: "fruit"
+            case .deliveries, .flights: "destination"
+            case .json: "item"
+            }
+        }
 
         func goodBody() throws -> Data {
             switch self {
             case .fruit: Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
             case .deliveries: Data(#"[{"id": 1, "description": "a parcel"}, {"id": 2}]"#.utf8)
             case .flights: try TestFixtures.data("destination/flights-ten.json")
+            case .json: Data(#"{"items":[{"id":1,"name":"a","price":1.50,"tags":["t1","t2"]}]}"#.utf8)
             }
         }
     }
@@ -96,7 +112,7 @@ struct BadPayloadCorpusTests {
     func aBadPayloadIsRejectedWithReasonsOrFailsTheFeedClearly(_ payload: BadPayload) async throws {
         let corpus = payload.corpus
         let harness = try FeedHarness(
-            registry: AdapterRegistry([FruitAdapter.self, DestinationAdapter.self]),
+            registry: AdapterRegistry([FruitAdapter.self, DestinationAdapter.self, JSONAdapter.self]),
             yaml: "feeds:\n  - \(corpus.yaml)\n", files: [corpus.target: try corpus.goodBody()])
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.status == .ok, "\(first.error ?? "")")
