@@ -41,7 +41,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         guard let waitDuration = FeedDuration(parsing: wait) else {
-            throw ValidationError("--wait: '\(wait)' is not a duration (e.g. 30s)")
+            Console.error("error: --wait: '\(wait)' is not a duration (e.g. 30s)")
+            throw ExitCode(2)
         }
         let lock: StoreLock
         do {
