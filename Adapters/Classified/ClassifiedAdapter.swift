@@ -48,12 +48,7 @@ public struct ClassifiedAdapter: FeedAdapter {
 
     public init(options: Options, feed: FeedSetup) throws {
         self.options = options
-        let currency = (options.currency ?? "EUR").uppercased()
-        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw OptionError(
-                "currency must be a three-letter ISO 4217 code, not '\(options.currency ?? "")'", at: ["currency"])
-        }
-        self.currency = currency
+        currency = try Money.currencyOption(options.currency, default: "EUR", at: ["currency"])
     }
 
     public func run(_ pass: FeedPass) async throws {

@@ -40,7 +40,7 @@ enum FlightMapping {
                 feed: feed, url: url, path: "$.data",
                 message: "expected a list of offers, found \(document["data"]?.kindName ?? "nothing")")
         }
-        guard let code = document["currency"]?.stringValue, isCurrencyCode(code) else {
+        guard let code = document["currency"]?.stringValue, Money.isCurrencyCode(code) else {
             throw PayloadError(
                 feed: feed, url: url, path: "$.currency",
                 message: "expected an ISO 4217 currency code, found \(document["currency"].map(describe) ?? "nothing")")
@@ -164,9 +164,6 @@ enum FlightMapping {
         return String(iso.prefix(10))
     }
 
-    private static func isCurrencyCode(_ code: String) -> Bool {
-        code.count == 3 && code.allSatisfy { $0.isASCII && $0.isLetter }
-    }
 
     private static func describe(_ value: JSONValue) -> String {
         value.stringValue.map { "'\($0)'" } ?? value.kindName

@@ -163,12 +163,7 @@ enum FieldCompiler {
             }
             kind = .timestamp(format)
         case "money":
-            let code = (spec.currency ?? "").uppercased()
-            guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw OptionError(
-                    "currency must be a three-letter ISO 4217 code, not '\(spec.currency ?? "")'", at: at + ["currency"]
-                )
-            }
+            let code = try Money.currencyOption(spec.currency ?? "", default: "", at: at + ["currency"])
             kind = .money(currency: code, exponent: Money.exponent(of: code))
         default:
             throw OptionError("unknown field type '\(spec.type)'", at: at)

@@ -8,6 +8,24 @@ public enum Money {
         "CLF": 4, "UYW": 4,
     ]
 
+    /// Whether `code` has the shape of an ISO 4217 code: three ASCII letters.
+    public static func isCurrencyCode(_ code: String) -> Bool {
+        code.count == 3 && code.allSatisfy { $0.isASCII && $0.isLetter }
+    }
+
+    /// A currency option of a feed, upper-cased: `value`, or `defaultCode` when it is absent.
+    ///
+    /// - Throws: ``OptionError`` at `path` when it is not a three-letter code.
+    public static func currencyOption(_ value: String?, default defaultCode: String, at path: [String]) throws(OptionError)
+        -> String
+    {
+        let code = (value ?? defaultCode).uppercased()
+        guard isCurrencyCode(code) else {
+            throw OptionError("currency must be a three-letter ISO 4217 code, not '\(value ?? "")'", at: path)
+        }
+        return code
+    }
+
     /// The number of decimals of `currency`'s minor unit (2 unless ISO 4217 says otherwise).
     public static func exponent(of currency: String) -> Int { exponents[currency.uppercased()] ?? 2 }
 

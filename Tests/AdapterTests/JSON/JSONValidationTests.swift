@@ -75,9 +75,10 @@ struct JSONValidationTests {
     }
 
     @Test func authKeysAreCheckedPerType() throws {
-        let problems = try Self.problems(Self.valid + "\n    auth: { type: basic, username: a, token: b }")
-        #expect(problems.contains { $0.contains("unknown key 'token'") }, "\(problems)")
-        #expect(problems.contains { $0.contains("missing key 'password'") }, "\(problems)")
+        let missing = try Self.problems(Self.valid + "\n    auth: { type: basic, username: a, token: b }")
+        #expect(missing.contains { $0.contains("missing key 'password'") }, "\(missing)")
+        let unknown = try Self.problems(Self.valid + "\n    auth: { type: basic, username: a, password: c, token: b }")
+        #expect(unknown.contains { $0.contains("unknown key 'token'") }, "\(unknown)")
     }
 
     @Test func badValuesOfKnownOptionsPointAtTheValue() throws {
