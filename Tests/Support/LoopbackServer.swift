@@ -69,6 +69,9 @@ public final class LoopbackServer: Sendable {
 final class LoopbackServerCore: Sendable {
     private struct State {
         var listener: Int32 = -1
+        /// After a stop: a socket bound to the old port but not listening, so connections are
+        /// refused and no other server of the test run can take the port over.
+        var reservation: Int32 = -1
         var port: UInt16 = 0
         var stopped = false
         var connections: Set<Int32> = []
@@ -84,7 +87,14 @@ final class LoopbackServerCore: Sendable {
     var requests: [LoopbackRequest] { state.withLock { $0.requests } }
 
     func start(port requested: UInt16 = 0) throws(LoopbackServerError) {
-        let running = state.withLock { $0.listener >= 0 && !$0.stopped }
+        let running = state.withLock { state in
+            let running = state.listener >= 0 && !state.stopped
+            if !running, state.reservation >= 0 {
+                close(state.reservation)
+                state.reservation = -1
+            }
+            return running
+        }
         guard !running else { return }
         let (listener, port) = try LoopbackSocket.listen(port: requested)
         state.withLock {
@@ -130,6 +140,15 @@ final class LoopbackServerCore: Sendable {
             if state.listener == listener { state.listener = -1 }
         }
         close(listener)
+        state.withLock { state in
+            if state.stopped, state.reservation < 0 { state.reservation = LoopbackSocket.reserve(port: state.port) }
+        }
+    }
+
+    deinit {
+        state.withLock { state in
+            if state.reservation >= 0 { close(state.reservation) }
+        }
     }
 
     private func serve(_ descriptor: Int32) {

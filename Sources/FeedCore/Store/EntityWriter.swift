@@ -29,12 +29,16 @@ final class EntityWriter {
     private var touchStatement: RawStatement?
     private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
 
+    /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
+    /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
+    /// across resets, so each record binds only its own values.
     private func prepared(
         _ slot: ReferenceWritableKeyPath<EntityWriter, RawStatement?>, _ sql: @autoclosure () -> String,
-        _ db: Database
+        _ db: Database, constants: (RawStatement) -> Void
     ) throws -> RawStatement {
         if let statement = self[keyPath: slot] { return statement }
         let statement = try RawStatement(db, sql())
+        constants(statement)
         self[keyPath: slot] = statement
         return statement
     }
@@ -102,8 +106,8 @@ final class EntityWriter {
         case .merge, .replace:
             let lookup = try prepared(
                 \.lookupStatement,
-                "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db)
-            lookup.bind(feed, at: 1)
+                "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db
+            ) { $0.bind(feed, at: 1) }
             lookup.bind(record.key, at: 2)
             if try lookup.step(db) {
                 let rowid = lookup.int64(column: 0)
@@ -126,8 +130,8 @@ final class EntityWriter {
         case .append:
             let lookup = try prepared(
                 \.appendLookupStatement, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1",
-                db)
-            lookup.bind(feed, at: 1)
+                db
+            ) { $0.bind(feed, at: 1) }
             lookup.bind(record.key, at: 2)
             lookup.bind(hash, at: 3)
             let exists = try lookup.step(db)
@@ -144,18 +148,18 @@ final class EntityWriter {
     /// Counts records the adapter did not write because it knows them to be unchanged.
     func countUnchanged(_ count: Int) { counts.unchanged += count }
 
-    private func bindCommon(_ statement: RawStatement, key: String, hash: Int64) {
+    /// Binds the pass's constants of the insert and update statements: feed, run and stamps.
+    private func bindConstants(_ statement: RawStatement) {
         statement.bind(feed, at: 1)
-        statement.bind(key, at: 2)
-        statement.bind(hash, at: 3)
         statement.bind(run, at: 4)
         statement.bind(stamp, at: 5)
         statement.bind(stamp, at: 6)
     }
 
     private func insert(_ record: EntityRecord, hash: Int64, in db: Database) throws {
-        let statement = try prepared(\.insertStatement, insertSQL, db)
-        bindCommon(statement, key: record.key, hash: hash)
+        let statement = try prepared(\.insertStatement, insertSQL, db, constants: bindConstants)
+        statement.bind(record.key, at: 2)
+        statement.bind(hash, at: 3)
         for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
         try statement.step(db)
         statement.reset()
@@ -163,8 +167,8 @@ final class EntityWriter {
     }
 
     private func update(rowid: Int64, record: EntityRecord, hash: Int64, in db: Database) throws {
-        let statement = try prepared(\.updateStatement, updateSQL, db)
-        bindCommon(statement, key: record.key, hash: hash)
+        let statement = try prepared(\.updateStatement, updateSQL, db, constants: bindConstants)
+        statement.bind(hash, at: 3)
         statement.bind(rowid, at: 1)
         for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
         try statement.step(db)
@@ -173,9 +177,10 @@ final class EntityWriter {
     }
 
     private func touch(rowid: Int64, in db: Database) throws {
-        let statement = try prepared(\.touchStatement, "UPDATE \(table) SET _last_seen = ?2 WHERE rowid = ?1", db)
+        let statement = try prepared(\.touchStatement, "UPDATE \(table) SET _last_seen = ?2 WHERE rowid = ?1", db) {
+            $0.bind(stamp, at: 2)
+        }
         statement.bind(rowid, at: 1)
-        statement.bind(stamp, at: 2)
         try statement.step(db)
         statement.reset()
     }
@@ -187,12 +192,15 @@ final class EntityWriter {
             statements = existing
         } else {
             statements = try childSQL.map { (try RawStatement(db, $0.delete), try RawStatement(db, $0.insert)) }
+            for statement in statements {
+                statement.delete.bind(feed, at: 1)
+                statement.insert.bind(feed, at: 1)
+            }
             childStatements = statements
         }
         for (child, statement) in zip(childSQL, statements) {
             if replacing {
                 let delete = statement.delete
-                delete.bind(feed, at: 1)
                 delete.bind(record.key, at: 2)
                 try delete.step(db)
                 delete.reset()
@@ -200,7 +208,6 @@ final class EntityWriter {
             guard let rows = record.children[child.name], !rows.isEmpty else { continue }
             let insert = statement.insert
             for (position, row) in rows.enumerated() {
-                insert.bind(feed, at: 1)
                 insert.bind(record.key, at: 2)
                 insert.bind(Int64(position), at: 3)
                 for (index, value) in row.enumerated() { insert.bind(value, at: Int32(index + 4)) }
