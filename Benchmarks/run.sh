@@ -53,7 +53,7 @@ feeds:
   - name: w1
     adapter: json
     url: http://127.0.0.1:$port/items
-    pagination: { type: offset, limit: 1000, total_path: \$.total, max_pages: 100000 }
+    pagination: { type: offset, limit: 1000, total_path: \$.total, max_pages: 100000, parallel: 2 }
     records: \$.items
     entity: item
     key: id

@@ -164,7 +164,6 @@ enum FlightMapping {
         return String(iso.prefix(10))
     }
 
-
     private static func describe(_ value: JSONValue) -> String {
         value.stringValue.map { "'\($0)'" } ?? value.kindName
     }

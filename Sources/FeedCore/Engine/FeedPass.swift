@@ -56,7 +56,9 @@ public final class FeedPass: Sendable {
             let response = try await fetcher.fetch(request, context: context)
             stats.withLock { $0.count(response) }
             if let entry = response.cacheUpdate {
-                try await transaction.send { try $0.storeCache(entry) }
+                // Compressed here, on the feed's task, not on the busy writer thread.
+                let compressed = entry.bodyIsCached ? nil : BodyCompression.compress(entry.body)
+                try await transaction.send { try $0.storeCache(entry, compressed: compressed) }
             }
             return response
         } catch let error as FetchError {

@@ -58,7 +58,8 @@ final class TransactionScope {
         rejected += rejects.count
     }
 
-    func storeCache(_ entry: CachedResponse) throws {
+    /// Stores `entry`; `compressed` is its body deflated (``BodyCompression``), when smaller.
+    func storeCache(_ entry: CachedResponse, compressed: Data?) throws {
         if entry.bodyIsCached {
             try db.execute(
                 sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
@@ -68,15 +69,16 @@ final class TransactionScope {
         let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
         try db.execute(
             sql: """
-                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
                     headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
-                    fetched_at = excluded.fetched_at, body = excluded.body
+                    fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
                 """,
             arguments: [
                 entry.key, feed, entry.url, entry.status, headers, entry.etag, entry.lastModified,
-                entry.fetchedAt.timeIntervalSince1970, entry.body,
+                entry.fetchedAt.timeIntervalSince1970, compressed ?? entry.body,
+                compressed.map { _ in entry.body.count },
             ])
     }
 

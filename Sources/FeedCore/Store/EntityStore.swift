@@ -114,12 +114,18 @@ extension EntityStore: ResponseCacheReading {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM _http_cache WHERE key = ?", arguments: [key])
             else { return nil }
+            var body: Data = row["body"]
+            if let size: Int = row["body_size"] {
+                // A body that no longer inflates is as good as no cache entry.
+                guard let inflated = BodyCompression.decompress(body, size: size) else { return nil }
+                body = inflated
+            }
             let headersJSON: String = row["headers"]
             let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
             return CachedResponse(
                 key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
                 lastModified: row["last_modified"], fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
-                body: row["body"])
+                body: body)
         }
     }
 }

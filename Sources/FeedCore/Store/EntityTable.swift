@@ -32,7 +32,7 @@ enum EntityTable {
             indexes: [
                 // One index: every write looks rows up by feed and key. `_run` (for exports of
                 // increments) is not indexed; a scan is cheap next to a second index on every insert.
-                "CREATE INDEX IF NOT EXISTS \(quoted(schema.name + "_feed_key")) ON \(quoted(schema.name))(_feed, _key)",
+                "CREATE INDEX IF NOT EXISTS \(quoted(schema.name + "_feed_key")) ON \(quoted(schema.name))(_feed, _key)"
             ], in: db, path: path)
         for child in schema.children {
             let table = schema.childTableName(child)

@@ -78,6 +78,10 @@ enum StoreMigrations {
                     CREATE INDEX _outbox_pending ON _outbox(feed, delivered_at);
                     """)
         }
+        migrator.registerMigration("v3: compressed cache bodies") { db in
+            // When set, `body` holds the zlib-compressed body of `body_size` bytes.
+            try db.execute(sql: "ALTER TABLE _http_cache ADD COLUMN body_size INTEGER")
+        }
         return migrator
     }
 }

@@ -16,7 +16,8 @@ public enum Money {
     /// A currency option of a feed, upper-cased: `value`, or `defaultCode` when it is absent.
     ///
     /// - Throws: ``OptionError`` at `path` when it is not a three-letter code.
-    public static func currencyOption(_ value: String?, default defaultCode: String, at path: [String]) throws(OptionError)
+    public static func currencyOption(_ value: String?, default defaultCode: String, at path: [String])
+        throws(OptionError)
         -> String
     {
         let code = (value ?? defaultCode).uppercased()
