@@ -11,15 +11,15 @@ struct Feedwork: AsyncParsableCommand {
             one kind of API into entity tables.
 
             Examples:
-              feedwork run                       run every enabled feed of ./feeds.yaml
-              feedwork run --feed bbc-fruit      run one feed
-              feedwork validate -c my.yaml       check a config and print every problem
-              feedwork list                      feeds, last runs and row counts
-              feedwork export fruit --format csv the fruit entity as CSV on stdout
-              feedwork adapters                  the built-in adapters, their options and entities
-              feedwork price milk eggs=2 --currency EUR   price a basket with the latest stored rate
-              feedwork record my-api             save a feed's live responses as fixtures
-              feedwork test                      replay the fixture suites offline, compare records
+              feedwork run                        run every enabled feed of ./feeds.yaml
+              feedwork run --feed bbc-fruit       run one feed
+              feedwork validate -c my.yaml        check a config, print every problem
+              feedwork list                       feeds, last runs and row counts
+              feedwork export fruit --format csv  the fruit entity as CSV
+              feedwork adapters                   adapters, their options and entities
+              feedwork price milk eggs=2 --currency EUR
+              feedwork record my-api              save a feed's responses as fixtures
+              feedwork test                       replay the fixture suites offline
             """,
         version: "0.1.0",
         subcommands: [
