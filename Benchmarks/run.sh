@@ -16,9 +16,12 @@ if [ ! -x /usr/bin/time ]; then
     echo "installing GNU time"; apt-get install -y -qq time >/dev/null
 fi
 
-swift build -c release --product feedwork >/dev/null
-swift build -c release --product feedwork-bench-server >/dev/null
-bin=$(swift build -c release --show-bin-path)
+# A release build with the Swift runtime linked in, as a command-line tool is shipped (it saves
+# the dynamic linking of the runtime libraries at every start); a folder of its own.
+build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+"${build[@]}" --product feedwork >/dev/null
+"${build[@]}" --product feedwork-bench-server >/dev/null
+bin=$("${build[@]}" --show-bin-path)
 work=$(mktemp -d)
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
