@@ -30,12 +30,12 @@ enum FruitMapping {
             switch record(item, currency: currency) {
             case .success(let record):
                 if let earlier = positions[record.key] {
-                    result.records.remove(at: earlier)
-                    positions = Dictionary(uniqueKeysWithValues: result.records.enumerated().map { ($1.key, $0) })
+                    result.records[earlier] = record
                     result.notes.append("duplicate type '\(record.key)' at \(path); the last one wins")
+                } else {
+                    positions[record.key] = result.records.count
+                    result.records.append(record)
                 }
-                positions[record.key] = result.records.count
-                result.records.append(record)
             case .failure(let error):
                 result.rejects.append(
                     Reject(

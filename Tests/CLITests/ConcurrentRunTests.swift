@@ -1,3 +1,4 @@
+import FeedCore
 import FeedTestSupport
 import Foundation
 import Synchronization
@@ -79,8 +80,17 @@ struct ConcurrentRunTests {
         try await store.prepare()
         let first = try await store.startSlowRun()
         let second = try await FeedworkProcess.runOffPool(["run", "--json"], in: store.directory)
-        #expect(!first.isRunning, "the second run finished after the first")
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        // The second run started only once the first had finished (the process may still have
+        // been exiting when the second one was done, so its runs in the store tell the order).
+        let runs = try EntityStore(path: store.directory.appendingPathComponent("feeds.sqlite").path)
+            .query("SELECT started_at, finished_at FROM _runs ORDER BY id")
+        #expect(runs.count == 3, "the preparing run, the slow first run, the second run")
+        if runs.count == 3, case .text(let firstFinished)? = runs[1]["finished_at"],
+            case .text(let secondStarted)? = runs[2]["started_at"]
+        {
+            #expect(secondStarted >= firstFinished, "the second run waited for the first")
+        }
         #expect(first.terminationStatus == 0)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains(#""status" : "ok""#) || second.stdout.contains(#""status":"ok""#))

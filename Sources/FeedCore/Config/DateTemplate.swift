@@ -56,9 +56,6 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         }
     }
 
-    /// Whether the string has any date expression.
-    public var isConstant: Bool { parts.allSatisfy { if case .literal = $0 { true } else { false } } }
-
     /// The string with every expression evaluated at `now`.
     public func render(now: Date = Date()) -> String {
         parts.map { part in

@@ -56,11 +56,4 @@ struct ContentHash {
         return Int64(bitPattern: hash.value)
     }
 
-    /// A hex digest of `bytes`, for cache keys.
-    static func hex(of bytes: some Sequence<UInt8>) -> String {
-        var hash = ContentHash()
-        for b in bytes { hash.byte(b) }
-        let hex = String(hash.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
 }

@@ -30,16 +30,6 @@ public final class EntityStore: Sendable {
     }
 
     /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
-    public func prepare(_ schemas: [EntitySchema]) throws {
-        do {
-            try pool.write { db in try Self.prepare(schemas, in: db, path: self.path) }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(path: path, error)
-        }
-    }
-
     static func prepare(_ schemas: [EntitySchema], in db: Database, path: String) throws {
         for schema in schemas {
             try EntityTable.ensure(schema, in: db, path: path)

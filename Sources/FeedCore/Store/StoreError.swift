@@ -20,8 +20,5 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether another process holds the store's write lock.
-    public var isBusy: Bool { message.contains("database is locked") || message.contains("SQLite error 5") }
-
     public var description: String { "\(path): \(message)" }
 }
