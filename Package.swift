@@ -27,10 +27,12 @@ let package = Package(
         ),
         // zlib from the system, to keep cached response bodies small in the store.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // SQLite settings that its C API offers only through variadic functions.
+        .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "FeedCore",
             dependencies: [
-                "CCurl", "CZlib",
+                "CCurl", "CZlib", "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite API, for binding values on the write path without boxing each one.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -9,6 +9,9 @@ final class TransactionScope {
     let stamp: String
     private var writers: [String: EntityWriter] = [:]
     private var writerOrder: [String] = []
+    /// The writer of the last record written: records come in runs of one entity, and comparing
+    /// names costs less than hashing them.
+    private var lastWriter: EntityWriter?
     private(set) var rejected = 0
 
     init(db: Database, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) {
@@ -27,12 +30,22 @@ final class TransactionScope {
     /// this thread (the single writer thread is the pipeline's bottleneck).
     func write(_ records: [EntityRecord], hashes: [Int64]) throws {
         for (record, hash) in zip(records, hashes) {
+            if let writer = lastWriter, writer.schema.name == record.entity {
+                try writer.write(record, hash: hash, in: db)
+                continue
+            }
             guard let writer = writers[record.entity] else {
                 throw StoreError(
                     path: "", message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
             }
+            lastWriter = writer
             try writer.write(record, hash: hash, in: db)
         }
+    }
+
+    /// Releases what the writers hold on to; call at the end of the transaction.
+    func close() {
+        for writer in writers.values { writer.close() }
     }
 
     func countUnchanged(_ count: Int, entity: String) throws {

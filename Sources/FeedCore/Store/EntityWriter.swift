@@ -28,6 +28,8 @@ final class EntityWriter {
     private var updateStatement: RawStatement?
     private var touchStatement: RawStatement?
     private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
+    /// Where the texts of the record being written are bound from; see ``TextBindings``.
+    private let texts = TextBindings()
 
     /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
     /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
@@ -108,7 +110,8 @@ final class EntityWriter {
                 \.lookupStatement,
                 "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db
             ) { $0.bind(feed, at: 1) }
-            lookup.bind(record.key, at: 2)
+            lookup.bind(record.key, at: 2, texts: texts)
+            defer { texts.reset() }
             if try lookup.step(db) {
                 let rowid = lookup.int64(column: 0)
                 let storedHash = lookup.int64(column: 1)
@@ -124,6 +127,7 @@ final class EntityWriter {
                 }
             } else {
                 lookup.reset()
+                texts.reset()
                 try insert(record, hash: hash, in: db)
                 counts.inserted += 1
             }
@@ -132,10 +136,11 @@ final class EntityWriter {
                 \.appendLookupStatement, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1",
                 db
             ) { $0.bind(feed, at: 1) }
-            lookup.bind(record.key, at: 2)
+            lookup.bind(record.key, at: 2, texts: texts)
             lookup.bind(hash, at: 3)
             let exists = try lookup.step(db)
             lookup.reset()
+            texts.reset()
             if exists {
                 counts.unchanged += 1
             } else {
@@ -158,11 +163,10 @@ final class EntityWriter {
 
     private func insert(_ record: EntityRecord, hash: Int64, in db: Database) throws {
         let statement = try prepared(\.insertStatement, insertSQL, db, constants: bindConstants)
-        statement.bind(record.key, at: 2)
+        statement.bind(record.key, at: 2, texts: texts)
         statement.bind(hash, at: 3)
-        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
-        try statement.step(db)
-        statement.reset()
+        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7), texts: texts) }
+        try run(statement, in: db)
         try writeChildren(of: record, replacing: false, in: db)
     }
 
@@ -170,10 +174,16 @@ final class EntityWriter {
         let statement = try prepared(\.updateStatement, updateSQL, db, constants: bindConstants)
         statement.bind(hash, at: 3)
         statement.bind(rowid, at: 1)
-        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7)) }
+        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7), texts: texts) }
+        try run(statement, in: db)
+        try writeChildren(of: record, replacing: true, in: db)
+    }
+
+    /// Steps `statement`, which returns no rows, and makes its bound texts' memory available again.
+    private func run(_ statement: RawStatement, in db: Database) throws {
+        defer { texts.reset() }
         try statement.step(db)
         statement.reset()
-        try writeChildren(of: record, replacing: true, in: db)
     }
 
     private func touch(rowid: Int64, in db: Database) throws {
@@ -201,19 +211,33 @@ final class EntityWriter {
         for (child, statement) in zip(childSQL, statements) {
             if replacing {
                 let delete = statement.delete
-                delete.bind(record.key, at: 2)
-                try delete.step(db)
-                delete.reset()
+                delete.bind(record.key, at: 2, texts: texts)
+                try run(delete, in: db)
             }
-            guard let rows = record.children[child.name], !rows.isEmpty else { continue }
+            guard let rows = Self.rows(of: child.name, in: record), !rows.isEmpty else { continue }
             let insert = statement.insert
             for (position, row) in rows.enumerated() {
-                insert.bind(record.key, at: 2)
+                insert.bind(record.key, at: 2, texts: texts)
                 insert.bind(Int64(position), at: 3)
-                for (index, value) in row.enumerated() { insert.bind(value, at: Int32(index + 4)) }
-                try insert.step(db)
-                insert.reset()
+                for (index, value) in row.enumerated() { insert.bind(value, at: Int32(index + 4), texts: texts) }
+                try run(insert, in: db)
             }
+        }
+    }
+
+    /// The rows of the child list `name`; found by comparing names rather than hashing `name`,
+    /// which costs more for the few lists a record has.
+    private static func rows(of name: String, in record: EntityRecord) -> [[FieldValue]]? {
+        for (childName, rows) in record.children where childName == name { return rows }
+        return nil
+    }
+
+    /// Clears the bindings of the writer's statements, which point into its ``TextBindings``;
+    /// call before the writer goes away, on the thread that holds the connection.
+    func close() {
+        let statements = [lookupStatement, appendLookupStatement, insertStatement, updateStatement, touchStatement]
+        for statement in statements.compactMap({ $0 }) + (childStatements ?? []).flatMap({ [$0.delete, $0.insert] }) {
+            statement.clearBindings()
         }
     }
 

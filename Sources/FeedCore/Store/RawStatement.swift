@@ -10,26 +10,35 @@ struct RawStatement {
 
     init(_ db: Database, _ sql: String) throws { statement = try db.cachedStatement(sql: sql) }
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// `SQLITE_TRANSIENT`: SQLite copies the value before the bind returns.
+    static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
-    func bind(_ value: FieldValue, at index: Int32) {
+    /// Binds `value`. A text goes through `texts` when given (valid until `texts` is reset),
+    /// otherwise SQLite keeps a copy of its own.
+    func bind(_ value: FieldValue, at index: Int32, texts: TextBindings? = nil) {
         switch value {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let number): sqlite3_bind_int64(handle, index, number)
         case .real(let number): sqlite3_bind_double(handle, index, number)
         case .bool(let flag): sqlite3_bind_int64(handle, index, flag ? 1 : 0)
-        case .text(let text):
-            var text = text
-            text.withUTF8 { bytes in
-                _ = sqlite3_bind_text(
-                    handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                    Int32(bytes.count), Self.transient)
-            }
+        case .text(let text): bind(text, at: index, texts: texts)
         }
     }
 
     func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
-    func bind(_ text: String, at index: Int32) { bind(.text(text), at: index) }
+
+    func bind(_ text: String, at index: Int32, texts: TextBindings? = nil) {
+        if let texts { return texts.bind(text, at: index, of: handle) }
+        var text = text
+        text.withUTF8 { bytes in
+            _ = sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count), Self.transient)
+        }
+    }
+
+    /// Drops every binding, so the statement keeps no pointer into a ``TextBindings`` buffer.
+    func clearBindings() { sqlite3_clear_bindings(handle) }
 
     /// Steps once; returns `true` when a row is available.
     @discardableResult
