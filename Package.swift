@@ -57,7 +57,9 @@ let package = Package(
         // The throughput benchmark's synthetic API, a process of its own (see Benchmarks/README.md).
         .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
         // A real HTTP server on 127.0.0.1 for tests, able to misbehave on cue.
-        .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/Support"),
+        .target(
+            name: "FeedTestSupport", dependencies: ["FeedCore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/Support"),
         .testTarget(
             name: "FeedCoreTests",
             dependencies: ["FeedCore", "FeedTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -27,7 +27,9 @@ import Foundation
 /// fresh within `max_age`) is not mapped again: its records are counted as unchanged and their
 /// rows, `_last_seen` included, stay as they are. This only happens while the field mapping is
 /// the one that wrote them (a fingerprint of it is kept in `_state`); `replace` always maps
-/// every page, since rows a pass does not deliver are deleted.
+/// every page, since rows a pass does not deliver are deleted. Such a page is not even parsed:
+/// the pass that read it kept its record count and pagination facts (``PageSummary``), so the
+/// cached body is not read from the store at all.
 public struct JSONAdapter: FeedAdapter {
     public static let description = AdapterDescription(
         name: "json",
@@ -121,11 +123,16 @@ public struct JSONAdapter: FeedAdapter {
         let requests = requests.rendered(now: Date())
         let storedFingerprint = try pass.state(Self.mappingStateKey)
         let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
+        let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         let pages = PageProcessor(
             requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper,
-            skipsUnchanged: skipsUnchanged, feed: pass.feed)
+            skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         var walk = PageWalk(pass: pass, processor: pages, mode: mode)
         try await walk.run()
+        // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped.
+        for key in summaries.keys where !walk.walkedKeys.contains(key) {
+            try await PageSummary.remove(forKey: key, in: pass)
+        }
         if walk.skippedPages > 0 {
             pass.note(
                 "\(walk.skippedPages) page(s) unchanged since the last pass; their \(walk.skippedRecords) record(s) were not mapped again"
@@ -212,10 +219,12 @@ public struct JSONAdapter: FeedAdapter {
             }
     }
 
-    /// A stable digest of the options that decide how a response becomes rows.
+    /// A stable digest of the options that decide how a response becomes rows and what it says
+    /// about the next pages.
     private static func fingerprint(of options: Options) -> String {
         var text =
             "\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
+        text += "\u{1}\(options.pagination.map { "\($0)" } ?? "none")"
         for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

@@ -12,6 +12,9 @@ struct PageOutcome: Sendable {
     var facts: PageFacts
     /// The URL the page was fetched from (secrets included), for relative next links.
     var url: String
+    /// The page's `_http_cache` key, and its summary when it is new or changed.
+    var cacheKey: String?
+    var newSummary: PageSummary?
 }
 
 /// Fetches, parses and maps one page. Holds no state, so several pages can be processed at once.
@@ -22,12 +25,36 @@ struct PageProcessor: Sendable {
     let mapper: RecordMapper
     /// Whether pages answered with 304 (or fresh in the cache) are only counted, not mapped.
     let skipsUnchanged: Bool
+    /// What earlier passes read from their pages, by cache key; see ``PageSummary``.
+    let summaries: [String: PageSummary]
+    /// Whether pages' summaries are kept (not in `replace` mode, which maps every page).
+    let keepsSummaries: Bool
     let feed: String
 
     func process(_ page: PageRequest, pass: FeedPass) async throws -> PageOutcome {
-        let request = requests.fetchRequest(for: page)
-        let response = try await pass.fetch(request)
-        return try read(response, url: request.url)
+        var request = requests.fetchRequest(for: page)
+        let cacheKey = keepsSummaries && request.cacheable ? CacheKey.make(for: request) : nil
+        let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
+        request.omitsUnchangedBody = known != nil
+        var response = try await pass.fetch(request)
+        if let known, known.describes(response) {
+            let facts = known.facts(unsealedBy: pass.redactor)
+            return PageOutcome(
+                unchangedRecords: facts.recordCount, skipped: true, facts: facts, url: request.url, cacheKey: cacheKey)
+        }
+        if response.bodyIsOmitted {
+            // Unchanged, but not the page the summary describes: read it after all.
+            request.omitsUnchangedBody = false
+            response = try await pass.fetch(request)
+        }
+        var outcome = try read(response, url: request.url)
+        outcome.cacheKey = cacheKey
+        if cacheKey != nil, let summary = PageSummary(response, facts: outcome.facts, redactor: pass.redactor),
+            summary != known
+        {
+            outcome.newSummary = summary
+        }
+        return outcome
     }
 
     /// Parses and maps a response.
@@ -90,6 +117,8 @@ struct PageWalk {
     let mode: WriteMode
     private(set) var skippedPages = 0
     private(set) var skippedRecords = 0
+    /// The cache keys of the pages walked, whose summaries are still current.
+    private(set) var walkedKeys: Set<String> = []
     private var fetched = 0
 
     init(pass: FeedPass, processor: PageProcessor, mode: WriteMode) {
@@ -162,6 +191,10 @@ struct PageWalk {
     private mutating func commit(_ outcome: PageOutcome) async throws {
         try await pass.write(outcome.records)
         try await pass.reject(outcome.rejects)
+        if let key = outcome.cacheKey {
+            walkedKeys.insert(key)
+            try await outcome.newSummary?.store(forKey: key, in: pass)
+        }
         if outcome.skipped {
             skippedPages += 1
             skippedRecords += outcome.unchangedRecords

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import GRDB
 
 /// A feeds.yaml in a temporary folder with its own store, run through the real engine.
 ///
@@ -68,6 +69,11 @@ public final class FeedHarness: Sendable {
     /// Rows of `sql` as dictionaries of column name to value.
     public func rows(_ sql: String, _ arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
         try store().query(sql, arguments: arguments)
+    }
+
+    /// Runs `sql`, which may change the store: for tests that damage or age what a pass left.
+    public func execute(_ sql: String) throws {
+        try DatabaseQueue(path: try config().storePath).write { try $0.execute(sql: sql) }
     }
 
     /// The number of rows in `table`.

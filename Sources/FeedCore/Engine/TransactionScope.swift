@@ -77,7 +77,8 @@ final class TransactionScope {
             try db.execute(
                 sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
                 arguments: [entry.fetchedAt.timeIntervalSince1970, entry.etag, entry.lastModified, entry.key])
-            if db.changesCount == 1 { return }
+            // Without its body the entry can only refresh a row; one that is gone stays gone.
+            if db.changesCount == 1 || entry.bodyIsOmitted { return }
         }
         let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
         try db.execute(

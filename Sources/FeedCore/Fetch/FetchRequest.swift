@@ -16,6 +16,11 @@ public struct FetchRequest: Sendable, Hashable {
     public var acceptsNotFound: Bool
     /// Whether the response is kept in `_http_cache` (for conditional requests and offline use).
     public var cacheable: Bool
+    /// When `true`, a response unchanged since the cached one (304 Not Modified, or fresh within
+    /// `maxAge`) comes with an empty body and ``FetchResponse/bodyIsOmitted`` set, and the cached
+    /// body is not even read: for callers that remember what it said. A stale response (the
+    /// network failed) always carries its body.
+    public var omitsUnchangedBody = false
 
     public init(
         url: String, method: String = "GET", headers: [HTTPHeader] = [], body: Data? = nil,

@@ -30,6 +30,9 @@ public struct FetchResponse: Sendable {
     public var bytesReceived: Int
     /// The entry to store in `_http_cache` when the feed's pass commits, if any.
     public var cacheUpdate: CachedResponse?
+    /// Whether `body` was left out (it is empty), as the request's
+    /// ``FetchRequest/omitsUnchangedBody`` asked for an unchanged response.
+    public var bodyIsOmitted = false
 
     public init(
         url: String, status: Int, headers: [String: String] = [:], body: Data, origin: Origin,
@@ -75,6 +78,9 @@ public struct CachedResponse: Sendable, Hashable {
     /// Whether `body` is the one the cache already holds (a 304), so storing the entry only
     /// refreshes its time and validators instead of rewriting the body.
     public var bodyIsCached: Bool
+    /// Whether `body` was not read from the cache (it is empty): see
+    /// ``ResponseCacheReading/cachedResponse(forKey:includingBody:)``.
+    public var bodyIsOmitted = false
 
     public init(
         key: String, url: String, status: Int, headers: [String: String], etag: String?, lastModified: String?,
@@ -94,6 +100,14 @@ public struct CachedResponse: Sendable, Hashable {
 
 /// Read access to `_http_cache`.
 public protocol ResponseCacheReading: Sendable {
-    /// The cached response for `key`, or `nil`.
-    func cachedResponse(forKey key: String) throws -> CachedResponse?
+    /// The cached response for `key`, or `nil`. Without `includingBody`, its body is left empty
+    /// and ``CachedResponse/bodyIsOmitted`` set, which spares reading (and inflating) it.
+    func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse?
+}
+
+extension ResponseCacheReading {
+    /// The cached response for `key`, body included, or `nil`.
+    public func cachedResponse(forKey key: String) throws -> CachedResponse? {
+        try cachedResponse(forKey: key, includingBody: true)
+    }
 }

@@ -13,8 +13,18 @@ public final class InMemoryResponseCache: ResponseCacheReading {
         entries = Mutex(Dictionary(responses.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }))
     }
 
+    /// The entry for `key`, body included, or `nil`.
     public func cachedResponse(forKey key: String) -> CachedResponse? {
-        entries.withLock { $0[key] }
+        cachedResponse(forKey: key, includingBody: true)
+    }
+
+    public func cachedResponse(forKey key: String, includingBody: Bool) -> CachedResponse? {
+        guard var entry = entries.withLock({ $0[key] }) else { return nil }
+        if !includingBody {
+            entry.body = Data()
+            entry.bodyIsOmitted = true
+        }
+        return entry
     }
 
     /// Adds `response`, replacing any entry with the same key.

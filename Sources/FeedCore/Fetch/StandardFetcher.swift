@@ -34,7 +34,9 @@ public struct StandardFetcher: Fetching {
         }
         let url = context.redactor.redact(request.url)
         let key = CacheKey.make(for: request)
-        let cached = request.cacheable ? try context.cache.cachedResponse(forKey: key) : nil
+        let cached =
+            request.cacheable
+            ? try context.cache.cachedResponse(forKey: key, includingBody: !request.omitsUnchangedBody) : nil
 
         if let cached {
             let age = Self.age(of: cached, now: context.now())
@@ -42,6 +44,9 @@ public struct StandardFetcher: Fetching {
                 return Self.response(from: cached, url: url, origin: .fresh)
             }
             if context.offline {
+                guard let cached = try Self.withBody(cached, context) else {
+                    throw FetchError(.offlineWithoutCache, url: url)
+                }
                 return Self.response(from: cached, url: url, origin: .stale(age: age))
             }
         } else if context.offline {
@@ -117,7 +122,7 @@ public struct StandardFetcher: Fetching {
                 try await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded())))
                 continue
             }
-            if let cached {
+            if let cached = try cached.flatMap({ try Self.withBody($0, context) }) {
                 var stale = Self.response(
                     from: cached, url: url, origin: .stale(age: Self.age(of: cached, now: context.now())))
                 stale.attempts = attempts
@@ -156,7 +161,16 @@ public struct StandardFetcher: Fetching {
     private static func response(from cached: CachedResponse, url: String, origin: FetchResponse.Origin)
         -> FetchResponse
     {
-        FetchResponse(url: url, status: cached.status, headers: cached.headers, body: cached.body, origin: origin)
+        var response = FetchResponse(
+            url: url, status: cached.status, headers: cached.headers, body: cached.body, origin: origin)
+        response.bodyIsOmitted = cached.bodyIsOmitted
+        return response
+    }
+
+    /// `cached` with its body, read now when it was left out; `nil` if the entry is gone.
+    private static func withBody(_ cached: CachedResponse, _ context: FetchContext) throws -> CachedResponse? {
+        guard cached.bodyIsOmitted else { return cached }
+        return try context.cache.cachedResponse(forKey: cached.key, includingBody: true)
     }
 
     private static func age(of cached: CachedResponse, now: Date) -> TimeInterval {

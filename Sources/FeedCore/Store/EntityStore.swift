@@ -108,22 +108,31 @@ public final class EntityStore: Sendable {
 }
 
 extension EntityStore: ResponseCacheReading {
-    public func cachedResponse(forKey key: String) throws -> CachedResponse? {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM _http_cache WHERE key = ?", arguments: [key])
+    public func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
+        let columns =
+            "key, url, status, headers, etag, last_modified, fetched_at" + (includingBody ? ", body, body_size" : "")
+        return try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(columns) FROM _http_cache WHERE key = ?", arguments: [key])
             else { return nil }
-            var body: Data = row["body"]
-            if let size: Int = row["body_size"] {
-                // A body that no longer inflates is as good as no cache entry.
-                guard let inflated = BodyCompression.decompress(body, size: size) else { return nil }
-                body = inflated
+            var body = Data()
+            if includingBody {
+                body = row["body"]
+                if let size: Int = row["body_size"] {
+                    // A body that no longer inflates is as good as no cache entry.
+                    guard let inflated = BodyCompression.decompress(body, size: size) else { return nil }
+                    body = inflated
+                }
             }
             let headersJSON: String = row["headers"]
             let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
-            return CachedResponse(
+            var entry = CachedResponse(
                 key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
                 lastModified: row["last_modified"], fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
                 body: body)
+            entry.bodyIsOmitted = !includingBody
+            return entry
         }
     }
 }

@@ -1,0 +1,78 @@
+import FeedCore
+import Foundation
+
+/// What an earlier pass read from a page: how many records it held and what it said about the
+/// pages after it, for the validators (ETag, Last-Modified) the page was served with.
+///
+/// A page the server confirms unchanged (304) needs nothing more, so the pass asks for it with
+/// ``FetchRequest/omitsUnchangedBody`` and neither reads, inflates nor parses the cached body.
+/// Summaries live in `_state`, keyed by the page's ``CacheKey`` (which reveals no secret), and
+/// are written in the same transaction as the cached body they describe. A next link is kept
+/// sealed (``Redactor/seal(_:)``), so no secret is stored.
+struct PageSummary: Codable, Equatable, Sendable {
+    var etag: String?
+    var lastModified: String?
+    var facts: PageFacts
+
+    /// The `_state` key prefix of page summaries.
+    static let stateKeyPrefix = "json.page."
+
+    /// The summary of a page read from `response`, or `nil` when the response has no
+    /// validators (a later 304 could not be matched to it) or its next link holds a secret that
+    /// sealing cannot restore (the page is then read on every pass).
+    init?(_ response: FetchResponse, facts: PageFacts, redactor: Redactor) {
+        etag = response.headers["etag"]
+        lastModified = response.headers["last-modified"]
+        guard etag != nil || lastModified != nil else { return nil }
+        self.facts = facts
+        if let continuation = facts.continuation {
+            let sealed = redactor.seal(continuation)
+            guard redactor.unseal(sealed) == continuation else { return nil }
+            self.facts.continuation = sealed
+        }
+    }
+
+    /// Whether this summary describes the unchanged page of `response`: the cached response
+    /// it stands for has the same validators.
+    func describes(_ response: FetchResponse) -> Bool {
+        response.isUnchangedFromCache && response.headers["etag"] == etag
+            && response.headers["last-modified"] == lastModified
+    }
+
+    /// The page's facts, with the secrets of a next link put back.
+    func facts(unsealedBy redactor: Redactor) -> PageFacts {
+        var facts = facts
+        facts.continuation = facts.continuation.map(redactor.unseal)
+        return facts
+    }
+
+    /// The feed's summaries by cache key, as the last passes stored them; unreadable ones are
+    /// left out (their pages are read again).
+    static func load(_ pass: FeedPass) throws -> [String: PageSummary] {
+        let rows = try pass.query(
+            "SELECT key, value FROM _state WHERE feed = ?1 AND substr(key, 1, ?2) = ?3",
+            arguments: [.text(pass.feed), .integer(Int64(stateKeyPrefix.utf8.count)), .text(stateKeyPrefix)])
+        var summaries: [String: PageSummary] = [:]
+        let decoder = JSONDecoder()
+        for row in rows {
+            guard case .text(let key)? = row["key"], case .text(let value)? = row["value"],
+                let summary = try? decoder.decode(PageSummary.self, from: Data(value.utf8))
+            else { continue }
+            summaries[String(key.dropFirst(stateKeyPrefix.count))] = summary
+        }
+        return summaries
+    }
+
+    /// Stores this summary for the page cached under `cacheKey`, with the pass.
+    func store(forKey cacheKey: String, in pass: FeedPass) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(self), as: UTF8.self)
+        try await pass.setState(Self.stateKeyPrefix + cacheKey, json)
+    }
+
+    /// Removes the summary of the page cached under `cacheKey`, with the pass.
+    static func remove(forKey cacheKey: String, in pass: FeedPass) async throws {
+        try await pass.setState(stateKeyPrefix + cacheKey, nil)
+    }
+}

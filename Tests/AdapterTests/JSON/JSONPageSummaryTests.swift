@@ -1,0 +1,105 @@
+import FeedCore
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// A page the server confirms unchanged is counted from what the pass that stored it read
+/// (its summary in `_state`), without reading, inflating or parsing the cached body.
+@Suite("json adapter: page summaries")
+struct JSONPageSummaryTests {
+    static let yaml = """
+            pagination: { type: page, limit: 2, total_path: total }
+            records: items
+            entity: item
+            key: id
+            fields: { id: int, name: string }
+        """
+
+    func summaries(_ harness: FeedHarness) throws -> [String] {
+        JSONFeedTest.texts(
+            try harness.rows("SELECT value FROM _state WHERE key LIKE 'json.page.%' ORDER BY key"), "value")
+    }
+
+    @Test func anUnchangedPageIsCountedWithoutReadingItsCachedBody() async throws {
+        let server = try JSONWriteModeTests.server(Shared([1, 2, 3, 4, 5]), version: Shared(1))
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        _ = try await harness.run()
+        // Bodies that no longer inflate: a pass that needed one would have no cache entry.
+        try harness.execute("UPDATE _http_cache SET body = x'00', body_size = 1000")
+        let firstPassRequests = server.requestCount
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.hasNote("3 page(s) unchanged"))
+        #expect((report.counts.unchanged, report.counts.inserted, report.counts.updated) == (5, 0, 0))
+        let conditional = server.requests.dropFirst(firstPassRequests).map { $0.header("if-none-match") != nil }
+        #expect(conditional == [true, true, true])
+    }
+
+    @Test func aSummaryThatNoLongerMatchesItsPageIsReadAgainAndReplaced() async throws {
+        let server = try JSONWriteModeTests.server(Shared([1, 2, 3]), version: Shared(1))
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        _ = try await harness.run()
+        let written = try summaries(harness)
+        #expect(written.count == 2)
+        try harness.execute(
+            "UPDATE _state SET value = replace(value, 'v1-', 'v0-') WHERE key LIKE 'json.page.%'")
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.hasNote("2 page(s) unchanged"))
+        #expect(report.counts.unchanged == 3)
+        let after = try summaries(harness)
+        #expect(after == written, "\(after) \(written)")
+    }
+
+    @Test func summariesOfPagesNoLongerWalkedAreDropped() async throws {
+        let ids = Shared([1, 2, 3, 4, 5])
+        let version = Shared(1)
+        let server = try JSONWriteModeTests.server(ids, version: version)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        _ = try await harness.run()
+        #expect(try summaries(harness).count == 3)
+        ids.set([1, 2])
+        version.set(2)
+        _ = try await harness.run()
+        #expect(try summaries(harness).count == 1)
+    }
+
+    @Test func aFailedPassKeepsTheSummariesItFound() async throws {
+        let ids = Shared([1, 2, 3])
+        let version = Shared(1)
+        let server = try JSONWriteModeTests.server(ids, version: version)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        _ = try await harness.run()
+        let written = try summaries(harness)
+        server.stop()
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(!report.staleURLs.isEmpty)
+        #expect(try summaries(harness) == written)
+    }
+
+    @Test func aNextLinkWithASecretIsNeverStored() async throws {
+        let server = try LoopbackServer { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let next = page < 2 ? #","next":"/items?page=\#(page + 1)&key=\#(request.query("key") ?? "")""# : ""
+            let tag = "\"p\(page)\""
+            if request.header("if-none-match") == tag { return .status(304, headers: [("ETag", tag)]) }
+            return .json(#"{"items":[{"id":\#(page)}]\#(next)}"#, headers: [("ETag", tag)])
+        }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"),
+            """
+                auth: { type: api_key, query: key, value: "${KEY}" }
+                pagination: { type: next_url, next_path: next }
+                records: items
+                entity: item
+                key: id
+                fields: { id: int }
+            """, environment: ["KEY": "very-secret-key"])
+        _ = try await harness.run()
+        // The first page's summary would hold the key in its next link: that page goes without.
+        let stored = try summaries(harness)
+        #expect(stored.count == 1)
+        #expect(stored.allSatisfy { !$0.contains("very-secret-key") })
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.hasNote("2 page(s) unchanged"))
+        #expect(server.requests.suffix(2).allSatisfy { $0.query("key") == "very-secret-key" })
+    }
+}
