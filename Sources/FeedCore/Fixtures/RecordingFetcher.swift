@@ -25,6 +25,9 @@ public final class RecordingFetcher: Fetching {
         let url = redactor.redact(request.url)
         let method = request.method.uppercased()
         do {
+            // A fixture needs every body, even one the adapter would not read again.
+            var request = request
+            request.omitsUnchangedBody = false
             let response = try await upstream.fetch(request, context: context)
             var headers: [String: String] = [:]
             for (name, value) in response.headers where !RecordedResponse.volatileHeaders.contains(name.lowercased()) {
