@@ -3,7 +3,7 @@
 # as a separate process on 127.0.0.1, timed side by side with a hand-written Python loader that
 # reads the same pages from local files. Prints a table and a final summary line.
 #
-# Usage: Benchmarks/run.sh [N ...]        (default: 100000 1000000)
+# Usage: Benchmarks/run.sh [N ...]        (default: 100000 1000000; exits 1 when a target is missed)
 #        REPEAT=5 Benchmarks/run.sh      (each measurement is the median of REPEAT runs, default 3,
 #                                         alternating reference and feedwork so noise hits both)
 # Needs: a release build (made here), python3, GNU time (/usr/bin/time; apt-get install time).
@@ -107,3 +107,5 @@ if [ ${#sizes[@]} -gt 1 ]; then
 fi
 echo
 echo "summary: $summary"
+# A missed target fails the command, so the benchmark can gate a change.
+[[ "$summary" != *FAIL* ]]
