@@ -40,10 +40,7 @@ struct ItemFields {
     /// A string, or `nil` when the field is absent or `null`.
     func optionalString(_ name: String) throws(ItemError) -> String? {
         guard let value = object[name], !value.isNull else { return nil }
-        guard let text = value.stringValue else {
-            throw ItemError(name, "\(name) must be a string, found \(value.kindName)")
-        }
-        return text
+        return try string(name)
     }
 
     /// `true` or `false`.

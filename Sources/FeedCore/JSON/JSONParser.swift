@@ -116,14 +116,8 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError)
         -> JSONValue
     {
-        guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
-        index += 1
         var members: [(key: String, value: JSONValue)] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(JSONObject(members))
-        }
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "}")) else { return .object(JSONObject(members)) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -134,66 +128,57 @@ public struct JSONParser {
             skipWhitespace()
             let childEliding = eliding.flatMap { $0.first == key ? $0.dropFirst() : nil }
             members.append((key, try parseValue(depth: depth, eliding: childEliding)))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of the document") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
-            index += 1
-            return .object(JSONObject(members))
+            guard try another(closedBy: UInt8(ascii: "}")) else { return .object(JSONObject(members)) }
         }
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
-        index += 1
         var items: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(items)
-        }
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "]")) else { return .array(items) }
         while true {
             skipWhitespace()
             items.append(try parseValue(depth: depth))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of the document") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
-            index += 1
-            return .array(items)
+            guard try another(closedBy: UInt8(ascii: "]")) else { return .array(items) }
         }
     }
 
     /// An array whose elements are checked and counted but not built: `count` nulls.
     private mutating func countArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
-        index += 1
         var count = 0
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array([])
-        }
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "]")) else { return .array([]) }
         while true {
             skipWhitespace()
             try skipValue(depth: depth)
             count += 1
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of the document") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
-            index += 1
-            return .array(Array(repeating: .null, count: count))
+            guard try another(closedBy: UInt8(ascii: "]")) else { return .array(Array(repeating: .null, count: count)) }
         }
+    }
+
+    /// Moves past the `{` or `[` of a container at `depth`; returns `false` when `close` follows
+    /// at once (an empty container, also moved past).
+    @inline(__always)
+    private mutating func enter(depth: Int, closedBy close: UInt8) throws(JSONParseError) -> Bool {
+        guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == close else { return true }
+        index += 1
+        return false
+    }
+
+    /// After an element: moves past a `,` and returns `true` (another element follows), or
+    /// past `close` and returns `false`.
+    @inline(__always)
+    private mutating func another(closedBy close: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of the document") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard bytes[index] == close else { throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
+        index += 1
+        return false
     }
 
     /// Moves past one value, checking its syntax, without building it.
@@ -203,15 +188,7 @@ public struct JSONParser {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let close = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             let isObject = close == UInt8(ascii: "}")
-            guard depth + 1 <= Self.maximumDepth else {
-                throw error("nested more than \(Self.maximumDepth) levels deep")
-            }
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == close {
-                index += 1
-                return
-            }
+            guard try enter(depth: depth + 1, closedBy: close) else { return }
             while true {
                 skipWhitespace()
                 if isObject {
@@ -225,17 +202,7 @@ public struct JSONParser {
                     skipWhitespace()
                 }
                 try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of the document") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                guard bytes[index] == close else {
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'")
-                }
-                index += 1
-                return
+                guard try another(closedBy: close) else { return }
             }
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()

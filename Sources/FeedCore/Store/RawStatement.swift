@@ -10,8 +10,13 @@ struct RawStatement {
 
     init(_ db: Database, _ sql: String) throws { statement = try db.cachedStatement(sql: sql) }
 
-    /// `SQLITE_TRANSIENT`: SQLite copies the value before the bind returns.
-    static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+    /// Binds `bytes` as text to parameter `index` of `statement`, `SQLITE_TRANSIENT`: SQLite
+    /// copies them before returning.
+    static func bindCopying(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32, of statement: OpaquePointer) {
+        sqlite3_bind_text(
+            statement, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    }
 
     /// Binds `value`. A text goes through `texts` when given (valid until `texts` is reset),
     /// otherwise SQLite keeps a copy of its own.
@@ -30,11 +35,7 @@ struct RawStatement {
     func bind(_ text: String, at index: Int32, texts: TextBindings? = nil) {
         if let texts { return texts.bind(text, at: index, of: handle) }
         var text = text
-        text.withUTF8 { bytes in
-            _ = sqlite3_bind_text(
-                handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                Int32(bytes.count), Self.transient)
-        }
+        text.withUTF8 { Self.bindCopying($0, at: index, of: handle) }
     }
 
     /// Drops every binding, so the statement keeps no pointer into a ``TextBindings`` buffer.

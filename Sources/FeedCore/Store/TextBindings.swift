@@ -36,9 +36,7 @@ final class TextBindings {
                 used += count
                 sqlite3_bind_text(statement, index, destination, Int32(count), nil)
             } else {
-                sqlite3_bind_text(
-                    statement, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                    Int32(count), RawStatement.transient)
+                RawStatement.bindCopying(bytes, at: index, of: statement)
             }
         }
     }
