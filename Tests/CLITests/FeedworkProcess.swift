@@ -32,13 +32,22 @@ struct FeedworkProcess {
         }
     }
 
-    /// Starts `feedwork arguments...` in `directory` without waiting, its output discarded.
-    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
+    /// `feedwork arguments...`, not started, in `directory` with `environment` added to a
+    /// minimal one.
+    private static func makeProcess(_ arguments: [String], in directory: URL, environment: [String: String])
+        -> Process
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(environment) { $1 }
+        return process
+    }
+
+    /// Starts `feedwork arguments...` in `directory` without waiting, its output discarded.
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = makeProcess(arguments, in: directory, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -47,11 +56,7 @@ struct FeedworkProcess {
 
     /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one.
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(environment) { $1 }
+        let process = makeProcess(arguments, in: directory, environment: environment)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -134,7 +134,8 @@ struct DestinationFlightTests {
         #expect(request.query("partner") == "picky")
     }
 
-    @Test func noRepeatsPassesOverDestinationsOfferedOnAnEarlierDay() async throws {
+    /// A harness whose store holds offers to BUD and BER made yesterday, and that day's date.
+    func harnessWithYesterdaysOffers() async throws -> (FeedHarness, yesterday: String) {
         let yesterday = Self.day(Date().addingTimeInterval(-86_400))
         let harness = try FeedHarness(
             registry: Self.registry,
@@ -143,6 +144,11 @@ struct DestinationFlightTests {
                   - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER] }
                 """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
         _ = try await harness.run()
+        return (harness, yesterday)
+    }
+
+    @Test func noRepeatsPassesOverDestinationsOfferedOnAnEarlierDay() async throws {
+        let (harness, yesterday) = try await harnessWithYesterdaysOffers()
         try harness.setConfig(flightsYAML(extra: "    no_repeats: true"))
 
         let report = try await harness.run()
@@ -156,14 +162,7 @@ struct DestinationFlightTests {
     }
 
     @Test func withoutNoRepeatsEarlierDestinationsAreOfferedAgain() async throws {
-        let yesterday = Self.day(Date().addingTimeInterval(-86_400))
-        let harness = try FeedHarness(
-            registry: Self.registry,
-            yaml: """
-                feeds:
-                  - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER] }
-                """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
-        _ = try await harness.run()
+        let (harness, _) = try await harnessWithYesterdaysOffers()
         try harness.setConfig(flightsYAML())
         _ = try await harness.run()
         #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])

@@ -49,6 +49,18 @@ struct JSONPageSummaryTests {
         #expect(after == written, "\(after) \(written)")
     }
 
+    @Test func changedPaginationOptionsMakeUnchangedPagesBeReadAgain() async throws {
+        let server = try JSONWriteModeTests.server(Shared([1, 2, 3]), version: Shared(1))
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        _ = try await harness.run()
+        let config = try String(contentsOf: URL(fileURLWithPath: harness.configPath), encoding: .utf8)
+        try harness.setConfig(
+            config.replacingOccurrences(of: "total_path: total", with: "total_path: total, max_pages: 9"))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(!report.hasNote("unchanged since"))
+        #expect((report.counts.unchanged, report.counts.inserted, report.counts.updated) == (3, 0, 0))
+    }
+
     @Test func summariesOfPagesNoLongerWalkedAreDropped() async throws {
         let ids = Shared([1, 2, 3, 4, 5])
         let version = Shared(1)
