@@ -3,20 +3,40 @@ import PackageDescription
 
 /// Feedwork: many JSON web APIs into one SQLite store.
 ///
-/// Arrows point one way: `feedwork` (CLI) -> adapters -> `FeedCore`.
-/// `FeedCore` never names an adapter; the CLI registers the built-in ones.
+/// Targets by audience, with arrows that point one way:
+///
+///     feedwork (CLI) -> adapters -> FeedKit
+///     feedwork (CLI) -> FeedEngine -> FeedKit
+///     feedwork (CLI) -> FeedFixtures -> FeedEngine
+///
+/// - `FeedKit`: the adapter SDK, and all an adapter may import. No SQL is reachable from it.
+/// - `FeedEngine`: config, fetcher, store, engine and export. It never names an adapter.
+/// - `FeedFixtures`: recording and replaying feeds for `feedwork test` and `feedwork record`.
+/// - `FeedTestSupport`: a loopback HTTP server and a harness, for testing adapters.
+
+/// The built-in adapters: each is the folder `Adapters/<Name>` with a `public struct
+/// <Name>Adapter: FeedAdapter`, built as the target `<Name>Feed`, which imports `FeedKit` only.
+/// Adding a name here is all it takes to register one: the `BuiltinAdapterList` plugin writes
+/// the CLI's list from this one.
+let builtinAdapters = ["Fruit", "Destination", "Classified", "Currency", "JSON"]
+let adapterTargets = builtinAdapters.map { Target.Dependency(stringLiteral: "\($0)Feed") }
+
 let package = Package(
     name: "Feedwork",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "feedwork", targets: ["feedwork"]),
-        .library(name: "FeedCore", targets: ["FeedCore"]),
+        .library(name: "FeedKit", targets: ["FeedKit"]),
+        .library(name: "FeedEngine", targets: ["FeedEngine"]),
+        .library(name: "FeedTestSupport", targets: ["FeedTestSupport"]),
     ],
     dependencies: [
+        // SQLite access for the store (on the system libsqlite3).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // feeds.yaml parsing, with line and column for every node.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
@@ -29,50 +49,50 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // SQLite settings that its C API offers only through variadic functions.
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "FeedKit"),
         .target(
-            name: "FeedCore",
+            name: "FeedEngine",
             dependencies: [
-                "CCurl", "CZlib", "CSQLiteTuning",
+                "FeedKit", "CCurl", "CZlib", "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite API, for binding values on the write path without boxing each one.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "FruitFeed", dependencies: ["FeedCore"], path: "Adapters/Fruit", exclude: ["Fixtures"]),
         .target(
-            name: "DestinationFeed", dependencies: ["FeedCore"], path: "Adapters/Destination", exclude: ["Fixtures"]),
-        .target(
-            name: "ClassifiedFeed", dependencies: ["FeedCore"], path: "Adapters/Classified", exclude: ["Fixtures"]),
-        .target(name: "CurrencyFeed", dependencies: ["FeedCore"], path: "Adapters/Currency", exclude: ["Fixtures"]),
-        .target(name: "JSONFeed", dependencies: ["FeedCore"], path: "Adapters/JSON", exclude: ["Fixtures"]),
+            name: "FeedFixtures", dependencies: ["FeedKit", "FeedEngine", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "feedwork",
             dependencies: [
-                "FeedCore", "FruitFeed", "DestinationFeed", "ClassifiedFeed", "CurrencyFeed", "JSONFeed",
+                "FeedKit", "FeedEngine", "FeedFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ] + adapterTargets,
+            plugins: ["BuiltinAdapterList"]
         ),
+        // Writes the CLI's list of built-in adapters from `builtinAdapters` above.
+        .plugin(name: "BuiltinAdapterList", capability: .buildTool()),
         // The throughput benchmark's synthetic API, a process of its own (see Benchmarks/README.md).
         .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
-        // A real HTTP server on 127.0.0.1 for tests, able to misbehave on cue.
+        // A real HTTP server on 127.0.0.1 and a harness that runs one feed into a temporary store.
         .target(
-            name: "FeedTestSupport", dependencies: ["FeedCore", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Tests/Support"),
+            name: "FeedTestSupport", dependencies: ["FeedKit", "FeedEngine", "FeedFixtures"], path: "Tests/Support"),
         .testTarget(
-            name: "FeedCoreTests",
-            dependencies: ["FeedCore", "FeedTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "FeedEngineTests",
+            dependencies: [
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "AdapterTests",
-            dependencies: [
-                "FeedCore", "FeedTestSupport", "FruitFeed", "DestinationFeed", "ClassifiedFeed",
-                "CurrencyFeed", "JSONFeed",
-            ],
+            dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport"] + adapterTargets,
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedTestSupport"]),
-    ],
+        .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedTestSupport"]),
+    ]
+        + builtinAdapters.map { name in
+            .target(name: "\(name)Feed", dependencies: ["FeedKit"], path: "Adapters/\(name)", exclude: ["Fixtures"])
+        },
     swiftLanguageModes: [.v6]
 )

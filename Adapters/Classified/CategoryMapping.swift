@@ -1,26 +1,26 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Maps the categories list `[{"id","name"}]`, kept free of I/O so it can be tested on its own.
 enum CategoryMapping {
     struct Result {
-        var batch: MappedBatch
+        var batch: RecordBatch
         /// The ids of the categories that will be stored, for the ads' mandatory relation.
         var ids: Set<Int64>
     }
 
     /// Maps each item of the list at `$`; bad items become rejects of entity `category`.
     static func map(_ items: [JSONValue]) -> Result {
-        var batch = MappedBatch()
+        var batch = RecordBatch()
         var ids: Set<Int64> = []
         for (index, item) in items.enumerated() {
             let path = "$[\(index)]"
             do throws(ItemError) {
                 let (id, record) = try self.record(item)
-                batch.add(record, at: path)
+                batch.records.append(record)
                 ids.insert(id)
             } catch {
-                batch.reject(error.reject(entity: ClassifiedSchema.category.name, item: item, at: path))
+                batch.rejects.append(error.reject(entity: ClassifiedSchema.category.name, item: item, at: path))
             }
         }
         return Result(batch: batch, ids: ids)

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// A classified-ads site: a list of categories and a listing of ads, fetched together each pass.
 ///
@@ -59,10 +59,7 @@ public struct ClassifiedAdapter: FeedAdapter {
         let ads = try ListingMapping.map(
             ClassifiedPayload.list(in: listingResponse, feed: pass.feed), categories: categories.ids,
             currency: currency)
-        for batch in [categories.batch, ads] {
-            try await pass.write(batch.records)
-            try await pass.reject(batch.rejects)
-            for note in batch.notes { pass.note(note) }
-        }
+        try await pass.write(categories.batch)
+        try await pass.write(ads)
     }
 }

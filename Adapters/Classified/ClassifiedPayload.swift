@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// The top level of both responses: a JSON list.
 enum ClassifiedPayload {
@@ -6,12 +6,7 @@ enum ClassifiedPayload {
     ///
     /// - Throws: ``PayloadError`` at `$` when the body is not JSON or not a list.
     static func list(in response: FetchResponse, feed: String) throws -> [JSONValue] {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(response.body)
-        } catch {
-            throw PayloadError(feed: feed, url: response.url, path: "$", message: error.description)
-        }
+        let document = try response.json(feed: feed)
         guard let items = document.arrayValue else {
             throw PayloadError(
                 feed: feed, url: response.url, path: "$", message: "expected a list, found \(document.kindName)")

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// The two entities of the classified adapter.
 public enum ClassifiedSchema {

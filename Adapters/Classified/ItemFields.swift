@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// Typed reads of one JSON object's fields, each failing with the field's name and a reason.
 struct ItemFields {

@@ -1,17 +1,17 @@
-import FeedCore
+import FeedKit
 
 /// Maps the ads listing, kept free of I/O so it can be tested on its own.
 enum ListingMapping {
     /// Maps each item of the list at `$`; bad items, and ads whose category is not in
     /// `categories`, become rejects of entity `classified`.
-    static func map(_ items: [JSONValue], categories: Set<Int64>, currency: String) -> MappedBatch {
-        var batch = MappedBatch()
+    static func map(_ items: [JSONValue], categories: Set<Int64>, currency: String) -> RecordBatch {
+        var batch = RecordBatch()
         for (index, item) in items.enumerated() {
             let path = "$[\(index)]"
             do throws(ItemError) {
-                batch.add(try record(item, categories: categories, currency: currency), at: path)
+                batch.records.append(try record(item, categories: categories, currency: currency))
             } catch {
-                batch.reject(error.reject(entity: ClassifiedSchema.classified.name, item: item, at: path))
+                batch.rejects.append(error.reject(entity: ClassifiedSchema.classified.name, item: item, at: path))
             }
         }
         return batch

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// Currency names and live exchange rates from a currencylayer-style API.
 ///
@@ -160,9 +160,8 @@ public struct CurrencyAdapter: FeedAdapter {
             request(
                 liveURL, extra: targets.map { [("currencies", $0.joined(separator: ","))] } ?? [], maxAge: ratesMaxAge))
         let rates = try CurrencyMapping.rates(from: live, feed: pass.feed, targets: targets)
-        try await pass.write(currencies.records + rates.records)
-        try await pass.reject(currencies.rejects + rates.rejects)
-        for note in currencies.notes + rates.notes { pass.note(note) }
+        try await pass.write(currencies)
+        try await pass.write(rates)
     }
 
     /// The request for `url`: the key and `extra` parameters go only to http(s) URLs.

@@ -1,14 +1,8 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Parse and map of the currency list and the live quotes, free of I/O so each can be tested alone.
 enum CurrencyMapping {
-    struct Result {
-        var records: [EntityRecord] = []
-        var rejects: [Reject] = []
-        var notes: [String] = []
-    }
-
     /// Rates outside these bounds are not exchange rates (and would overflow `Decimal` in pricing).
     static let maximumRateExponent = 30
     /// `Decimal` holds 38 significant digits exactly.
@@ -19,14 +13,14 @@ enum CurrencyMapping {
     /// `{"success":true,"currencies":{"AED":"United Arab Emirates Dirham",...}}` to `currency` records.
     ///
     /// - Throws: ``CurrencyAPIError`` for an error body, ``PayloadError`` for a body of another shape.
-    static func currencies(from response: FetchResponse, feed: String) throws -> Result {
+    static func currencies(from response: FetchResponse, feed: String) throws -> RecordBatch {
         let document = try successfulDocument(response, feed: feed)
         guard let currencies = document["currencies"]?.objectValue else {
             throw PayloadError(
                 feed: feed, url: response.url, path: "$.currencies",
                 message: "expected an object of code to name, found \(document["currencies"]?.kindName ?? "nothing")")
         }
-        var result = Result()
+        var result = RecordBatch()
         for (code, value) in currencies.members {
             let path = "$.currencies.\(code)"
             let raw = JSONValue.object(JSONObject([(code, value)])).jsonText
@@ -56,7 +50,7 @@ enum CurrencyMapping {
     ///
     /// Quotes are parsed from their literal text, so `1`, `0.917215` and `9.17215e-1` are exact.
     /// - Throws: ``CurrencyAPIError`` for an error body, ``PayloadError`` for a body of another shape.
-    static func rates(from response: FetchResponse, feed: String, targets: [String]? = nil) throws -> Result {
+    static func rates(from response: FetchResponse, feed: String, targets: [String]? = nil) throws -> RecordBatch {
         let document = try successfulDocument(response, feed: feed)
         func shapeError(_ path: String, _ message: String) -> PayloadError {
             PayloadError(feed: feed, url: response.url, path: path, message: message)
@@ -85,8 +79,7 @@ enum CurrencyMapping {
         }
         let asOf = CivilTime(unixSeconds: seconds).iso8601
         let wanted = targets.map(Set.init)
-        var result = Result()
-        var seen = Set<String>()
+        var result = RecordBatch()
         for (pair, value) in quotes.members {
             let path = "$.quotes.\(pair)"
             let raw = JSONValue.object(JSONObject([(pair, value)])).jsonText
@@ -108,7 +101,6 @@ enum CurrencyMapping {
                 reject(reason.reason)
                 continue
             }
-            if !seen.insert(pair).inserted { result.notes.append("duplicate quote '\(pair)'; the last one wins") }
             result.records.append(
                 try EntityRecord(
                     schema: CurrencyAdapter.rateSchema,
@@ -153,16 +145,7 @@ enum CurrencyMapping {
     /// - Throws: ``CurrencyAPIError`` when the API reported an error (with HTTP 200),
     ///   ``PayloadError`` when the body is not such an object.
     static func successfulDocument(_ response: FetchResponse, feed: String) throws -> JSONValue {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(response.body)
-        } catch {
-            let start = String(decoding: response.body.prefix(40), as: UTF8.self)
-            let hint =
-                start.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<")
-                ? " (the body looks like HTML)" : ""
-            throw PayloadError(feed: feed, url: response.url, path: "$", message: "\(error.description)\(hint)")
-        }
+        let document = try response.json(feed: feed)
         guard case .object = document else {
             throw PayloadError(
                 feed: feed, url: response.url, path: "$", message: "expected an object, found \(document.kindName)")

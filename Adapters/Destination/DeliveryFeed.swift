@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// One pass over an offset/limit list of deliveries: page after page until an empty one.
 struct DeliveryFeed {
@@ -10,10 +10,10 @@ struct DeliveryFeed {
             let response = try await pass.fetch(FetchRequest(url: url, acceptsNotFound: paging.isFileSource))
             // Only a file source accepts a 404: the missing file after the last page.
             if response.status == 404 { return }
-            let mapped = try DeliveryMapping.map(body: response.body, url: response.url, feed: pass.feed)
-            if mapped.isEmpty { return }
-            try await pass.write(mapped.records)
-            try await pass.reject(mapped.rejects)
+            let page = try DeliveryMapping.map(response: response, feed: pass.feed)
+            // An empty page is the end of the list.
+            if page.records.isEmpty && page.rejects.isEmpty { return }
+            try await pass.write(page)
         }
         pass.note(
             "stopped after max_pages (\(paging.maxPages)) pages of \(paging.limit) without reaching an empty page; "

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Parse and map of one page of deliveries (`[{"id","description","imageUrl","location"}]`),
@@ -7,28 +7,17 @@ import Foundation
 /// Only `id` is required; `description`, `imageUrl`, `location` and the location's `lat`, `lng`
 /// and `address` may each be absent or `null`. A value of the wrong type rejects the record.
 enum DeliveryMapping {
-    struct Page {
-        var records: [EntityRecord] = []
-        var rejects: [Reject] = []
-        /// Whether the page held no items: the end of the list.
-        var isEmpty: Bool { records.isEmpty && rejects.isEmpty }
-    }
-
     /// Maps a page body to delivery records; items that are not valid deliveries become rejects.
     ///
     /// - Throws: ``PayloadError`` when the body is not JSON or not a list.
-    static func map(body: Data, url: String, feed: String) throws -> Page {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(body)
-        } catch {
-            throw PayloadError(feed: feed, url: url, path: "$", message: error.description)
-        }
+    static func map(response: FetchResponse, feed: String) throws -> RecordBatch {
+        let document = try response.json(feed: feed)
+        let url = response.url
         guard let items = document.arrayValue else {
             throw PayloadError(
                 feed: feed, url: url, path: "$", message: "expected a list of deliveries, found \(document.kindName)")
         }
-        var page = Page()
+        var page = RecordBatch()
         for (index, item) in items.enumerated() {
             switch record(item) {
             case .success(let record):

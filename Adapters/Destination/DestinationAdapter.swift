@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// Places to go, from two kinds of source chosen with `source:`, both written to the entity
 /// `destination` keyed by `kind` and `id`.

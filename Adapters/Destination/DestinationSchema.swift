@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// The one entity both sources write: a place to go, either a delivery's drop-off or a flight's
 /// destination. Rows are keyed by `kind` and `id`, so a delivery `7` and a flight offer `7` never

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// Why one record of a payload cannot be stored: the field (a path below the record) and a reason.
 struct FieldError: Error {

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Parse, map and selection of a flight search response (`{"currency","data":[offer]}`), free
@@ -28,13 +28,9 @@ enum FlightMapping {
     /// Reads the `currency` and the `data` list of a response.
     ///
     /// - Throws: ``PayloadError`` when the body is not JSON, has no list of offers, or no currency.
-    static func parse(body: Data, url: String, feed: String) throws -> SearchResult {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(body)
-        } catch {
-            throw PayloadError(feed: feed, url: url, path: "$", message: error.description)
-        }
+    static func parse(response: FetchResponse, feed: String) throws -> SearchResult {
+        let document = try response.json(feed: feed)
+        let url = response.url
         guard let offers = document["data"]?.arrayValue else {
             throw PayloadError(
                 feed: feed, url: url, path: "$.data",

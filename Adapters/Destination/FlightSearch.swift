@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// One pass over a flight search: the day's top offers, ranked.
@@ -12,21 +12,21 @@ struct FlightSearch: Sendable {
     func run(_ pass: FeedPass) async throws {
         let request = FetchRequest(url: requestURL(at: pass.startedAt))
         let response = try await pass.fetch(request)
-        let result = try FlightMapping.parse(body: response.body, url: response.url, feed: pass.feed)
+        let result = try FlightMapping.parse(response: response, feed: pass.feed)
         let today = FlightMapping.day(of: pass.startedAt)
         let earlier = noRepeats ? try destinationsOffered(before: today, in: pass) : nil
         let selection = FlightMapping.select(
             result, top: top, offerDate: today, imageTemplate: imageTemplate, excluding: earlier)
-        try await pass.write(selection.records)
-        try await pass.reject(selection.rejects)
+        var batch = RecordBatch(records: selection.records, rejects: selection.rejects)
         if !selection.repeated.isEmpty {
-            pass.note(
+            batch.notes.append(
                 "no_repeats: passed over \(selection.repeated.count) offer(s) to destinations offered before: "
                     + selection.repeated.joined(separator: ", "))
         }
         if selection.records.count < top {
-            pass.note("\(selection.records.count) of \(top) offers kept; the response had no more")
+            batch.notes.append("\(selection.records.count) of \(top) offers kept; the response had no more")
         }
+        try await pass.write(batch)
     }
 
     /// The URL with `params` appended (http and https only: a file has no query).
@@ -38,12 +38,15 @@ struct FlightSearch: Sendable {
 
     /// The destinations this feed offered on days before `day`.
     private func destinationsOffered(before day: String, in pass: FeedPass) throws -> Set<String> {
-        let rows = try pass.query(
-            """
-            SELECT DISTINCT coalesce(destination_city_code, destination_airport) AS destination
-            FROM destination WHERE _feed = ? AND kind = ? AND offer_date < ?
-            """,
-            arguments: [.text(pass.feed), .text(DestinationSchema.flightKind), .text(day)])
-        return Set(rows.compactMap { if case .text(let code)? = $0["destination"] { code } else { nil } })
+        let rows = try pass.storedRows(
+            of: DestinationSchema.entity.name,
+            where: ["_feed=\(pass.feed)", "kind=\(DestinationSchema.flightKind)", "offer_date<\(day)"])
+        return Set(
+            rows.compactMap { row in
+                for column in ["destination_city_code", "destination_airport"] {
+                    if case .text(let code)? = row[column] { return code }
+                }
+                return nil
+            })
     }
 }

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// An image URL made from an offer's fields: `https://images.kiwi.com/photos/600x330/{mapIdto}.jpg`.
 ///

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// The fruit price list: `{"fruit":[{"type","price","weight"}]}`, prices in pence and weights in
@@ -63,13 +63,10 @@ public struct FruitAdapter: FeedAdapter {
     }
 
     public func run(_ pass: FeedPass) async throws {
-        let requestStart = Date()
+        let requestStart = pass.elapsedMilliseconds
         let response = try await pass.fetch(FetchRequest(url: options.url, maxAge: options.maxAge))
-        let loadMilliseconds = Int((Date().timeIntervalSince(requestStart) * 1000).rounded())
-        let mapped = try FruitMapping.map(response: response, currency: currency, feed: pass.feed)
-        try await pass.write(mapped.records)
-        try await pass.reject(mapped.rejects)
-        for note in mapped.notes { pass.note(note) }
+        let loadMilliseconds = pass.elapsedMilliseconds - requestStart
+        try await pass.write(FruitMapping.map(response: response, currency: currency, feed: pass.feed))
         if let statsURL = options.statsURL {
             try await pass.enqueueOutbox([
                 FruitStats.url(statsURL, event: .load, data: String(loadMilliseconds)),

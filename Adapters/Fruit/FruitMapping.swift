@@ -1,41 +1,23 @@
-import FeedCore
+import FeedKit
 
 /// Parse and map of the fruit list, kept free of I/O so it can be tested on its own.
 enum FruitMapping {
-    struct Result {
-        var records: [EntityRecord] = []
-        var rejects: [Reject] = []
-        var notes: [String] = []
-    }
-
     /// Maps a response body to fruit records; bad items become rejects.
     ///
     /// - Throws: ``PayloadError`` when the body is not JSON or has no `fruit` list.
-    static func map(response: FetchResponse, currency: String, feed: String) throws -> Result {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(response.body)
-        } catch {
-            throw PayloadError(feed: feed, url: response.url, path: "$", message: error.description)
-        }
+    static func map(response: FetchResponse, currency: String, feed: String) throws -> RecordBatch {
+        let document = try response.json(feed: feed)
         guard let items = document["fruit"]?.arrayValue else {
             throw PayloadError(
                 feed: feed, url: response.url, path: "$.fruit",
                 message: "expected a list of fruit, found \(document["fruit"]?.kindName ?? "nothing")")
         }
-        var result = Result()
-        var positions: [String: Int] = [:]
+        var result = RecordBatch()
         for (index, item) in items.enumerated() {
             let path = "$.fruit[\(index)]"
             switch record(item, currency: currency) {
             case .success(let record):
-                if let earlier = positions[record.key] {
-                    result.records[earlier] = record
-                    result.notes.append("duplicate type '\(record.key)' at \(path); the last one wins")
-                } else {
-                    positions[record.key] = result.records.count
-                    result.records.append(record)
-                }
+                result.records.append(record)
             case .failure(let error):
                 result.rejects.append(
                     Reject(

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// The usage statistics protocol of the fruit app: `GET {stats_url}?event=NAME&data=VALUE`.
 enum FruitStats {

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Turns the declared `fields:` into a schema and a ``RecordMapper``, checking every field.

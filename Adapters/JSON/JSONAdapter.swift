@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// The declarative adapter: any JSON API described in feeds.yaml, with no Swift code.
@@ -120,7 +120,7 @@ public struct JSONAdapter: FeedAdapter {
     public var secrets: [String] { requests.secrets }
 
     public func run(_ pass: FeedPass) async throws {
-        let requests = requests.rendered(now: Date())
+        let requests = requests.rendered(now: pass.startedAt)
         let storedFingerprint = try pass.state(Self.mappingStateKey)
         let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 extension JSONAdapter {
     /// The YAML block of a `json` feed. Every key is checked strictly: a key the block's `type`

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// A compiled path into a JSON document: `$.data.items`, `cost.amount`, `$.rows[0].id`,
 /// `$['odd.name']`.

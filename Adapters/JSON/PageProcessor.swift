@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// What one page gave: its records (mapped, or only counted when the page is unchanged), its
@@ -33,7 +33,7 @@ struct PageProcessor: Sendable {
 
     func process(_ page: PageRequest, pass: FeedPass) async throws -> PageOutcome {
         var request = requests.fetchRequest(for: page)
-        let cacheKey = keepsSummaries && request.cacheable ? CacheKey.make(for: request) : nil
+        let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
         request.omitsUnchangedBody = known != nil
         var response = try await pass.fetch(request)
@@ -189,8 +189,7 @@ struct PageWalk {
     }
 
     private mutating func commit(_ outcome: PageOutcome) async throws {
-        try await pass.write(outcome.records)
-        try await pass.reject(outcome.rejects)
+        try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects))
         if let key = outcome.cacheKey {
             walkedKeys.insert(key)
             try await outcome.newSummary?.store(forKey: key, in: pass)

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// What an earlier pass read from a page: how many records it held and what it said about the
@@ -49,15 +49,10 @@ struct PageSummary: Codable, Equatable, Sendable {
     /// The feed's summaries by cache key, as the last passes stored them; unreadable ones are
     /// left out (their pages are read again).
     static func load(_ pass: FeedPass) throws -> [String: PageSummary] {
-        let rows = try pass.query(
-            "SELECT key, value FROM _state WHERE feed = ?1 AND substr(key, 1, ?2) = ?3",
-            arguments: [.text(pass.feed), .integer(Int64(stateKeyPrefix.utf8.count)), .text(stateKeyPrefix)])
         var summaries: [String: PageSummary] = [:]
         let decoder = JSONDecoder()
-        for row in rows {
-            guard case .text(let key)? = row["key"], case .text(let value)? = row["value"],
-                let summary = try? decoder.decode(PageSummary.self, from: Data(value.utf8))
-            else { continue }
+        for (key, value) in try pass.states(withPrefix: stateKeyPrefix) {
+            guard let summary = try? decoder.decode(PageSummary.self, from: Data(value.utf8)) else { continue }
             summaries[String(key.dropFirst(stateKeyPrefix.count))] = summary
         }
         return summaries

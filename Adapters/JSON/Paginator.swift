@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// One page to fetch: the feed's URL with page parameters, or a link a response gave.

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// One column of a record: where its value is and how it is converted.
 struct ColumnPlan: Sendable {

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// The requests of a feed: URL, method, parameters, headers, body and authentication.

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 
 /// How a `timestamp` field is written in the API; every format is stored as ISO 8601 UTC.
 enum TimestampFormat: Sendable, Hashable {

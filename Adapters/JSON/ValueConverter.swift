@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Why a JSON value could not become a column value; the record is rejected with this reason.

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// A JSON document written in YAML (a `POST` body), decoded from any YAML value.

@@ -1,18 +1,8 @@
-import ClassifiedFeed
-import CurrencyFeed
-import DestinationFeed
-import FeedCore
-import FruitFeed
-import JSONFeed
+import FeedEngine
 
-/// The adapters `feedwork` ships with. A new adapter is a new folder under `Adapters/` plus one
-/// line here.
+/// The adapters `feedwork` ships with: those that Package.swift lists, in the list that the
+/// `BuiltinAdapterList` plugin generates (`builtinAdapterTypes`). A new adapter is a new folder
+/// under `Adapters/` plus its name in Package.swift.
 enum BuiltinAdapters {
-    static let registry = AdapterRegistry([
-        FruitAdapter.self,
-        DestinationAdapter.self,
-        ClassifiedAdapter.self,
-        CurrencyAdapter.self,
-        JSONAdapter.self,
-    ])
+    static let registry = AdapterRegistry(builtinAdapterTypes)
 }

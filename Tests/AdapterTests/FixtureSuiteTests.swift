@@ -1,7 +1,9 @@
 import ClassifiedFeed
 import CurrencyFeed
 import DestinationFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 import FruitFeed
 import JSONFeed

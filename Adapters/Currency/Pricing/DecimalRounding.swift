@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Rounding and fixed-point text of `Decimal` amounts, for money.

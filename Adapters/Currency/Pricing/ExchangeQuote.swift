@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// One stored rate: how many units of `target` one unit of `source` buys, as of a time.

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedKit
 import Foundation
 
 /// Something that can go in a basket: a name, a price per unit and the unit.
@@ -50,35 +50,32 @@ public struct GoodsCatalog: Sendable, Hashable {
     /// The names of the goods, in catalog order.
     public var names: [String] { goods.map(\.name) }
 
-    /// A catalog from YAML text; `file` names it in errors.
+    /// A catalog of the goods in a YAML mapping `Tea: { price: 3.45, unit: box }`, decoded by
+    /// the caller (`feedwork price --catalog` decodes the file with the config's decoder, so
+    /// errors carry `file:line:column`).
     ///
-    /// - Throws: ``ConfigError`` with `file:line:column` for every problem (syntax, unknown or
-    ///   missing keys, a price that is not a positive number, an empty catalog).
-    public static func load(yaml: String, file: String) throws -> GoodsCatalog {
-        let decoder = NodeDecoder(file: file)
-        let mapping = try decoder.decode(OrderedMapping<Entry>.self, yaml: yaml)
+    /// - Throws: ``OptionError`` naming the good when a name is listed twice (names ignore case),
+    ///   or when the catalog lists no goods.
+    public init(entries: OrderedMapping<Entry>) throws(OptionError) {
         var goods: [Good] = []
-        for (name, entry) in mapping.entries {
+        for (name, entry) in entries.entries {
             if goods.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-                throw ConfigError(
-                    "'\(name)' is listed twice (names ignore case)", at: SourceLocation(file: file, line: 1, column: 1))
+                throw OptionError("'\(name)' is listed twice (names ignore case)", at: [name])
             }
             goods.append(Good(name: name, price: entry.price, unit: entry.unit ?? "unit"))
         }
-        guard !goods.isEmpty else {
-            throw ConfigError("the catalog lists no goods", at: SourceLocation(file: file, line: 1, column: 1))
-        }
-        return GoodsCatalog(goods: goods)
+        guard !goods.isEmpty else { throw OptionError("the catalog lists no goods") }
+        self.init(goods: goods)
     }
 
-    /// One good's line; checks its name and price so errors point at it.
-    struct Entry: Decodable, Sendable {
+    /// One good's line of a catalog file; checks its name and price so errors point at it.
+    public struct Entry: Decodable, Sendable {
         var price: Decimal
         var unit: String?
 
         enum CodingKeys: String, CodingKey { case price, unit }
 
-        init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             let name = decoder.codingPath.last?.stringValue ?? ""
             if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "=" }) {
                 throw DecodingError.dataCorrupted(

@@ -1,19 +1,16 @@
-import FeedCore
+import FeedKit
 
 /// Reads rates and currencies that currency feeds stored, for pricing.
 public struct StoredRates: Sendable {
-    public let store: EntityStore
+    public let store: any StoredRows
 
-    public init(store: EntityStore) { self.store = store }
+    public init(store: any StoredRows) { self.store = store }
 
     /// The latest stored `source`->`target` quote (greatest `as_of`), or `nil`.
     public func latest(from source: String, to target: String) throws -> ExchangeQuote? {
-        guard try hasTable(CurrencyAdapter.rateSchema.name) else { return nil }
-        let rows = try store.query(
-            """
-            SELECT rate, as_of, _feed FROM exchange_rate WHERE source = ? AND target = ?
-            ORDER BY as_of DESC, _first_seen DESC LIMIT 1
-            """, arguments: [.text(source), .text(target)])
+        let rows = try store.rows(
+            of: CurrencyAdapter.rateSchema.name, where: ["source=\(source)", "target=\(target)"],
+            order: ["-as_of", "-_first_seen"], limit: 1)
         guard let row = rows.first, case .text(let rateText)? = row["rate"], case .text(let asOf)? = row["as_of"],
             let rate = DecimalRounding.decimal(rateText)
         else { return nil }
@@ -24,16 +21,9 @@ public struct StoredRates: Sendable {
 
     /// Whether any currency feed stored the currency list with `code` in it; `nil` when no list is stored.
     public func knows(_ code: String) throws -> Bool? {
-        guard try hasTable(CurrencyAdapter.currencySchema.name) else { return nil }
-        let rows = try store.query(
-            "SELECT count(*) AS n, sum(code = ?) AS found FROM currency", arguments: [.text(code)])
-        guard case .integer(let count)? = rows.first?["n"], count > 0 else { return nil }
-        if case .integer(let found)? = rows.first?["found"] { return found > 0 }
-        return false
-    }
-
-    private func hasTable(_ name: String) throws -> Bool {
-        try !store.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [.text(name)])
-            .isEmpty
+        let codes = try store.rows(of: CurrencyAdapter.currencySchema.name, where: [], order: [], limit: nil)
+            .compactMap { row -> String? in if case .text(let code)? = row["code"] { code } else { nil } }
+        guard !codes.isEmpty else { return nil }
+        return codes.contains(code)
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 
 /// `feedwork adapters`: what each built-in adapter takes and writes.
 struct AdaptersCommand: ParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// The `--config` option shared by every command that reads feeds.yaml.

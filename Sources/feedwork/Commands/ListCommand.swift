@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// `feedwork list`: the feeds of a config with their last run and row counts.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CurrencyFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// `feedwork price`: a basket of goods priced in a currency with the latest stored rate.
@@ -85,7 +87,12 @@ struct PriceCommand: ParsableCommand {
             else {
                 throw usage("--catalog: cannot read \(path) as UTF-8 text")
             }
-            return try GoodsCatalog.load(yaml: text, file: path)
+            let entries = try NodeDecoder(file: path).decode(OrderedMapping<GoodsCatalog.Entry>.self, yaml: text)
+            do {
+                return try GoodsCatalog(entries: entries)
+            } catch {
+                throw ConfigError(error.message, at: SourceLocation(file: path, line: 1, column: 1))
+            }
         } catch let error as ConfigError {
             for problem in error.problems { Console.error(problem.description) }
             throw ExitCode(2)

@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// `feedwork record`: performs a feed's live requests once and saves them as a fixture suite.

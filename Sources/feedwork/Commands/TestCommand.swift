@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// `feedwork test`: replays fixture suites offline and compares what they produce with their

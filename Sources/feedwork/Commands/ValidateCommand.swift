@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 
 /// `feedwork validate`: checks a config without running anything.
 struct ValidateCommand: ParsableCommand {

@@ -1,5 +1,7 @@
 import CurrencyFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// The text and JSON forms of a priced basket.

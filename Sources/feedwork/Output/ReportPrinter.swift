@@ -1,4 +1,6 @@
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 
 /// Renders a ``RunReport`` as a summary table, a progress line or JSON.

@@ -1,5 +1,7 @@
 import ClassifiedFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import Testing
@@ -185,7 +187,8 @@ struct ClassifiedAdapterTests {
         #expect(feed.status == .ok)
         #expect(try harness.count("classified") == 2)
         #expect(try harness.rows("SELECT title FROM classified WHERE id = 601").first?["title"] == .text("second copy"))
-        #expect(feed.notes.contains("duplicate classified id 601 at $[2]; the last one wins"))
+        #expect(feed.counts.duplicates == 1)
+        #expect(feed.notes.contains("1 duplicate classified key(s) in this pass ('601'); the last one wins"))
     }
 
     @Test func theCategoryRelationAndItsLabelFilterAdsByCategoryName() async throws {

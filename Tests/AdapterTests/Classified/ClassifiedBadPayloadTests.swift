@@ -1,4 +1,6 @@
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import Testing
@@ -93,7 +95,7 @@ struct ClassifiedBadPayloadTests {
                 "$[5]: expected an object, found a string",
             ])
         #expect(try harness.rows("SELECT id, name FROM category").map { $0["name"] } == [.text("Véhicules")])
-        #expect(feed.notes.contains("duplicate category id 1 at $[4]; the last one wins"))
+        #expect(feed.notes.contains("1 duplicate category key(s) in this pass ('1'); the last one wins"))
         #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[1].category_id: unknown category 2: not in this pass's categories",

@@ -1,4 +1,6 @@
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Testing
 
 @testable import ClassifiedFeed
@@ -37,14 +39,13 @@ struct ClassifiedMappingTests {
         #expect(result.batch.rejects.map(\.path) == ["$[1].id"])
     }
 
-    @Test func aDuplicateKeyKeepsTheLastRecordAtItsOwnPosition() throws {
+    @Test func aDuplicateKeyIsMappedAsDeliveredForTheWriterToResolve() throws {
         let items = try #require(
             try JSONParser.parse(
                 #"[{"id":1,"name":"A"},{"id":2,"name":"B"},{"id":1,"name":"A2"},{"id":1,"name":"A3"}]"#
             ).arrayValue)
-        let batch = CategoryMapping.map(items).batch
-        #expect(batch.records.map(\.key) == ["2", "1"])
-        #expect(batch.records.last?.values.last == .text("A3"))
-        #expect(batch.notes.count == 2)
+        let result = CategoryMapping.map(items)
+        #expect(result.batch.records.map(\.key) == ["1", "2", "1", "1"])
+        #expect(result.ids == [1, 2])
     }
 }

@@ -1,5 +1,7 @@
 import ClassifiedFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 

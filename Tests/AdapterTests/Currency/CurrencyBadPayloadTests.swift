@@ -1,5 +1,7 @@
 import CurrencyFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import Testing

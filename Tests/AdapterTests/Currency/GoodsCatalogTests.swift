@@ -1,5 +1,7 @@
 import CurrencyFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import Foundation
 import Testing
 
@@ -7,7 +9,12 @@ import Testing
 struct GoodsCatalogTests {
     func load(_ name: String) throws -> GoodsCatalog {
         let text = String(decoding: try TestFixtures.data("currency/pricing/\(name)"), as: UTF8.self)
-        return try GoodsCatalog.load(yaml: text, file: name)
+        return try Self.catalog(yaml: text, file: name)
+    }
+
+    /// A catalog read as `feedwork price --catalog` reads one: decoded with the config's decoder.
+    static func catalog(yaml: String, file: String) throws -> GoodsCatalog {
+        try GoodsCatalog(entries: NodeDecoder(file: file).decode(OrderedMapping<GoodsCatalog.Entry>.self, yaml: yaml))
     }
 
     @Test func theStandardCatalogHasTheFourGoodsInUSD() {
@@ -36,7 +43,7 @@ struct GoodsCatalogTests {
     }
 
     @Test func anEmptyCatalogIsAnError() {
-        #expect(throws: ConfigError.self) { try GoodsCatalog.load(yaml: "{}", file: "goods.yaml") }
-        #expect(throws: ConfigError.self) { try GoodsCatalog.load(yaml: "", file: "goods.yaml") }
+        #expect(throws: OptionError.self) { try Self.catalog(yaml: "{}", file: "goods.yaml") }
+        #expect(throws: ConfigError.self) { try Self.catalog(yaml: "", file: "goods.yaml") }
     }
 }

@@ -1,5 +1,7 @@
 import DestinationFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
 import DestinationFeed
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 
 /// Writes the flight rows a feed would have stored on an earlier day (one per destination), so
 /// a test can give `no_repeats` a history without waiting for tomorrow.
@@ -27,6 +29,6 @@ struct EarlierOffersAdapter: FeedAdapter {
                     "rank": .integer(Int64(index + 1)), "offer_date": .text(options.day),
                 ])
         }
-        try await pass.write(records)
+        try await pass.write(RecordBatch(records: records))
     }
 }

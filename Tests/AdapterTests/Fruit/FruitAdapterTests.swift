@@ -1,4 +1,6 @@
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import FruitFeed
@@ -51,7 +53,7 @@ struct FruitAdapterTests {
         #expect(feed.counts.rejected == 7)
         let apple = try #require(try harness.rows("SELECT price, weight FROM fruit WHERE type = 'apple'").first)
         #expect(apple["price"] == .integer(159), "the last duplicate wins")
-        #expect(feed.notes.contains { $0.contains("duplicate type 'apple'") })
+        #expect(feed.notes.contains("1 duplicate fruit key(s) in this pass ('apple'); the last one wins"))
         let reasons = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").compactMap { row -> String? in
             if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] {
                 "\(path): \(reason)"

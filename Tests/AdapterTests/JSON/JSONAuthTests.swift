@@ -1,4 +1,6 @@
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import JSONFeed
@@ -117,14 +119,14 @@ struct JSONAuthTests {
         #expect(request.header("accept") == "application/json")
         #expect(request.header("content-type") == "application/json")
         let today = TemplatedString.self
-        #expect(request.header("x-day") == (try today.init(parsing: "{{today|yyyy-MM-dd}}")).render())
-        #expect(request.query("since") == (try today.init(parsing: "{{today-7d|yyyy-MM-dd}}")).render())
+        #expect(request.header("x-day") == (try today.init(parsing: "{{today|yyyy-MM-dd}}")).render(now: Date()))
+        #expect(request.query("since") == (try today.init(parsing: "{{today-7d|yyyy-MM-dd}}")).render(now: Date()))
         let body = try JSONParser.parse(request.body)
         #expect(body["query"] == .string("fruit"))
         #expect(body["limit"] == .number("50"))
         #expect(body["exact"] == .bool(true))
         #expect(body["filters"]?[0]?["value"] == .string("GB"))
-        #expect(body["day"] == .string((try today.init(parsing: "{{today|dd/MM/yyyy}}")).render()))
+        #expect(body["day"] == .string((try today.init(parsing: "{{today|dd/MM/yyyy}}")).render(now: Date())))
     }
 
     @Test func secretsInHeadersAndBodiesReachTheServerButNotTheStoreFiles() async throws {

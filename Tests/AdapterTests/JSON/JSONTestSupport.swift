@@ -1,4 +1,6 @@
-import FeedCore
+import FeedEngine
+import FeedFixtures
+import FeedKit
 import FeedTestSupport
 import Foundation
 import JSONFeed

@@ -1,0 +1,256 @@
+import FeedKit
+import Foundation
+import Yams
+
+/// Reads feeds.yaml: YAML syntax, `${VAR}`, templates, the known keys, each feed's adapter
+/// options, and the consistency of entities across feeds.
+///
+/// Every problem is reported with `file:line:column`, all at once, so a user fixes a file in
+/// one go.
+public struct ConfigLoader: Sendable {
+    /// Files larger than this are refused before parsing.
+    public static let maximumFileBytes = 1 << 20
+
+    public var registry: AdapterRegistry
+    public var environment: [String: String]
+
+    public init(registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.registry = registry
+        self.environment = environment
+    }
+
+    /// Loads and validates the config at `path`.
+    ///
+    /// - Throws: ``ConfigError`` with every problem found.
+    public func load(path: String) throws -> FeedsConfig {
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let size = attributes[.size] as? Int, size > Self.maximumFileBytes {
+                throw ConfigError(
+                    "the file is \(size) bytes, more than the \(Self.maximumFileBytes)-byte limit for a config file",
+                    at: start)
+            }
+            data = try Data(contentsOf: url)
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError("cannot read the config file: \(error.localizedDescription)", at: start)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError("the file is not valid UTF-8", at: start)
+        }
+        return try load(yaml: text, path: path, directory: url.deletingLastPathComponent().path)
+    }
+
+    /// Loads and validates config text; `path` is used in messages, `directory` for relative paths.
+    public func load(yaml text: String, path: String, directory: String) throws -> FeedsConfig {
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw ConfigError("the file is empty; it needs at least 'feeds:'", at: start)
+            }
+            root = node
+        } catch let error as ConfigError {
+            throw error
+        } catch let error as YamlError {
+            throw ConfigError([Self.problem(for: error, file: path)])
+        } catch {
+            throw ConfigError("cannot parse YAML: \(error)", at: start)
+        }
+
+        var interpolation = Interpolation(environment: environment, file: path)
+        guard let document = interpolation.apply(to: root) else { throw ConfigError(interpolation.problems) }
+        var problems = interpolation.problems
+        let redactor = Redactor(variables: interpolation.variables)
+        let decoder = NodeDecoder(file: path)
+        func location(_ node: Node) -> SourceLocation { SourceLocation(file: path, mark: node.mark) }
+
+        guard let mapping = document.mapping else {
+            throw ConfigError(
+                "expected a mapping with 'store', 'defaults' and 'feeds' at the top", at: location(document))
+        }
+        var storeName = "feeds.sqlite"
+        var defaults: DefaultsBlock?
+        var feedNodes: [Node] = []
+        var feedsNode: Node?
+        for (keyNode, value) in mapping {
+            let key = keyNode.scalar?.string ?? ""
+            switch key {
+            case "store":
+                if let name = value.scalar?.string, !name.isEmpty, !value.isNull {
+                    storeName = name
+                } else {
+                    problems.append(ConfigProblem("'store' must be a file path", at: location(value)))
+                }
+            case "defaults":
+                do {
+                    let block = try decoder.decode(
+                        DefaultsBlock.self, from: value, codingPath: [AnyCodingKey(stringValue: "defaults")])
+                    for (key, message) in block.request.rangeProblems() {
+                        problems.append(ConfigProblem(message, at: location(value.mapping?[key] ?? value)))
+                    }
+                    if let concurrency = block.concurrency, !(1...64).contains(concurrency) {
+                        problems.append(
+                            ConfigProblem(
+                                "concurrency must be between 1 and 64",
+                                at: location(value.mapping?["concurrency"] ?? value)))
+                    }
+                    defaults = block
+                } catch let error as ConfigError {
+                    problems += error.problems
+                }
+            case "feeds":
+                feedsNode = value
+                if let sequence = value.sequence {
+                    feedNodes = Array(sequence)
+                } else if !value.isNull {
+                    problems.append(ConfigProblem("'feeds' must be a list of feeds", at: location(value)))
+                }
+            default:
+                var message = "unknown key '\(key)' at the top level"
+                if let guess = Spelling.nearest(to: key, in: ["store", "defaults", "feeds"]) {
+                    message += "; did you mean '\(guess)'?"
+                } else {
+                    message += "; expected store, defaults or feeds"
+                }
+                problems.append(ConfigProblem(message, at: location(keyNode)))
+            }
+        }
+        if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
+
+        let basePolicy = defaults?.request.applied(to: FetchPolicy()) ?? FetchPolicy()
+        var feeds: [FeedConfig] = []
+        var firstSeen: [String: SourceLocation] = [:]
+        var entities: [String: (schema: EntitySchema, feed: String)] = [:]
+        for (index, node) in feedNodes.enumerated() {
+            let path: [any CodingKey] = [AnyCodingKey(stringValue: "feeds"), AnyCodingKey(intValue: index)]
+            guard let feedMapping = node.mapping else {
+                problems.append(ConfigProblem("a feed must be a mapping with 'name' and 'adapter'", at: location(node)))
+                continue
+            }
+            let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
+            let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
+            let commonNode = Node.mapping(
+                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+            let optionsNode = Node.mapping(
+                Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+            let common: CommonFeedKeys
+            do {
+                common = try decoder.decode(CommonFeedKeys.self, from: commonNode, codingPath: path)
+            } catch let error as ConfigError {
+                problems += error.problems
+                continue
+            }
+            for (key, message) in common.request.rangeProblems() {
+                problems.append(ConfigProblem(message, at: location(feedMapping[key] ?? node)))
+            }
+            let nameNode = feedMapping["name"] ?? node
+            if common.name.isEmpty || common.name.contains(where: { $0.isWhitespace || $0 == "/" }) {
+                problems.append(
+                    ConfigProblem(
+                        "feed name '\(common.name)' must be non-empty, without spaces or '/'", at: location(nameNode)))
+            }
+            if let first = firstSeen[common.name] {
+                problems.append(
+                    ConfigProblem(
+                        "duplicate feed name '\(common.name)' (first used at line \(first.line))",
+                        at: location(nameNode)))
+            } else {
+                firstSeen[common.name] = location(nameNode)
+            }
+            guard let adapterType = registry.adapter(named: common.adapter) else {
+                var message = "unknown adapter '\(common.adapter)'"
+                if let guess = Spelling.nearest(to: common.adapter, in: registry.names) {
+                    message += "; did you mean '\(guess)'?"
+                }
+                message += "; registered adapters: \(registry.names.joined(separator: ", "))"
+                problems.append(ConfigProblem(message, at: location(feedMapping["adapter"] ?? node)))
+                continue
+            }
+            let setup = FeedSetup(name: common.name, configDirectory: directory)
+            let adapter: any FeedAdapter
+            do {
+                adapter = try adapterType.make(from: optionsNode, decoder: decoder, codingPath: path, setup: setup)
+            } catch let error as ConfigError {
+                problems += error.problems
+                continue
+            } catch let error as OptionError {
+                let target = optionsNode.descendant(at: error.path.map { AnyCodingKey(stringValue: $0) }) ?? node
+                problems.append(ConfigProblem("feed '\(common.name)': \(error.message)", at: location(target)))
+                continue
+            } catch {
+                problems.append(ConfigProblem("feed '\(common.name)': \(error)", at: location(node)))
+                continue
+            }
+            for binding in adapter.entities {
+                if let existing = entities[binding.schema.name], existing.schema.columns != binding.schema.columns {
+                    problems.append(
+                        ConfigProblem(
+                            "entity '\(binding.schema.name)' is declared with other columns by feed '\(existing.feed)'",
+                            at: location(node)))
+                } else {
+                    entities[binding.schema.name] = (binding.schema, common.name)
+                }
+            }
+            feeds.append(
+                FeedConfig(
+                    name: common.name, adapterName: common.adapter, enabled: common.enabled ?? true,
+                    location: location(node), policy: common.request.applied(to: basePolicy),
+                    fixtures: common.fixtures.map { Self.resolve($0, in: directory) }, adapter: adapter))
+        }
+        if !problems.isEmpty {
+            // A value can be checked twice (a template by the interpolation and by its option's type).
+            var seen = Set<ConfigProblem>()
+            throw ConfigError(problems.filter { seen.insert($0).inserted }.sorted(by: Self.order))
+        }
+        return FeedsConfig(
+            file: path, directory: directory, storePath: Self.resolve(storeName, in: directory),
+            concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
+    }
+
+    /// `path` made absolute against `directory` (a `file://` prefix is accepted).
+    public static func resolve(_ path: String, in directory: String) -> String {
+        var path = path
+        if path.hasPrefix("file://") { path = String(path.dropFirst(7)) }
+        if path.hasPrefix("/") { return path }
+        return URL(fileURLWithPath: directory).appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    private static func order(_ a: ConfigProblem, _ b: ConfigProblem) -> Bool {
+        (a.location.line, a.location.column) < (b.location.line, b.location.column)
+    }
+
+    static func problem(for error: YamlError, file: String) -> ConfigProblem {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            var message = "YAML syntax: \(problem)"
+            if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+            return ConfigProblem(message, at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ConfigProblem(
+                "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in a mapping",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        case .reader(let problem, let offset, _, _):
+            return ConfigProblem(
+                "unreadable text\(offset.map { " at byte \($0)" } ?? ""): \(problem)",
+                at: SourceLocation(file: file, line: 1, column: 1))
+        default:
+            return ConfigProblem("YAML error: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+    }
+}
+
+extension FeedAdapter {
+    /// Decodes the options from `node` and makes the adapter.
+    static func make(from node: Node, decoder: NodeDecoder, codingPath: [any CodingKey], setup: FeedSetup) throws
+        -> any FeedAdapter
+    {
+        let options = try decoder.decode(Options.self, from: node, codingPath: codingPath)
+        return try Self(options: options, feed: setup)
+    }
+}

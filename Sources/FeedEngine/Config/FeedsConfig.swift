@@ -1,0 +1,125 @@
+import FeedKit
+import Foundation
+
+/// A loaded and validated feeds.yaml.
+///
+/// ```yaml
+/// store: feeds.sqlite            # relative to this file
+/// defaults: { timeout: 30s, retries: 3, concurrency: 4 }
+/// feeds:
+///   - name: bbc-fruit
+///     adapter: fruit
+///     url: Adapters/Fruit/Fixtures/data.json
+/// ```
+///
+/// Load one with ``ConfigLoader``.
+public struct FeedsConfig: Sendable {
+    /// The config file's path as given.
+    public var file: String
+    /// The folder relative paths are read from.
+    public var directory: String
+    /// The absolute path of the SQLite store.
+    public var storePath: String
+    /// Feeds running at once in `feedwork run`.
+    public var concurrency: Int
+    public var feeds: [FeedConfig]
+    /// Hides every value that came from `${VAR}`.
+    public var redactor: Redactor
+
+    /// The feed named `name`.
+    public func feed(named name: String) -> FeedConfig? { feeds.first { $0.name == name } }
+}
+
+/// One feed of feeds.yaml, with its adapter made from its options.
+public struct FeedConfig: Sendable {
+    public var name: String
+    /// The value of `adapter:`.
+    public var adapterName: String
+    public var enabled: Bool
+    /// Where the feed starts in the config file.
+    public var location: SourceLocation
+    public var policy: FetchPolicy
+    /// The feed's recorded fixtures (`fixtures:`), an absolute path, if any.
+    public var fixtures: String?
+    public var adapter: any FeedAdapter
+}
+
+/// The `defaults:` block, also accepted per feed for the request settings.
+struct RequestSettings: Decodable, Sendable {
+    var timeout: FeedDuration?
+    var connectTimeout: FeedDuration?
+    var retries: Int?
+    var backoff: FeedDuration?
+    var retryAfterCap: FeedDuration?
+    var maxResponseSize: ByteSize?
+    var maxRedirects: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case timeout, retries, backoff
+        case connectTimeout = "connect_timeout"
+        case retryAfterCap = "retry_after_cap"
+        case maxResponseSize = "max_response_size"
+        case maxRedirects = "max_redirects"
+    }
+
+    func applied(to policy: FetchPolicy) -> FetchPolicy {
+        var policy = policy
+        if let timeout { policy.timeout = timeout }
+        if let connectTimeout { policy.connectTimeout = connectTimeout }
+        if let retries { policy.retries = retries }
+        if let backoff { policy.backoff = backoff }
+        if let retryAfterCap { policy.retryAfterCap = retryAfterCap }
+        if let maxResponseSize { policy.maxResponseBytes = maxResponseSize.bytes }
+        if let maxRedirects { policy.maxRedirects = maxRedirects }
+        return policy
+    }
+
+    /// Checks ranges; returns problems as (key, message).
+    func rangeProblems() -> [(String, String)] {
+        var problems: [(String, String)] = []
+        if let retries, !(0...20).contains(retries) { problems.append(("retries", "retries must be between 0 and 20")) }
+        if let timeout, timeout.milliseconds <= 0 { problems.append(("timeout", "timeout must be more than 0")) }
+        if let maxRedirects, !(0...50).contains(maxRedirects) {
+            problems.append(("max_redirects", "max_redirects must be between 0 and 50"))
+        }
+        return problems
+    }
+}
+
+struct DefaultsBlock: Decodable, Sendable {
+    var request: RequestSettings
+    var concurrency: Int?
+
+    enum CodingKeys: String, CodingKey { case concurrency }
+
+    init(from decoder: any Decoder) throws {
+        request = try RequestSettings(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
+    }
+}
+
+/// The keys every feed has, whatever its adapter.
+struct CommonFeedKeys: Decodable, Sendable {
+    var name: String
+    var adapter: String
+    var enabled: Bool?
+    var fixtures: String?
+    var request: RequestSettings
+
+    static let names: Set<String> = [
+        "name", "adapter", "enabled", "fixtures", "timeout", "connect_timeout", "retries", "backoff",
+        "retry_after_cap", "max_response_size", "max_redirects",
+    ]
+
+    enum CodingKeys: String, CodingKey { case name, adapter, enabled, fixtures }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        adapter = try container.decode(String.self, forKey: .adapter)
+        enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
+        fixtures = try container.decodeIfPresent(String.self, forKey: .fixtures)
+        request = try RequestSettings(from: decoder)
+    }
+}

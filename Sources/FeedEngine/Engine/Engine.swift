@@ -1,0 +1,179 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// Runs feeds: each feed's pass in its own transaction, several feeds at once.
+///
+/// A feed that fails leaves its rows exactly as they were while the other feeds commit.
+public struct Engine: Sendable {
+    public var config: FeedsConfig
+    public var store: EntityStore
+    public var fetcher: any Fetching
+    /// Use only cached responses.
+    public var offline: Bool
+    /// The moment every pass starts at (``FeedPass/startedAt``), instead of the current time.
+    ///
+    /// Date templates (`{{today}}`) and dates adapters derive from the start render from it, so
+    /// a fixture replay set to the recording's start makes the same requests and records on any
+    /// day. `_runs` and the rows' `_first_seen`/`_last_seen` still use the real clock.
+    public var startDate: Date?
+    /// Whether queued `_outbox` events are sent after each pass. Fixture runs turn it off: events
+    /// such as timings differ on every run and are not part of what a feed produces.
+    public var deliversOutbox: Bool
+
+    public init(
+        config: FeedsConfig, store: EntityStore, fetcher: any Fetching, offline: Bool = false, startDate: Date? = nil,
+        deliversOutbox: Bool = true
+    ) {
+        self.config = config
+        self.store = store
+        self.fetcher = fetcher
+        self.offline = offline
+        self.startDate = startDate
+        self.deliversOutbox = deliversOutbox
+    }
+
+    /// Runs the enabled feeds (or the named ones, enabled or not), `config.concurrency` at a time.
+    ///
+    /// - Parameter progress: called as each feed finishes.
+    /// - Returns: one report per feed, in config order.
+    public func run(feeds names: [String] = [], progress: (@Sendable (FeedReport) -> Void)? = nil) async -> RunReport {
+        let selected = names.isEmpty ? config.feeds.filter(\.enabled) : config.feeds.filter { names.contains($0.name) }
+        var reports = [FeedReport?](repeating: nil, count: selected.count)
+        await withTaskGroup(of: (Int, FeedReport).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < selected.count else { return }
+                let index = next
+                let feed = selected[index]
+                next += 1
+                group.addTask { (index, await runFeed(feed)) }
+            }
+            for _ in 0..<max(1, config.concurrency) { startNext() }
+            while let (index, report) = await group.next() {
+                reports[index] = report
+                progress?(report)
+                startNext()
+            }
+        }
+        return RunReport(feeds: reports.compactMap { $0 })
+    }
+
+    /// Runs one feed's pass and reports it; never throws.
+    public func runFeed(_ feed: FeedConfig) async -> FeedReport {
+        let started = Date()
+        let secrets = feed.adapter.secrets
+        let redactor = secrets.isEmpty ? config.redactor : config.redactor.merging(Redactor(secrets: secrets))
+        var report = FeedReport(
+            feed: feed.name, adapter: feed.adapterName, run: nil, status: .failed, counts: WriteCounts(), requests: 0,
+            attempts: 0, bytes: 0, milliseconds: 0, staleURLs: [], staleAgeSeconds: nil, error: nil, notes: [],
+            outboxDelivered: 0, outboxPending: 0)
+        let adapter = feed.adapter
+        let bindings = adapter.entities
+        let runID: Int64
+        do {
+            let schemas = bindings.map(\.schema)
+            let path = store.path
+            let (name, adapterName) = (feed.name, feed.adapterName)
+            runID = try await store.writeDetached { db in
+                try EntityStore.prepare(schemas, in: db, path: path)
+                try db.execute(
+                    sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
+                    arguments: [name, adapterName, Timestamp.string(started)])
+                return db.lastInsertedRowID
+            }
+        } catch {
+            report.error = redactor.redact(String(describing: error))
+            report.milliseconds = Self.milliseconds(since: started)
+            return report
+        }
+        report.run = runID
+        let context = FetchContext(
+            feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
+            offline: offline, cache: store, redactor: redactor)
+        let stamp = Timestamp.string(started)
+        let transaction = FeedTransaction(store: store) { db in
+            TransactionScope(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
+        }
+        let backend = EnginePassBackend(
+            feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction)
+        let pass = FeedPass(
+            feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
+            baseDirectory: context.baseDirectory, backend: backend)
+        let countsBox = CountsBox()
+        do {
+            try await adapter.run(pass)
+            let finished = Date()
+            try await transaction.send { scope in
+                let (counts, notes) = try scope.finishWrites()
+                for note in notes { backend.note(redactor.redact(note)) }
+                let statistics = backend.statistics.withLock { $0 }
+                let status: FeedReport.Status = statistics.staleURLs.isEmpty ? .ok : .stale
+                countsBox.counts = counts
+                countsBox.status = status
+                try Self.recordRun(
+                    id: runID, status: status, counts: counts, statistics: statistics, error: nil, finished: finished,
+                    in: scope.db)
+            }
+            try await transaction.finish(commit: true)
+            report.status = countsBox.status
+            report.counts = countsBox.counts
+        } catch {
+            try? await transaction.finish(commit: false)
+            let message = redactor.redact(String(describing: error))
+            report.status = .failed
+            report.error = message
+            let statistics = backend.statistics.withLock { $0 }
+            let events = adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
+            let name = feed.name
+            _ = try? await store.writeDetached { db in
+                try Self.recordRun(
+                    id: runID, status: .failed, counts: WriteCounts(), statistics: statistics, error: message,
+                    finished: Date(), in: db)
+                try Outbox.enqueue(events.map(redactor.seal), feed: name, run: runID, in: db)
+            }
+        }
+        let statistics = backend.statistics.withLock { $0 }
+        report.requests = statistics.requests
+        report.attempts = statistics.attempts
+        report.bytes = statistics.bytes
+        report.staleURLs = statistics.staleURLs
+        report.staleAgeSeconds = statistics.staleURLs.isEmpty ? nil : Int(statistics.oldestStaleAge)
+        report.notes = statistics.notes
+        if !offline && deliversOutbox {
+            let outbox = await Outbox.deliver(feed: feed.name, store: store, fetcher: fetcher, context: context)
+            report.outboxDelivered = outbox.delivered
+            report.outboxPending = outbox.pending
+        }
+        report.milliseconds = Self.milliseconds(since: started)
+        return report
+    }
+
+    static func milliseconds(since start: Date) -> Int { Int((Date().timeIntervalSince(start) * 1000).rounded()) }
+
+    static func recordRun(
+        id: Int64, status: FeedReport.Status, counts: WriteCounts, statistics: PassStatistics, error: String?,
+        finished: Date, in db: Database
+    ) throws {
+        let notes =
+            statistics.notes
+            + (statistics.staleURLs.isEmpty ? [] : ["stale: " + statistics.staleURLs.joined(separator: ", ")])
+        try db.execute(
+            sql: """
+                UPDATE _runs SET finished_at = ?, status = ?, requests = ?, attempts = ?, bytes = ?, inserted = ?,
+                    updated = ?, unchanged = ?, deleted = ?, rejected = ?, error = ?, notes = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                Timestamp.string(finished), status.rawValue, statistics.requests, statistics.attempts, statistics.bytes,
+                counts.inserted, counts.updated, counts.unchanged, counts.deleted, counts.rejected, error,
+                notes.isEmpty ? nil : notes.joined(separator: "\n"), id,
+            ])
+    }
+}
+
+/// Carries the counts out of the transaction's thread; read only after the transaction finished.
+private final class CountsBox: @unchecked Sendable {
+    var counts = WriteCounts()
+    var status = FeedReport.Status.ok
+}

@@ -1,0 +1,97 @@
+import FeedKit
+import Foundation
+import Synchronization
+
+/// The engine's side of a ``FeedPass``: requests go through the run's fetcher, writes into the
+/// feed's transaction, reads to the store, and counters into the pass's statistics.
+final class EnginePassBackend: PassBackend {
+    let feed: String
+    let store: EntityStore
+    let fetcher: any Fetching
+    let context: FetchContext
+    let transaction: FeedTransaction
+    let statistics = Mutex(PassStatistics())
+
+    init(feed: String, store: EntityStore, fetcher: any Fetching, context: FetchContext, transaction: FeedTransaction) {
+        self.feed = feed
+        self.store = store
+        self.fetcher = fetcher
+        self.context = context
+        self.transaction = transaction
+    }
+
+    func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        do {
+            let response = try await fetcher.fetch(request, context: context)
+            statistics.withLock { $0.count(response) }
+            if let entry = response.cacheUpdate {
+                // Compressed here, on the feed's task, not on the busy writer thread.
+                let compressed = entry.body.flatMap(BodyCompression.compress)
+                try await transaction.send { try $0.storeCache(entry, compressed: compressed) }
+            }
+            return response
+        } catch let error as FetchError {
+            statistics.withLock { $0.attempts += error.attempts }
+            throw error
+        }
+    }
+
+    func write(_ records: [EntityRecord]) async throws {
+        let hashes = records.map(ContentHash.of)
+        try await transaction.send { try $0.write(records, hashes: hashes) }
+    }
+
+    func reject(_ rejects: [Reject]) async throws {
+        try await transaction.send { try $0.reject(rejects) }
+    }
+
+    func countUnchanged(_ count: Int, entity: String) async throws {
+        try await transaction.send { try $0.countUnchanged(count, entity: entity) }
+    }
+
+    func note(_ text: String) {
+        statistics.withLock { $0.notes.append(text) }
+    }
+
+    func state(_ key: String) throws -> String? {
+        try store.state(feed: feed, key: key)
+    }
+
+    func states(withPrefix prefix: String) throws -> [String: String] {
+        try store.states(feed: feed, prefix: prefix)
+    }
+
+    func setState(_ key: String, _ value: String?) async throws {
+        try await transaction.send { try $0.setState(key, value) }
+    }
+
+    func enqueueOutbox(_ sealedURLs: [String]) async throws {
+        try await transaction.send { try $0.enqueueOutbox(sealedURLs) }
+    }
+
+    var rows: any StoredRows { store }
+}
+
+/// Counters of one pass, for the report and the run record.
+struct PassStatistics: Sendable {
+    var requests = 0
+    var attempts = 0
+    var bytes = 0
+    var cacheHits = 0
+    var staleURLs: [String] = []
+    var oldestStaleAge: TimeInterval = 0
+    var notes: [String] = []
+
+    mutating func count(_ response: FetchResponse) {
+        requests += 1
+        attempts += response.attempts
+        bytes += response.origin == .file ? response.body.count : response.bytesReceived
+        switch response.origin {
+        case .fresh, .notModified: cacheHits += 1
+        case .stale(let age):
+            staleURLs.append(response.url)
+            oldestStaleAge = max(oldestStaleAge, age)
+        case .network, .file: break
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// The single write transaction of one feed's pass, run on a thread of its own.
+///
+/// The pass sends jobs (records to write, rejects, cache entries, state) as it fetches; a
+/// dedicated thread applies them inside one `BEGIN IMMEDIATE` transaction, so fetching the next
+/// page overlaps with writing the previous one and memory stays bounded (at most `capacity` jobs
+/// wait). SQLite allows one writer at a time: a second feed's thread waits for the first to
+/// commit, without blocking Swift's cooperative threads. The thread starts with the first job, so
+/// a feed that fails before writing anything never takes the write lock.
+final class FeedTransaction: @unchecked Sendable {
+    // All mutable state below is guarded by `lock`.
+    typealias Job = @Sendable (TransactionScope) throws -> Void
+
+    private let lock = NSCondition()
+    private var jobs: [Job] = []
+    /// Jobs the thread has run, released by the next sender: freeing a batch of records costs
+    /// about a fifth of the writer's time, which the busy writer thread should not spend.
+    private var retired: [Job] = []
+    private var closed = false
+    private var shouldCommit = false
+    private var started = false
+    private var outcome: Result<Void, any Error>?
+    private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+    private var outcomeWaiters: [CheckedContinuation<Void, Never>] = []
+    private let capacity = 4
+    private let store: EntityStore
+    private let makeScope: @Sendable (Database) -> TransactionScope
+
+    init(store: EntityStore, makeScope: @escaping @Sendable (Database) -> TransactionScope) {
+        self.store = store
+        self.makeScope = makeScope
+    }
+
+    /// Queues `job`; waits while the queue is full.
+    ///
+    /// - Throws: the error that ended the transaction, if it already failed.
+    func send(_ job: @escaping Job) async throws {
+        while true {
+            let (result, retiredJobs) = enqueue(job)
+            withExtendedLifetime(retiredJobs) {}  // released here, outside the lock
+            switch result {
+            case .queued: return
+            case .failed(let error): throw error
+            case .full:
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    waitForSpace(continuation)
+                }
+            }
+        }
+    }
+
+    /// Ends the transaction, committing or rolling back, and waits for the thread to finish.
+    ///
+    /// - Throws: the error that made the commit fail.
+    func finish(commit: Bool) async throws {
+        guard close(commit: commit) else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            waitForOutcome(continuation)
+        }
+        if commit, case .failure(let error)? = currentOutcome() { throw error }
+    }
+
+    private enum EnqueueResult {
+        case queued, full
+        case failed(any Error)
+    }
+
+    private func enqueue(_ job: @escaping Job) -> (EnqueueResult, retired: [Job]) {
+        lock.lock()
+        defer { lock.unlock() }
+        let retiredJobs = retired
+        retired = []
+        if case .failure(let error)? = outcome { return (.failed(error), retiredJobs) }
+        if !started {
+            started = true
+            startThread()
+        }
+        guard jobs.count < capacity else { return (.full, retiredJobs) }
+        jobs.append(job)
+        lock.signal()
+        return (.queued, retiredJobs)
+    }
+
+    private func waitForSpace(_ continuation: CheckedContinuation<Void, Never>) {
+        lock.lock()
+        if jobs.count < capacity || outcome != nil {
+            lock.unlock()
+            continuation.resume()
+        } else {
+            spaceWaiters.append(continuation)
+            lock.unlock()
+        }
+    }
+
+    /// Marks the end of the jobs; returns whether the thread runs (and so must be waited for).
+    private func close(commit: Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        closed = true
+        shouldCommit = commit
+        lock.signal()
+        return started
+    }
+
+    private func waitForOutcome(_ continuation: CheckedContinuation<Void, Never>) {
+        lock.lock()
+        if outcome != nil {
+            lock.unlock()
+            continuation.resume()
+        } else {
+            outcomeWaiters.append(continuation)
+            lock.unlock()
+        }
+    }
+
+    private func currentOutcome() -> Result<Void, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return outcome
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in run() }
+        thread.name = "feedwork.writer"
+        thread.start()
+    }
+
+    private struct RolledBack: Error {}
+
+    private func run() {
+        let result: Result<Void, any Error>
+        do {
+            try store.pool.writeWithoutTransaction { db in
+                let scope = makeScope(db)
+                defer { scope.close() }
+                try db.inTransaction(.immediate) {
+                    var done: Job?
+                    while let job = nextJob(retiring: &done) {
+                        try job(scope)
+                        done = job
+                    }
+                    return commitRequested() ? .commit : .rollback
+                }
+            }
+            result = commitRequested() ? .success(()) : .failure(RolledBack())
+        } catch {
+            result = .failure(StoreError(path: store.path, error))
+        }
+        lock.lock()
+        outcome = result
+        let waiters = spaceWaiters + outcomeWaiters
+        spaceWaiters = []
+        outcomeWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func commitRequested() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return shouldCommit
+    }
+
+    /// The next job, waiting for one; `nil` once the transaction is closed. `done`, the job just
+    /// run, moves to `retired`, so the writer keeps no reference that would free it here.
+    private func nextJob(retiring done: inout Job?) -> Job? {
+        lock.lock()
+        if let job = done.take() { retired.append(job) }
+        while jobs.isEmpty && !closed { lock.wait() }
+        guard !jobs.isEmpty else {
+            lock.unlock()
+            return nil
+        }
+        let job = jobs.removeFirst()
+        let waiters = spaceWaiters
+        spaceWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
+        return job
+    }
+}

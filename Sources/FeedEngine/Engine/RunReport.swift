@@ -1,0 +1,40 @@
+import FeedKit
+
+/// What one `feedwork run` did, feed by feed. Printed as a table, or as JSON with `--json`.
+public struct RunReport: Sendable, Codable {
+    public var feeds: [FeedReport]
+
+    /// Whether every feed that ran succeeded (a stale feed counts as a success).
+    public var succeeded: Bool { feeds.allSatisfy { $0.status != .failed } }
+}
+
+/// The outcome of one feed's pass.
+public struct FeedReport: Sendable, Codable {
+    public enum Status: String, Sendable, Codable {
+        /// Fetched, mapped and committed.
+        case ok
+        /// Committed, but at least one response came from the cache because the network failed.
+        case stale
+        /// Nothing committed; the feed's rows are as they were.
+        case failed
+    }
+
+    public var feed: String
+    public var adapter: String
+    /// The `_runs.id` of this pass; `feedwork export --changed-since` takes it.
+    public var run: Int64?
+    public var status: Status
+    public var counts: WriteCounts
+    public var requests: Int
+    public var attempts: Int
+    public var bytes: Int
+    public var milliseconds: Int
+    /// The URLs served from the cache because the network failed, and the oldest one's age.
+    public var staleURLs: [String]
+    public var staleAgeSeconds: Int?
+    public var error: String?
+    public var notes: [String]
+    /// Outbox events delivered after the pass, and those still waiting.
+    public var outboxDelivered: Int
+    public var outboxPending: Int
+}

@@ -1,0 +1,128 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// What a feed's jobs can do inside its transaction. Lives on the transaction's thread only.
+final class TransactionScope {
+    let db: Database
+    let feed: String
+    let run: Int64
+    let stamp: String
+    private var writers: [String: EntityWriter] = [:]
+    private var writerOrder: [String] = []
+    /// The writer of the last record written: records come in runs of one entity, and comparing
+    /// names costs less than hashing them.
+    private var lastWriter: EntityWriter?
+    private(set) var rejected = 0
+
+    init(db: Database, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) {
+        self.db = db
+        self.feed = feed
+        self.run = run
+        self.stamp = stamp
+        for binding in bindings {
+            writers[binding.schema.name] = EntityWriter(
+                schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp)
+            writerOrder.append(binding.schema.name)
+        }
+    }
+
+    /// Writes `records`; `hashes` are their content hashes, computed before the records reached
+    /// this thread (the single writer thread is the pipeline's bottleneck).
+    func write(_ records: [EntityRecord], hashes: [Int64]) throws {
+        for (record, hash) in zip(records, hashes) {
+            if let writer = lastWriter, writer.schema.name == record.entity {
+                try writer.write(record, hash: hash, in: db)
+                continue
+            }
+            guard let writer = writers[record.entity] else {
+                throw StoreError(
+                    path: "", message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
+            }
+            lastWriter = writer
+            try writer.write(record, hash: hash, in: db)
+        }
+    }
+
+    /// Releases what the writers hold on to; call at the end of the transaction.
+    func close() {
+        for writer in writers.values { writer.close() }
+    }
+
+    func countUnchanged(_ count: Int, entity: String) throws {
+        guard let writer = writers[entity] else {
+            throw StoreError(path: "", message: "feed '\(feed)' counted entity '\(entity)', which it does not declare")
+        }
+        writer.countUnchanged(count)
+    }
+
+    func reject(_ rejects: [Reject]) throws {
+        let statement = try RawStatement(
+            db, "INSERT INTO _rejects(run, feed, entity, path, reason, raw) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        for reject in rejects {
+            statement.bind(run, at: 1)
+            statement.bind(feed, at: 2)
+            statement.bind(reject.entity, at: 3)
+            statement.bind(reject.path, at: 4)
+            statement.bind(reject.reason, at: 5)
+            statement.bind(reject.raw, at: 6)
+            try statement.step(db)
+            statement.reset()
+        }
+        rejected += rejects.count
+    }
+
+    /// Stores `entry`; `compressed` is its body deflated (``BodyCompression``), when smaller.
+    func storeCache(_ entry: CachedResponse, compressed: Data?) throws {
+        guard let body = entry.body else {
+            // Without its body the entry can only refresh a row; one that is gone stays gone.
+            try db.execute(
+                sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
+                arguments: [entry.fetchedAt.timeIntervalSince1970, entry.etag, entry.lastModified, entry.key])
+            return
+        }
+        let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
+                    headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
+                    fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
+                """,
+            arguments: [
+                entry.key, feed, entry.url, entry.status, headers, entry.etag, entry.lastModified,
+                entry.fetchedAt.timeIntervalSince1970, compressed ?? body, compressed.map { _ in body.count },
+            ])
+    }
+
+    func setState(_ key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(
+                sql:
+                    "INSERT INTO _state(feed, key, value) VALUES (?, ?, ?) ON CONFLICT(feed, key) DO UPDATE SET value = excluded.value",
+                arguments: [feed, key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
+        }
+    }
+
+    func enqueueOutbox(_ urls: [String]) throws {
+        try Outbox.enqueue(urls, feed: feed, run: run, in: db)
+    }
+
+    /// Finishes the entities' writes (deleting unseen rows in `replace` mode), sums the counts
+    /// and says which keys were delivered twice.
+    func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
+        var total = WriteCounts()
+        var notes: [String] = []
+        for name in writerOrder {
+            guard let writer = writers[name] else { continue }
+            try writer.deleteUnseen(in: db)
+            total = total + writer.counts
+            if let note = writer.duplicateNote { notes.append(note) }
+        }
+        total.rejected = rejected
+        return (total, notes)
+    }
+}

@@ -1,0 +1,35 @@
+import FeedKit
+import Foundation
+
+/// The lower bound of `--changed-since`: rows inserted or changed after a run, or by runs that
+/// started at or after an instant.
+///
+/// Every row's `_run` holds the run that last inserted or changed it (a pass that delivers a
+/// record unchanged does not touch `_run`), so:
+///
+/// - `.run(N)` selects rows with `_run > N`. Run ids grow with every run of every feed; the
+///   report of `feedwork run` and the export manifest show them.
+/// - `.time(T)` selects rows whose `_run` is a run that started at or after `T`
+///   (`_runs.started_at >= T`).
+///
+/// Rows deleted by a `replace` feed are gone from the store and so never appear in an increment.
+public enum ChangedSince: Sendable, Hashable {
+    case run(Int64)
+    case time(Date)
+
+    /// Parses a run id (digits) or an ISO 8601 timestamp (`2026-01-31T12:00:00Z`, with an
+    /// offset, or a date `2026-01-31` meaning its midnight UTC).
+    ///
+    /// - Throws: a usage ``ExportError`` for anything else.
+    public init(parsing text: String) throws(ExportError) {
+        if !text.isEmpty, text.allSatisfy(\.isASCII), let run = Int64(text) {
+            self = .run(run)
+        } else if let date = Timestamp.date(text) ?? Timestamp.date(text + "T00:00:00Z") {
+            self = .time(date)
+        } else {
+            throw .usage(
+                "--changed-since '\(text)': expected a run id (e.g. 42) or an ISO 8601 timestamp (e.g. 2026-01-31T12:00:00Z)"
+            )
+        }
+    }
+}

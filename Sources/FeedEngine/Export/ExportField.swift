@@ -1,0 +1,28 @@
+import FeedKit
+
+/// One column of an export: its name and the type that decides how its values are written.
+public struct ExportField: Sendable, Hashable, Codable {
+    public var name: String
+    public var type: ColumnType
+    /// Whether the column is one of the store's `_` columns rather than the schema's.
+    public var isMeta: Bool
+
+    public init(name: String, type: ColumnType, isMeta: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isMeta = isMeta
+    }
+
+    /// How the column's values appear in NDJSON and JSON, for the manifest and the docs.
+    public var jsonRepresentation: String {
+        switch type {
+        case .integer: "integer"
+        case .real: "number (null for NaN and infinities)"
+        case .text: "string"
+        case .boolean: "boolean"
+        case .decimal: "string (exact decimal)"
+        case .timestamp: "string (ISO 8601 UTC)"
+        case .json: "embedded JSON"
+        }
+    }
+}

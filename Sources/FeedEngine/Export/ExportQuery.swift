@@ -1,0 +1,254 @@
+import FeedKit
+
+/// The SQL of one export, built from an ``ExportRequest`` after every name in it was checked
+/// against the store's schemas.
+///
+/// Table and column names come only from the schemas (and are quoted); every value the user
+/// gave (filters, feeds, the `--changed-since` bound, the limit) is a bound parameter.
+public struct ExportQuery: Sendable {
+    /// The table the rows come from.
+    public var table: ExportTable
+    /// The columns written, in order.
+    public var fields: [ExportField]
+    public var sql: String
+    public var arguments: [FieldValue]
+
+    /// Checks `request` against `schemas` and builds its query.
+    ///
+    /// - Throws: a usage ``ExportError`` naming the valid entities or fields when the request
+    ///   names one the store does not have, or when a filter's value does not fit its column.
+    public static func build(_ request: ExportRequest, schemas: [String: EntitySchema]) throws(ExportError)
+        -> ExportQuery
+    {
+        let tables = ExportTable.all(in: schemas)
+        guard let table = tables.first(where: { $0.name == request.entity }) else {
+            if tables.isEmpty {
+                throw .usage(
+                    "no entity '\(request.entity)': the store holds no entities yet (run `feedwork run` first)")
+            }
+            throw .usage(
+                "no entity '\(request.entity)' in the store; entities: \(tables.map(\.name).joined(separator: ", "))")
+        }
+        var builder = Builder(table: table, schemas: schemas)
+        let fields = try builder.selectedFields(request)
+        for feed in request.feeds.isEmpty ? [] : [request.feeds] {
+            builder.conditions.append("t._feed IN (\(feed.map { _ in "?" }.joined(separator: ", ")))")
+            builder.arguments += feed.map { .text($0) }
+        }
+        for filter in request.filters { try builder.add(filter) }
+        if let bound = request.changedSince { builder.add(bound) }
+        let order = try builder.orderClause(request.order)
+
+        var sql = "SELECT \(fields.map { "t." + EntityTable.quoted($0.name) }.joined(separator: ", "))"
+        sql += " FROM \(EntityTable.quoted(table.name)) AS t"
+        if !builder.conditions.isEmpty { sql += " WHERE " + builder.conditions.joined(separator: " AND ") }
+        sql += " ORDER BY " + order
+        var arguments = builder.arguments
+        if let limit = request.limit {
+            guard limit >= 0 else { throw .usage("--limit \(limit): expected a number of rows, 0 or more") }
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(limit)))
+        }
+        return ExportQuery(table: table, fields: fields, sql: sql, arguments: arguments)
+    }
+}
+
+/// Accumulates the conditions and arguments of one query.
+private struct Builder {
+    let table: ExportTable
+    let schemas: [String: EntitySchema]
+    var conditions: [String] = []
+    var arguments: [FieldValue] = []
+
+    init(table: ExportTable, schemas: [String: EntitySchema]) {
+        self.table = table
+        self.schemas = schemas
+    }
+
+    private var validFieldsText: String {
+        var text = "fields: " + table.dataFields.map(\.name).joined(separator: ", ")
+        text += "; _ columns: " + table.metaFields.map(\.name).joined(separator: ", ")
+        let related = table.relations.filter { schemas[$0.entity] != nil }.map(\.entity)
+        if !related.isEmpty { text += "; related entities: " + related.joined(separator: ", ") }
+        return text
+    }
+
+    private func field(_ name: String, for option: String) throws(ExportError) -> ExportField {
+        guard let field = table.field(name) else {
+            throw .usage("\(option): '\(table.name)' has no field '\(name)'; \(validFieldsText)")
+        }
+        return field
+    }
+
+    func selectedFields(_ request: ExportRequest) throws(ExportError) -> [ExportField] {
+        guard !request.columns.isEmpty else { return table.defaultFields(includeMeta: request.includeMeta) }
+        var seen: Set<String> = []
+        var fields: [ExportField] = []
+        for name in request.columns {
+            guard seen.insert(name).inserted else { throw .usage("--columns: '\(name)' is named twice") }
+            fields.append(try field(name, for: "--columns"))
+        }
+        return fields
+    }
+
+    func orderClause(_ terms: [OrderTerm]) throws(ExportError) -> String {
+        var clauses: [String] = []
+        for term in terms.isEmpty ? table.defaultOrder : terms {
+            let field = try field(term.column, for: "--order")
+            clauses.append("t.\(EntityTable.quoted(field.name))" + (term.descending ? " DESC" : ""))
+        }
+        // Rows inserted first come first among equals, so the output is stable.
+        clauses.append("t.rowid")
+        return clauses.joined(separator: ", ")
+    }
+
+    mutating func add(_ filter: ExportFilter) throws(ExportError) {
+        if let field = table.field(filter.field) {
+            try add(filter, on: field)
+        } else if let relation = table.relations.first(where: { $0.entity == filter.field }),
+            let related = schemas[relation.entity]
+        {
+            try add(filter, through: relation, to: related)
+        } else {
+            throw .usage("--where: '\(table.name)' has no field '\(filter.field)'; \(validFieldsText)")
+        }
+    }
+
+    private mutating func add(_ filter: ExportFilter, on field: ExportField) throws(ExportError) {
+        let column = "t." + EntityTable.quoted(field.name)
+        if filter.op == .contains {
+            conditions.append("\(column) LIKE ? ESCAPE '\\'")
+            arguments.append(.text(Self.likePattern(containing: filter.value)))
+            return
+        }
+        let (expression, value) = try Self.comparable(column, field: field, text: filter.value, filter: filter)
+        conditions.append(Self.comparison(expression, filter.op))
+        arguments.append(value)
+    }
+
+    /// A relation filter matches rows whose related row (same `_feed`) has the value as its key
+    /// or as its label: `--where category=Maison` or `--where category=12`.
+    private mutating func add(_ filter: ExportFilter, through relation: Relation, to related: EntitySchema)
+        throws(ExportError)
+    {
+        guard [.equal, .notEqual, .contains].contains(filter.op) else {
+            throw .usage(
+                "--where '\(filter.field)\(filter.op.rawValue)\(filter.value)': a related entity takes =, != or ~")
+        }
+        let localColumn = "t." + EntityTable.quoted(relation.column)
+        guard table.field(relation.column) != nil else {
+            throw .usage("--where: the relation column '\(relation.column)' of '\(table.name)' is not in its schema")
+        }
+        let keyExpression: String
+        let joinExpression: String
+        let keyField: ExportField
+        if related.key.count == 1, let index = related.columnIndex(related.key[0]) {
+            let column = related.columns[index]
+            keyExpression = "r." + EntityTable.quoted(column.name)
+            joinExpression = "\(keyExpression) = \(localColumn)"
+            keyField = ExportField(name: column.name, type: column.type)
+        } else {
+            keyExpression = "r._key"
+            joinExpression = "r._key = CAST(\(localColumn) AS TEXT)"
+            keyField = ExportField(name: "_key", type: .text)
+        }
+        let matchOp: ExportFilter.Operator = filter.op == .notEqual ? .equal : filter.op
+        var matches: [String] = []
+        var matchArguments: [FieldValue] = []
+        var candidates = [(keyExpression, keyField)]
+        if let label = relation.labelColumn, let index = related.columnIndex(label) {
+            let column = related.columns[index]
+            candidates.append(
+                ("r." + EntityTable.quoted(column.name), ExportField(name: column.name, type: column.type)))
+        }
+        for (expression, field) in candidates {
+            if matchOp == .contains {
+                matches.append("\(expression) LIKE ? ESCAPE '\\'")
+                matchArguments.append(.text(Self.likePattern(containing: filter.value)))
+            } else if let (typed, value) = try? Self.comparable(
+                expression, field: field, text: filter.value, filter: filter)
+            {
+                // A value that does not fit the key's type (a label for an integer key) only matches the label.
+                matches.append(Self.comparison(typed, .equal))
+                matchArguments.append(value)
+            }
+        }
+        let exists =
+            "EXISTS (SELECT 1 FROM \(EntityTable.quoted(related.name)) AS r WHERE r._feed = t._feed AND \(joinExpression)"
+            + " AND (\(matches.isEmpty ? "0" : matches.joined(separator: " OR "))))"
+        conditions.append(filter.op == .notEqual ? "NOT " + exists : exists)
+        arguments += matchArguments
+    }
+
+    mutating func add(_ bound: ChangedSince) {
+        let runCondition: (String) -> String
+        let argument: FieldValue
+        switch bound {
+        case .run(let run):
+            runCondition = { "\($0)._run > ?" }
+            argument = .integer(run)
+        case .time(let date):
+            runCondition = { "\($0)._run IN (SELECT id FROM _runs WHERE started_at >= ?)" }
+            argument = .text(Timestamp.string(date))
+        }
+        if let parent = table.parent {
+            // Child rows are rewritten with their parent, so the parent's `_run` dates them.
+            conditions.append(
+                "EXISTS (SELECT 1 FROM \(EntityTable.quoted(parent)) AS p WHERE p._feed = t._feed AND p._key = t._key AND \(runCondition("p")))"
+            )
+        } else {
+            conditions.append(runCondition("t"))
+        }
+        arguments.append(argument)
+    }
+
+    /// The column expression to compare and the value bound for it, typed by the column.
+    static func comparable(_ column: String, field: ExportField, text: String, filter: ExportFilter)
+        throws(ExportError) -> (String, FieldValue)
+    {
+        func mismatch(_ expected: String) -> ExportError {
+            .usage(
+                "--where '\(filter.field)\(filter.op.rawValue)\(text)': '\(field.name)' is \(expected); '\(text)' is not"
+            )
+        }
+        switch field.type {
+        case .integer:
+            guard let number = Int64(text) else { throw mismatch("an integer column") }
+            return (column, .integer(number))
+        case .real:
+            guard let number = Double(text), number.isFinite else { throw mismatch("a number column") }
+            return (column, .real(number))
+        case .decimal:
+            // Stored as exact text; compared as numbers so `1.50` equals `1.5` and `9 < 10`.
+            guard let number = Double(text), number.isFinite else { throw mismatch("a decimal column") }
+            return ("CAST(\(column) AS REAL)", .real(number))
+        case .boolean:
+            switch text.lowercased() {
+            case "true", "1", "yes": return (column, .integer(1))
+            case "false", "0", "no": return (column, .integer(0))
+            default: throw mismatch("a boolean column (true or false)")
+            }
+        case .text, .timestamp, .json:
+            return (column, .text(text))
+        }
+    }
+
+    /// `!=` keeps rows whose value is null; the other comparisons never match null.
+    static func comparison(_ expression: String, _ op: ExportFilter.Operator) -> String {
+        switch op {
+        case .notEqual: "\(expression) IS NOT ?"
+        case .contains: "\(expression) LIKE ? ESCAPE '\\'"
+        default: "\(expression) \(op.rawValue) ?"
+        }
+    }
+
+    /// A LIKE pattern matching text that contains `value` literally.
+    static func likePattern(containing value: String) -> String {
+        var pattern = "%"
+        for character in value {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
+}

@@ -1,0 +1,23 @@
+import FeedKit
+
+/// What one `feedwork export ENTITY` asks for, before it is checked against the store's schemas.
+public struct ExportRequest: Sendable, Hashable {
+    /// The entity (or child table, `<entity>__<list>`) to export.
+    public var entity: String
+    /// Only rows of these feeds (`_feed`); all feeds when empty.
+    public var feeds: [String] = []
+    /// Conditions that must all hold.
+    public var filters: [ExportFilter] = []
+    /// The order of the rows; the entity's declared order when empty.
+    public var order: [OrderTerm] = []
+    /// At most this many rows.
+    public var limit: Int?
+    /// The columns to write, in this order; the schema's columns when empty.
+    public var columns: [String] = []
+    /// Whether to write the `_` columns before the schema's (ignored when `columns` is given).
+    public var includeMeta = false
+    /// Only rows inserted or changed after this.
+    public var changedSince: ChangedSince?
+
+    public init(entity: String) { self.entity = entity }
+}

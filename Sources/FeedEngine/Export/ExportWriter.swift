@@ -1,0 +1,34 @@
+import FeedKit
+
+/// Turns a stream of rows into one output format. A writer sees each row once, in order, and
+/// keeps nothing of it.
+public protocol ExportWriter {
+    /// Writes what comes before the first row (a CSV header, a JSON `[`).
+    mutating func begin(_ output: ExportOutput) throws(ExportError)
+    /// Writes one row; `row` follows the fields the writer was made with.
+    mutating func write(_ row: [FieldValue], to output: ExportOutput) throws(ExportError)
+    /// Writes what comes after the last row.
+    mutating func end(_ output: ExportOutput) throws(ExportError)
+}
+
+/// The output formats of `feedwork export`.
+public enum ExportFormat: String, Sendable, CaseIterable, Codable {
+    /// One JSON object per line (`\n`), keys in column order.
+    case ndjson
+    /// One JSON array of objects.
+    case json
+    /// RFC 4180 CSV with a header row.
+    case csv
+
+    /// The file extension of the format, without the dot.
+    public var fileExtension: String { rawValue }
+
+    /// A writer for rows of `fields`.
+    public func makeWriter(fields: [ExportField]) -> any ExportWriter {
+        switch self {
+        case .ndjson: NDJSONWriter(fields: fields)
+        case .json: JSONArrayWriter(fields: fields)
+        case .csv: CSVWriter(fields: fields)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// Exports entities of a store as NDJSON, JSON or CSV, streaming rows from SQLite.
+///
+/// The store's `_entities` table holds every entity's schema, so an export needs neither the
+/// config nor the adapters. Each export reads one consistent snapshot, even while a run writes.
+///
+/// ```swift
+/// var request = ExportRequest(entity: "fruit")
+/// request.filters = [try ExportFilter(parsing: "price<200")]
+/// let rows = try Exporter(store: store).export(request, format: .csv, to: .standardOutput())
+/// ```
+public struct Exporter: Sendable {
+    public let store: EntityStore
+
+    public init(store: EntityStore) { self.store = store }
+
+    /// Checks `request` against the store and returns its query, without running it.
+    public func query(for request: ExportRequest) throws -> ExportQuery {
+        let query = try ExportQuery.build(request, schemas: try store.schemas())
+        if !request.feeds.isEmpty { try checkFeeds(request.feeds) }
+        return query
+    }
+
+    /// Writes the rows `request` selects to `output` in `format` and flushes it.
+    ///
+    /// - Returns: the number of rows written.
+    /// - Throws: a usage ``ExportError`` for a request that does not fit the store; a runtime
+    ///   ``ExportError`` or ``StoreError`` when reading or writing fails.
+    @discardableResult
+    public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) throws -> Int {
+        let query = try query(for: request)
+        let rows = try read { db in
+            var writer = format.makeWriter(fields: query.fields)
+            return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
+        }
+        try output.flush()
+        return rows
+    }
+
+    /// Writes every entity and child table to `directory` (created when missing) as
+    /// `<table>.<format>`, each file atomically, then `manifest.json`, all from one snapshot.
+    public func exportAll(
+        format: ExportFormat, to directory: String, feeds: [String] = [], changedSince: ChangedSince? = nil,
+        changedSinceText: String? = nil, includeMeta: Bool = false
+    ) throws -> ExportManifest {
+        let schemas = try store.schemas()
+        if !feeds.isEmpty { try checkFeeds(feeds) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError.runtime("cannot create the folder \(directory): \(error.localizedDescription)")
+        }
+        let folder = URL(fileURLWithPath: directory)
+        let manifest = try read { db in
+            let run = try Self.completeRun(in: db)
+            var entries: [ExportManifest.Entry] = []
+            for table in ExportTable.all(in: schemas) {
+                var request = ExportRequest(entity: table.name)
+                request.feeds = feeds
+                request.changedSince = changedSince
+                request.includeMeta = includeMeta
+                let query = try ExportQuery.build(request, schemas: schemas)
+                let file = "\(table.name).\(format.fileExtension)"
+                let rows = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
+                    var writer = format.makeWriter(fields: query.fields)
+                    return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
+                }
+                entries.append(
+                    ExportManifest.Entry(
+                        entity: table.name, parent: table.parent, file: file, rows: rows,
+                        columns: query.fields.map(ExportManifest.ManifestColumn.init)))
+            }
+            return ExportManifest(
+                format: format, run: run, changedSince: changedSinceText, exportedAt: Timestamp.string(Date()),
+                entities: entries)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = try encoder.encode(manifest)
+        try AtomicFile.write(to: folder.appendingPathComponent("manifest.json").path) { output in
+            output.append(json)
+            output.append(UInt8(ascii: "\n"))
+        }
+        return manifest
+    }
+
+    /// The highest run id whose changes the store holds completely: runs still `running` have not
+    /// committed, so the bound stops before the first of them.
+    public func completeRun() throws -> Int64 { try read(Self.completeRun(in:)) }
+
+    static func completeRun(in db: Database) throws -> Int64 {
+        let sql = """
+            SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
+            """
+        return try Int64.fetchOne(db, sql: sql) ?? 0
+    }
+
+    private func checkFeeds(_ feeds: [String]) throws {
+        let known = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
+        for feed in feeds where !known.contains(feed) {
+            let list = known.isEmpty ? "none has run yet" : "feeds: " + known.joined(separator: ", ")
+            throw ExportError.usage("--feed: no feed '\(feed)' has run on this store; \(list)")
+        }
+    }
+
+    /// Reads on one snapshot; errors of the export itself pass through unwrapped.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try store.pool.read(body)
+        } catch let error as DatabaseError {
+            throw StoreError(path: store.path, error)
+        }
+    }
+}

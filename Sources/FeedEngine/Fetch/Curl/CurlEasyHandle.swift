@@ -1,0 +1,131 @@
+import CCurl
+import FeedKit
+import Foundation
+
+/// One libcurl easy handle, reused from transfer to transfer so connections are kept alive.
+///
+/// Not thread-safe: it belongs to one worker thread of ``CurlHTTPClient`` for its whole life.
+final class CurlEasyHandle {
+    private let handle: UnsafeMutableRawPointer
+    /// Where libcurl writes its detailed error message (`CURLOPT_ERRORBUFFER`).
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// - Returns: `nil` when libcurl cannot be initialized or gives no handle.
+    init?() {
+        guard CurlGlobal.isInitialized, let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Runs `request` to completion on the calling thread.
+    func perform(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPClientError> {
+        // Reset forgets the previous request's options but keeps live connections and caches.
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        let state = CurlTransferState(limit: request.maxResponseBytes)
+        let context = Unmanaged.passRetained(state)
+        defer { context.release() }
+
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        for header in request.headers {
+            let value = header.value.filter { $0 != "\r" && $0 != "\n" }
+            // "Name;" is libcurl's spelling of a header with an empty value.
+            headerList = curl_slist_append(headerList, value.isEmpty ? "\(header.name);" : "\(header.name): \(value)")
+        }
+        if request.body != nil {
+            // No `Expect: 100-continue` round trip before sending a body.
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
+
+        var code = configure(request, headers: headerList, context: context.toOpaque())
+        if code == CURLE_OK {
+            code = curl_easy_perform(handle)
+        }
+        guard code == CURLE_OK else {
+            return .failure(error(for: code, state: state, request: request))
+        }
+
+        var status = 0
+        fw_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var downloaded: curl_off_t = 0
+        fw_easy_getinfo_off_t(handle, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
+        var effective: UnsafeMutablePointer<CChar>?
+        fw_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        return .success(
+            HTTPResponse(
+                status: status, headers: state.headers, body: state.body,
+                effectiveURL: effective.map { String(cString: $0) } ?? request.url,
+                bytesReceived: Int(downloaded)))
+    }
+
+    private func configure(
+        _ request: HTTPRequest, headers: UnsafeMutablePointer<curl_slist>?, context: UnsafeMutableRawPointer
+    ) -> CURLcode {
+        var codes: [CURLcode] = [
+            fw_easy_setopt_string(handle, CURLOPT_URL, request.url),
+            fw_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
+            fw_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer),
+            fw_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
+            fw_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
+            fw_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1),
+            fw_easy_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, request.maxRedirects)),
+            // An empty string: every encoding libcurl can decode, and decoded bodies.
+            fw_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
+            fw_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, request.connectTimeout.milliseconds))),
+            fw_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(max(1, request.timeout.milliseconds))),
+            // A declared Content-Length over the limit fails before any body is read.
+            fw_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)),
+            fw_easy_setopt_write_function(handle, curlWriteCallback),
+            fw_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context),
+            fw_easy_setopt_header_function(handle, curlHeaderCallback),
+            fw_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context),
+            fw_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headers),
+        ]
+        let method = request.method.uppercased()
+        if let body = request.body {
+            codes.append(fw_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            // COPYPOSTFIELDS copies the bytes (POSTFIELDSIZE of them), so they need not outlive this call.
+            codes.append(
+                body.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else {
+                        return fw_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                    }
+                    return fw_easy_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+                })
+            if method != "POST" {
+                codes.append(fw_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))
+            }
+        } else if method == "HEAD" {
+            codes.append(fw_easy_setopt_long(handle, CURLOPT_NOBODY, 1))
+        } else if method != "GET" {
+            codes.append(fw_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))
+        }
+        return codes.first { $0 != CURLE_OK } ?? CURLE_OK
+    }
+
+    private func error(for code: CURLcode, state: CurlTransferState, request: HTTPRequest) -> HTTPClientError {
+        let raw = Int(code.rawValue)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return HTTPClientError(.timeout, curlCode: raw)
+        case CURLE_TOO_MANY_REDIRECTS:
+            return HTTPClientError(.tooManyRedirects, curlCode: raw)
+        case CURLE_FILESIZE_EXCEEDED:
+            return HTTPClientError(.tooLarge(limit: request.maxResponseBytes), curlCode: raw)
+        case CURLE_WRITE_ERROR where state.exceededLimit:
+            return HTTPClientError(.tooLarge(limit: request.maxResponseBytes), curlCode: raw)
+        default:
+            let detail = String(cString: errorBuffer)
+            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            return HTTPClientError(.transport(message), curlCode: raw)
+        }
+    }
+}

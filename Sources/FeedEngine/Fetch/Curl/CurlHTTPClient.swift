@@ -1,0 +1,54 @@
+import FeedKit
+import Foundation
+
+/// An HTTP client on libcurl with an async API that never blocks Swift's cooperative threads.
+///
+/// Transfers run on a small pool of dedicated threads, each owning one reused libcurl easy
+/// handle (so connections are kept alive between requests); `perform` suspends until its
+/// transfer is done. Redirects are followed up to the request's limit, compressed bodies are
+/// decoded, and a body larger than the request's limit aborts the transfer, counted in decoded
+/// bytes, which also defends against compression bombs.
+///
+/// Any HTTP status is a response; only failures to get one are thrown. Use ``shared`` unless
+/// you need a separate pool; a client's threads stop when it is released.
+public final class CurlHTTPClient: Sendable {
+    /// A client with 8 worker threads, for the whole process.
+    public static let shared = CurlHTTPClient()
+
+    private let queue = CurlWorkQueue()
+
+    /// Starts `workers` threads (at least one): the most transfers that run at once.
+    public init(workers: Int = 8) {
+        for index in 0..<max(1, workers) {
+            let thread = Thread { [queue] in
+                let easy = CurlEasyHandle()
+                while let job = queue.next() {
+                    guard let easy else {
+                        job.complete(.failure(HTTPClientError(.transport("libcurl could not be initialized"))))
+                        continue
+                    }
+                    job.complete(easy.perform(job.request))
+                }
+            }
+            thread.name = "feedwork-curl-\(index)"
+            thread.start()
+        }
+    }
+
+    deinit { queue.close() }
+
+    /// Performs `request` and returns its final response, whatever its status.
+    ///
+    /// - Throws: ``HTTPClientError`` when no response was received: timeout, too many redirects,
+    ///   a body over the limit, or a connection failure (including a body shorter than declared).
+    public func perform(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
+            let job = CurlJob(request: request) { continuation.resume(returning: $0) }
+            if !queue.submit(job) {
+                continuation.resume(returning: .failure(HTTPClientError(.transport("the HTTP client was shut down"))))
+            }
+        }
+        return try result.get()
+    }
+}

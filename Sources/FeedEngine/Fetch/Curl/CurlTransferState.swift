@@ -1,0 +1,69 @@
+import CCurl
+import FeedKit
+import Foundation
+
+/// What one transfer collects from libcurl's callbacks: the body (within its limit) and the
+/// headers of the current hop.
+///
+/// Reached from the C callbacks through an `Unmanaged` pointer passed as `WRITEDATA` and
+/// `HEADERDATA`; used only by the worker thread that runs the transfer.
+final class CurlTransferState {
+    let limit: Int
+    private(set) var body = Data()
+    private(set) var headers: [String: String] = [:]
+    /// Set when the body passed the limit and the transfer was aborted for it.
+    private(set) var exceededLimit = false
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Appends decoded body bytes. Returns `false` (abort) when they pass the limit.
+    func appendBody(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard body.count + count <= limit else {
+            exceededLimit = true
+            return false
+        }
+        body.append(bytes, count: count)
+        return true
+    }
+
+    /// Takes one raw header line. A status line starts a new hop (redirect, `100 Continue`),
+    /// so the headers gathered so far are dropped.
+    func receiveHeaderLine(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            headers.removeAll()
+            return
+        }
+        guard let colon = trimmed.firstIndex(of: ":") else { return }
+        let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return }
+        headers[name] = value
+    }
+}
+
+/// libcurl's write callback: hands decoded body bytes to the transfer's ``CurlTransferState``.
+/// Returning less than it was given makes libcurl abort with `CURLE_WRITE_ERROR`.
+func curlWriteCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let data, let context else { return 0 }
+    let state = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let accepted = UnsafeRawPointer(data).withMemoryRebound(to: UInt8.self, capacity: length) {
+        state.appendBody($0, count: length)
+    }
+    return accepted ? length : 0
+}
+
+/// libcurl's header callback: called once per header line of every hop.
+func curlHeaderCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let data, let context else { return 0 }
+    let state = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+    state.receiveHeaderLine(line)
+    return length
+}

@@ -1,0 +1,45 @@
+import FeedKit
+
+/// Why ``CurlHTTPClient`` got no response.
+///
+/// The message in ``Kind/transport(_:)`` is libcurl's and may name the URL's host; callers that
+/// show it must redact it (``StandardFetcher`` does).
+public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, in the terms ``FetchError`` uses.
+    public enum Kind: Sendable, Hashable {
+        /// The exchange took longer than its timeout (connecting, or in total).
+        case timeout
+        /// More redirects than the request allows.
+        case tooManyRedirects
+        /// The decoded body was larger than the limit, in bytes.
+        case tooLarge(limit: Int)
+        /// Anything else: refused or reset connection, DNS, TLS, a body shorter than declared...
+        case transport(String)
+    }
+
+    public var kind: Kind
+    /// libcurl's `CURLcode`, for diagnostics.
+    public var curlCode: Int
+
+    public init(_ kind: Kind, curlCode: Int = 0) {
+        self.kind = kind
+        self.curlCode = curlCode
+    }
+
+    /// Whether trying again might succeed (timeouts and connection failures).
+    public var isTransient: Bool {
+        switch kind {
+        case .timeout, .transport: true
+        case .tooManyRedirects, .tooLarge: false
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .timeout: "timed out"
+        case .tooManyRedirects: "too many redirects"
+        case .tooLarge(let limit): "response larger than the limit of \(limit) bytes"
+        case .transport(let message): "connection failed: \(message)"
+        }
+    }
+}

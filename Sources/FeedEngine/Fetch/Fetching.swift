@@ -1,0 +1,120 @@
+import FeedKit
+import Foundation
+
+/// Performs requests for a feed: the one seam between adapters and the outside world.
+///
+/// ``StandardFetcher`` goes to the network (libcurl) and the file system with retries, caching
+/// and limits; the fixture replayer and recorder used by `feedwork test` and `feedwork record`
+/// are other conformances.
+public protocol Fetching: Sendable {
+    /// Performs `request` and returns its response.
+    ///
+    /// - Throws: ``FetchError`` when the request fails after its retries and no cached response
+    ///   can stand in for it, or when the status is not 2xx (404 allowed by
+    ///   ``FetchRequest/acceptsNotFound``).
+    func fetch(_ request: FetchRequest, context: FetchContext) async throws -> FetchResponse
+}
+
+/// What a fetch needs to know about the feed and the run.
+public struct FetchContext: Sendable {
+    /// The feed's name, for messages.
+    public var feed: String
+    /// The folder that relative paths and `file://` URLs are read from.
+    public var baseDirectory: URL
+    public var policy: FetchPolicy
+    /// Use only cached responses; make no network request.
+    public var offline: Bool
+    package var cache: any ResponseCacheReading
+    public var redactor: Redactor
+    /// The moment "now" for cache ages; tests may set it.
+    public var now: @Sendable () -> Date
+
+    package init(
+        feed: String, baseDirectory: URL, policy: FetchPolicy = FetchPolicy(), offline: Bool = false,
+        cache: any ResponseCacheReading, redactor: Redactor = Redactor(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.feed = feed
+        self.baseDirectory = baseDirectory
+        self.policy = policy
+        self.offline = offline
+        self.cache = cache
+        self.redactor = redactor
+        self.now = now
+    }
+}
+
+/// Limits and retry settings for requests, from `defaults:` in feeds.yaml (or a feed's own keys).
+public struct FetchPolicy: Sendable, Hashable {
+    /// The most time one attempt may take, from connecting to the last byte.
+    public var timeout: FeedDuration
+    public var connectTimeout: FeedDuration
+    /// Retries after the first attempt, on connection errors, timeouts, 5xx and 429.
+    public var retries: Int
+    /// The first backoff delay; doubled on each retry, with jitter.
+    public var backoff: FeedDuration
+    /// The longest `Retry-After` that is honoured; longer ones are cut to this.
+    public var retryAfterCap: FeedDuration
+    /// Bodies larger than this abort the request with an error.
+    public var maxResponseBytes: Int
+    public var maxRedirects: Int
+
+    public init(
+        timeout: FeedDuration = .seconds(30), connectTimeout: FeedDuration = .seconds(10), retries: Int = 3,
+        backoff: FeedDuration = .milliseconds(200), retryAfterCap: FeedDuration = .seconds(60),
+        maxResponseBytes: Int = 50 * 1024 * 1024, maxRedirects: Int = 5
+    ) {
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.retries = retries
+        self.backoff = backoff
+        self.retryAfterCap = retryAfterCap
+        self.maxResponseBytes = maxResponseBytes
+        self.maxRedirects = maxRedirects
+    }
+}
+
+/// Why a fetch failed. Carries the redacted URL and the number of attempts.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The server answered with a status that is not 2xx (after retries for 5xx and 429).
+        case status(Int)
+        /// The connection failed (refused, reset, DNS, TLS...), with libcurl's message.
+        case transport(String)
+        case timeout
+        /// The body was larger than the limit, in bytes.
+        case tooLarge(limit: Int)
+        case tooManyRedirects
+        case fileNotFound
+        case fileUnreadable(String)
+        /// `--offline` and no cached response.
+        case offlineWithoutCache
+    }
+
+    public var kind: Kind
+    /// The URL with secrets replaced by `***`.
+    public var url: String
+    public var attempts: Int
+
+    public init(_ kind: Kind, url: String, attempts: Int = 0) {
+        self.kind = kind
+        self.url = url
+        self.attempts = attempts
+    }
+
+    public var description: String {
+        let what: String
+        switch kind {
+        case .status(let code): what = "HTTP \(code)"
+        case .transport(let message): what = "connection failed: \(message)"
+        case .timeout: what = "timed out"
+        case .tooLarge(let limit): what = "response larger than the limit of \(limit) bytes"
+        case .tooManyRedirects: what = "too many redirects"
+        case .fileNotFound: what = "file not found"
+        case .fileUnreadable(let message): what = "file unreadable: \(message)"
+        case .offlineWithoutCache: what = "offline and no cached response"
+        }
+        let tries = attempts > 1 ? " after \(attempts) attempts" : ""
+        return "\(url): \(what)\(tries)"
+    }
+}

@@ -1,0 +1,15 @@
+import FeedKit
+
+/// Read access to `_http_cache`.
+package protocol ResponseCacheReading: Sendable {
+    /// The cached response for `key`, or `nil`. Without `includingBody`, its body is left out
+    /// (`nil`), which spares reading (and inflating) it.
+    func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse?
+}
+
+extension ResponseCacheReading {
+    /// The cached response for `key`, body included, or `nil`.
+    package func cachedResponse(forKey key: String) throws -> CachedResponse? {
+        try cachedResponse(forKey: key, includingBody: true)
+    }
+}

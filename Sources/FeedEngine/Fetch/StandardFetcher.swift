@@ -1,0 +1,192 @@
+import FeedKit
+import Foundation
+
+/// The engine's fetcher: HTTP(S) through libcurl and local files, with retries, conditional
+/// requests, the response cache, offline fallback and size limits.
+///
+/// For a remote request, in order:
+/// 1. A cached response younger than the request's `maxAge` is returned as
+///    ``FetchResponse/Origin/fresh``, with no request made.
+/// 2. In an offline run, the cached response is returned as ``FetchResponse/Origin/stale(age:)``;
+///    without one, ``FetchError/Kind/offlineWithoutCache`` is thrown.
+/// 3. Otherwise the request is sent, with `If-None-Match` / `If-Modified-Since` from the cached
+///    response. Connection errors, timeouts, 5xx and 429 are retried up to the policy's `retries`,
+///    after an exponential backoff with jitter or the server's `Retry-After` (capped). Other 4xx
+///    are not retried.
+/// 4. A 2xx is returned as ``FetchResponse/Origin/network`` with a new cache entry in
+///    ``FetchResponse/cacheUpdate`` (for cacheable requests); a 304 returns the cached body as
+///    ``FetchResponse/Origin/notModified`` with the entry's `fetchedAt` refreshed.
+/// 5. When the retries are spent on a retryable failure, a cached response stands in as
+///    ``FetchResponse/Origin/stale(age:)``; without one the failure is thrown.
+///
+/// The fetcher only reads the cache: the engine stores `cacheUpdate` in the feed's transaction.
+/// Every URL and message it produces is redacted with the context's ``Redactor``.
+public struct StandardFetcher: Fetching {
+    public let client: CurlHTTPClient
+
+    /// A fetcher that sends its requests through `client`.
+    public init(client: CurlHTTPClient = .shared) {
+        self.client = client
+    }
+
+    public func fetch(_ request: FetchRequest, context: FetchContext) async throws -> FetchResponse {
+        guard request.isRemote else {
+            return try FileSource.read(request, context: context)
+        }
+        let url = context.redactor.redact(request.url)
+        let key = request.cacheKey
+        let cached =
+            request.cacheable
+            ? try context.cache.cachedResponse(forKey: key, includingBody: !request.omitsUnchangedBody) : nil
+
+        if let cached {
+            let age = Self.age(of: cached, now: context.now())
+            if let maxAge = request.maxAge, age < maxAge.seconds {
+                return Self.response(from: cached, url: url, origin: .fresh)
+            }
+            if context.offline {
+                guard let cached = try Self.withBody(cached, context) else {
+                    throw FetchError(.offlineWithoutCache, url: url)
+                }
+                return Self.response(from: cached, url: url, origin: .stale(age: age))
+            }
+        } else if context.offline {
+            throw FetchError(.offlineWithoutCache, url: url)
+        }
+        return try await fetchFromNetwork(request, key: key, cached: cached, context: context)
+    }
+
+    private func fetchFromNetwork(
+        _ request: FetchRequest, key: String, cached: CachedResponse?, context: FetchContext
+    ) async throws -> FetchResponse {
+        let url = context.redactor.redact(request.url)
+        let policy = context.policy
+        let httpRequest = Self.httpRequest(for: request, cached: cached, policy: policy)
+        var attempts = 0
+        var bytes = 0
+        while true {
+            attempts += 1
+            let outcome: Result<HTTPResponse, HTTPClientError>
+            do {
+                outcome = .success(try await client.perform(httpRequest))
+            } catch {
+                outcome = .failure(error)
+            }
+
+            let failure: FetchError
+            var retryAfter: TimeInterval?
+            switch outcome {
+            case .failure(let error):
+                let kind = Self.kind(of: error, redactor: context.redactor)
+                guard error.isTransient else { throw FetchError(kind, url: url, attempts: attempts) }
+                failure = FetchError(kind, url: url, attempts: attempts)
+            case .success(let response):
+                bytes += response.bytesReceived
+                switch response.status {
+                case 200..<300:
+                    var fetched = FetchResponse(
+                        url: url, status: response.status, headers: response.headers, body: response.body,
+                        origin: .network, attempts: attempts, bytesReceived: bytes)
+                    if request.cacheable {
+                        fetched.cacheUpdate = Self.cacheEntry(for: response, key: key, url: url, now: context.now())
+                    }
+                    return fetched
+                case 304:
+                    // A 304 answers our conditional request; without a cached body it is an error.
+                    guard let cached else {
+                        throw FetchError(.status(304), url: url, attempts: attempts)
+                    }
+                    var refreshed = cached
+                    refreshed.fetchedAt = context.now()
+                    refreshed.etag = response.headers["etag"] ?? cached.etag
+                    refreshed.lastModified = response.headers["last-modified"] ?? cached.lastModified
+                    var notModified = Self.response(from: refreshed, url: url, origin: .notModified)
+                    notModified.attempts = attempts
+                    notModified.bytesReceived = bytes
+                    // The stored body stays; only the time and validators are refreshed.
+                    refreshed.body = nil
+                    notModified.cacheUpdate = refreshed
+                    return notModified
+                case 404 where request.acceptsNotFound:
+                    return FetchResponse(
+                        url: url, status: 404, headers: response.headers, body: response.body, origin: .network,
+                        attempts: attempts, bytesReceived: bytes)
+                case 429, 500...599:
+                    failure = FetchError(.status(response.status), url: url, attempts: attempts)
+                    retryAfter = response.headers["retry-after"].flatMap {
+                        RetryAfter.delay(from: $0, now: context.now())
+                    }
+                default:
+                    throw FetchError(.status(response.status), url: url, attempts: attempts)
+                }
+            }
+
+            if attempts <= policy.retries {
+                let delay = Backoff.delay(beforeRetry: attempts, policy: policy, retryAfter: retryAfter)
+                try await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded())))
+                continue
+            }
+            if let cached = try cached.flatMap({ try Self.withBody($0, context) }) {
+                var stale = Self.response(
+                    from: cached, url: url, origin: .stale(age: Self.age(of: cached, now: context.now())))
+                stale.attempts = attempts
+                stale.bytesReceived = bytes
+                return stale
+            }
+            throw failure
+        }
+    }
+
+    /// The libcurl request for `request`, made conditional on the cached response's validators.
+    static func httpRequest(for request: FetchRequest, cached: CachedResponse?, policy: FetchPolicy) -> HTTPRequest {
+        var headers = request.headers
+        let names = Set(headers.map { $0.name.lowercased() })
+        if let etag = cached?.etag, !names.contains("if-none-match") {
+            headers.append(HTTPHeader("If-None-Match", etag))
+        }
+        if let lastModified = cached?.lastModified, !names.contains("if-modified-since") {
+            headers.append(HTTPHeader("If-Modified-Since", lastModified))
+        }
+        return HTTPRequest(
+            url: request.url, method: request.method, headers: headers, body: request.body,
+            timeout: policy.timeout, connectTimeout: policy.connectTimeout, maxRedirects: policy.maxRedirects,
+            maxResponseBytes: policy.maxResponseBytes)
+    }
+
+    /// The cache entry for a 2xx response. Cookies are not kept.
+    static func cacheEntry(for response: HTTPResponse, key: String, url: String, now: Date) -> CachedResponse {
+        var headers = response.headers
+        headers["set-cookie"] = nil
+        return CachedResponse(
+            key: key, url: url, status: response.status, headers: headers, etag: response.headers["etag"],
+            lastModified: response.headers["last-modified"], fetchedAt: now, body: response.body)
+    }
+
+    private static func response(from cached: CachedResponse, url: String, origin: FetchResponse.Origin)
+        -> FetchResponse
+    {
+        var response = FetchResponse(
+            url: url, status: cached.status, headers: cached.headers, body: cached.body ?? Data(), origin: origin)
+        response.bodyIsOmitted = cached.body == nil
+        return response
+    }
+
+    /// `cached` with its body, read now when it was left out; `nil` if the entry is gone.
+    private static func withBody(_ cached: CachedResponse, _ context: FetchContext) throws -> CachedResponse? {
+        guard cached.body == nil else { return cached }
+        return try context.cache.cachedResponse(forKey: cached.key, includingBody: true)
+    }
+
+    private static func age(of cached: CachedResponse, now: Date) -> TimeInterval {
+        max(0, now.timeIntervalSince(cached.fetchedAt))
+    }
+
+    private static func kind(of error: HTTPClientError, redactor: Redactor) -> FetchError.Kind {
+        switch error.kind {
+        case .timeout: .timeout
+        case .tooManyRedirects: .tooManyRedirects
+        case .tooLarge(let limit): .tooLarge(limit: limit)
+        case .transport(let message): .transport(redactor.redact(message))
+        }
+    }
+}

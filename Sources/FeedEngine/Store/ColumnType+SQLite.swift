@@ -1,0 +1,12 @@
+import FeedKit
+
+extension ColumnType {
+    /// The SQLite storage type of the column.
+    var sqlType: String {
+        switch self {
+        case .integer, .boolean: "INTEGER"
+        case .real: "REAL"
+        case .text, .decimal, .timestamp, .json: "TEXT"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import FeedKit
+
+/// A 64-bit FNV-1a hash of a record's values, used to tell changed records from unchanged ones
+/// by content rather than by write.
+struct ContentHash {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private mutating func byte(_ byte: UInt8) {
+        value ^= UInt64(byte)
+        value &*= 0x0000_0100_0000_01b3
+    }
+
+    private mutating func word(_ word: UInt64) {
+        var word = word
+        for _ in 0..<8 {
+            byte(UInt8(truncatingIfNeeded: word))
+            word >>= 8
+        }
+    }
+
+    mutating func combine(_ field: FieldValue) {
+        switch field {
+        case .null: byte(0)
+        case .integer(let value):
+            byte(1)
+            word(UInt64(bitPattern: value))
+        case .real(let value):
+            byte(2)
+            word(value.bitPattern)
+        case .bool(let value):
+            byte(3)
+            byte(value ? 1 : 0)
+        case .text(let text):
+            byte(4)
+            var text = text
+            text.withUTF8 { bytes in
+                for b in bytes { byte(b) }
+            }
+            byte(0xff)
+        }
+    }
+
+    mutating func combine(_ fields: [FieldValue]) {
+        word(UInt64(fields.count))
+        for field in fields { combine(field) }
+    }
+
+    /// The hash of a record's values and its child rows (in child-name order).
+    static func of(_ record: EntityRecord) -> Int64 {
+        var hash = ContentHash()
+        hash.combine(record.values)
+        // Child lists in name order, so the hash does not depend on dictionary order.
+        let names = record.children.count > 1 ? record.children.keys.sorted() : Array(record.children.keys)
+        for name in names {
+            hash.combine(.text(name))
+            for row in record.children[name] ?? [] { hash.combine(row) }
+        }
+        return Int64(bitPattern: hash.value)
+    }
+
+}

@@ -1,0 +1,138 @@
+import CSQLiteTuning
+import FeedKit
+import Foundation
+import GRDB
+
+/// The SQLite store: one table per entity plus the system tables `_runs`, `_rejects`,
+/// `_http_cache`, `_state`, `_outbox` and `_entities` (the schemas, so exports need no config).
+///
+/// The file is opened in WAL mode, so readers (`export`, `list`) work while a run writes.
+/// Writes happen in one transaction per feed pass; see ``FeedTransaction``.
+public final class EntityStore: Sendable {
+    /// The store file's path.
+    public let path: String
+    let pool: DatabasePool
+
+    /// SQLite's process-wide settings, applied once before the first connection opens: memory
+    /// statistics off, as Feedwork never reads them and they cost the writer thread a mutex on
+    /// every allocation (about 7% of its instructions). Too late when another part of the
+    /// process opened SQLite first, which is harmless.
+    private static let sqliteConfigured: Void = { _ = feedwork_sqlite_disable_memory_statistics() }()
+
+    /// Opens (creating when missing) the store at `path` and brings its system tables up to date.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be opened or is not a Feedwork store.
+    public init(path: String) throws {
+        self.path = path
+        _ = Self.sqliteConfigured
+        do {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.label = "feedwork.store"
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try StoreMigrations.migrator.migrate(pool)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
+    static func prepare(_ schemas: [EntitySchema], in db: Database, path: String) throws {
+        for schema in schemas {
+            try EntityTable.ensure(schema, in: db, path: path)
+            let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+            try db.execute(
+                sql:
+                    "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
+                arguments: [schema.name, json])
+        }
+    }
+
+    /// The schemas of every entity the store holds, by name.
+    public func schemas() throws -> [String: EntitySchema] {
+        try read { db in
+            var result: [String: EntitySchema] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, schema FROM _entities") {
+                let json: String = row["schema"]
+                result[row["name"]] = try JSONDecoder().decode(EntitySchema.self, from: Data(json.utf8))
+            }
+            return result
+        }
+    }
+
+    /// Runs `body` with a read-only connection on a consistent snapshot.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Runs `body` in its own write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
+    /// Runs `body` in its own write transaction on a thread of its own, and waits without
+    /// blocking Swift's cooperative threads.
+    ///
+    /// Feed passes hold the write lock on their own threads while they wait for their tasks, so
+    /// a blocking write from a task could starve the cooperative pool and deadlock; every write
+    /// made from async code goes through here.
+    func writeDetached<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    continuation.resume(returning: try self.write(body))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "feedwork.write"
+            thread.start()
+        }
+    }
+
+    /// Marks runs left `running` by a process that died as `interrupted`.
+    public func markInterruptedRuns() throws {
+        try write { db in
+            try db.execute(sql: "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'")
+        }
+    }
+}
+
+extension EntityStore: ResponseCacheReading {
+    package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
+        let columns =
+            "key, url, status, headers, etag, last_modified, fetched_at" + (includingBody ? ", body, body_size" : "")
+        return try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(columns) FROM _http_cache WHERE key = ?", arguments: [key])
+            else { return nil }
+            var body: Data?
+            if includingBody {
+                let stored: Data = row["body"]
+                body = stored
+                if let size: Int = row["body_size"] {
+                    // A body that no longer inflates is as good as no cache entry.
+                    guard let inflated = BodyCompression.decompress(stored, size: size) else { return nil }
+                    body = inflated
+                }
+            }
+            let headersJSON: String = row["headers"]
+            let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
+            return CachedResponse(
+                key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
+                lastModified: row["last_modified"], fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
+                body: body)
+        }
+    }
+}

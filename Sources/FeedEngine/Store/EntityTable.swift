@@ -1,0 +1,75 @@
+import FeedKit
+import GRDB
+
+/// The SQL of an entity's table and its child tables, derived from its schema.
+///
+/// Every entity table has these common columns before the schema's own:
+///
+/// | column | holds |
+/// |---|---|
+/// | `_feed` | the feed that wrote the row |
+/// | `_key` | the record's key within the feed (key columns joined with `\|`) |
+/// | `_hash` | a hash of the row's content, to tell changed records from unchanged ones |
+/// | `_run` | the run (`_runs.id`) that last inserted or changed the row |
+/// | `_first_seen` | when the row was first written (ISO 8601 UTC) |
+/// | `_last_seen` | when a pass last delivered the row |
+///
+/// Child tables (`<entity>__<list>`) have `_feed`, `_key` (the parent's key) and `_position`.
+enum EntityTable {
+    static let commonColumns = ["_feed", "_key", "_hash", "_run", "_first_seen", "_last_seen"]
+
+    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// Creates the entity's tables when missing and adds columns the schema gained since.
+    ///
+    /// - Throws: ``StoreError`` when an existing column's type differs from the schema's.
+    static func ensure(_ schema: EntitySchema, in db: Database, path: String) throws {
+        try ensureTable(
+            name: schema.name, columns: schema.columns,
+            common: """
+                "_feed" TEXT NOT NULL, "_key" TEXT NOT NULL, "_hash" INTEGER NOT NULL, "_run" INTEGER NOT NULL,
+                "_first_seen" TEXT NOT NULL, "_last_seen" TEXT NOT NULL
+                """,
+            indexes: [
+                // One index: every write looks rows up by feed and key. `_run` (for exports of
+                // increments) is not indexed; a scan is cheap next to a second index on every insert.
+                "CREATE INDEX IF NOT EXISTS \(quoted(schema.name + "_feed_key")) ON \(quoted(schema.name))(_feed, _key)"
+            ], in: db, path: path)
+        for child in schema.children {
+            let table = schema.childTableName(child)
+            try ensureTable(
+                name: table, columns: child.columns,
+                common: #""_feed" TEXT NOT NULL, "_key" TEXT NOT NULL, "_position" INTEGER NOT NULL"#,
+                indexes: ["CREATE INDEX IF NOT EXISTS \(quoted(table + "_parent")) ON \(quoted(table))(_feed, _key)"],
+                in: db, path: path)
+        }
+    }
+
+    private static func ensureTable(
+        name: String, columns: [FeedKit.Column], common: String, indexes: [String], in db: Database, path: String
+    ) throws {
+        if try db.tableExists(name) {
+            let existing = try db.columns(in: name)
+            let types = Dictionary(existing.map { ($0.name, $0.type.uppercased()) }, uniquingKeysWith: { a, _ in a })
+            for column in columns {
+                if let type = types[column.name] {
+                    guard type == column.type.sqlType else {
+                        throw StoreError(
+                            path: path,
+                            message:
+                                "column '\(column.name)' of '\(name)' is \(type) in the store but \(column.type.rawValue) in the config; "
+                                + "rename the column or use a new entity name")
+                    }
+                } else {
+                    try db.execute(
+                        sql: "ALTER TABLE \(quoted(name)) ADD COLUMN \(quoted(column.name)) \(column.type.sqlType)")
+                }
+            }
+        } else {
+            let definitions = columns.map { "\(quoted($0.name)) \($0.type.sqlType)" }
+            try db.execute(
+                sql: "CREATE TABLE \(quoted(name)) (\(([common] + definitions).joined(separator: ", ")))")
+        }
+        for index in indexes { try db.execute(sql: index) }
+    }
+}

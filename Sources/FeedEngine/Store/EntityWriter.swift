@@ -1,0 +1,299 @@
+import FeedKit
+import GRDB
+import GRDBSQLite
+
+/// Writes one feed's records of one entity inside the feed's transaction, counting what changed.
+///
+/// Change detection is by content: each row keeps a hash of its values, so a record delivered
+/// again with the same values counts as unchanged and is not rewritten (only `_last_seen` moves).
+final class EntityWriter {
+    let schema: EntitySchema
+    let mode: WriteMode
+    let feed: String
+    let run: Int64
+    /// The pass's timestamp; rows delivered by this pass carry it in `_last_seen`.
+    let stamp: String
+    private(set) var counts = WriteCounts()
+    /// The first few distinct keys delivered twice in this pass, for the report's note.
+    private(set) var duplicateExamples: [String] = []
+
+    private let table: String
+    private let insertSQL: String
+    private let updateSQL: String
+    /// Per child list, in schema order: its name and the SQL to delete and insert its rows.
+    private let childSQL: [(name: String, delete: String, insert: String)]
+
+    /// Statements prepared on first use and kept for the transaction, so the write path never
+    /// looks a statement up by its SQL text.
+    private var lookupStatement: RawStatement?
+    private var appendLookupStatement: RawStatement?
+    private var appendDuplicateStatement: RawStatement?
+    private var insertStatement: RawStatement?
+    private var updateStatement: RawStatement?
+    private var touchStatement: RawStatement?
+    private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
+    /// Where the texts of the record being written are bound from; see ``TextBindings``.
+    private let texts = TextBindings()
+
+    /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
+    /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
+    /// across resets, so each record binds only its own values.
+    private func prepared(
+        _ slot: ReferenceWritableKeyPath<EntityWriter, RawStatement?>, _ sql: @autoclosure () -> String,
+        _ db: Database, constants: (RawStatement) -> Void
+    ) throws -> RawStatement {
+        if let statement = self[keyPath: slot] { return statement }
+        let statement = try RawStatement(db, sql())
+        constants(statement)
+        self[keyPath: slot] = statement
+        return statement
+    }
+
+    init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String) {
+        self.schema = schema
+        self.mode = mode
+        self.feed = feed
+        self.run = run
+        self.stamp = stamp
+        table = EntityTable.quoted(schema.name)
+        let columns = schema.columns.map { EntityTable.quoted($0.name) }
+        let all = EntityTable.commonColumns.map(EntityTable.quoted) + columns
+        let placeholders = (1...all.count).map { "?\($0)" }.joined(separator: ", ")
+        insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(placeholders))"
+        let assignments = columns.enumerated().map { "\($1) = ?\($0 + 7)" }
+        updateSQL =
+            "UPDATE \(table) SET _hash = ?3, _run = ?4, _last_seen = ?6"
+            + (assignments.isEmpty ? "" : ", " + assignments.joined(separator: ", ")) + " WHERE rowid = ?1"
+        // Built once: quoting names and joining SQL for every record was a large part of the write path.
+        childSQL = schema.children.map { child in
+            let childTable = EntityTable.quoted(schema.childTableName(child))
+            let names = (["_feed", "_key", "_position"] + child.columns.map(\.name)).map(EntityTable.quoted)
+            let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+            return (
+                child.name, "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key = ?2",
+                "INSERT INTO \(childTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+            )
+        }
+    }
+
+    /// Keys written in this pass, while the table held none of the feed's rows when it began;
+    /// `nil` once it is known to hold some.
+    private var freshKeys: KeyFilter?
+    private var checkedFreshness = false
+
+    /// Whether `record` can only be new: the feed had no rows when the pass began and the pass
+    /// has not written this key yet.
+    private func isCertainlyNew(_ record: EntityRecord, hash: Int64, in db: Database) throws -> Bool {
+        if !checkedFreshness {
+            checkedFreshness = true
+            let probe = try RawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 LIMIT 1")
+            probe.bind(feed, at: 1)
+            let hasRows = try probe.step(db)
+            probe.reset()
+            if !hasRows { freshKeys = KeyFilter() }
+        }
+        guard freshKeys != nil else { return false }
+        let identity = KeyFilter.hash(key: record.key, salt: 0)
+        let seen = freshKeys?.mightContain(identity) ?? true
+        freshKeys?.insert(identity)
+        return !seen
+    }
+
+    /// Writes `record`, counting it as inserted, updated, unchanged or duplicate.
+    ///
+    /// - Parameter hash: the record's ``ContentHash``.
+    func write(_ record: EntityRecord, hash: Int64, in db: Database) throws {
+        if try isCertainlyNew(record, hash: hash, in: db) {
+            try insert(record, hash: hash, in: db)
+            counts.inserted += 1
+            return
+        }
+        switch mode {
+        case .merge, .replace:
+            let lookup = try prepared(
+                \.lookupStatement,
+                "SELECT rowid, _hash, _last_seen FROM \(table) WHERE _feed = ?1 AND _key = ?2 LIMIT 1", db
+            ) { $0.bind(feed, at: 1) }
+            lookup.bind(record.key, at: 2, texts: texts)
+            defer { texts.reset() }
+            if try lookup.step(db) {
+                let rowid = lookup.int64(column: 0)
+                let storedHash = lookup.int64(column: 1)
+                let seenThisPass = lookup.text(column: 2, equals: stamp)
+                lookup.reset()
+                if seenThisPass { countDuplicate(record.key) }
+                if storedHash == hash {
+                    if !seenThisPass { counts.unchanged += 1 }
+                    try touch(rowid: rowid, in: db)
+                } else {
+                    if !seenThisPass { counts.updated += 1 }
+                    try update(rowid: rowid, record: record, hash: hash, in: db)
+                }
+            } else {
+                lookup.reset()
+                texts.reset()
+                try insert(record, hash: hash, in: db)
+                counts.inserted += 1
+            }
+        case .append:
+            // A key this pass already appended: the later record replaces that version.
+            let earlier = try prepared(
+                \.appendDuplicateStatement,
+                "SELECT rowid, _hash FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _run = ?3 LIMIT 1", db
+            ) {
+                $0.bind(feed, at: 1)
+                $0.bind(run, at: 3)
+            }
+            earlier.bind(record.key, at: 2, texts: texts)
+            if try earlier.step(db) {
+                let rowid = earlier.int64(column: 0)
+                let storedHash = earlier.int64(column: 1)
+                earlier.reset()
+                texts.reset()
+                countDuplicate(record.key)
+                if storedHash != hash { try update(rowid: rowid, record: record, hash: hash, in: db) }
+                return
+            }
+            earlier.reset()
+            texts.reset()
+            let lookup = try prepared(
+                \.appendLookupStatement, "SELECT 1 FROM \(table) WHERE _feed = ?1 AND _key = ?2 AND _hash = ?3 LIMIT 1",
+                db
+            ) { $0.bind(feed, at: 1) }
+            lookup.bind(record.key, at: 2, texts: texts)
+            lookup.bind(hash, at: 3)
+            let exists = try lookup.step(db)
+            lookup.reset()
+            texts.reset()
+            if exists {
+                counts.unchanged += 1
+            } else {
+                try insert(record, hash: hash, in: db)
+                counts.inserted += 1
+            }
+        }
+    }
+
+    private func countDuplicate(_ key: String) {
+        counts.duplicates += 1
+        if duplicateExamples.count < 3 && !duplicateExamples.contains(key) { duplicateExamples.append(key) }
+    }
+
+    /// The report's line about keys delivered twice in this pass, if any were.
+    var duplicateNote: String? {
+        guard counts.duplicates > 0 else { return nil }
+        let examples = duplicateExamples.map { "'\($0)'" }.joined(separator: ", ")
+        let more = duplicateExamples.count == 3 ? ", ..." : ""
+        return
+            "\(counts.duplicates) duplicate \(schema.name) key(s) in this pass (\(examples)\(more)); the last one wins"
+    }
+
+    /// Counts records the adapter did not write because it knows them to be unchanged.
+    func countUnchanged(_ count: Int) { counts.unchanged += count }
+
+    /// Binds the pass's constants of the insert and update statements: feed, run and stamps.
+    private func bindConstants(_ statement: RawStatement) {
+        statement.bind(feed, at: 1)
+        statement.bind(run, at: 4)
+        statement.bind(stamp, at: 5)
+        statement.bind(stamp, at: 6)
+    }
+
+    private func insert(_ record: EntityRecord, hash: Int64, in db: Database) throws {
+        let statement = try prepared(\.insertStatement, insertSQL, db, constants: bindConstants)
+        statement.bind(record.key, at: 2, texts: texts)
+        statement.bind(hash, at: 3)
+        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7), texts: texts) }
+        try run(statement, in: db)
+        try writeChildren(of: record, replacing: false, in: db)
+    }
+
+    private func update(rowid: Int64, record: EntityRecord, hash: Int64, in db: Database) throws {
+        let statement = try prepared(\.updateStatement, updateSQL, db, constants: bindConstants)
+        statement.bind(hash, at: 3)
+        statement.bind(rowid, at: 1)
+        for (index, value) in record.values.enumerated() { statement.bind(value, at: Int32(index + 7), texts: texts) }
+        try run(statement, in: db)
+        try writeChildren(of: record, replacing: true, in: db)
+    }
+
+    /// Steps `statement`, which returns no rows, and makes its bound texts' memory available again.
+    private func run(_ statement: RawStatement, in db: Database) throws {
+        defer { texts.reset() }
+        try statement.step(db)
+        statement.reset()
+    }
+
+    private func touch(rowid: Int64, in db: Database) throws {
+        let statement = try prepared(\.touchStatement, "UPDATE \(table) SET _last_seen = ?2 WHERE rowid = ?1", db) {
+            $0.bind(stamp, at: 2)
+        }
+        statement.bind(rowid, at: 1)
+        try statement.step(db)
+        statement.reset()
+    }
+
+    private func writeChildren(of record: EntityRecord, replacing: Bool, in db: Database) throws {
+        guard !childSQL.isEmpty else { return }
+        let statements: [(delete: RawStatement, insert: RawStatement)]
+        if let existing = childStatements {
+            statements = existing
+        } else {
+            statements = try childSQL.map { (try RawStatement(db, $0.delete), try RawStatement(db, $0.insert)) }
+            for statement in statements {
+                statement.delete.bind(feed, at: 1)
+                statement.insert.bind(feed, at: 1)
+            }
+            childStatements = statements
+        }
+        for (child, statement) in zip(childSQL, statements) {
+            if replacing {
+                let delete = statement.delete
+                delete.bind(record.key, at: 2, texts: texts)
+                try run(delete, in: db)
+            }
+            guard let rows = Self.rows(of: child.name, in: record), !rows.isEmpty else { continue }
+            let insert = statement.insert
+            for (position, row) in rows.enumerated() {
+                insert.bind(record.key, at: 2, texts: texts)
+                insert.bind(Int64(position), at: 3)
+                for (index, value) in row.enumerated() { insert.bind(value, at: Int32(index + 4), texts: texts) }
+                try run(insert, in: db)
+            }
+        }
+    }
+
+    /// The rows of the child list `name`; found by comparing names rather than hashing `name`,
+    /// which costs more for the few lists a record has.
+    private static func rows(of name: String, in record: EntityRecord) -> [[FieldValue]]? {
+        for (childName, rows) in record.children where childName == name { return rows }
+        return nil
+    }
+
+    /// Clears the bindings of the writer's statements, which point into its ``TextBindings``;
+    /// call before the writer goes away, on the thread that holds the connection.
+    func close() {
+        let statements = [
+            lookupStatement, appendLookupStatement, appendDuplicateStatement, insertStatement, updateStatement,
+            touchStatement,
+        ]
+        for statement in statements.compactMap({ $0 }) + (childStatements ?? []).flatMap({ [$0.delete, $0.insert] }) {
+            statement.clearBindings()
+        }
+    }
+
+    /// For `replace`: deletes the feed's rows that this pass did not deliver.
+    func deleteUnseen(in db: Database) throws {
+        guard mode == .replace else { return }
+        try db.execute(
+            sql: "DELETE FROM \(table) WHERE _feed = ? AND _last_seen <> ?", arguments: [feed, stamp])
+        counts.deleted += db.changesCount
+        for child in schema.children {
+            let childTable = EntityTable.quoted(schema.childTableName(child))
+            try db.execute(
+                sql:
+                    "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key NOT IN (SELECT _key FROM \(table) WHERE _feed = ?1)",
+                arguments: [feed])
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import FeedKit
+import GRDB
+
+/// A feed's last run and its row counts, for `feedwork list`.
+public struct FeedOverview: Sendable {
+    public var name: String
+    public var adapter: String
+    public var enabled: Bool
+    /// When the last run finished (or started, if it never finished).
+    public var lastRun: String?
+    public var status: String?
+    public var rows: [(entity: String, count: Int)]
+
+    /// The overview of every feed in `config`.
+    public static func load(config: FeedsConfig, store: EntityStore) throws -> [FeedOverview] {
+        try store.read { db in
+            try config.feeds.map { feed in
+                let last = try Row.fetchOne(
+                    db,
+                    sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
+                    arguments: [feed.name])
+                var rows: [(String, Int)] = []
+                for binding in feed.adapter.entities where try db.tableExists(binding.schema.name) {
+                    let count =
+                        try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM \(EntityTable.quoted(binding.schema.name)) WHERE _feed = ?",
+                            arguments: [feed.name]) ?? 0
+                    rows.append((binding.schema.name, count))
+                }
+                let finished: String? = last?["finished_at"]
+                let started: String? = last?["started_at"]
+                return FeedOverview(
+                    name: feed.name, adapter: feed.adapterName, enabled: feed.enabled, lastRun: finished ?? started,
+                    status: last?["status"], rows: rows)
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// One feed's pass: what an adapter uses to fetch, write and remember.
+///
+/// Everything written through a pass lands in the feed's single transaction, committed when
+/// ``FeedAdapter/run(_:)`` returns and rolled back when it throws: the store then holds either
+/// the previous rows or the new ones, never a mix.
+///
+/// The engine makes the pass; an adapter only uses it. `FeedHarness` (in `FeedTestSupport`)
+/// runs an adapter's pass against a temporary store, for tests.
+public final class FeedPass: Sendable {
+    /// The feed's name.
+    public let feed: String
+    /// The run id of this pass; rows it changes carry it in `_run`.
+    public let runID: Int64
+    /// "Now" for this pass: the current time, or the recording's start when a fixture suite is
+    /// replayed. Every date template and derived date (today, this week's window) renders from
+    /// it, so a replay makes the same requests on any day.
+    public let startedAt: Date
+    /// Hides secrets in text the adapter puts in messages, notes or rejects.
+    public let redactor: Redactor
+    /// The folder relative paths are read from (the config file's folder).
+    public let baseDirectory: URL
+    private let clockStart: ContinuousClock.Instant
+    private let backend: any PassBackend
+
+    /// Made by the engine for each pass.
+    package init(
+        feed: String, runID: Int64, startedAt: Date, redactor: Redactor, baseDirectory: URL,
+        backend: any PassBackend
+    ) {
+        self.feed = feed
+        self.runID = runID
+        self.startedAt = startedAt
+        self.redactor = redactor
+        self.baseDirectory = baseDirectory
+        self.backend = backend
+        self.clockStart = ContinuousClock.now
+    }
+
+    /// Milliseconds since the pass started, by a monotonic clock.
+    public var elapsedMilliseconds: Int {
+        let elapsed = ContinuousClock.now - clockStart
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Performs `request` through the engine's fetcher (retries, cache, limits) and counts it.
+    ///
+    /// A response that refreshes the response cache is stored in the feed's transaction, so the
+    /// cache only ever describes data that was committed.
+    ///
+    /// - Throws: the fetcher's error, naming the (redacted) URL, when the request fails after its
+    ///   retries and no cached response can stand in for it.
+    public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        try await backend.fetch(request)
+    }
+
+    /// Parses a response's body as JSON.
+    ///
+    /// - Throws: ``PayloadError`` naming the feed, the URL and the position when the body is not
+    ///   JSON.
+    public func parseJSON(_ response: FetchResponse) throws(PayloadError) -> JSONValue {
+        try response.json(feed: feed)
+    }
+
+    /// Writes a batch: its records (upserted by key, in the modes the feed declares), its rejects
+    /// (kept with their reasons) and its notes (added to the feed's report).
+    ///
+    /// A key delivered twice in one pass is written once, the last delivery winning; the report
+    /// counts the duplicates.
+    public func write(_ batch: RecordBatch) async throws {
+        for text in batch.notes { note(text) }
+        if !batch.records.isEmpty { try await backend.write(batch.records) }
+        if !batch.rejects.isEmpty {
+            let redacted = batch.rejects.map { reject in
+                var copy = reject
+                copy.reason = redactor.redact(copy.reason)
+                copy.raw = redactor.redact(copy.raw)
+                return copy
+            }
+            try await backend.reject(redacted)
+        }
+    }
+
+    /// Counts `count` records of `entity` as unchanged without writing them.
+    ///
+    /// For records an adapter knows to be the ones already stored, such as those of a page the
+    /// server answered with 304 Not Modified: they add to the report's `unchanged` count, and
+    /// their rows (including `_last_seen`) are left as they are. Not for `replace` entities, whose
+    /// rows a pass does not deliver are deleted.
+    public func countUnchanged(_ count: Int, entity: String) async throws {
+        guard count > 0 else { return }
+        try await backend.countUnchanged(count, entity: entity)
+    }
+
+    /// Adds a line to the feed's report (e.g. "3 of 5 offers kept"), with secrets redacted.
+    public func note(_ text: String) {
+        backend.note(redactor.redact(text))
+    }
+
+    /// The value this feed stored under `key` in an earlier pass, or `nil`.
+    public func state(_ key: String) throws -> String? {
+        try backend.state(key)
+    }
+
+    /// The values this feed stored under keys that start with `prefix`, by their full key.
+    public func states(withPrefix prefix: String) throws -> [String: String] {
+        try backend.states(withPrefix: prefix)
+    }
+
+    /// Stores `value` under `key` (removes it for `nil`), committed with the pass.
+    public func setState(_ key: String, _ value: String?) async throws {
+        try await backend.setState(key, value)
+    }
+
+    /// Queues GET requests to `urls`, committed with the pass and delivered after it commits;
+    /// undelivered ones are retried on later runs.
+    public func enqueueOutbox(_ urls: [String]) async throws {
+        guard !urls.isEmpty else { return }
+        // Kept with placeholders for the secrets, which are put back at delivery.
+        try await backend.enqueueOutbox(urls.map(redactor.seal))
+    }
+
+    /// Rows of `entity` as the store held them before this pass (any feed's), for rules that
+    /// depend on earlier data, such as not offering the same destination twice.
+    ///
+    /// - Parameters:
+    ///   - filters: conditions in `feedwork export --where` syntax, all of which must hold:
+    ///     `field=value`, `!=`, `<`, `<=`, `>`, `>=`, `~` (contains); system columns such as
+    ///     `_feed` included. Values are bound, never spliced into a query.
+    ///   - order: field names, `-name` for descending.
+    ///   - limit: the most rows to return.
+    /// - Returns: each row's fields by name; no rows when the store holds no such entity yet.
+    public func storedRows(
+        of entity: String, where filters: [String] = [], order: [String] = [], limit: Int? = nil
+    ) throws -> [[String: FieldValue]] {
+        try backend.rows.rows(of: entity, where: filters, order: order, limit: limit)
+    }
+}
+
+/// What a pass asks of the engine, which implements it for each pass. Not part of the SDK.
+package protocol PassBackend: Sendable {
+    func fetch(_ request: FetchRequest) async throws -> FetchResponse
+    func write(_ records: [EntityRecord]) async throws
+    func reject(_ rejects: [Reject]) async throws
+    func countUnchanged(_ count: Int, entity: String) async throws
+    func note(_ text: String)
+    func state(_ key: String) throws -> String?
+    func states(withPrefix prefix: String) throws -> [String: String]
+    func setState(_ key: String, _ value: String?) async throws
+    func enqueueOutbox(_ sealedURLs: [String]) async throws
+    var rows: any StoredRows { get }
+}

@@ -1,0 +1,18 @@
+/// Read access to the rows a store holds, without SQL: what pricing and rules such as "never
+/// offer the same destination twice" need.
+///
+/// The engine's store implements it; ``FeedPass/storedRows(of:where:order:limit:)`` reads
+/// through it during a pass.
+public protocol StoredRows: Sendable {
+    /// Rows of `entity` that match every filter, in `order`, at most `limit`.
+    ///
+    /// - Parameters:
+    ///   - filters: `feedwork export --where` conditions (`field=value`, `!=`, `<`, `<=`, `>`,
+    ///     `>=`, `~` for contains), values converted to the column's type and bound.
+    ///   - order: field names, `-name` for descending; system columns (`_feed`, `_first_seen`)
+    ///     may be named.
+    /// - Returns: each row's fields by name; no rows when the store holds no such entity.
+    /// - Throws: when a filter or order names no field of the entity, or the store cannot be read.
+    func rows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
+        -> [[String: FieldValue]]
+}

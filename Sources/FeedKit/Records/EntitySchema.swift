@@ -1,0 +1,122 @@
+/// The type of a column, which decides how it is stored and exported.
+public enum ColumnType: String, Sendable, Codable, CaseIterable {
+    /// A 64-bit signed integer.
+    case integer
+    /// A binary floating-point number. Never used for money.
+    case real
+    /// UTF-8 text.
+    case text
+    /// `true` or `false`, stored as 1 or 0.
+    case boolean
+    /// An exact decimal number kept as text (`"1.0735"`), so no digit is ever lost.
+    /// Exported as a JSON string.
+    case decimal
+    /// An ISO 8601 UTC instant (`2019-11-05T15:56:59Z`), stored as text.
+    case timestamp
+    /// A JSON document stored as text, exported as embedded JSON.
+    case json
+}
+
+/// One typed column of an entity.
+public struct Column: Sendable, Hashable, Codable {
+    public var name: String
+    public var type: ColumnType
+    /// Whether the column may hold `null`.
+    public var nullable: Bool
+    /// A line for `feedwork adapters` and the README; may be empty.
+    public var summary: String
+
+    public init(_ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "") {
+        self.name = name
+        self.type = type
+        self.nullable = nullable
+        self.summary = summary
+    }
+}
+
+/// A relation from one entity's column to another entity's key.
+public struct Relation: Sendable, Hashable, Codable {
+    /// The column of this entity that holds the other entity's key.
+    public var column: String
+    /// The entity the column points at.
+    public var entity: String
+    /// A column of the other entity that may be used in filters instead of the key (a name).
+    public var labelColumn: String?
+
+    public init(column: String, entity: String, labelColumn: String? = nil) {
+        self.column = column
+        self.entity = entity
+        self.labelColumn = labelColumn
+    }
+}
+
+/// One term of a default order: a column, ascending or descending.
+public struct OrderTerm: Sendable, Hashable, Codable {
+    public var column: String
+    public var descending: Bool
+
+    public init(_ column: String, descending: Bool = false) {
+        self.column = column
+        self.descending = descending
+    }
+
+    public static func ascending(_ column: String) -> OrderTerm { OrderTerm(column) }
+    public static func descending(_ column: String) -> OrderTerm { OrderTerm(column, descending: true) }
+}
+
+/// What an adapter writes: an entity type with typed columns, a key, relations and a default order.
+///
+/// The store creates one table per entity, named after it, with these columns plus the common
+/// columns that every entity has (see ``EntityStore``). Several feeds may write one entity; their
+/// rows are told apart by `_feed`.
+///
+/// ```swift
+/// EntitySchema(
+///     name: "fruit",
+///     columns: [Column("type", .text, nullable: false), Column("price", .integer)],
+///     key: ["type"],
+///     order: [.ascending("type")])
+/// ```
+public struct EntitySchema: Sendable, Hashable, Codable {
+    public var name: String
+    public var columns: [Column]
+    /// The columns whose values make up a record's key (`_key` holds them joined).
+    public var key: [String]
+    public var relations: [Relation]
+    /// The order exports use when the user names none.
+    public var order: [OrderTerm]
+    /// Child tables, for lists nested in a record: `<name>__<child>`, one row per item.
+    public var children: [ChildSchema]
+    /// A line for `feedwork adapters`; may be empty.
+    public var summary: String
+
+    public init(
+        name: String, columns: [Column], key: [String], relations: [Relation] = [], order: [OrderTerm] = [],
+        children: [ChildSchema] = [], summary: String = ""
+    ) {
+        self.name = name
+        self.columns = columns
+        self.key = key
+        self.relations = relations
+        self.order = order
+        self.children = children
+        self.summary = summary
+    }
+
+    /// The index of the named column, or `nil`.
+    public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
+
+    /// The table name of a child list.
+    public func childTableName(_ child: ChildSchema) -> String { "\(name)__\(child.name)" }
+}
+
+/// A list nested in a record, stored as a child table keyed by the parent's key and the position.
+public struct ChildSchema: Sendable, Hashable, Codable {
+    public var name: String
+    public var columns: [Column]
+
+    public init(name: String, columns: [Column]) {
+        self.name = name
+        self.columns = columns
+    }
+}

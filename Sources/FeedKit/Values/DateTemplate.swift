@@ -1,0 +1,199 @@
+import Foundation
+
+/// A string with date expressions in `{{ }}`, evaluated when a request is made.
+///
+/// An expression is a base (`today`: midnight UTC; `now`: this instant), an optional offset
+/// (`+1d`, `-12h`, `+30m`) and an optional format after `|`:
+///
+/// - `dd/MM/yyyy`-style patterns with the tokens `yyyy`, `yy`, `MM`, `dd`, `HH`, `mm`, `ss`;
+/// - strftime-style patterns with `%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%%`;
+/// - `unix` for seconds since 1970, `iso` for ISO 8601 (`2024-01-31T00:00:00Z`).
+///
+/// Without a format, `yyyy-MM-dd`. All dates are UTC.
+///
+/// ```
+/// dateFrom: "{{today|dd/MM/yyyy}}"      # 21/11/2026
+/// dateTo: "{{today+1d|dd/MM/yyyy}}"     # 22/11/2026
+/// since: "{{now-1h|iso}}"
+/// ```
+public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConvertible {
+    enum Part: Sendable, Hashable {
+        case literal(String)
+        case date(DateExpression)
+    }
+
+    let parts: [Part]
+    /// The text as written.
+    public let source: String
+
+    /// Parses `text`; text without `{{` is taken literally.
+    ///
+    /// - Throws: ``TemplateError`` naming the bad expression.
+    public init(parsing text: String) throws(TemplateError) {
+        var parts: [Part] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            if open.lowerBound > rest.startIndex { parts.append(.literal(String(rest[..<open.lowerBound]))) }
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                throw TemplateError(expression: String(rest[open.lowerBound...]), reason: "'{{' without '}}'")
+            }
+            let body = String(rest[open.upperBound..<close.lowerBound])
+            parts.append(.date(try DateExpression(parsing: body)))
+            rest = rest[close.upperBound...]
+        }
+        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        self.parts = parts
+        self.source = text
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+
+    /// The string with every expression evaluated at `now`.
+    public func render(now: Date) -> String {
+        parts.map { part in
+            switch part {
+            case .literal(let text): text
+            case .date(let expression): expression.render(now: now)
+            }
+        }.joined()
+    }
+
+    public var description: String { source }
+}
+
+/// A `{{ }}` expression that cannot be understood.
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    public var expression: String
+    public var reason: String
+
+    public var description: String { "bad template '\(expression)': \(reason)" }
+}
+
+struct DateExpression: Sendable, Hashable {
+    enum Base: String, Sendable { case today, now }
+    enum Format: Sendable, Hashable {
+        case pattern([Token])
+        case unix
+        case iso
+    }
+    enum Token: Sendable, Hashable {
+        case literal(String)
+        case year4, year2, month, day, hour, minute, second
+    }
+
+    let base: Base
+    /// Signed offset in milliseconds.
+    let offset: Int64
+    let format: Format
+
+    init(parsing body: String) throws(TemplateError) {
+        let expression = "{{\(body)}}"
+        let pieces = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        var head = pieces[0].trimmingCharacters(in: .whitespaces)
+        var offset: Int64 = 0
+        if let signIndex = head.firstIndex(where: { $0 == "+" || $0 == "-" }) {
+            let sign: Int64 = head[signIndex] == "-" ? -1 : 1
+            let amount = String(head[head.index(after: signIndex)...]).trimmingCharacters(in: .whitespaces)
+            guard let duration = FeedDuration(parsing: amount), !amount.isEmpty else {
+                throw TemplateError(expression: expression, reason: "'\(amount)' is not an offset like 1d, 12h or 30m")
+            }
+            offset = sign * duration.milliseconds
+            head = head[..<signIndex].trimmingCharacters(in: .whitespaces)
+        }
+        guard let base = Base(rawValue: head) else {
+            throw TemplateError(expression: expression, reason: "unknown value '\(head)'; use today or now")
+        }
+        self.base = base
+        self.offset = offset
+        if pieces.count == 2 {
+            let pattern = pieces[1].trimmingCharacters(in: .whitespaces)
+            switch pattern {
+            case "": throw TemplateError(expression: expression, reason: "empty format after '|'")
+            case "unix": format = .unix
+            case "iso": format = .iso
+            default:
+                format = .pattern(
+                    pattern.contains("%")
+                        ? try Self.strftimeTokens(pattern, expression: expression) : Self.patternTokens(pattern))
+            }
+        } else {
+            format = .pattern([.year4, .literal("-"), .month, .literal("-"), .day])
+        }
+    }
+
+    private static func patternTokens(_ pattern: String) -> [Token] {
+        var tokens: [Token] = []
+        var rest = Substring(pattern)
+        let table: [(String, Token)] = [
+            ("yyyy", .year4), ("yy", .year2), ("MM", .month), ("dd", .day), ("HH", .hour), ("mm", .minute),
+            ("ss", .second),
+        ]
+        outer: while !rest.isEmpty {
+            for (text, token) in table where rest.hasPrefix(text) {
+                tokens.append(token)
+                rest = rest.dropFirst(text.count)
+                continue outer
+            }
+            tokens.append(.literal(String(rest.first!)))
+            rest = rest.dropFirst()
+        }
+        return tokens
+    }
+
+    private static func strftimeTokens(_ pattern: String, expression: String) throws(TemplateError) -> [Token] {
+        var tokens: [Token] = []
+        var iterator = pattern.makeIterator()
+        while let character = iterator.next() {
+            guard character == "%" else {
+                tokens.append(.literal(String(character)))
+                continue
+            }
+            switch iterator.next() {
+            case "Y": tokens.append(.year4)
+            case "y": tokens.append(.year2)
+            case "m": tokens.append(.month)
+            case "d": tokens.append(.day)
+            case "H": tokens.append(.hour)
+            case "M": tokens.append(.minute)
+            case "S": tokens.append(.second)
+            case "%": tokens.append(.literal("%"))
+            case let other:
+                throw TemplateError(
+                    expression: expression, reason: "unknown format '%\(other.map(String.init) ?? "")'")
+            }
+        }
+        return tokens
+    }
+
+    func render(now: Date) -> String {
+        var seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        if base == .today { seconds -= ((seconds % 86_400) + 86_400) % 86_400 }
+        seconds += offset / 1000
+        let civil = CivilTime(unixSeconds: seconds)
+        switch format {
+        case .unix: return String(seconds)
+        case .iso: return civil.iso8601
+        case .pattern(let tokens):
+            return tokens.map { token in
+                switch token {
+                case .literal(let text): text
+                case .year4: civil.pad(civil.year, 4)
+                case .year2: civil.pad(civil.year % 100, 2)
+                case .month: civil.pad(civil.month, 2)
+                case .day: civil.pad(civil.day, 2)
+                case .hour: civil.pad(civil.hour, 2)
+                case .minute: civil.pad(civil.minute, 2)
+                case .second: civil.pad(civil.second, 2)
+                }
+            }.joined()
+        }
+    }
+}

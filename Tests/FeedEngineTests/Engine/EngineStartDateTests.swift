@@ -1,0 +1,49 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// Writes the pass's start as a record and queues one outbox event, to observe the engine's
+/// `startDate` and `deliversOutbox`.
+private struct StartAdapter: FeedAdapter {
+    struct Options: Decodable, Sendable { var outbox: String }
+
+    static let schema = EntitySchema(
+        name: "start", columns: [Column("id", .text, nullable: false), Column("at", .timestamp)], key: ["id"])
+    static let description = AdapterDescription(
+        name: "start", summary: "The pass's start.", options: [], entities: [schema])
+
+    let options: Options
+    init(options: Options, feed: FeedSetup) { self.options = options }
+
+    func run(_ pass: FeedPass) async throws {
+        let record = try EntityRecord(
+            schema: Self.schema, fields: ["id": .text("1"), "at": .text(Timestamp.string(pass.startedAt))])
+        try await pass.write(RecordBatch(records: [record]))
+        try await pass.enqueueOutbox([options.outbox])
+    }
+}
+
+@Suite("Engine start date and outbox switch")
+struct EngineStartDateTests {
+    @Test func passesStartAtTheFixedStartDateAndDeliverNoOutboxWhenSwitchedOff() async throws {
+        let server = try LoopbackServer { _ in .text("") }
+        defer { server.stop() }
+        let harness = try FeedHarness(
+            registry: AdapterRegistry([StartAdapter.self]),
+            yaml: "feeds:\n  - { name: clock, adapter: start, outbox: \"\(server.url("/event"))\" }\n")
+        let config = try harness.config()
+        let fixed = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01T00:00:00Z
+        let engine = Engine(
+            config: config, store: try EntityStore(path: config.storePath), fetcher: StandardFetcher(),
+            startDate: fixed,
+            deliversOutbox: false)
+        let report = await engine.run()
+        #expect(report.succeeded)
+        #expect(try harness.rows("SELECT at FROM start") == [["at": .text("2020-01-01T00:00:00.000Z")]])
+        #expect(server.requestCount == 0)
+        #expect(try harness.count("_outbox") == 1, "the event stays queued for a normal run")
+    }
+}

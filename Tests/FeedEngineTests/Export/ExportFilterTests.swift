@@ -1,0 +1,122 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import Foundation
+import Testing
+
+/// Filters, relations, feeds and increments against a real store written by the engine.
+@Suite("export filters on a store")
+struct ExportFilterTests {
+    static let records = """
+        [
+          {"entity":"item","fields":{"id":1,"name":"O'Brien \\"the\\" pear","price":"1.50","active":true}},
+          {"entity":"item","fields":{"id":2,"name":"apple, red","price":"10","active":false}},
+          {"entity":"item","fields":{"id":3,"name":"Café","price":"9.99"}},
+          {"entity":"category","fields":{"id":10,"name":"Maison"}},
+          {"entity":"category","fields":{"id":20,"name":"Jardin"}},
+          {"entity":"listing","fields":{"id":100,"title":"sofa","category_id":10}},
+          {"entity":"listing","fields":{"id":101,"title":"rake","category_id":20}},
+          {"entity":"listing","fields":{"id":102,"title":"lamp","category_id":10}},
+          {"entity":"listing","fields":{"id":103,"title":"unknown"}}
+        ]
+        """
+
+    func ids(_ store: ExportTestStore, _ entity: String, _ filters: [String], feeds: [String] = []) throws -> [Int] {
+        var request = ExportRequest(entity: entity)
+        request.filters = try filters.map { try ExportFilter(parsing: $0) }
+        request.feeds = feeds
+        request.columns = ["id"]
+        let rows = try PythonCSV.parse(try store.export(request, format: .csv)).dropFirst()
+        return rows.compactMap { $0.first.flatMap { Int($0) } }
+    }
+
+    func makeStore(feeds: [String] = ["main"]) async throws -> ExportTestStore {
+        let store = try ExportTestStore(records: Self.records, feeds: feeds)
+        try await store.run()
+        return store
+    }
+
+    @Test func aValueContainingQuotesMatchesExactly() async throws {
+        let store = try await makeStore()
+        #expect(try ids(store, "item", [#"name=O'Brien "the" pear"#]) == [1])
+        #expect(try ids(store, "item", [#"name~'brien "THE"#]) == [1])
+    }
+
+    @Test func comparisonsFollowTheColumnType() async throws {
+        let store = try await makeStore()
+        #expect(try ids(store, "item", ["price<9.99"]) == [1], "decimals compare as numbers, not text")
+        #expect(try ids(store, "item", ["price=1.5"]) == [1])
+        #expect(try ids(store, "item", ["active=false"]) == [2])
+        #expect(try ids(store, "item", ["active!=true"]) == [2, 3], "!= keeps nulls")
+        #expect(try ids(store, "item", ["id>1", "id<=3", "name~a"]) == [2, 3])
+        #expect(try ids(store, "item", ["name~é"]) == [3])
+    }
+
+    @Test func aRelatedEntityFiltersByLabelOrKey() async throws {
+        let store = try await makeStore()
+        #expect(try ids(store, "listing", ["category=Maison"]) == [100, 102])
+        #expect(try ids(store, "listing", ["category=20"]) == [101])
+        #expect(try ids(store, "listing", ["category~jard"]) == [101])
+        #expect(try ids(store, "listing", ["category!=Maison"]) == [101, 103])
+        #expect(try ids(store, "listing", ["category=Nowhere"]) == [])
+    }
+
+    @Test func aRelationMatchesOnlyRowsOfTheSameFeed() async throws {
+        let store = try await makeStore(feeds: ["a", "b"])
+        try store.setRecords(#"[{"entity":"category","fields":{"id":10,"name":"Bureau"}}]"#, feed: "b")
+        try await store.run()
+        // Feed b's category 10 is now "Bureau": its listings no longer match "Maison".
+        #expect(try ids(store, "listing", ["category=Maison"], feeds: ["b"]) == [])
+        #expect(try ids(store, "listing", ["category=Maison"], feeds: ["a"]) == [100, 102])
+    }
+
+    @Test func anUnknownFeedIsAUsageErrorListingTheFeeds() async throws {
+        let store = try await makeStore()
+        #expect {
+            try ids(store, "item", [], feeds: ["ghost"])
+        } throws: { error in
+            (error as? ExportError)?.message == "--feed: no feed 'ghost' has run on this store; feeds: main"
+        }
+    }
+
+    @Test func changedSinceARunExportsExactlyTheRowsALaterPassChanged() async throws {
+        let store = try ExportTestStore(records: Self.records)
+        let first = try #require(try await store.run().first)
+        try store.setRecords(Self.records.replacingOccurrences(of: #""title":"rake""#, with: #""title":"rake, steel""#))
+        let second = try #require(try await store.run().first)
+        var request = ExportRequest(entity: "listing")
+        request.changedSince = .run(first)
+        request.includeMeta = true
+        let lines = try store.export(request, format: .ndjson).split(separator: "\n")
+        #expect(lines.count == 1)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(row["title"] as? String == "rake, steel")
+        #expect((row["_run"] as? NSNumber)?.int64Value == second)
+        request.changedSince = .run(second)
+        #expect(try store.export(request, format: .ndjson).isEmpty)
+    }
+
+    @Test func changedSinceATimeExportsRowsOfRunsStartedAtOrAfterIt() async throws {
+        let store = try ExportTestStore(records: Self.records)
+        try await store.run()
+        let between = Date()
+        try await Task.sleep(for: .milliseconds(20))
+        try store.setRecords(Self.records.replacingOccurrences(of: #""name":"Café""#, with: #""name":"Café crème""#))
+        try await store.run()
+        var request = ExportRequest(entity: "item")
+        request.changedSince = .time(between)
+        request.columns = ["name"]
+        #expect(try store.export(request, format: .csv) == "name\r\nCafé crème\r\n")
+        request.changedSince = .time(between.addingTimeInterval(3600))
+        #expect(try store.export(request, format: .csv) == "name\r\n")
+    }
+
+    @Test func orderAndLimitApplyToTheStream() async throws {
+        let store = try await makeStore()
+        var request = ExportRequest(entity: "item")
+        request.order = [.descending("id")]
+        request.limit = 2
+        request.columns = ["id"]
+        #expect(try store.export(request, format: .csv) == "id\r\n3\r\n2\r\n")
+    }
+}

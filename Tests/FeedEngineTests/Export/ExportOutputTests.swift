@@ -1,0 +1,85 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import Foundation
+import Testing
+
+/// Writers on hand-made rows, atomic files and the `--all` manifest.
+@Suite("export output")
+struct ExportOutputTests {
+    let fields = [
+        ExportField(name: "n", type: .integer), ExportField(name: "ok", type: .boolean),
+        ExportField(name: "x", type: .real), ExportField(name: "doc", type: .json), ExportField(name: "s", type: .text),
+    ]
+
+    func written(_ format: ExportFormat, _ rows: [[FieldValue]]) throws -> String {
+        let output = ExportOutput.memory()
+        var writer = format.makeWriter(fields: fields)
+        try writer.begin(output)
+        for row in rows { try writer.write(row, to: output) }
+        try writer.end(output)
+        try output.flush()
+        return String(decoding: output.bytes, as: UTF8.self)
+    }
+
+    @Test func jsonWritesNonFiniteRealsAsNullAndInvalidJSONColumnsAsStrings() throws {
+        let text = try written(.ndjson, [[.integer(1), .integer(1), .real(.nan), .text("{oops"), .text("\u{1}")]])
+        #expect(text == #"{"n":1,"ok":true,"x":null,"doc":"{oops","s":"\u0001"}"# + "\n")
+    }
+
+    @Test func jsonColumnsAreEmbeddedCompactlySoNDJSONStaysOneLinePerRow() throws {
+        let text = try written(.ndjson, [[.null, .null, .real(1e-7), .text("{\n  \"a\": 1.50\n}"), .null]])
+        #expect(text == #"{"n":null,"ok":null,"x":1e-07,"doc":{"a":1.50},"s":null}"# + "\n")
+    }
+
+    @Test func anEmptyExportIsAnEmptyArrayOrAHeader() throws {
+        #expect(try written(.json, []) == "[]\n")
+        #expect(try written(.csv, []) == "n,ok,x,doc,s\r\n")
+        #expect(try written(.ndjson, []) == "")
+    }
+
+    @Test func atomicFileReplacesTheFileOnlyWhenTheWriteSucceeds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("out.csv").path
+        try AtomicFile.write(to: path) { output in
+            var writer = CSVWriter(fields: fields)
+            try writer.begin(output)
+        }
+        #expect(throws: ExportError.self) {
+            try AtomicFile.write(to: path) { output in
+                var writer = CSVWriter(fields: fields)
+                try writer.begin(output)
+                try output.flush()
+                throw ExportError(.runtime, "disk gone")
+            }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "n,ok,x,doc,s\r\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
+    }
+
+    @Test func exportAllWritesEveryTableAndAManifestWithRowsColumnsAndTheRun() async throws {
+        let store = try ExportTestStore(
+            records:
+                #"[{"entity":"item","fields":{"id":1,"price":"2.5"},"children":{"tags":[{"label":"a"}]}},{"entity":"category","fields":{"id":1}}]"#
+        )
+        let run = try #require(try await store.run().first)
+        let folder = store.harness.directory.appendingPathComponent("out")
+        let manifest = try store.exporter().exportAll(format: .csv, to: folder.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == ["category.csv", "item.csv", "item__tags.csv", "listing.csv", "manifest.json"])
+        let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(json["format"] as? String == "csv")
+        #expect((json["run"] as? NSNumber)?.int64Value == run)
+        let entities = try #require(json["entities"] as? [[String: Any]])
+        let rows = Dictionary(
+            uniqueKeysWithValues: entities.map { ($0["entity"] as? String ?? "", $0["rows"] as? Int) })
+        #expect(rows == ["category": 1, "item": 1, "item__tags": 1, "listing": 0])
+        let item = try #require(manifest.entities.first { $0.entity == "item" })
+        #expect(item.columns.map(\.name) == ExportTestAdapter.item.columns.map(\.name))
+        #expect(item.columns.first { $0.name == "price" }?.json == "string (exact decimal)")
+        #expect(manifest.entities.first { $0.entity == "item__tags" }?.parent == "item")
+    }
+}

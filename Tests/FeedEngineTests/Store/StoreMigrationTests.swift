@@ -1,0 +1,48 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import FeedTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import FeedEngine
+
+@Suite("Store migrations")
+struct StoreMigrationTests {
+    @Test func aStoreMadeBySchemaVersionOneOpensAndKeepsItsRows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("feeds.sqlite").path
+
+        // A store as the first schema version left it: system tables of v1, one entity table, one run.
+        let old = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(old, upTo: "v1: runs, rejects, cache, state, entities")
+        try await old.write { db in
+            try EntityTable.ensure(ItemsAdapter.schema(named: "item"), in: db, path: path)
+            try db.execute(
+                sql: """
+                    INSERT INTO _runs(feed, adapter, started_at, status) VALUES ('items', 'items', '2026-01-01T00:00:00.000Z', 'ok');
+                    INSERT INTO item(_feed, _key, _hash, _run, _first_seen, _last_seen, id, value)
+                    VALUES ('items', 'a', 0, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'a', 1);
+                    """)
+        }
+        #expect(try await old.read { try $0.tableExists("_outbox") } == false)
+        try old.close()
+
+        let store = try EntityStore(path: path)
+        let tables = try store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
+        #expect(tables.count == 1, "the missing migration ran")
+        #expect(try store.query("SELECT id, value FROM item") == [["id": .text("a"), "value": .integer(1)]])
+
+        // And the next pass works on it, updating the old row by content.
+        try Data(itemsJSON([("a", 2)])).write(to: directory.appendingPathComponent("items.json"))
+        try Data("store: feeds.sqlite\nfeeds:\n  - { name: items, adapter: items, url: items.json }\n".utf8)
+            .write(to: directory.appendingPathComponent("feeds.yaml"))
+        let config = try ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]))
+            .load(path: directory.appendingPathComponent("feeds.yaml").path)
+        let report = await Engine(config: config, store: store, fetcher: StandardFetcher()).run()
+        #expect(report.feeds.first?.counts.updated == 1)
+    }
+}

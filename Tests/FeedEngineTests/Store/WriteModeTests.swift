@@ -1,0 +1,105 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Testing
+
+@Suite("Entity store write modes")
+struct WriteModeTests {
+    static let registry = AdapterRegistry([ItemsAdapter.self])
+
+    func harness(mode: WriteMode) throws -> FeedHarness {
+        try FeedHarness(
+            registry: Self.registry,
+            yaml: "feeds:\n  - { name: items, adapter: items, url: items.json, mode: \(mode.rawValue) }\n",
+            files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])])
+    }
+
+    func values(_ harness: FeedHarness) throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for row in try harness.rows("SELECT id, value FROM item") {
+            if case .text(let id)? = row["id"], case .integer(let value)? = row["value"] { result[id] = value }
+        }
+        return result
+    }
+
+    @Test func mergeCountsInsertedUpdatedAndUnchangedByContent() async throws {
+        let harness = try harness(mode: .merge)
+        let first = try #require(try await harness.run().feeds.first)
+        #expect(first.counts.inserted == 3)
+
+        let second = try #require(try await harness.run().feeds.first)
+        #expect((second.counts.inserted, second.counts.updated, second.counts.unchanged) == (0, 0, 3))
+
+        try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("d", 4)]))
+        let third = try #require(try await harness.run().feeds.first)
+        #expect((third.counts.inserted, third.counts.updated, third.counts.unchanged) == (1, 1, 1))
+        #expect(try values(harness) == ["a": 1, "b": 20, "c": 3, "d": 4], "merge never deletes")
+    }
+
+    @Test func mergeMarksChangedRowsWithTheRunThatChangedThem() async throws {
+        let harness = try harness(mode: .merge)
+        let first = try #require(try await harness.run().feeds.first?.run)
+        try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("c", 3)]))
+        let second = try #require(try await harness.run().feeds.first?.run)
+        let runs = try harness.rows("SELECT id, _run FROM item ORDER BY id").map { $0["_run"] }
+        #expect(runs == [.integer(first), .integer(second), .integer(first)])
+    }
+
+    @Test func replaceDeletesRowsThePassDidNotDeliver() async throws {
+        let harness = try harness(mode: .replace)
+        _ = try await harness.run()
+        try harness.write("items.json", itemsJSON([("a", 1), ("d", 4)]))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect((report.counts.inserted, report.counts.unchanged, report.counts.deleted) == (1, 1, 2))
+        #expect(try values(harness) == ["a": 1, "d": 4])
+    }
+
+    @Test func replaceChangesNothingWhenThePassFails() async throws {
+        let harness = try harness(mode: .replace)
+        _ = try await harness.run()
+        try harness.setConfig(
+            "feeds:\n  - { name: items, adapter: items, url: items.json, mode: replace, fail_after: 1 }\n")
+        try harness.write("items.json", itemsJSON([("z", 9), ("y", 8)]))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .failed)
+        #expect(try values(harness) == ["a": 1, "b": 2, "c": 3])
+    }
+
+    @Test func appendKeepsEveryVersionAsHistory() async throws {
+        let harness = try harness(mode: .append)
+        _ = try await harness.run()
+        try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("c", 3)]))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect((report.counts.inserted, report.counts.unchanged) == (1, 2))
+        let versions = try harness.rows("SELECT value FROM item WHERE id = 'b' ORDER BY value").map { $0["value"] }
+        #expect(versions == [.integer(2), .integer(20)])
+        #expect(try harness.count("item") == 4)
+    }
+
+    @Test func aDuplicateKeyInOnePassIsCountedOnceAndTheLastOneWins() async throws {
+        let harness = try harness(mode: .merge)
+        try harness.write("items.json", itemsJSON([("a", 1), ("a", 2)]))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect((report.counts.inserted, report.counts.duplicates) == (1, 1))
+        #expect(try values(harness) == ["a": 2])
+    }
+
+    @Test func aDuplicateKeyInOneAppendPassKeepsOneVersionTheLast() async throws {
+        let harness = try harness(mode: .append)
+        _ = try await harness.run()
+        try harness.write("items.json", itemsJSON([("a", 10), ("a", 11), ("b", 2)]))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect((report.counts.inserted, report.counts.unchanged, report.counts.duplicates) == (1, 1, 1))
+        let versions = try harness.rows("SELECT value FROM item WHERE id = 'a' ORDER BY value").map { $0["value"] }
+        #expect(versions == [.integer(1), .integer(11)], "the pass's last delivery of 'a' is its one new version")
+    }
+
+    @Test func duplicateKeysAreReportedInANoteNamingThem() async throws {
+        let harness = try harness(mode: .merge)
+        try harness.write("items.json", itemsJSON([("a", 1), ("b", 1), ("a", 2), ("a", 3)]))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.notes == ["2 duplicate item key(s) in this pass ('a'); the last one wins"])
+    }
+}
