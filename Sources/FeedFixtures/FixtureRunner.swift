@@ -64,8 +64,10 @@ public struct FixtureRunner: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "feedwork-fixtures-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try EntityStore(path: folder.appendingPathComponent("replay.sqlite").path)
-        let engine = Engine(config: config, store: store, fetcher: fetcher, startDate: startDate, deliversOutbox: false)
+        let engine = try await Engine.open(
+            config, fetcher: fetcher, storePath: folder.appendingPathComponent("replay.sqlite").path,
+            startDate: startDate, deliversOutbox: false)
+        let store = engine.store
         let report = await engine.run(feeds: feeds)
         let failures = report.feeds.filter { $0.status == .failed }.map {
             "feed \($0.feed): \($0.error ?? "failed")"

@@ -62,9 +62,7 @@ public final class FeedHarness: Sendable {
     public func run(feeds: [String] = [], offline: Bool = false, fetcher: any Fetching = StandardFetcher()) async throws
         -> RunReport
     {
-        let config = try config()
-        let engine = Engine(
-            config: config, store: try EntityStore(path: config.storePath), fetcher: fetcher, offline: offline)
+        let engine = try await Engine.open(try config(), fetcher: fetcher, offline: offline)
         return await engine.run(feeds: feeds)
     }
 

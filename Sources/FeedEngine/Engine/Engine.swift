@@ -1,6 +1,5 @@
 import FeedKit
 import Foundation
-import GRDB
 
 /// Runs feeds: each feed's pass in its own transaction, several feeds at once.
 ///
@@ -20,8 +19,10 @@ public struct Engine: Sendable {
     /// Whether queued `_outbox` events are sent after each pass. Fixture runs turn it off: events
     /// such as timings differ on every run and are not part of what a feed produces.
     public var deliversOutbox: Bool
+    /// The store's run lock, held as long as the engine (see ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``).
+    var lock: StoreLock?
 
-    public init(
+    init(
         config: FeedsConfig, store: EntityStore, fetcher: any Fetching, offline: Bool = false, startDate: Date? = nil,
         deliversOutbox: Bool = true
     ) {
@@ -72,16 +73,8 @@ public struct Engine: Sendable {
         let bindings = adapter.entities
         let runID: Int64
         do {
-            let schemas = bindings.map(\.schema)
-            let path = store.path
-            let (name, adapterName) = (feed.name, feed.adapterName)
-            runID = try await store.writeDetached { db in
-                try EntityStore.prepare(schemas, in: db, path: path)
-                try db.execute(
-                    sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
-                    arguments: [name, adapterName, Timestamp.string(started)])
-                return db.lastInsertedRowID
-            }
+            runID = try await store.startRun(
+                feed: feed.name, adapter: feed.adapterName, schemas: bindings.map(\.schema), at: started)
         } catch {
             report.error = redactor.redact(String(describing: error))
             report.milliseconds = Self.milliseconds(since: started)
@@ -93,45 +86,36 @@ public struct Engine: Sendable {
             offline: offline, cache: store, redactor: redactor)
         let stamp = Timestamp.string(started)
         let transaction = FeedTransaction(store: store) { db in
-            TransactionScope(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
+            StoreTransaction(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         }
         let backend = EnginePassBackend(
             feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction)
         let pass = FeedPass(
             feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
             baseDirectory: context.baseDirectory, backend: backend)
-        let countsBox = CountsBox()
+        let resultBox = OutcomeBox()
         do {
             try await adapter.run(pass)
-            let finished = Date()
             try await transaction.send { scope in
                 let (counts, notes) = try scope.finishWrites()
                 for note in notes { backend.note(redactor.redact(note)) }
-                let statistics = backend.statistics.withLock { $0 }
-                let status: FeedReport.Status = statistics.staleURLs.isEmpty ? .ok : .stale
-                countsBox.counts = counts
-                countsBox.status = status
-                try Self.recordRun(
-                    id: runID, status: status, counts: counts, statistics: statistics, error: nil, finished: finished,
-                    in: scope.db)
+                let outcome = backend.outcome(counts: counts, error: nil, finished: Date())
+                resultBox.outcome = outcome
+                try scope.recordRun(outcome)
             }
             try await transaction.finish(commit: true)
-            report.status = countsBox.status
-            report.counts = countsBox.counts
+            report.status = resultBox.outcome.status
+            report.counts = resultBox.outcome.counts
         } catch {
             try? await transaction.finish(commit: false)
             let message = redactor.redact(String(describing: error))
             report.status = .failed
             report.error = message
-            let statistics = backend.statistics.withLock { $0 }
+            var outcome = backend.outcome(counts: WriteCounts(), error: message, finished: Date())
+            outcome.status = .failed
             let events = adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
-            let name = feed.name
-            _ = try? await store.writeDetached { db in
-                try Self.recordRun(
-                    id: runID, status: .failed, counts: WriteCounts(), statistics: statistics, error: message,
-                    finished: Date(), in: db)
-                try Outbox.enqueue(events.map(redactor.seal), feed: name, run: runID, in: db)
-            }
+            try? await store.recordFailedRun(
+                runID, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal))
         }
         let statistics = backend.statistics.withLock { $0 }
         report.requests = statistics.requests
@@ -150,30 +134,11 @@ public struct Engine: Sendable {
     }
 
     static func milliseconds(since start: Date) -> Int { Int((Date().timeIntervalSince(start) * 1000).rounded()) }
-
-    static func recordRun(
-        id: Int64, status: FeedReport.Status, counts: WriteCounts, statistics: PassStatistics, error: String?,
-        finished: Date, in db: Database
-    ) throws {
-        let notes =
-            statistics.notes
-            + (statistics.staleURLs.isEmpty ? [] : ["stale: " + statistics.staleURLs.joined(separator: ", ")])
-        try db.execute(
-            sql: """
-                UPDATE _runs SET finished_at = ?, status = ?, requests = ?, attempts = ?, bytes = ?, inserted = ?,
-                    updated = ?, unchanged = ?, deleted = ?, rejected = ?, error = ?, notes = ?
-                WHERE id = ?
-                """,
-            arguments: [
-                Timestamp.string(finished), status.rawValue, statistics.requests, statistics.attempts, statistics.bytes,
-                counts.inserted, counts.updated, counts.unchanged, counts.deleted, counts.rejected, error,
-                notes.isEmpty ? nil : notes.joined(separator: "\n"), id,
-            ])
-    }
 }
 
-/// Carries the counts out of the transaction's thread; read only after the transaction finished.
-private final class CountsBox: @unchecked Sendable {
-    var counts = WriteCounts()
-    var status = FeedReport.Status.ok
+/// Carries the outcome out of the transaction's thread; read only after the transaction finished.
+private final class OutcomeBox: @unchecked Sendable {
+    var outcome = EntityStore.RunOutcome(
+        status: .ok, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0, error: nil, notes: [],
+        finished: Date())
 }

@@ -70,6 +70,18 @@ final class EnginePassBackend: PassBackend {
     }
 
     var rows: any StoredRows { store }
+
+    /// What the run record keeps of this pass: `ok`, or `stale` when a response came from the
+    /// cache because the network failed.
+    func outcome(counts: WriteCounts, error: String?, finished: Date) -> EntityStore.RunOutcome {
+        let statistics = statistics.withLock { $0 }
+        let stale = statistics.staleURLs
+        return EntityStore.RunOutcome(
+            status: stale.isEmpty ? .ok : .stale, counts: counts, requests: statistics.requests,
+            attempts: statistics.attempts, bytes: statistics.bytes, error: error,
+            notes: statistics.notes + (stale.isEmpty ? [] : ["stale: " + stale.joined(separator: ", ")]),
+            finished: finished)
+    }
 }
 
 /// Counters of one pass, for the report and the run record.

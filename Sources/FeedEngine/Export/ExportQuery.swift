@@ -188,7 +188,7 @@ private struct Builder {
             runCondition = { "\($0)._run > ?" }
             argument = .integer(run)
         case .time(let date):
-            runCondition = { "\($0)._run IN (SELECT id FROM _runs WHERE started_at >= ?)" }
+            runCondition = { "\($0)._run IN (\(EntityStore.runsStartedSinceSQL))" }
             argument = .text(Timestamp.string(date))
         }
         if let parent = table.parent {

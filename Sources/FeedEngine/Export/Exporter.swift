@@ -55,7 +55,7 @@ public struct Exporter: Sendable {
         }
         let folder = URL(fileURLWithPath: directory)
         let manifest = try read { db in
-            let run = try Self.completeRun(in: db)
+            let run = try EntityStore.completeRun(in: db)
             var entries: [ExportManifest.Entry] = []
             for table in ExportTable.all(in: schemas) {
                 var request = ExportRequest(entity: table.name)
@@ -87,19 +87,8 @@ public struct Exporter: Sendable {
         return manifest
     }
 
-    /// The highest run id whose changes the store holds completely: runs still `running` have not
-    /// committed, so the bound stops before the first of them.
-    public func completeRun() throws -> Int64 { try read(Self.completeRun(in:)) }
-
-    static func completeRun(in db: Database) throws -> Int64 {
-        let sql = """
-            SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
-            """
-        return try Int64.fetchOne(db, sql: sql) ?? 0
-    }
-
     private func checkFeeds(_ feeds: [String]) throws {
-        let known = try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
+        let known = try store.feedsThatRan()
         for feed in feeds where !known.contains(feed) {
             let list = known.isEmpty ? "none has run yet" : "feeds: " + known.joined(separator: ", ")
             throw ExportError.usage("--feed: no feed '\(feed)' has run on this store; \(list)")

@@ -12,6 +12,8 @@ public final class EntityStore: Sendable {
     /// The store file's path.
     public let path: String
     let pool: DatabasePool
+    /// The thread every write runs on.
+    let writer = StoreWriter(label: "feedwork.writer")
 
     /// SQLite's process-wide settings, applied once before the first connection opens: memory
     /// statistics off, as Feedwork never reads them and they cost the writer thread a mutex on
@@ -71,39 +73,20 @@ public final class EntityStore: Sendable {
         }
     }
 
-    /// Runs `body` in its own write transaction.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.write(body)
-        } catch {
-            throw StoreError(path: path, error)
-        }
-    }
-
-    /// Runs `body` in its own write transaction on a thread of its own, and waits without
-    /// blocking Swift's cooperative threads.
+    /// Runs `body` in its own write transaction on the writer thread (``StoreWriter``), and
+    /// waits without blocking the caller's thread.
     ///
-    /// Feed passes hold the write lock on their own threads while they wait for their tasks, so
-    /// a blocking write from a task could starve the cooperative pool and deadlock; every write
-    /// made from async code goes through here.
-    func writeDetached<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    continuation.resume(returning: try self.write(body))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+    /// Feed passes hold the write lock on that thread while they wait for their tasks, so a
+    /// blocking write from a task could starve the cooperative pool and deadlock: every write
+    /// goes through here or through a pass's ``FeedTransaction``.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let (pool, path) = (self.pool, self.path)
+        return try await writer.perform {
+            do {
+                return try pool.write(body)
+            } catch {
+                throw StoreError(path: path, error)
             }
-            thread.name = "feedwork.write"
-            thread.start()
-        }
-    }
-
-    /// Marks runs left `running` by a process that died as `interrupted`.
-    public func markInterruptedRuns() throws {
-        try write { db in
-            try db.execute(sql: "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'")
         }
     }
 }

@@ -46,21 +46,18 @@ struct RunCommand: AsyncParsableCommand {
             Console.error("error: --wait: '\(wait)' is not a duration (e.g. 30s)")
             throw ExitCode(2)
         }
-        let lock: StoreLock
+        let engine: Engine
         do {
-            lock = try StoreLock(storePath: config.storePath, wait: waitDuration)
+            engine = try await Engine.open(config, wait: waitDuration, offline: offline)
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-        let store = try options.openStore(config)
-        try? store.markInterruptedRuns()
-        let engine = Engine(config: config, store: store, fetcher: StandardFetcher(), offline: offline)
         let live = Console.stderrIsTerminal && !json
         let report = await engine.run(feeds: feeds) { report in
             if live { Console.error(ReportPrinter.progressLine(report)) }
         }
-        withExtendedLifetime(lock) {}
+        withExtendedLifetime(engine) {}
         if json {
             Console.print(ReportPrinter.json(report))
         } else {

@@ -36,10 +36,7 @@ struct EngineStartDateTests {
             yaml: "feeds:\n  - { name: clock, adapter: start, outbox: \"\(server.url("/event"))\" }\n")
         let config = try harness.config()
         let fixed = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01T00:00:00Z
-        let engine = Engine(
-            config: config, store: try EntityStore(path: config.storePath), fetcher: StandardFetcher(),
-            startDate: fixed,
-            deliversOutbox: false)
+        let engine = try await Engine.open(config, startDate: fixed, deliversOutbox: false)
         let report = await engine.run()
         #expect(report.succeeded)
         #expect(try harness.rows("SELECT at FROM start") == [["at": .text("2020-01-01T00:00:00.000Z")]])

@@ -42,7 +42,7 @@ struct StoreMigrationTests {
             .write(to: directory.appendingPathComponent("feeds.yaml"))
         let config = try ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]))
             .load(path: directory.appendingPathComponent("feeds.yaml").path)
-        let report = await Engine(config: config, store: store, fetcher: StandardFetcher()).run()
+        let report = try await Engine.open(config).run()
         #expect(report.feeds.first?.counts.updated == 1)
     }
 }

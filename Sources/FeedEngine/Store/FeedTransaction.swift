@@ -2,17 +2,18 @@ import FeedKit
 import Foundation
 import GRDB
 
-/// The single write transaction of one feed's pass, run on a thread of its own.
+/// The single write transaction of one feed's pass, run on the store's writer thread.
 ///
 /// The pass sends jobs (records to write, rejects, cache entries, state) as it fetches; a
-/// dedicated thread applies them inside one `BEGIN IMMEDIATE` transaction, so fetching the next
+/// the store's writer thread (``StoreWriter``) applies them inside one `BEGIN IMMEDIATE` transaction, so fetching the next
 /// page overlaps with writing the previous one and memory stays bounded (at most `capacity` jobs
-/// wait). SQLite allows one writer at a time: a second feed's thread waits for the first to
-/// commit, without blocking Swift's cooperative threads. The thread starts with the first job, so
-/// a feed that fails before writing anything never takes the write lock.
+/// wait). SQLite allows one writer at a time: a second feed's transaction waits in the writer's queue
+/// for the first to commit, without blocking Swift's cooperative threads. The transaction is
+/// queued with the first job, so a feed that fails before writing anything never takes the
+/// write lock.
 final class FeedTransaction: @unchecked Sendable {
     // All mutable state below is guarded by `lock`.
-    typealias Job = @Sendable (TransactionScope) throws -> Void
+    typealias Job = @Sendable (StoreTransaction) throws -> Void
 
     private let lock = NSCondition()
     private var jobs: [Job] = []
@@ -27,9 +28,9 @@ final class FeedTransaction: @unchecked Sendable {
     private var outcomeWaiters: [CheckedContinuation<Void, Never>] = []
     private let capacity = 4
     private let store: EntityStore
-    private let makeScope: @Sendable (Database) -> TransactionScope
+    private let makeScope: @Sendable (Database) -> StoreTransaction
 
-    init(store: EntityStore, makeScope: @escaping @Sendable (Database) -> TransactionScope) {
+    init(store: EntityStore, makeScope: @escaping @Sendable (Database) -> StoreTransaction) {
         self.store = store
         self.makeScope = makeScope
     }
@@ -123,9 +124,7 @@ final class FeedTransaction: @unchecked Sendable {
     }
 
     private func startThread() {
-        let thread = Thread { [self] in run() }
-        thread.name = "feedwork.writer"
-        thread.start()
+        store.writer.submit { [self] in run() }
     }
 
     private struct RolledBack: Error {}

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// What a feed's jobs can do inside its transaction. Lives on the transaction's thread only.
-final class TransactionScope {
+final class StoreTransaction {
     let db: Database
     let feed: String
     let run: Int64
@@ -108,7 +108,12 @@ final class TransactionScope {
     }
 
     func enqueueOutbox(_ urls: [String]) throws {
-        try Outbox.enqueue(urls, feed: feed, run: run, in: db)
+        try EntityStore.enqueueOutbox(urls, feed: feed, run: run, in: db)
+    }
+
+    /// Records the pass's outcome in its run row, committed with the pass.
+    func recordRun(_ outcome: EntityStore.RunOutcome) throws {
+        try EntityStore.recordRun(run, outcome: outcome, in: db)
     }
 
     /// Finishes the entities' writes (deleting unseen rows in `replace` mode), sums the counts

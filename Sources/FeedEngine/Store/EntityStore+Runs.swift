@@ -1,0 +1,100 @@
+import FeedKit
+import Foundation
+import GRDB
+
+/// `_runs`: one row per feed per pass, from `running` to its outcome.
+extension EntityStore {
+    /// How a pass ended, as its run row keeps it.
+    struct RunOutcome: Sendable {
+        var status: FeedReport.Status
+        var counts: WriteCounts
+        var requests: Int
+        var attempts: Int
+        var bytes: Int
+        /// Redacted.
+        var error: String?
+        /// The report's notes, one per line (redacted).
+        var notes: [String]
+        var finished: Date
+    }
+
+    /// Records the start of `feed`'s pass, after creating or updating the tables of `schemas`.
+    ///
+    /// - Returns: the run id, which rows the pass changes carry in `_run`.
+    func startRun(feed: String, adapter: String, schemas: [EntitySchema], at started: Date) async throws -> Int64 {
+        let path = self.path
+        return try await write { db in
+            try EntityStore.prepare(schemas, in: db, path: path)
+            try db.execute(
+                sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
+                arguments: [feed, adapter, Timestamp.string(started)])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Records a failed pass, in a transaction of its own (the pass's was rolled back), with the
+    /// outbox events the adapter asks for after a failure (sealed URLs).
+    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String]) async throws {
+        try await write { db in
+            try Self.recordRun(id, outcome: outcome, in: db)
+            try Self.enqueueOutbox(outbox, feed: feed, run: id, in: db)
+        }
+    }
+
+    /// Marks runs left `running` by a process that died as `interrupted`.
+    func markInterruptedRuns() async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'")
+        }
+    }
+
+    /// The highest run id whose changes the store holds completely: runs still `running` have not
+    /// committed, so the bound stops before the first of them.
+    public func completeRun() throws -> Int64 { try read(Self.completeRun(in:)) }
+
+    /// ``completeRun()`` on the snapshot of `db`, for reads that must agree with it.
+    static func completeRun(in db: Database) throws -> Int64 {
+        let sql = """
+            SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
+            """
+        return try Int64.fetchOne(db, sql: sql) ?? 0
+    }
+
+    /// A subquery of the ids of the runs started at or after its one parameter (an ISO 8601
+    /// time), for queries that select rows by when they changed.
+    static let runsStartedSinceSQL = "SELECT id FROM _runs WHERE started_at >= ?"
+
+    /// The names of the feeds that have run on this store, sorted.
+    func feedsThatRan() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
+    }
+
+    /// The last run of `feed`: when it finished (or started, if it never finished) and its status.
+    func lastRun(of feed: String) throws -> (time: String, status: String)? {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
+                    arguments: [feed])
+            else { return nil }
+            let finished: String? = row["finished_at"]
+            return (finished ?? row["started_at"], row["status"])
+        }
+    }
+
+    static func recordRun(_ id: Int64, outcome: RunOutcome, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE _runs SET finished_at = ?, status = ?, requests = ?, attempts = ?, bytes = ?, inserted = ?,
+                    updated = ?, unchanged = ?, deleted = ?, rejected = ?, error = ?, notes = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                Timestamp.string(outcome.finished), outcome.status.rawValue, outcome.requests, outcome.attempts,
+                outcome.bytes, outcome.counts.inserted, outcome.counts.updated, outcome.counts.unchanged,
+                outcome.counts.deleted, outcome.counts.rejected, outcome.error,
+                outcome.notes.isEmpty ? nil : outcome.notes.joined(separator: "\n"), id,
+            ])
+    }
+}

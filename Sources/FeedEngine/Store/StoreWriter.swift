@@ -1,0 +1,66 @@
+import Foundation
+
+/// The store's one writer: a thread that runs write jobs one after another.
+///
+/// SQLite has one writer at a time, and its calls block. Every write of a store goes through
+/// here, so none blocks Swift's cooperative threads and no thread is made per write: one-shot
+/// writes (``EntityStore/write(_:)``) and each feed pass's transaction (``FeedTransaction``,
+/// which holds the thread until the pass commits or rolls back) queue in order of arrival.
+final class StoreWriter: Sendable {
+    private let queue = JobQueue()
+
+    init(label: String) {
+        let queue = self.queue
+        let thread = Thread { queue.drain() }
+        thread.name = label
+        thread.start()
+    }
+
+    deinit { queue.close() }
+
+    /// Queues `job` to run on the writer thread.
+    func submit(_ job: @escaping @Sendable () -> Void) { queue.append(job) }
+
+    /// Runs `body` on the writer thread and waits for it without blocking the caller's thread.
+    func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            submit { continuation.resume(with: Result(catching: body)) }
+        }
+    }
+
+    /// Jobs waiting for the thread; the thread ends once the queue is closed and empty.
+    private final class JobQueue: @unchecked Sendable {
+        // `jobs` and `closed` are guarded by `condition`.
+        private let condition = NSCondition()
+        private var jobs: [@Sendable () -> Void] = []
+        private var closed = false
+
+        func append(_ job: @escaping @Sendable () -> Void) {
+            condition.lock()
+            jobs.append(job)
+            condition.signal()
+            condition.unlock()
+        }
+
+        func close() {
+            condition.lock()
+            closed = true
+            condition.signal()
+            condition.unlock()
+        }
+
+        func drain() {
+            while true {
+                condition.lock()
+                while jobs.isEmpty && !closed { condition.wait() }
+                if jobs.isEmpty {
+                    condition.unlock()
+                    return
+                }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job()
+            }
+        }
+    }
+}
