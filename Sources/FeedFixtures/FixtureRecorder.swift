@@ -16,9 +16,13 @@ import Foundation
 public struct FixtureRecorder: Sendable {
     /// The fetcher that performs the live requests.
     public var upstream: any Fetching
+    /// The moment a recording starts at (``FixtureRecording/startedAt``, whole seconds), which
+    /// is "now" for its passes; tests set it to record as of another day.
+    public var clock: @Sendable () -> Date
 
-    public init(upstream: any Fetching = StandardFetcher()) {
+    public init(upstream: any Fetching = StandardFetcher(), clock: @escaping @Sendable () -> Date = { Date() }) {
         self.upstream = upstream
+        self.clock = clock
     }
 
     /// Records `feed` of `config` into `directory`, created when missing.
@@ -28,7 +32,7 @@ public struct FixtureRecorder: Sendable {
     /// - Throws: ``FixtureError`` when the feed fails (nothing is written) or a file cannot be written.
     @discardableResult
     public func record(feed: String, config: FeedsConfig, configText: String, to directory: URL) async throws -> Int {
-        let startedAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let startedAt = Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
         let recorder = RecordingFetcher(upstream: upstream)
         let (snapshot, failures) = try await FixtureRunner.produce(
             config: config, feeds: [feed], fetcher: recorder, startDate: startedAt)

@@ -27,4 +27,32 @@ struct Feedwork: AsyncParsableCommand {
             AdaptersCommand.self, TestCommand.self, RecordCommand.self,
         ]
     )
+
+    /// Parses the command line, runs the command, and maps its errors to messages and exit
+    /// statuses through ``ExitStatus``.
+    static func main() async {
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            // `--help` and friends run argument-parser's own commands, whose errors are its own.
+            let ours = ([Feedwork.self] + configuration.subcommands).contains { $0 == type(of: command) }
+            guard ours, let (status, lines) = ExitStatus.of(error) else { exit(withError: error) }
+            fail(status, lines)
+        }
+    }
+
+    private static func fail(_ status: Int32, _ lines: [String]) -> Never {
+        for line in lines { Console.error(line) }
+        exit(withError: ExitCode(status))
+    }
 }

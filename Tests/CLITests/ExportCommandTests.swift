@@ -119,6 +119,13 @@ struct ExportCommandTests {
         #expect(result.stderr.contains("--where applies to one entity"))
     }
 
+    @Test func helpPrintsHelpOnlyAndSucceeds() throws {
+        let result = try FeedworkProcess.run(["export", "--help"], in: directory)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: feedwork export"))
+        #expect(!result.stderr.contains("error"), "\(result.stderr)")
+    }
+
     @Test func aMissingStoreIsAnErrorAndCreatesNothing() throws {
         try write("feeds.yaml", "feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n")
         let result = try FeedworkProcess.run(["export", "fruit"], in: directory)

@@ -11,12 +11,7 @@ struct ConfigOptions: ParsableArguments {
 
     /// Loads the config; on problems prints each one and exits with status 2.
     func load() throws -> FeedsConfig {
-        do {
-            return try ConfigLoader(registry: BuiltinAdapters.registry).load(path: config)
-        } catch let error as ConfigError {
-            for problem in error.problems { Console.error(problem.description) }
-            throw ExitCode(2)
-        }
+        try ConfigLoader(registry: BuiltinAdapters.registry).load(path: config)
     }
 
     /// Opens the config's store, exiting with status 1 and a message when it cannot.
@@ -24,8 +19,7 @@ struct ConfigOptions: ParsableArguments {
         do {
             return try EntityStore(path: config.storePath)
         } catch {
-            Console.error("error: \(error)")
-            throw ExitCode(1)
+            throw CommandFailure.failed("\(error)")
         }
     }
 }

@@ -80,14 +80,6 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only rows changed after this run id, or by runs started at or after this ISO 8601 time.")
     var changedSince: String?
 
-    /// Option combinations that cannot work exit with status 2, like other usage errors.
-    func validate() throws {
-        if let problem = optionProblem() {
-            Console.error("error: \(problem)")
-            throw ExitCode(2)
-        }
-    }
-
     private func optionProblem() -> String? {
         if all {
             guard entity == nil else { return "give an entity or --all, not both" }
@@ -109,36 +101,28 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let exporter = Exporter(store: try openStore())
-            let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
-            if all, let outputDir {
-                let manifest = try exporter.exportAll(
-                    format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
-                    changedSinceText: self.changedSince, includeMeta: includeMeta)
-                let rows = manifest.entities.reduce(0) { $0 + $1.rows }
-                Console.error(
-                    "exported \(manifest.entities.count) table(s), \(rows) row(s) to \(outputDir) (complete up to run \(manifest.run))"
-                )
-            } else if let entity {
-                let request = try makeRequest(entity: entity, changedSince: changedSince)
-                if let output {
-                    let rows = try AtomicFile.write(to: output) { file in
-                        try exporter.export(request, format: format, to: file)
-                    }
-                    Console.error("exported \(rows) row(s) of \(entity) to \(output)")
-                } else {
-                    try exporter.export(request, format: format, to: .standardOutput())
+        // Checked here rather than in `validate()`, which also runs for `--help`.
+        if let problem = optionProblem() { throw CommandFailure.usage(problem) }
+        let exporter = Exporter(store: try openStore())
+        let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
+        if all, let outputDir {
+            let manifest = try exporter.exportAll(
+                format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
+                changedSinceText: self.changedSince, includeMeta: includeMeta)
+            let rows = manifest.entities.reduce(0) { $0 + $1.rows }
+            Console.error(
+                "exported \(manifest.entities.count) table(s), \(rows) row(s) to \(outputDir) (complete up to run \(manifest.run))"
+            )
+        } else if let entity {
+            let request = try makeRequest(entity: entity, changedSince: changedSince)
+            if let output {
+                let rows = try AtomicFile.write(to: output) { file in
+                    try exporter.export(request, format: format, to: file)
                 }
+                Console.error("exported \(rows) row(s) of \(entity) to \(output)")
+            } else {
+                try exporter.export(request, format: format, to: .standardOutput())
             }
-        } catch let error as ExportError {
-            Console.error("error: \(error)")
-            throw ExitCode(error.isUsageError ? 2 : 1)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            Console.error("error: \(error)")
-            throw ExitCode(1)
         }
     }
 
@@ -159,8 +143,8 @@ struct ExportCommand: ParsableCommand {
     private func openStore() throws -> EntityStore {
         let path = try store ?? options.load().storePath
         guard FileManager.default.fileExists(atPath: path) else {
-            Console.error("error: no store at \(path); run `feedwork run` first")
-            throw ExitCode(1)
+            throw CommandFailure.failed(
+                "no store at \(path); run `feedwork run` first")
         }
         return try EntityStore(path: path)
     }

@@ -19,8 +19,7 @@ struct ListCommand: ParsableCommand {
         do {
             overview = try FeedOverview.load(config: config, store: store)
         } catch {
-            Console.error("error: \(error)")
-            throw ExitCode(1)
+            throw CommandFailure.failed("\(error)")
         }
         var table = TextTable(["feed", "adapter", "enabled", "last run", "status", "rows"])
         for feed in overview {

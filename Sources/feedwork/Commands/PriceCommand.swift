@@ -70,15 +70,9 @@ struct PriceCommand: ParsableCommand {
         Console.print(json ? PriceReport.json(priced, stale: stale, maxAge: maxAge) : PriceReport.text(priced))
     }
 
-    private func usage(_ message: String) -> ExitCode {
-        Console.error("error: \(message)")
-        return ExitCode(2)
-    }
+    private func usage(_ message: String) -> CommandFailure { .usage(message) }
 
-    private func failure(_ message: String) -> ExitCode {
-        Console.error("error: \(message)")
-        return ExitCode(1)
-    }
+    private func failure(_ message: String) -> CommandFailure { .failed(message) }
 
     private func loadCatalog() throws -> GoodsCatalog {
         guard let path = catalog else { return .standard }
@@ -93,9 +87,6 @@ struct PriceCommand: ParsableCommand {
             } catch {
                 throw ConfigError(error.message, at: SourceLocation(file: path, line: 1, column: 1))
             }
-        } catch let error as ConfigError {
-            for problem in error.problems { Console.error(problem.description) }
-            throw ExitCode(2)
         }
     }
 

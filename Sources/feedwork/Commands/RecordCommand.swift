@@ -33,10 +33,8 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try options.load()
         guard let feedConfig = config.feed(named: feed) else {
-            Console.error(
-                "error: no feed named '\(feed)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))"
-            )
-            throw ExitCode(2)
+            throw CommandFailure.usage(
+                "no feed named '\(feed)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")
         }
         let directory =
             output.map { URL(fileURLWithPath: $0) }
@@ -46,8 +44,8 @@ struct RecordCommand: AsyncParsableCommand {
         do {
             text = try String(contentsOfFile: options.config, encoding: .utf8)
         } catch {
-            Console.error("error: cannot read \(options.config): \(error.localizedDescription)")
-            throw ExitCode(2)
+            throw CommandFailure.usage(
+                "cannot read \(options.config): \(error.localizedDescription)")
         }
         do {
             let count = try await FixtureRecorder().record(feed: feed, config: config, configText: text, to: directory)
@@ -56,8 +54,7 @@ struct RecordCommand: AsyncParsableCommand {
                 Console.print("Add `fixtures: fixtures/\(feed)` to the feed, then run `feedwork test --feed \(feed)`.")
             }
         } catch {
-            Console.error("error: \(error)")
-            throw ExitCode(1)
+            throw CommandFailure.failed("\(error)")
         }
     }
 }

@@ -37,21 +37,18 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try options.load()
         for name in feeds where config.feed(named: name) == nil {
-            Console.error(
-                "error: no feed named '\(name)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))"
-            )
-            throw ExitCode(2)
+            throw CommandFailure.usage(
+                "no feed named '\(name)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")
         }
         guard let waitDuration = FeedDuration(parsing: wait) else {
-            Console.error("error: --wait: '\(wait)' is not a duration (e.g. 30s)")
-            throw ExitCode(2)
+            throw CommandFailure.usage(
+                "--wait: '\(wait)' is not a duration (e.g. 30s)")
         }
         let engine: Engine
         do {
             engine = try await Engine.open(config, wait: waitDuration, offline: offline)
         } catch {
-            Console.error("error: \(error)")
-            throw ExitCode(1)
+            throw CommandFailure.failed("\(error)")
         }
         let live = Console.stderrIsTerminal && !json
         let report = await engine.run(feeds: feeds) { report in
@@ -63,6 +60,6 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             Console.print(ReportPrinter.table(report, storePath: config.storePath))
         }
-        if !report.succeeded { throw ExitCode(1) }
+        if !report.succeeded { throw CommandFailure.reported }
     }
 }

@@ -45,9 +45,8 @@ struct TestCommand: AsyncParsableCommand {
     func run() async throws {
         let suites = try selectSuites()
         guard !suites.isEmpty else {
-            Console.error(
-                "error: no fixture suite found (looked in \(fixturesRoot)/Adapters/*/Fixtures/* and \(options.config))")
-            throw ExitCode(2)
+            throw CommandFailure.usage(
+                "no fixture suite found (looked in \(fixturesRoot)/Adapters/*/Fixtures/* and \(options.config))")
         }
         var passed = 0
         var failed = 0
@@ -72,7 +71,7 @@ struct TestCommand: AsyncParsableCommand {
             }
         }
         Console.print("\(passed) passed, \(failed) failed")
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 { throw CommandFailure.reported }
     }
 
     /// A suite ready to run, or the reason it could not be loaded.
@@ -87,16 +86,14 @@ struct TestCommand: AsyncParsableCommand {
         let config = try loadConfig(required: !feeds.isEmpty)
         for name in feeds {
             guard let feed = config?.feed(named: name), let config else {
-                Console.error(
-                    "error: no feed named '\(name)' in \(options.config); feeds: \(config?.feeds.map(\.name).joined(separator: ", ") ?? "")"
+                throw CommandFailure.usage(
+                    "no feed named '\(name)' in \(options.config); feeds: \(config?.feeds.map(\.name).joined(separator: ", ") ?? "")"
                 )
-                throw ExitCode(2)
             }
             guard let suite = FixtureSuite.forFeed(feed, in: config) else {
-                Console.error(
-                    "error: feed '\(name)' has no fixtures: folder; record one with `feedwork record \(name)` and add "
+                throw CommandFailure.usage(
+                    "feed '\(name)' has no fixtures: folder; record one with `feedwork record \(name)` and add "
                         + "`fixtures: fixtures/\(name)` to it")
-                throw ExitCode(2)
             }
             selected.append(.success(suite))
         }
@@ -141,10 +138,9 @@ struct TestCommand: AsyncParsableCommand {
                     }
                 } + configured.filter { $0.adapterNames.contains(wanted) }.map { LoadedSuite.success($0) }
             guard !matches.isEmpty else {
-                Console.error(
-                    "error: no fixture suite for '\(target)' (adapters: \(BuiltinAdapters.registry.names.joined(separator: ", ")))"
+                throw CommandFailure.usage(
+                    "no fixture suite for '\(target)' (adapters: \(BuiltinAdapters.registry.names.joined(separator: ", ")))"
                 )
-                throw ExitCode(2)
             }
             selected += matches
         }
@@ -156,8 +152,8 @@ struct TestCommand: AsyncParsableCommand {
     private func loadConfig(required: Bool) throws -> FeedsConfig? {
         guard FileManager.default.fileExists(atPath: options.config) else {
             if required {
-                Console.error("error: no config file \(options.config)")
-                throw ExitCode(2)
+                throw CommandFailure.usage(
+                    "no config file \(options.config)")
             }
             return nil
         }
@@ -166,9 +162,6 @@ struct TestCommand: AsyncParsableCommand {
         do {
             return try ConfigLoader(registry: BuiltinAdapters.registry, environment: environment).load(
                 path: options.config)
-        } catch let error as ConfigError {
-            for problem in error.problems { Console.error(problem.description) }
-            throw ExitCode(2)
         }
     }
 
