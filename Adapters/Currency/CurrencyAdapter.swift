@@ -138,11 +138,11 @@ public struct CurrencyAdapter: FeedAdapter {
         }
         let key = options.accessKey.flatMap { $0.isEmpty ? nil : $0 }
         if key == nil {
-            if Self.isRemote(listURL) {
+            if FetchRequest.isRemote(listURL) {
                 throw OptionError(
                     Self.missingKey(listURL), at: options.currencies?.url == nil ? [] : ["currencies", "url"])
             }
-            if Self.isRemote(liveURL) {
+            if FetchRequest.isRemote(liveURL) {
                 throw OptionError(Self.missingKey(liveURL), at: options.rates?.url == nil ? [] : ["rates", "url"])
             }
         }
@@ -166,12 +166,10 @@ public struct CurrencyAdapter: FeedAdapter {
 
     /// The request for `url`: the key and `extra` parameters go only to http(s) URLs.
     func request(_ url: String, extra: [(String, String)] = [], maxAge: FeedDuration) -> FetchRequest {
-        guard Self.isRemote(url) else { return FetchRequest(url: url, maxAge: maxAge) }
+        guard FetchRequest.isRemote(url) else { return FetchRequest(url: url, maxAge: maxAge) }
         let query = (accessKey.map { [("access_key", $0)] } ?? []) + extra
         return FetchRequest(url: url, query: query, maxAge: maxAge)
     }
-
-    static func isRemote(_ url: String) -> Bool { FetchRequest(url: url).isRemote }
 
     static func missingKey(_ url: String) -> String {
         "access_key is required to read \(url); set it from the environment, e.g. access_key: ${CURRENCYLAYER_KEY}"

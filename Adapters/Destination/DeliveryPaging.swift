@@ -16,9 +16,7 @@ struct DeliveryPaging: Sendable, Hashable {
     /// - Throws: ``OptionError`` at `url` for a file path without `{offset}`, which would read the
     ///   same file for every page, or for `{limit}` without `{offset}`.
     init(location: String, limit: Int, maxPages: Int) throws {
-        let lower = location.lowercased()
-        let isRemote = lower.hasPrefix("http://") || lower.hasPrefix("https://")
-        guard isRemote || location.contains("{offset}") else {
+        guard FetchRequest.isRemote(location) || location.contains("{offset}") else {
             throw OptionError(
                 "a file source of deliveries needs '{offset}' in its path, e.g. deliveries-{offset}.json",
                 at: ["url"])
@@ -33,10 +31,7 @@ struct DeliveryPaging: Sendable, Hashable {
     }
 
     /// Whether pages are local files, where a missing file is the empty last page.
-    var isFileSource: Bool {
-        let lower = location.lowercased()
-        return !(lower.hasPrefix("http://") || lower.hasPrefix("https://"))
-    }
+    var isFileSource: Bool { !FetchRequest.isRemote(location) }
 
     /// The offset of the page numbered `page` (from 0).
     func offset(ofPage page: Int) -> Int { page * limit }

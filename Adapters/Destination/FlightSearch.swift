@@ -31,8 +31,7 @@ struct FlightSearch: Sendable {
 
     /// The URL with `params` appended (http and https only: a file has no query).
     func requestURL(at date: Date) -> String {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return url }
+        guard FetchRequest.isRemote(url) else { return url }
         return URLQuery.appending(params.map { ($0.key, $0.value.render(now: date)) }, to: url)
     }
 

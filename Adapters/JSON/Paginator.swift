@@ -166,23 +166,17 @@ struct Paginator: Sendable {
     /// `link` made absolute against `base`: a URL relative to an http(s) URL, or a path relative
     /// to a file's folder.
     static func resolve(_ link: String, against base: String) -> String {
-        let lower = link.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:")
-            || link.hasPrefix("/") && !isRemote(base)
+        if FetchRequest.isRemote(link) || link.lowercased().hasPrefix("file:")
+            || link.hasPrefix("/") && !FetchRequest.isRemote(base)
         {
             return link
         }
-        if isRemote(base) {
+        if FetchRequest.isRemote(base) {
             return URL(string: link, relativeTo: URL(string: base))?.absoluteString ?? link
         }
         let directory = (base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base)
         guard let slash = directory.lastIndex(of: "/") else { return link }
         return String(directory[...slash]) + link
-    }
-
-    private static func isRemote(_ url: String) -> Bool {
-        let lower = url.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     private static func count(at path: JSONPath, in document: JSONValue) throws(FactError) -> Int {

@@ -41,8 +41,12 @@ public struct FetchRequest: Sendable, Hashable {
     }
 
     /// Whether the request goes to the network (as opposed to a local file).
-    public var isRemote: Bool {
-        let lower = url.lowercased()
+    public var isRemote: Bool { Self.isRemote(url) }
+
+    /// Whether `url` is an `http://` or `https://` URL (in any case), as opposed to a path or a
+    /// `file://` URL read from disk.
+    public static func isRemote(_ url: String) -> Bool {
+        let lower = url.prefix(8).lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 }
