@@ -76,7 +76,9 @@ let package = Package(
         .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
         // A real HTTP server on 127.0.0.1 and a harness that runs one feed into a temporary store.
         .target(
-            name: "FeedTestSupport", dependencies: ["FeedKit", "FeedEngine", "FeedFixtures"], path: "Tests/Support"),
+            name: "FeedTestSupport",
+            dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/Support"),
         .testTarget(
             name: "FeedEngineTests",
             dependencies: [

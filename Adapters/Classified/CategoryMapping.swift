@@ -15,28 +15,28 @@ enum CategoryMapping {
         var ids: Set<Int64> = []
         for (index, item) in items.enumerated() {
             let path = "$[\(index)]"
-            do throws(ItemError) {
+            do throws(RecordError) {
                 let (id, record) = try self.record(item)
                 batch.records.append(record)
                 ids.insert(id)
             } catch {
-                batch.rejects.append(error.reject(entity: ClassifiedSchema.category.name, item: item, at: path))
+                batch.rejects.append(Reject(entity: ClassifiedSchema.category.name, item: item, at: path, error: error))
             }
         }
         return Result(batch: batch, ids: ids)
     }
 
-    static func record(_ item: JSONValue) throws(ItemError) -> (id: Int64, record: EntityRecord) {
+    static func record(_ item: JSONValue) throws(RecordError) -> (id: Int64, record: EntityRecord) {
         let fields = try ItemFields(item)
         let id = try fields.wholeNumber("id")
         let name = try fields.string("name").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw ItemError("name", "name is empty") }
+        guard !name.isEmpty else { throw RecordError(field: "name", reason: "name is empty") }
         do {
             let record = try EntityRecord(
                 schema: ClassifiedSchema.category, fields: ["id": .integer(id), "name": .text(name)])
             return (id, record)
         } catch {
-            throw ItemError(nil, String(describing: error))
+            throw RecordError(field: nil, reason: String(describing: error))
         }
     }
 }

@@ -8,21 +8,24 @@ enum ListingMapping {
         var batch = RecordBatch()
         for (index, item) in items.enumerated() {
             let path = "$[\(index)]"
-            do throws(ItemError) {
+            do throws(RecordError) {
                 batch.records.append(try record(item, categories: categories, currency: currency))
             } catch {
-                batch.rejects.append(error.reject(entity: ClassifiedSchema.classified.name, item: item, at: path))
+                batch.rejects.append(
+                    Reject(entity: ClassifiedSchema.classified.name, item: item, at: path, error: error))
             }
         }
         return batch
     }
 
-    static func record(_ item: JSONValue, categories: Set<Int64>, currency: String) throws(ItemError) -> EntityRecord {
+    static func record(_ item: JSONValue, categories: Set<Int64>, currency: String) throws(RecordError) -> EntityRecord
+    {
         let fields = try ItemFields(item)
         let id = try fields.wholeNumber("id")
         let categoryID = try fields.wholeNumber("category_id")
         guard categories.contains(categoryID) else {
-            throw ItemError("category_id", "unknown category \(categoryID): not in this pass's categories")
+            throw RecordError(
+                field: "category_id", reason: "unknown category \(categoryID): not in this pass's categories")
         }
         let title = try fields.string("title")
         let description = try fields.optionalString("description")
@@ -40,46 +43,51 @@ enum ListingMapping {
         do {
             return try EntityRecord(schema: ClassifiedSchema.classified, fields: values)
         } catch {
-            throw ItemError(nil, String(describing: error))
+            throw RecordError(field: nil, reason: String(describing: error))
         }
     }
 
     /// The price in minor units of `currency`, read from the number's text (never a `Double`).
-    static func price(_ fields: ItemFields, currency: String) throws(ItemError) -> Int64 {
+    static func price(_ fields: ItemFields, currency: String) throws(RecordError) -> Int64 {
         let value = try fields.present("price")
         guard let text = value.numberText, let decimal = ExactDecimal(text) else {
-            throw ItemError("price", "price must be a number, found \(value.kindName)")
+            throw RecordError(field: "price", reason: "price must be a number, found \(value.kindName)")
         }
-        guard !decimal.isNegative else { throw ItemError("price", "price must not be negative, found \(text)") }
+        guard !decimal.isNegative else {
+            throw RecordError(field: "price", reason: "price must not be negative, found \(text)")
+        }
         let exponent = Money.exponent(of: currency)
         guard let minorUnits = decimal.minorUnits(scale: exponent) else {
             if decimal.exponent + exponent < 0 {
-                throw ItemError("price", "price \(text) has more than \(exponent) decimals, too many for \(currency)")
+                throw RecordError(
+                    field: "price", reason: "price \(text) has more than \(exponent) decimals, too many for \(currency)"
+                )
             }
-            throw ItemError("price", "price \(text.prefix(40)) is too large")
+            throw RecordError(field: "price", reason: "price \(text.prefix(40)) is too large")
         }
         return minorUnits
     }
 
     /// The small and thumb image URLs; `images_url` may be absent, `null` or `{}`.
-    static func images(_ fields: ItemFields) throws(ItemError) -> (small: String?, thumb: String?) {
+    static func images(_ fields: ItemFields) throws(RecordError) -> (small: String?, thumb: String?) {
         guard let value = fields.object["images_url"], !value.isNull else { return (nil, nil) }
         guard case .object = value else {
-            throw ItemError("images_url", "images_url must be an object, found \(value.kindName)")
+            throw RecordError(field: "images_url", reason: "images_url must be an object, found \(value.kindName)")
         }
         let images = try ItemFields(value)
-        do throws(ItemError) {
+        do throws(RecordError) {
             return (try images.optionalString("small"), try images.optionalString("thumb"))
         } catch {
-            throw ItemError("images_url.\(error.field ?? "")", "images_url.\(error.reason)")
+            throw RecordError(field: "images_url.\(error.field ?? "")", reason: "images_url.\(error.reason)")
         }
     }
 
     /// `creation_date` as a UTC ISO 8601 timestamp; `+0000` offsets (no colon) are accepted.
-    static func createdAt(_ fields: ItemFields) throws(ItemError) -> String {
+    static func createdAt(_ fields: ItemFields) throws(RecordError) -> String {
         let text = try fields.string("creation_date")
         guard let timestamp = ISO8601.normalized(text) else {
-            throw ItemError("creation_date", "creation_date is not an ISO 8601 date-time: '\(text.prefix(60))'")
+            throw RecordError(
+                field: "creation_date", reason: "creation_date is not an ISO 8601 date-time: '\(text.prefix(60))'")
         }
         return timestamp
     }

@@ -118,26 +118,22 @@ enum CurrencyMapping {
     }
 
     /// A quote's exact decimal text, or why it is not a rate.
-    static func exactRate(_ value: JSONValue) -> Swift.Result<String, RateProblem> {
+    static func exactRate(_ value: JSONValue) -> Swift.Result<String, RecordError> {
         guard let literal = value.numberText else {
-            return .failure(RateProblem("the rate must be a number, found \(value.kindName)"))
+            return .failure(RecordError(reason: "the rate must be a number, found \(value.kindName)"))
         }
         guard let decimal = ExactDecimal(literal) else {
-            return .failure(RateProblem("the rate \(literal) is out of range"))
+            return .failure(RecordError(reason: "the rate \(literal) is out of range"))
         }
         guard !decimal.isNegative, decimal.digits != "0" else {
-            return .failure(RateProblem("the rate must be more than 0, found \(literal)"))
+            return .failure(RecordError(reason: "the rate must be more than 0, found \(literal)"))
         }
         let magnitude = decimal.digits.count + decimal.exponent
         guard decimal.digits.count <= maximumRateDigits, abs(magnitude) <= maximumRateExponent else {
-            return .failure(RateProblem("the rate \(literal) is out of range (more than 38 digits or beyond 1e±30)"))
+            return .failure(
+                RecordError(reason: "the rate \(literal) is out of range (more than 38 digits or beyond 1e±30)"))
         }
         return .success(decimal.description)
-    }
-
-    struct RateProblem: Error {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 
     /// The body as a JSON object whose `success` is true.

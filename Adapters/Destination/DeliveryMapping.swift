@@ -24,18 +24,16 @@ enum DeliveryMapping {
                 page.records.append(record)
             case .failure(let error):
                 page.rejects.append(
-                    Reject(
-                        entity: DestinationSchema.entity.name, reason: error.reason,
-                        path: "$[\(index)]" + (error.field.map { ".\($0)" } ?? ""), raw: item.jsonText))
+                    Reject(entity: DestinationSchema.entity.name, item: item, at: "$[\(index)]", error: error))
             }
         }
         return page
     }
 
     /// One delivery's record.
-    static func record(_ item: JSONValue) -> Result<EntityRecord, FieldError> {
+    static func record(_ item: JSONValue) -> Result<EntityRecord, RecordError> {
         guard let object = item.objectValue else {
-            return .failure(FieldError(reason: "expected an object, found \(item.kindName)"))
+            return .failure(RecordError(reason: "expected an object, found \(item.kindName)"))
         }
         do {
             let id = try Fields.requiredWholeNumber(object["id"], field: "id")
@@ -50,10 +48,10 @@ enum DeliveryMapping {
                 "address": .text(try Fields.optionalString(location?["address"], field: "location.address")),
             ]
             return .success(try EntityRecord(schema: DestinationSchema.entity, fields: fields))
-        } catch let error as FieldError {
+        } catch let error as RecordError {
             return .failure(error)
         } catch {
-            return .failure(FieldError(reason: String(describing: error)))
+            return .failure(RecordError(reason: String(describing: error)))
         }
     }
 }

@@ -63,9 +63,7 @@ enum FlightMapping {
                 offer = mapped
             case .failure(let error):
                 selection.rejects.append(
-                    Reject(
-                        entity: DestinationSchema.entity.name, reason: error.reason,
-                        path: "$.data[\(index)]" + (error.field.map { ".\($0)" } ?? ""), raw: item.jsonText))
+                    Reject(entity: DestinationSchema.entity.name, item: item, at: "$.data[\(index)]", error: error))
                 continue
             }
             if let earlier, earlier.contains(offer.destination) || kept.contains(offer.destination) {
@@ -89,11 +87,11 @@ enum FlightMapping {
     }
 
     /// Maps one offer. Required: `id`, `flyTo`, `price`, `dTimeUTC` and `aTimeUTC`.
-    static func map(_ item: JSONValue, currency: String, imageTemplate: ImageTemplate) -> Result<Offer, FieldError> {
+    static func map(_ item: JSONValue, currency: String, imageTemplate: ImageTemplate) -> Result<Offer, RecordError> {
         guard item.objectValue != nil else {
-            return .failure(FieldError(reason: "expected an object, found \(item.kindName)"))
+            return .failure(RecordError(reason: "expected an object, found \(item.kindName)"))
         }
-        do throws(FieldError) {
+        do throws(RecordError) {
             let id = try Fields.requiredString(item["id"], field: "id")
             let airport = try Fields.requiredString(item["flyTo"], field: "flyTo")
             let cityCode = try Fields.optionalString(item["cityCodeTo"], field: "cityCodeTo")
@@ -101,7 +99,7 @@ enum FlightMapping {
             let departure = try Fields.requiredWholeNumber(item["dTimeUTC"], field: "dTimeUTC")
             let arrival = try Fields.requiredWholeNumber(item["aTimeUTC"], field: "aTimeUTC")
             guard arrival >= departure else {
-                throw FieldError(field: "aTimeUTC", reason: "arrival \(arrival) is before departure \(departure)")
+                throw RecordError(field: "aTimeUTC", reason: "arrival \(arrival) is before departure \(departure)")
             }
             let city = try Fields.optionalString(item["cityTo"], field: "cityTo")
             let country = try Fields.optionalString(item["countryTo"]?["name"], field: "countryTo.name")
@@ -136,16 +134,16 @@ enum FlightMapping {
     }
 
     /// The price in minor units of `currency`, exactly: `12` EUR is 1200, `12.5` is 1250.
-    static func minorUnits(_ value: JSONValue?, currency: String) throws(FieldError) -> Int64 {
-        guard let value, !value.isNull else { throw FieldError(field: "price", reason: "price is missing or null") }
+    static func minorUnits(_ value: JSONValue?, currency: String) throws(RecordError) -> Int64 {
+        guard let value, !value.isNull else { throw RecordError(field: "price", reason: "price is missing or null") }
         guard let text = value.numberText, let decimal = ExactDecimal(text) else {
-            throw FieldError(field: "price", reason: "price must be a number, found \(value.kindName)")
+            throw RecordError(field: "price", reason: "price must be a number, found \(value.kindName)")
         }
         guard !decimal.isNegative else {
-            throw FieldError(field: "price", reason: "price must not be negative, found \(text)")
+            throw RecordError(field: "price", reason: "price must not be negative, found \(text)")
         }
         guard let minor = decimal.minorUnits(scale: Money.exponent(of: currency)) else {
-            throw FieldError(
+            throw RecordError(
                 field: "price",
                 reason:
                     "price \(text) is not a whole number of \(currency) minor units (\(Money.exponent(of: currency)) decimals)"

@@ -19,29 +19,21 @@ enum FruitMapping {
             case .success(let record):
                 result.records.append(record)
             case .failure(let error):
-                result.rejects.append(
-                    Reject(
-                        entity: "fruit", reason: error.reason, path: "\(path)\(error.field.map { ".\($0)" } ?? "")",
-                        raw: item.jsonText))
+                result.rejects.append(Reject(entity: "fruit", item: item, at: path, error: error))
             }
         }
         return result
     }
 
-    struct ItemError: Error {
-        var field: String?
-        var reason: String
-    }
-
-    static func record(_ item: JSONValue, currency: String) -> Swift.Result<EntityRecord, ItemError> {
+    static func record(_ item: JSONValue, currency: String) -> Swift.Result<EntityRecord, RecordError> {
         guard case .object = item else {
-            return .failure(ItemError(reason: "expected an object, found \(item.kindName)"))
+            return .failure(RecordError(reason: "expected an object, found \(item.kindName)"))
         }
         guard let rawType = item["type"]?.stringValue else {
-            return .failure(ItemError(field: "type", reason: "type is missing or not a string"))
+            return .failure(RecordError(field: "type", reason: "type is missing or not a string"))
         }
         let type = rawType.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !type.isEmpty else { return .failure(ItemError(field: "type", reason: "type is empty")) }
+        guard !type.isEmpty else { return .failure(RecordError(field: "type", reason: "type is empty")) }
         let price: Int64
         let weight: Int64
         switch wholeNumber(item["price"], name: "price") {
@@ -60,20 +52,20 @@ enum FruitMapping {
         do {
             return .success(try EntityRecord(schema: FruitAdapter.schema, fields: fields))
         } catch {
-            return .failure(ItemError(reason: String(describing: error)))
+            return .failure(RecordError(reason: String(describing: error)))
         }
     }
 
-    private static func wholeNumber(_ value: JSONValue?, name: String) -> Swift.Result<Int64, ItemError> {
-        guard let value, !value.isNull else { return .failure(ItemError(field: name, reason: "\(name) is missing")) }
+    private static func wholeNumber(_ value: JSONValue?, name: String) -> Swift.Result<Int64, RecordError> {
+        guard let value, !value.isNull else { return .failure(RecordError(field: name, reason: "\(name) is missing")) }
         guard let text = value.numberText else {
-            return .failure(ItemError(field: name, reason: "\(name) must be a whole number, found \(value.kindName)"))
+            return .failure(RecordError(field: name, reason: "\(name) must be a whole number, found \(value.kindName)"))
         }
         guard let number = value.int64Value else {
-            return .failure(ItemError(field: name, reason: "\(name) must be a whole number, found \(text)"))
+            return .failure(RecordError(field: name, reason: "\(name) must be a whole number, found \(text)"))
         }
         guard number >= 0 else {
-            return .failure(ItemError(field: name, reason: "\(name) must not be negative, found \(text)"))
+            return .failure(RecordError(field: name, reason: "\(name) must not be negative, found \(text)"))
         }
         return .success(number)
     }

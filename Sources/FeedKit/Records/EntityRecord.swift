@@ -48,10 +48,18 @@ public struct EntityRecord: Sendable, Hashable {
     }
 }
 
-/// Why a record could not be built; adapters turn it into a reject.
-public struct RecordError: Error, Sendable, CustomStringConvertible {
+/// Why one item of a response cannot be stored: the field at fault, when one is (a path below
+/// the item: `price`, `images_url.small`), and a reason. A mapping function throws it for an
+/// item, and turns it into a ``Reject`` with ``Reject/init(entity:item:at:error:)``.
+public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var field: String?
     public var reason: String
-    public init(reason: String) { self.reason = reason }
+
+    public init(field: String? = nil, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+
     public var description: String { reason }
 }
 
@@ -69,5 +77,12 @@ public struct Reject: Sendable, Hashable {
         self.reason = reason
         self.path = path
         self.raw = raw
+    }
+
+    /// A reject of `item`, found at `path` (`$.fruit[3]`), for `error`: its field, if any, is
+    /// appended to the path (`$.fruit[3].price`).
+    public init(entity: String, item: JSONValue, at path: String, error: RecordError) {
+        self.init(
+            entity: entity, reason: error.reason, path: path + (error.field.map { ".\($0)" } ?? ""), raw: item.jsonText)
     }
 }
