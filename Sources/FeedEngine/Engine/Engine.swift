@@ -5,9 +5,10 @@ import Foundation
 ///
 /// A feed that fails leaves its rows exactly as they were while the other feeds commit.
 public struct Engine: Sendable {
-    public var config: FeedsConfig
-    public var store: EntityStore
-    public var fetcher: any Fetching
+    public let config: FeedsConfig
+    /// The store, opened and locked by ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``.
+    public let store: EntityStore
+    public let fetcher: any Fetching
     /// Use only cached responses.
     public var offline: Bool
     /// The moment every pass starts at (``FeedPass/startedAt``), instead of the current time.

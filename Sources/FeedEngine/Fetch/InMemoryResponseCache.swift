@@ -5,7 +5,7 @@ import Synchronization
 /// A ``ResponseCacheReading`` kept in memory: the simplest cache, for tests and one-off runs.
 ///
 /// Entries are added with ``store(_:)`` (the engine's real cache is `_http_cache` in the store,
-/// written from ``FetchResponse/cacheUpdate`` in the feed's transaction). Safe to share between tasks.
+/// written from each response's cache update in the feed's transaction). Safe to share between tasks.
 package final class InMemoryResponseCache: ResponseCacheReading {
     private let entries: Mutex<[String: CachedResponse]>
 

@@ -14,7 +14,7 @@ import Foundation
 ///    after an exponential backoff with jitter or the server's `Retry-After` (capped). Other 4xx
 ///    are not retried.
 /// 4. A 2xx is returned as ``FetchResponse/Origin/network`` with a new cache entry in
-///    ``FetchResponse/cacheUpdate`` (for cacheable requests); a 304 returns the cached body as
+///    the response's `cacheUpdate` (for cacheable requests); a 304 returns the cached body as
 ///    ``FetchResponse/Origin/notModified`` with the entry's `fetchedAt` refreshed.
 /// 5. When the retries are spent on a retryable failure, a cached response stands in as
 ///    ``FetchResponse/Origin/stale(age:)``; without one the failure is thrown.

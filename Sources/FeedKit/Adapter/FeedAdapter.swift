@@ -4,32 +4,18 @@
 ///
 /// 1. **fetch**: it describes requests (``FetchRequest``) and asks the ``FeedPass`` to perform
 ///    them; the engine owns all I/O, retries, caching and limits.
-/// 2. **parse**: the bytes of a response become a typed payload. Malformed input is a typed error
-///    naming the feed, the URL and the JSON path, never a crash.
-/// 3. **map**: the payload becomes ``EntityRecord``s, written with ``FeedPass/write(_:)``.
-///    Records that fail validation become ``Reject``s with a reason and the raw JSON.
+/// 2. **parse**: the bytes of a response become a ``JSONValue`` (``FeedPass/parseJSON(_:)``).
+///    Malformed input is a ``PayloadError`` naming the feed, the URL and the JSON path, never a
+///    crash.
+/// 3. **map**: the payload becomes a ``RecordBatch`` of ``EntityRecord``s, and of ``Reject``s
+///    (reason, JSON path, raw JSON) for items that fail validation, written with
+///    ``FeedPass/write(_:)``.
 ///
 /// Everything an adapter writes during one pass commits in one transaction, or not at all.
 ///
 /// Each feed in feeds.yaml names its adapter with `adapter:`; its other keys are decoded into
-/// ``Options`` strictly (unknown keys are errors). A minimal adapter:
-///
-/// ```swift
-/// struct EchoAdapter: FeedAdapter {
-///     struct Options: Decodable, Sendable { var url: String }
-///     static let description = AdapterDescription(
-///         name: "echo", summary: "Stores a list of names.",
-///         options: [OptionHelp("url", "string", "where the list is")],
-///         entities: [EntitySchema(name: "name", columns: [Column("name", .text)], key: ["name"])])
-///     let options: Options
-///     init(options: Options, feed: FeedSetup) { self.options = options }
-///     func run(_ pass: FeedPass) async throws {
-///         let response = try await pass.fetch(FetchRequest(url: options.url))
-///         let names = try pass.decodeJSON([String].self, from: response)
-///         try await pass.write(names.map { try EntityRecord(schema: Self.description.entities[0], fields: ["name": .text($0)]) })
-///     }
-/// }
-/// ```
+/// ``Options`` strictly (unknown keys are errors). The README's "Writing an adapter" shows a
+/// complete adapter; `Adapters/Fruit` is the smallest built-in one.
 public protocol FeedAdapter: Sendable {
     /// The adapter's YAML options (the feed's keys other than `name`, `adapter`, `enabled`, ...).
     associatedtype Options: Decodable & Sendable
