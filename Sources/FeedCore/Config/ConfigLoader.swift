@@ -186,13 +186,21 @@ public struct ConfigLoader: Sendable {
                 continue
             }
             for binding in adapter.entities {
-                if let existing = entities[binding.schema.name], existing.schema.columns != binding.schema.columns {
+                // SQLite table names ignore case: `Thing` and `thing` would be one table.
+                let folded = binding.schema.name.lowercased()
+                let at = location(feedMapping["entity"] ?? node)
+                if let existing = entities[folded], existing.schema.name != binding.schema.name {
+                    problems.append(
+                        ConfigProblem(
+                            "entity '\(binding.schema.name)' differs from entity '\(existing.schema.name)' of feed '\(existing.feed)' only in case; SQLite table names ignore case, so they would share one table",
+                            at: at))
+                } else if let existing = entities[folded], existing.schema.columns != binding.schema.columns {
                     problems.append(
                         ConfigProblem(
                             "entity '\(binding.schema.name)' is declared with other columns by feed '\(existing.feed)'",
                             at: location(node)))
                 } else {
-                    entities[binding.schema.name] = (binding.schema, common.name)
+                    entities[folded] = (binding.schema, common.name)
                 }
             }
             feeds.append(

@@ -40,6 +40,17 @@ public final class EntityStore: Sendable {
     /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
     static func prepare(_ schemas: [EntitySchema], in db: Database, path: String) throws {
         for schema in schemas {
+            // SQLite table names ignore case: `Thing` would land in the table of `thing`.
+            if let other = try String.fetchOne(
+                db, sql: "SELECT name FROM _entities WHERE lower(name) = lower(?) AND name != ?",
+                arguments: [schema.name, schema.name])
+            {
+                throw StoreError(
+                    path: path,
+                    message:
+                        "entity '\(schema.name)' differs from the store's entity '\(other)' only in case; SQLite table names ignore case, so use '\(other)' or another name"
+                )
+            }
             try EntityTable.ensure(schema, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
             try db.execute(
