@@ -55,7 +55,9 @@ public final class FeedPass: Sendable {
         do {
             let response = try await fetcher.fetch(request, context: context)
             stats.withLock { $0.count(response) }
-            if let entry = response.cacheUpdate {
+            if let update = response.cacheUpdate {
+                // Secrets the API repeated are sealed before compressing: the store never holds them.
+                let entry = context.redactor.seal(update)
                 // Compressed here, on the feed's task, not on the busy writer thread.
                 let compressed = entry.bodyIsCached ? nil : BodyCompression.compress(entry.body)
                 try await transaction.send { try $0.storeCache(entry, compressed: compressed) }
