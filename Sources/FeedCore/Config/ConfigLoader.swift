@@ -86,19 +86,16 @@ public struct ConfigLoader: Sendable {
                     problems.append(ConfigProblem("'store' must be a file path", at: location(value)))
                 }
             case "defaults":
+                // Every number out of range is reported, and left out so the rest is checked too.
+                var block = value
+                if let mapping = value.mapping {
+                    let checked = RequestLimits.check(mapping, includesConcurrency: true, file: path)
+                    problems += checked.problems
+                    block = .mapping(checked.mapping)
+                }
                 do {
-                    let block = try decoder.decode(
-                        DefaultsBlock.self, from: value, codingPath: [AnyCodingKey(stringValue: "defaults")])
-                    for (key, message) in block.request.rangeProblems() {
-                        problems.append(ConfigProblem(message, at: location(value.mapping?[key] ?? value)))
-                    }
-                    if let concurrency = block.concurrency, !(1...64).contains(concurrency) {
-                        problems.append(
-                            ConfigProblem(
-                                "concurrency must be between 1 and 64",
-                                at: location(value.mapping?["concurrency"] ?? value)))
-                    }
-                    defaults = block
+                    defaults = try decoder.decode(
+                        DefaultsBlock.self, from: block, codingPath: [AnyCodingKey(stringValue: "defaults")])
                 } catch let error as ConfigError {
                     problems += error.problems
                 }
@@ -133,8 +130,11 @@ public struct ConfigLoader: Sendable {
             }
             let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
             let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
-            let commonNode = Node.mapping(
-                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+            let limits = RequestLimits.check(
+                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark),
+                includesConcurrency: false, file: decoder.file)
+            problems += limits.problems
+            let commonNode = Node.mapping(limits.mapping)
             let optionsNode = Node.mapping(
                 Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
             let common: CommonFeedKeys
@@ -143,9 +143,6 @@ public struct ConfigLoader: Sendable {
             } catch let error as ConfigError {
                 problems += error.problems
                 continue
-            }
-            for (key, message) in common.request.rangeProblems() {
-                problems.append(ConfigProblem(message, at: location(feedMapping[key] ?? node)))
             }
             let nameNode = feedMapping["name"] ?? node
             if common.name.isEmpty || common.name.contains(where: { $0.isWhitespace || $0 == "/" }) {
