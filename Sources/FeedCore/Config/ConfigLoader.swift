@@ -128,6 +128,13 @@ public struct ConfigLoader: Sendable {
                 problems.append(ConfigProblem("a feed must be a mapping with 'name' and 'adapter'", at: location(node)))
                 continue
             }
+            // A misspelt required key (`adapterr: fruit`) is reported as what it is, not as a
+            // missing key; without it the feed cannot be checked further.
+            let misspelt = Self.misspeltRequiredKeys(in: feedMapping, index: index, file: decoder.file)
+            if !misspelt.isEmpty {
+                problems += misspelt
+                continue
+            }
             let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
             let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
             let limits = RequestLimits.check(
@@ -214,6 +221,24 @@ public struct ConfigLoader: Sendable {
         return FeedsConfig(
             file: path, directory: directory, storePath: Self.resolve(storeName, in: directory),
             concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
+    }
+
+    /// "unknown key 'adapterr'; did you mean 'adapter'?" for each required feed key (`name`,
+    /// `adapter`) that is missing while a key that is not a common key looks like it.
+    static func misspeltRequiredKeys(in feed: Node.Mapping, index: Int, file: String) -> [ConfigProblem] {
+        var problems: [ConfigProblem] = []
+        for required in ["name", "adapter"] where feed[required] == nil {
+            for (keyNode, _) in feed {
+                guard let key = keyNode.scalar?.string, !CommonFeedKeys.names.contains(key),
+                    Spelling.nearest(to: key, in: [required]) != nil
+                else { continue }
+                problems.append(
+                    ConfigProblem(
+                        "unknown key '\(key)' in feeds[\(index)]; did you mean '\(required)'?",
+                        at: SourceLocation(file: file, mark: keyNode.mark)))
+            }
+        }
+        return problems
     }
 
     /// `path` made absolute against `directory` (a `file://` prefix is accepted).

@@ -5,7 +5,7 @@ import Yams
 /// every `{{ }}` date template.
 ///
 /// Values taken from the environment are secrets: they are collected so they can be redacted
-/// wherever they might leave the engine. `${VAR:-fallback}` uses `fallback` when `VAR` is unset
+/// wherever they might leave the engine. YAML merge keys (`<<: *base`) are applied here too. `${VAR:-fallback}` uses `fallback` when `VAR` is unset
 /// (the fallback is not a secret, but may hold variables: `${A:-${B}}`); `$${` writes a literal
 /// `${`. In a URL value (`url`, `*_url`), a variable after the host is percent-encoded. The walk also bounds the number
 /// of nodes, so a document of nested aliases (an "alias bomb") is refused instead of expanded.
@@ -51,6 +51,7 @@ struct Interpolation {
                 }
                 pairs.append((key, newValue))
             }
+            if pairs.contains(where: { Self.isMergeKey($0.0) }) { pairs = applyingMergeKeys(pairs) }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
             var nodes: [Node] = []
@@ -62,6 +63,44 @@ struct Interpolation {
         case .alias:
             return node
         }
+    }
+
+    /// Whether `key` is YAML's merge key `<<` (written plain, not quoted).
+    static func isMergeKey(_ key: Node) -> Bool {
+        guard let scalar = key.scalar else { return false }
+        return scalar.string == "<<" && scalar.style == .plain
+    }
+
+    /// `pairs` with each merge key (`<<: *base`, `<<: [*a, *b]`) replaced by the keys of the
+    /// mapping(s) it names that the mapping does not set itself, in their place; a merge key
+    /// naming anything else is a problem at its value.
+    private mutating func applyingMergeKeys(_ pairs: [(Node, Node)]) -> [(Node, Node)] {
+        var present = Set(pairs.compactMap { Self.isMergeKey($0.0) ? nil : $0.0.scalar?.string })
+        var result: [(Node, Node)] = []
+        for (key, value) in pairs {
+            guard Self.isMergeKey(key) else {
+                result.append((key, value))
+                continue
+            }
+            let sources: [Node.Mapping]
+            if let mapping = value.mapping {
+                sources = [mapping]
+            } else if let sequence = value.sequence, sequence.allSatisfy({ $0.mapping != nil }) {
+                sources = sequence.compactMap(\.mapping)
+            } else {
+                problems.append(
+                    ConfigProblem(
+                        "a merge key '<<' takes a mapping or a list of mappings (such as *base), not \(value.kindName)",
+                        at: SourceLocation(file: file, mark: value.mark)))
+                continue
+            }
+            for source in sources {
+                for (mergedKey, mergedValue) in source where present.insert(mergedKey.scalar?.string ?? "").inserted {
+                    result.append((mergedKey, mergedValue))
+                }
+            }
+        }
+        return result
     }
 
     private mutating func interpolate(_ text: String, mark: Mark?, inURL: Bool) -> String {
