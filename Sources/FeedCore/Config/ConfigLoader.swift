@@ -73,6 +73,7 @@ public struct ConfigLoader: Sendable {
                 "expected a mapping with 'store', 'defaults' and 'feeds' at the top", at: location(document))
         }
         var storeName = "feeds.sqlite"
+        var storeNode = document
         var defaults: DefaultsBlock?
         var feedNodes: [Node] = []
         var feedsNode: Node?
@@ -82,6 +83,7 @@ public struct ConfigLoader: Sendable {
             case "store":
                 if let name = value.scalar?.string, !name.isEmpty, !value.isNull {
                     storeName = name
+                    storeNode = value
                 } else {
                     problems.append(ConfigProblem("'store' must be a file path", at: location(value)))
                 }
@@ -117,6 +119,9 @@ public struct ConfigLoader: Sendable {
             }
         }
         if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
+        if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
+            problems.append(ConfigProblem(problem, at: location(storeNode)))
+        }
 
         let basePolicy = defaults?.request.applied(to: FetchPolicy()) ?? FetchPolicy()
         var feeds: [FeedConfig] = []
