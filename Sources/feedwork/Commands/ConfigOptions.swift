@@ -17,6 +17,17 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
+    /// Opens the config's store for reading only (it must exist), exiting with status 1 and a
+    /// message when it cannot.
+    func openStoreForReading(_ config: FeedsConfig) throws -> EntityStore {
+        do {
+            return try EntityStore(readingAt: config.storePath)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
     /// Opens the config's store, exiting with status 1 and a message when it cannot.
     func openStore(_ config: FeedsConfig) throws -> EntityStore {
         do {

@@ -172,7 +172,7 @@ struct ExportCommand: ParsableCommand {
             Console.error("error: no store at \(path); run `feedwork run` first")
             throw ExitCode(1)
         }
-        return try EntityStore(path: path)
+        return try EntityStore(readingAt: path)
     }
 }
 

@@ -12,10 +12,15 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let config = try options.load()
-        let store = try options.openStore(config)
         let overview: [FeedOverview]
         do {
-            overview = try FeedOverview.load(config: config, store: store)
+            // Read-only, so a read-only store, folder or mount can be listed; no store is created.
+            overview =
+                FileManager.default.fileExists(atPath: config.storePath)
+                ? try FeedOverview.load(config: config, store: try options.openStoreForReading(config))
+                : FeedOverview.neverRun(config: config)
+        } catch let error as ExitCode {
+            throw error
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)
