@@ -157,10 +157,8 @@ public struct ConfigLoader: Sendable {
                 continue
             }
             let nameNode = feedMapping["name"] ?? node
-            if common.name.isEmpty || common.name.contains(where: { $0.isWhitespace || $0 == "/" }) {
-                problems.append(
-                    ConfigProblem(
-                        "feed name '\(common.name)' must be non-empty, without spaces or '/'", at: location(nameNode)))
+            if let problem = FeedNameRule.problem(common.name, redactor: redactor) {
+                problems.append(ConfigProblem(problem, at: location(nameNode)))
             }
             if let first = firstSeen[common.name] {
                 problems.append(
@@ -221,7 +219,9 @@ public struct ConfigLoader: Sendable {
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
             var seen = Set<ConfigProblem>()
-            throw ConfigError(problems.filter { seen.insert($0).inserted }.sorted(by: Self.order))
+            // A value from the environment (a secret) never appears in a message.
+            let redacted = problems.map { ConfigProblem(redactor.redact($0.message), at: $0.location) }
+            throw ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
         }
         return FeedsConfig(
             file: path, directory: directory, storePath: Self.resolve(storeName, in: directory),
