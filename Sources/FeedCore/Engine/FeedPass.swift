@@ -72,6 +72,10 @@ public final class FeedPass: Sendable {
     /// Writes records of the entities the feed declares.
     public func write(_ records: [EntityRecord]) async throws {
         guard !records.isEmpty else { return }
+        // No secret is stored, even one the API echoed into a record.
+        let (records, echoed) = EchoedSecrets.screen(records, redactor: context.redactor)
+        try await reject(echoed)
+        guard !records.isEmpty else { return }
         let hashes = records.map(ContentHash.of)
         try await transaction.send { try $0.write(records, hashes: hashes) }
     }
