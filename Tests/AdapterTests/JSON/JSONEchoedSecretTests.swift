@@ -26,7 +26,8 @@ struct JSONEchoedSecretTests {
     }
 
     @Test func aSecretEchoedInAFieldIsStoredAsStars() async throws {
-        let (harness, server) = try harness(#"[{"id":"1","note":"your key is \#(Self.secret)","echo":"\#(Self.secret)"}]"#)
+        let records = #"[{"id":"1","note":"your key is \#(Self.secret)","echo":"\#(Self.secret)"}]"#
+        let (harness, server) = try harness(records)
         let report = try await harness.run()
         withExtendedLifetime(server) {}
         #expect(report.succeeded, "\(report.feeds.map(\.error))")
