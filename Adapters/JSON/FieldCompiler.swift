@@ -21,9 +21,11 @@ enum FieldCompiler {
         var children: [ChildSchema] = []
         var childPlans: [ChildPlan] = []
         var topMembers = Set<String>()
+        var folded: [String: String] = [:]
         for (name, spec) in fields.entries {
             let at = ["fields", name]
             try checkName(name, what: "field", at: at)
+            try checkDistinct(name, from: &folded, at: at)
             let path = try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
             if let first = path.firstKey { topMembers.insert(first) }
             if spec.type == "list" {
@@ -97,9 +99,11 @@ enum FieldCompiler {
                 }
                 var columns: [Column] = []
                 var plans: [ColumnPlan] = []
+                var folded: [String: String] = [:]
                 for (itemName, itemSpec) in fields.entries {
                     let itemAt = at + ["fields", itemName]
                     try checkName(itemName, what: "field", at: itemAt)
+                    try checkDistinct(itemName, from: &folded, at: itemAt)
                     guard itemSpec.type != "list" else {
                         throw OptionError("a list inside a list item is not supported; store it as json", at: itemAt)
                     }
@@ -198,6 +202,19 @@ enum FieldCompiler {
         } catch {
             throw OptionError(error.description, at: at)
         }
+    }
+
+    /// SQLite compares table and column names ignoring (ASCII) case, so `Price` and `price`
+    /// would be one column: a field whose name differs from an earlier one only in case is an
+    /// error at the later one. `seen` maps lowercased names to the names declared so far.
+    static func checkDistinct(_ name: String, from seen: inout [String: String], at: [String]) throws(OptionError) {
+        let key = name.lowercased()
+        if let earlier = seen[key] {
+            throw OptionError(
+                "field '\(name)' differs from field '\(earlier)' only in case; SQLite column names ignore case, so give it another name",
+                at: at)
+        }
+        seen[key] = name
     }
 
     /// Table and column names: letters, digits and `_`, not starting with a digit or `_` (names

@@ -66,7 +66,8 @@ struct ConcurrentRunTests {
     }
 
     @Test func aSecondRunWithAShortWaitExitsWithStoreInUse() async throws {
-        let store = try SlowStore()
+        // Long enough that the second process starts within it on a loaded machine.
+        let store = try SlowStore(delay: .seconds(6))
         try await store.prepare()
         let first = try await store.startSlowRun()
         let second = try await FeedworkProcess.runOffPool(["run", "--wait", "200ms"], in: store.directory)
@@ -99,7 +100,7 @@ struct ConcurrentRunTests {
     }
 
     @Test func exportAndListReadTheStoreDuringARun() async throws {
-        let store = try SlowStore(delay: .seconds(5))
+        let store = try SlowStore(delay: .seconds(10))
         try await store.prepare()
         let first = try await store.startSlowRun()
         let export = try await FeedworkProcess.runOffPool(["export", "fruit"], in: store.directory)

@@ -33,13 +33,18 @@ struct FeedworkProcess {
     }
 
     /// `feedwork arguments...`, not started, in `directory` with `environment` added to a
-    /// minimal one.
-    private static func makeProcess(_ arguments: [String], in directory: URL, environment: [String: String])
-        -> Process
-    {
+    /// minimal one; `launcher` (a command and its arguments, such as `setpriv ...`) runs it.
+    private static func makeProcess(
+        _ arguments: [String], in directory: URL, environment: [String: String], launcher: [String] = []
+    ) -> Process {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(environment) { $1 }
         return process
@@ -55,8 +60,10 @@ struct FeedworkProcess {
     }
 
     /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
-        let process = makeProcess(arguments, in: directory, environment: environment)
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
+    ) throws -> Result {
+        let process = makeProcess(arguments, in: directory, environment: environment, launcher: launcher)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

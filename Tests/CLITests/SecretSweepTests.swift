@@ -24,7 +24,8 @@ struct SecretSweepTests {
         let fruit = #"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#
         let server = try LoopbackServer { request in
             switch request.path {
-            case "/fruit": .json(fruit)
+            // Echoes the request, token included, in a body long enough to be cached compressed.
+            case "/fruit": .json(Self.echoing(fruit, request.target))
             case "/stats": .text("")
             case "/api/list": .data(list, headers: [("Content-Type", "application/json")])
             case "/api/live": .data(live, headers: [("Content-Type", "application/json")])
@@ -108,6 +109,18 @@ struct SecretSweepTests {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
             #expect(bytes.range(of: secret) == nil, "the secret is in \(file)")
         }
+        // Cached bodies are compressed, so a byte search cannot see into them: decompress them.
+        let cached = try StoredCache.decompressedEntries(
+            storePath: directory.appendingPathComponent("feeds.sqlite").path)
+        #expect(cached.contains { $0.contains("/fruit?token=") }, "the echoing body was cached")
+        for entry in cached { #expect(!entry.contains(Self.secret), "the secret is in a cached body: \(entry)") }
+    }
+
+    /// `fruit` with a `links.self` member holding `target` and padding past the compression
+    /// threshold, as an API repeating the request in its answer would send.
+    static func echoing(_ fruit: String, _ target: String) -> String {
+        let padding = String(repeating: "fruit ", count: 60)
+        return String(fruit.dropLast()) + #","links":{"self":"\#(target)"},"about":"\#(padding)"}"#
     }
 
     /// Every regular file under `directory`.

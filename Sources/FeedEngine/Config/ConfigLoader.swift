@@ -74,6 +74,7 @@ public struct ConfigLoader: Sendable {
                 "expected a mapping with 'store', 'defaults' and 'feeds' at the top", at: location(document))
         }
         var storeName = "feeds.sqlite"
+        var storeNode = document
         var defaults: DefaultsBlock?
         var feedNodes: [Node] = []
         var feedsNode: Node?
@@ -83,23 +84,21 @@ public struct ConfigLoader: Sendable {
             case "store":
                 if let name = value.scalar?.string, !name.isEmpty, !value.isNull {
                     storeName = name
+                    storeNode = value
                 } else {
                     problems.append(ConfigProblem("'store' must be a file path", at: location(value)))
                 }
             case "defaults":
+                // Every number out of range is reported, and left out so the rest is checked too.
+                var block = value
+                if let mapping = value.mapping {
+                    let checked = RequestLimits.check(mapping, includesConcurrency: true, file: path)
+                    problems += checked.problems
+                    block = .mapping(checked.mapping)
+                }
                 do {
-                    let block = try decoder.decode(
-                        DefaultsBlock.self, from: value, codingPath: [AnyCodingKey(stringValue: "defaults")])
-                    for (key, message) in block.request.rangeProblems() {
-                        problems.append(ConfigProblem(message, at: location(value.mapping?[key] ?? value)))
-                    }
-                    if let concurrency = block.concurrency, !(1...64).contains(concurrency) {
-                        problems.append(
-                            ConfigProblem(
-                                "concurrency must be between 1 and 64",
-                                at: location(value.mapping?["concurrency"] ?? value)))
-                    }
-                    defaults = block
+                    defaults = try decoder.decode(
+                        DefaultsBlock.self, from: block, codingPath: [AnyCodingKey(stringValue: "defaults")])
                 } catch let error as ConfigError {
                     problems += error.problems
                 }
@@ -121,6 +120,9 @@ public struct ConfigLoader: Sendable {
             }
         }
         if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
+        if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
+            problems.append(ConfigProblem(problem, at: location(storeNode)))
+        }
 
         let basePolicy = defaults?.request.applied(to: FetchPolicy()) ?? FetchPolicy()
         var feeds: [FeedConfig] = []
@@ -132,10 +134,20 @@ public struct ConfigLoader: Sendable {
                 problems.append(ConfigProblem("a feed must be a mapping with 'name' and 'adapter'", at: location(node)))
                 continue
             }
+            // A misspelt required key (`adapterr: fruit`) is reported as what it is, not as a
+            // missing key; without it the feed cannot be checked further.
+            let misspelt = Self.misspeltRequiredKeys(in: feedMapping, index: index, file: decoder.file)
+            if !misspelt.isEmpty {
+                problems += misspelt
+                continue
+            }
             let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
             let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
-            let commonNode = Node.mapping(
-                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+            let limits = RequestLimits.check(
+                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark),
+                includesConcurrency: false, file: decoder.file)
+            problems += limits.problems
+            let commonNode = Node.mapping(limits.mapping)
             let optionsNode = Node.mapping(
                 Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
             let common: CommonFeedKeys
@@ -145,14 +157,9 @@ public struct ConfigLoader: Sendable {
                 problems += error.problems
                 continue
             }
-            for (key, message) in common.request.rangeProblems() {
-                problems.append(ConfigProblem(message, at: location(feedMapping[key] ?? node)))
-            }
             let nameNode = feedMapping["name"] ?? node
-            if common.name.isEmpty || common.name.contains(where: { $0.isWhitespace || $0 == "/" }) {
-                problems.append(
-                    ConfigProblem(
-                        "feed name '\(common.name)' must be non-empty, without spaces or '/'", at: location(nameNode)))
+            if let problem = FeedNameRule.problem(common.name, redactor: redactor) {
+                problems.append(ConfigProblem(problem, at: location(nameNode)))
             }
             if let first = firstSeen[common.name] {
                 problems.append(
@@ -187,13 +194,21 @@ public struct ConfigLoader: Sendable {
                 continue
             }
             for binding in adapter.entities {
-                if let existing = entities[binding.schema.name], existing.schema.columns != binding.schema.columns {
+                // SQLite table names ignore case: `Thing` and `thing` would be one table.
+                let folded = binding.schema.name.lowercased()
+                let at = location(feedMapping["entity"] ?? node)
+                if let existing = entities[folded], existing.schema.name != binding.schema.name {
+                    problems.append(
+                        ConfigProblem(
+                            "entity '\(binding.schema.name)' differs from entity '\(existing.schema.name)' of feed '\(existing.feed)' only in case; SQLite table names ignore case, so they would share one table",
+                            at: at))
+                } else if let existing = entities[folded], existing.schema.columns != binding.schema.columns {
                     problems.append(
                         ConfigProblem(
                             "entity '\(binding.schema.name)' is declared with other columns by feed '\(existing.feed)'",
                             at: location(node)))
                 } else {
-                    entities[binding.schema.name] = (binding.schema, common.name)
+                    entities[folded] = (binding.schema, common.name)
                 }
             }
             feeds.append(
@@ -205,11 +220,31 @@ public struct ConfigLoader: Sendable {
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
             var seen = Set<ConfigProblem>()
-            throw ConfigError(problems.filter { seen.insert($0).inserted }.sorted(by: Self.order))
+            // A value from the environment (a secret) never appears in a message.
+            let redacted = problems.map { ConfigProblem(redactor.redact($0.message), at: $0.location) }
+            throw ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
         }
         return FeedsConfig(
             file: path, directory: directory, storePath: Self.resolve(storeName, in: directory),
             concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
+    }
+
+    /// "unknown key 'adapterr'; did you mean 'adapter'?" for each required feed key (`name`,
+    /// `adapter`) that is missing while a key that is not a common key looks like it.
+    static func misspeltRequiredKeys(in feed: Node.Mapping, index: Int, file: String) -> [ConfigProblem] {
+        var problems: [ConfigProblem] = []
+        for required in ["name", "adapter"] where feed[required] == nil {
+            for (keyNode, _) in feed {
+                guard let key = keyNode.scalar?.string, !CommonFeedKeys.names.contains(key),
+                    Spelling.nearest(to: key, in: [required]) != nil
+                else { continue }
+                problems.append(
+                    ConfigProblem(
+                        "unknown key '\(key)' in feeds[\(index)]; did you mean '\(required)'?",
+                        at: SourceLocation(file: file, mark: keyNode.mark)))
+            }
+        }
+        return problems
     }
 
     /// `path` made absolute against `directory` (a `file://` prefix is accepted).

@@ -73,17 +73,6 @@ struct RequestSettings: Decodable, Sendable {
         if let maxRedirects { policy.maxRedirects = maxRedirects }
         return policy
     }
-
-    /// Checks ranges; returns problems as (key, message).
-    func rangeProblems() -> [(String, String)] {
-        var problems: [(String, String)] = []
-        if let retries, !(0...20).contains(retries) { problems.append(("retries", "retries must be between 0 and 20")) }
-        if let timeout, timeout.milliseconds <= 0 { problems.append(("timeout", "timeout must be more than 0")) }
-        if let maxRedirects, !(0...50).contains(maxRedirects) {
-            problems.append(("max_redirects", "max_redirects must be between 0 and 50"))
-        }
-        return problems
-    }
 }
 
 struct DefaultsBlock: Decodable, Sendable {

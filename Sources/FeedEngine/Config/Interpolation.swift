@@ -6,8 +6,9 @@ import Yams
 /// every `{{ }}` date template.
 ///
 /// Values taken from the environment are secrets: they are collected so they can be redacted
-/// wherever they might leave the engine. `${VAR:-fallback}` uses `fallback` when `VAR` is unset
-/// (the fallback is not a secret); `$${` writes a literal `${`. The walk also bounds the number
+/// wherever they might leave the engine. YAML merge keys (`<<: *base`) are applied here too. `${VAR:-fallback}` uses `fallback` when `VAR` is unset
+/// (the fallback is not a secret, but may hold variables: `${A:-${B}}`); `$${` writes a literal
+/// `${`. In a URL value (`url`, `*_url`), a variable after the host is percent-encoded. The walk also bounds the number
 /// of nodes, so a document of nested aliases (an "alias bomb") is refused instead of expanded.
 struct Interpolation {
     static let maximumNodes = 100_000
@@ -26,7 +27,7 @@ struct Interpolation {
     }
 
     /// The tree with every scalar interpolated, or `nil` when the document is too large.
-    mutating func apply(to node: Node) -> Node? {
+    mutating func apply(to node: Node, inURL: Bool = false) -> Node? {
         visited += 1
         if visited > Self.maximumNodes {
             if visited == Self.maximumNodes + 1 {
@@ -39,14 +40,19 @@ struct Interpolation {
         }
         switch node {
         case .scalar(var scalar):
-            scalar.string = interpolate(scalar.string, mark: scalar.mark)
+            scalar.string = interpolate(scalar.string, mark: scalar.mark, inURL: inURL)
             return .scalar(scalar)
         case .mapping(let mapping):
             var pairs: [(Node, Node)] = []
             for (key, value) in mapping {
-                guard let newValue = apply(to: value) else { return nil }
+                // `url`, `stats_url`, `listing_url`...: values that are URLs.
+                let name = key.scalar?.string ?? ""
+                guard let newValue = apply(to: value, inURL: name == "url" || name.hasSuffix("_url")) else {
+                    return nil
+                }
                 pairs.append((key, newValue))
             }
+            if pairs.contains(where: { Self.isMergeKey($0.0) }) { pairs = applyingMergeKeys(pairs) }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
             var nodes: [Node] = []
@@ -60,7 +66,45 @@ struct Interpolation {
         }
     }
 
-    private mutating func interpolate(_ text: String, mark: Mark?) -> String {
+    /// Whether `key` is YAML's merge key `<<` (written plain, not quoted).
+    static func isMergeKey(_ key: Node) -> Bool {
+        guard let scalar = key.scalar else { return false }
+        return scalar.string == "<<" && scalar.style == .plain
+    }
+
+    /// `pairs` with each merge key (`<<: *base`, `<<: [*a, *b]`) replaced by the keys of the
+    /// mapping(s) it names that the mapping does not set itself, in their place; a merge key
+    /// naming anything else is a problem at its value.
+    private mutating func applyingMergeKeys(_ pairs: [(Node, Node)]) -> [(Node, Node)] {
+        var present = Set(pairs.compactMap { Self.isMergeKey($0.0) ? nil : $0.0.scalar?.string })
+        var result: [(Node, Node)] = []
+        for (key, value) in pairs {
+            guard Self.isMergeKey(key) else {
+                result.append((key, value))
+                continue
+            }
+            let sources: [Node.Mapping]
+            if let mapping = value.mapping {
+                sources = [mapping]
+            } else if let sequence = value.sequence, sequence.allSatisfy({ $0.mapping != nil }) {
+                sources = sequence.compactMap(\.mapping)
+            } else {
+                problems.append(
+                    ConfigProblem(
+                        "a merge key '<<' takes a mapping or a list of mappings (such as *base), not \(value.kindName)",
+                        at: SourceLocation(file: file, mark: value.mark)))
+                continue
+            }
+            for source in sources {
+                for (mergedKey, mergedValue) in source where present.insert(mergedKey.scalar?.string ?? "").inserted {
+                    result.append((mergedKey, mergedValue))
+                }
+            }
+        }
+        return result
+    }
+
+    private mutating func interpolate(_ text: String, mark: Mark?, inURL: Bool) -> String {
         if text.contains("{{") {
             do {
                 _ = try TemplatedString(parsing: text)
@@ -69,8 +113,16 @@ struct Interpolation {
             }
         }
         guard text.contains("${") else { return text }
+        return substitute(Substring(text), prefix: "", mark: mark, inURL: inURL) ?? text
+    }
+
+    /// `text` with its `${VAR}` replaced, or `nil` after recording a problem. `prefix` is what
+    /// precedes `text` in the value (for a fallback, the value up to its `${`): in a URL value,
+    /// a variable that comes after the host is percent-encoded, so `+ / & =` in a key stay data.
+    private mutating func substitute(_ text: Substring, prefix: String, mark: Mark?, inURL: Bool) -> String? {
+        let location = SourceLocation(file: file, mark: mark)
         var result = ""
-        var rest = Substring(text)
+        var rest = text
         while let start = rest.range(of: "${") {
             if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
                 result += rest[..<rest.index(before: start.lowerBound)] + "${"
@@ -78,33 +130,66 @@ struct Interpolation {
                 continue
             }
             result += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                problems.append(
-                    ConfigProblem("'${' without a closing '}'", at: SourceLocation(file: file, mark: mark)))
-                return text
+            guard let end = Self.closingBrace(in: rest[start.upperBound...]) else {
+                problems.append(ConfigProblem("'${' without a closing '}'", at: location))
+                return nil
             }
-            let body = String(rest[start.upperBound..<end])
-            let parts = body.components(separatedBy: ":-")
-            let name = parts[0]
+            let body = rest[start.upperBound..<end]
+            let separator = body.range(of: ":-")
+            let name = String(body[..<(separator?.lowerBound ?? body.endIndex)])
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                problems.append(
-                    ConfigProblem("'${\(body)}' is not a variable name", at: SourceLocation(file: file, mark: mark)))
-                return text
+                problems.append(ConfigProblem("'${\(body)}' is not a variable name", at: location))
+                return nil
             }
             if let value = environment[name] {
-                result += value
+                result += inURL && Self.isPastHost(prefix + result) ? URLQuery.encode(value) : value
                 secrets.append(value)
                 variables[name] = value
-            } else if parts.count > 1 {
-                result += parts.dropFirst().joined(separator: ":-")
+            } else if let separator {
+                // The fallback may itself hold variables: `${A:-${B}}` needs B when A is unset.
+                guard
+                    let fallback = substitute(
+                        body[separator.upperBound...], prefix: prefix + result, mark: mark, inURL: inURL)
+                else { return nil }
+                result += fallback
             } else {
                 problems.append(
                     ConfigProblem(
                         "environment variable \(name) is not set (write ${\(name):-default} for a default)",
-                        at: SourceLocation(file: file, mark: mark)))
+                        at: location))
+                return nil
             }
             rest = rest[rest.index(after: end)...]
         }
         return result + rest
+    }
+
+    /// The `}` closing a `${` whose body starts `text`, skipping nested `${...}`.
+    static func closingBrace(in text: Substring) -> Substring.Index? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "$", text[index...].hasPrefix("${") {
+                depth += 1
+                index = text.index(index, offsetBy: 2)
+                continue
+            }
+            if character == "}" {
+                if depth == 0 { return index }
+                depth -= 1
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// Whether `prefix` is an http(s) URL up to at least the start of its path or query, so
+    /// what follows is a path or query component rather than the scheme or host.
+    static func isPastHost(_ prefix: String) -> Bool {
+        let lower = prefix.lowercased()
+        guard let scheme = lower.range(of: "://"), lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        else { return false }
+        return lower[scheme.upperBound...].contains { $0 == "/" || $0 == "?" || $0 == "#" }
     }
 }

@@ -24,7 +24,9 @@ final class EnginePassBackend: PassBackend {
         do {
             let response = try await fetcher.fetch(request, context: context)
             statistics.withLock { $0.count(response) }
-            if let entry = response.cacheUpdate {
+            if let update = response.cacheUpdate {
+                // Secrets the API repeated are sealed before compressing: the store never holds them.
+                let entry = context.redactor.seal(update)
                 // Compressed here, on the feed's task, not on the busy writer thread.
                 let compressed = entry.body.flatMap(BodyCompression.compress)
                 try await transaction.send { try $0.storeCache(entry, compressed: compressed) }
@@ -37,6 +39,10 @@ final class EnginePassBackend: PassBackend {
     }
 
     func write(_ records: [EntityRecord]) async throws {
+        // No secret is stored, even one the API echoed into a record.
+        let (records, echoed) = EchoedSecrets.screen(records, redactor: context.redactor)
+        if !echoed.isEmpty { try await reject(echoed) }
+        guard !records.isEmpty else { return }
         let hashes = records.map(ContentHash.of)
         try await transaction.send { try $0.write(records, hashes: hashes) }
     }

@@ -37,7 +37,9 @@ public struct StandardFetcher: Fetching {
         let key = request.cacheKey
         let cached =
             request.cacheable
-            ? try context.cache.cachedResponse(forKey: key, includingBody: !request.omitsUnchangedBody) : nil
+            ? try context.cache.cachedResponse(forKey: key, includingBody: !request.omitsUnchangedBody).map {
+                context.redactor.unseal($0)
+            } : nil
 
         if let cached {
             let age = Self.age(of: cached, now: context.now())
@@ -174,7 +176,9 @@ public struct StandardFetcher: Fetching {
     /// `cached` with its body, read now when it was left out; `nil` if the entry is gone.
     private static func withBody(_ cached: CachedResponse, _ context: FetchContext) throws -> CachedResponse? {
         guard cached.body == nil else { return cached }
-        return try context.cache.cachedResponse(forKey: cached.key, includingBody: true)
+        return try context.cache.cachedResponse(forKey: cached.key, includingBody: true).map {
+            context.redactor.unseal($0)
+        }
     }
 
     private static func age(of cached: CachedResponse, now: Date) -> TimeInterval {

@@ -40,9 +40,70 @@ public final class EntityStore: Sendable {
         }
     }
 
+    /// Opens the existing store at `path` for reading only (`export`, `list`): nothing is
+    /// created, migrated or written, so a read-only file, folder or mount works.
+    ///
+    /// In WAL mode even a reader needs a `-shm` file beside the store; when the folder cannot
+    /// hold one, the store is opened immutable (SQLite then takes no locks and reads the file as
+    /// it is, which is what a folder nobody can write guarantees).
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be read, is not a Feedwork store, or was
+    ///   written by an older Feedwork and needs a run (with write access) to be brought up to date.
+    public init(readingAt path: String) throws {
+        self.path = path
+        _ = Self.sqliteConfigured
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "feedwork.store.read"
+        func open(_ location: String) throws -> DatabasePool {
+            let pool = try DatabasePool(path: location, configuration: configuration)
+            guard try pool.read({ try StoreMigrations.migrator.hasCompletedMigrations($0) }) else {
+                throw StoreError(
+                    path: path,
+                    message:
+                        "the store was written by an older Feedwork; run `feedwork run` once with write access to update it"
+                )
+            }
+            return pool
+        }
+        do {
+            pool = try open(path)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            do {
+                pool = try open(Self.immutableURI(path))
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError(path: path, error)
+            }
+        }
+    }
+
+    /// `path` as an SQLite URI that opens it immutable (SQLite is built with URI filenames).
+    static func immutableURI(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: "\u{0}"..."\u{7f}"))
+        allowed.insert(charactersIn: "/-._~")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    }
+
     /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
     static func prepare(_ schemas: [EntitySchema], in db: Database, path: String) throws {
         for schema in schemas {
+            // SQLite table names ignore case: `Thing` would land in the table of `thing`.
+            if let other = try String.fetchOne(
+                db, sql: "SELECT name FROM _entities WHERE lower(name) = lower(?) AND name != ?",
+                arguments: [schema.name, schema.name])
+            {
+                throw StoreError(
+                    path: path,
+                    message:
+                        "entity '\(schema.name)' differs from the store's entity '\(other)' only in case; SQLite table names ignore case, so use '\(other)' or another name"
+                )
+            }
             try EntityTable.ensure(schema, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
             try db.execute(

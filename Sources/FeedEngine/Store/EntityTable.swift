@@ -50,9 +50,19 @@ enum EntityTable {
     ) throws {
         if try db.tableExists(name) {
             let existing = try db.columns(in: name)
-            let types = Dictionary(existing.map { ($0.name, $0.type.uppercased()) }, uniquingKeysWith: { a, _ in a })
+            // By lowercased name: SQLite column names ignore case.
+            let stored = Dictionary(
+                existing.map { ($0.name.lowercased(), (name: $0.name, type: $0.type.uppercased())) },
+                uniquingKeysWith: { a, _ in a })
             for column in columns {
-                if let type = types[column.name] {
+                if let (storedName, type) = stored[column.name.lowercased()] {
+                    guard storedName == column.name else {
+                        throw StoreError(
+                            path: path,
+                            message:
+                                "column '\(column.name)' of '\(name)' is spelt '\(storedName)' in the store; SQLite column names ignore case, so use '\(storedName)' or another name"
+                        )
+                    }
                     guard type == column.type.sqlType else {
                         throw StoreError(
                             path: path,

@@ -11,6 +11,14 @@ public struct FeedOverview: Sendable {
     public var status: String?
     public var rows: [(entity: String, count: Int)]
 
+    /// The overview of every feed in `config` when there is no store yet: none has run.
+    public static func neverRun(config: FeedsConfig) -> [FeedOverview] {
+        config.feeds.map {
+            FeedOverview(
+                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled, lastRun: nil, status: nil, rows: [])
+        }
+    }
+
     /// The overview of every feed in `config`.
     public static func load(config: FeedsConfig, store: EntityStore) throws -> [FeedOverview] {
         try store.read { db in

@@ -24,7 +24,9 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Int64(trimmed), seconds >= 0 {
-            self.init(milliseconds: seconds * 1000)
+            let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+            guard !overflow else { return nil }
+            self.init(milliseconds: milliseconds)
             return
         }
         var total: Int64 = 0
@@ -48,7 +50,9 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
             }
             let (product, overflow) = number.multipliedReportingOverflow(by: factor)
             guard !overflow else { return nil }
-            total += product
+            let (sum, sumOverflow) = total.addingReportingOverflow(product)
+            guard !sumOverflow else { return nil }
+            total = sum
         }
         self.init(milliseconds: total)
     }
@@ -56,7 +60,12 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Int64.self) {
-            self.init(milliseconds: seconds * 1000)
+            let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+            guard !overflow else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(seconds) seconds is too long a duration")
+            }
+            self.init(milliseconds: milliseconds)
             return
         }
         let text = try container.decode(String.self)

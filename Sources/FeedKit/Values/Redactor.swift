@@ -67,5 +67,10 @@ public struct Redactor: Sendable, Hashable {
     public func leaks(_ text: String) -> Bool { secrets.contains { text.contains($0) } }
 
     /// A redactor that hides the secrets of both.
-    public func merging(_ other: Redactor) -> Redactor { Redactor(secrets: secrets + other.secrets) }
+    public func merging(_ other: Redactor) -> Redactor {
+        var merged = Redactor(secrets: secrets + other.secrets)
+        // The variables' placeholders are kept, so sealed text can still be unsealed.
+        merged.placeholders = placeholders.merging(other.placeholders) { first, _ in first }
+        return merged
+    }
 }

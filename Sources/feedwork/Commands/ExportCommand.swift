@@ -26,9 +26,14 @@ struct ExportCommand: ParsableCommand {
             the run report and the manifest); --changed-since TIMESTAMP keeps rows changed by runs \
             that started at or after it.
 
-            Exit status: 0 on success, 2 for a usage error (unknown entity or field, bad option), \
-            1 when reading the store or writing the output fails. With --output, a failed export \
-            leaves no file.
+            --output writes a regular file atomically (a failed export leaves no file); through a \
+            symlink it replaces the link's target; a FIFO or a device (/dev/null) is written in \
+            place; - and /dev/stdout are standard output. It refuses the store and its files \
+            (compared by device and inode, so links to them too), folders, and any SQLite \
+            database unless --force.
+
+            Exit status: 0 on success, 2 for a usage error (unknown entity or field, bad option, \
+            refused --output), 1 when reading the store or writing the output fails.
 
             Examples:
               feedwork export fruit
@@ -50,8 +55,13 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "ndjson, json or csv.")
     var format: ExportFormat = .ndjson
 
-    @Option(name: [.short, .long], help: "Write to this file (atomically) instead of standard output.")
+    @Option(
+        name: [.short, .long],
+        help: "Write to this file (atomically; a symlink's target, a FIFO or a device in place; - for stdout).")
     var output: String?
+
+    @Flag(help: "Let --output replace a file that is a SQLite database (never the store itself).")
+    var force = false
 
     @Flag(help: "Export every entity and child table, one file each plus manifest.json, into --output-dir.")
     var all = false
@@ -103,7 +113,12 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
-        let exporter = Exporter(store: try openStore())
+        let storePath = try store ?? options.load().storePath
+        // Checked before the store is opened: an output must never be the store or its files.
+        let target = try output.map { text throws(ExportError) in
+            try ExportTarget.resolve(text, storePath: storePath, force: force)
+        }
+        let exporter = Exporter(store: try openStore(at: storePath))
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
         if all, let outputDir {
             let manifest = try exporter.exportAll(
@@ -115,11 +130,9 @@ struct ExportCommand: ParsableCommand {
             )
         } else if let entity {
             let request = try makeRequest(entity: entity, changedSince: changedSince)
-            if let output {
-                let rows = try AtomicFile.write(to: output) { file in
-                    try exporter.export(request, format: format, to: file)
-                }
-                Console.error("exported \(rows) row(s) of \(entity) to \(output)")
+            if let output, let target {
+                let rows = try target.write { file in try exporter.export(request, format: format, to: file) }
+                if !target.isOwnDescriptor { Console.error("exported \(rows) row(s) of \(entity) to \(output)") }
             } else {
                 try exporter.export(request, format: format, to: .standardOutput())
             }
@@ -139,14 +152,13 @@ struct ExportCommand: ParsableCommand {
         return request
     }
 
-    /// The store named by --store, or the config's; a missing file is an error, not a new store.
-    private func openStore() throws -> EntityStore {
-        let path = try store ?? options.load().storePath
+    /// The store at `path`; a missing file is an error, not a new store.
+    private func openStore(at path: String) throws -> EntityStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure.failed(
                 "no store at \(path); run `feedwork run` first")
         }
-        return try EntityStore(path: path)
+        return try EntityStore(readingAt: path)
     }
 }
 

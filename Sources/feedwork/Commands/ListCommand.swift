@@ -14,13 +14,11 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let config = try options.load()
-        let store = try options.openStore(config)
-        let overview: [FeedOverview]
-        do {
-            overview = try FeedOverview.load(config: config, store: store)
-        } catch {
-            throw CommandFailure.failed("\(error)")
-        }
+        // Read-only, so a read-only store, folder or mount can be listed; no store is created.
+        let overview =
+            FileManager.default.fileExists(atPath: config.storePath)
+            ? try FeedOverview.load(config: config, store: EntityStore(readingAt: config.storePath))
+            : FeedOverview.neverRun(config: config)
         var table = TextTable(["feed", "adapter", "enabled", "last run", "status", "rows"])
         for feed in overview {
             table.add([

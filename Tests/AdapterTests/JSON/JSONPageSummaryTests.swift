@@ -89,7 +89,7 @@ struct JSONPageSummaryTests {
         #expect(try summaries(harness) == written)
     }
 
-    @Test func aNextLinkWithASecretIsNeverStored() async throws {
+    @Test func aNextLinkWithASecretIsStoredOnlySealedAsItsVariable() async throws {
         let server = try LoopbackServer { request in
             let page = Int(request.query("page") ?? "1") ?? 1
             let next = page < 2 ? #","next":"/items?page=\#(page + 1)&key=\#(request.query("key") ?? "")""# : ""
@@ -108,10 +108,11 @@ struct JSONPageSummaryTests {
                 fields: { id: int }
             """, environment: ["KEY": "very-secret-key"])
         _ = try await harness.run()
-        // The first page's summary would hold the key in its next link: that page goes without.
+        // The first page's summary holds its next link with the key sealed as `${KEY}`.
         let stored = try summaries(harness)
-        #expect(stored.count == 1)
+        #expect(stored.count == 2)
         #expect(stored.allSatisfy { !$0.contains("very-secret-key") })
+        #expect(stored.contains { $0.contains("key=${KEY}") })
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.hasNote("2 page(s) unchanged"))
         #expect(server.requests.suffix(2).allSatisfy { $0.query("key") == "very-secret-key" })

@@ -8,16 +8,7 @@ import Testing
 struct ConfigLoaderTests {
     let loader = ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]), environment: ["TOKEN": "s3cr3t-value"])
 
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try loader.load(yaml: yaml, path: "feeds.yaml", directory: "/tmp")
-            return []
-        } catch let error as ConfigError {
-            return error.problems.map(\.description)
-        } catch {
-            return ["unexpected: \(error)"]
-        }
-    }
+    func problems(_ yaml: String) -> [String] { loader.problems(yaml) }
 
     @Test func aValidConfigLoadsWithDefaultsAndRelativeStore() throws {
         let config = try loader.load(

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `export` and `list` only read: they work on a store in a folder nobody can write (where not
+/// even SQLite's `-shm` can be created) and never create a store.
+@Suite("Reliability: reading a read-only store")
+struct ReadOnlyStoreTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedwork-readonly-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("data.json"))
+        try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
+            .write(to: directory.appendingPathComponent("feeds.yaml"))
+    }
+
+    /// Runs the fruit feed, folds the WAL into the store (so no `-shm` is left), then makes the
+    /// store and its folder read-only.
+    func makeReadOnlyStore() throws {
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = directory.appendingPathComponent("feeds.sqlite").path
+        let checkpoint = Process()
+        checkpoint.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        checkpoint.arguments = ["sqlite3", store, "PRAGMA wal_checkpoint(TRUNCATE);"]
+        checkpoint.standardOutput = FileHandle.nullDevice
+        try checkpoint.run()
+        checkpoint.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: store + "-shm"), "no -shm is left to read through")
+        #expect(chmod(store, 0o444) == 0)
+        #expect(chmod(directory.path, 0o555) == 0)
+    }
+
+    /// `feedwork arguments...` as a user without write access: root is switched to `nobody`,
+    /// since permissions do not stop root.
+    func runWithoutWriteAccess(_ arguments: [String]) throws -> FeedworkProcess.Result {
+        guard geteuid() == 0 else { return try FeedworkProcess.run(arguments, in: directory) }
+        return try FeedworkProcess.run(
+            arguments, in: directory,
+            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+    }
+
+    func restore() { chmod(directory.path, 0o755) }
+
+    @Test func exportReadsAStoreInAFolderNobodyCanWrite() throws {
+        try makeReadOnlyStore()
+        defer { restore() }
+        let result = try runWithoutWriteAccess(["export", "fruit"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""type":"apple""#))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "data.json", "feeds.sqlite", "feeds.yaml",
+            ])
+    }
+
+    @Test func listReadsAStoreInAFolderNobodyCanWrite() throws {
+        try makeReadOnlyStore()
+        defer { restore() }
+        let result = try runWithoutWriteAccess(["list"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("fruit 1"), "\(result.stdout)")
+    }
+
+    @Test func listWithoutAStoreCreatesNone() throws {
+        let result = try FeedworkProcess.run(["list"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("never"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
+    }
+}

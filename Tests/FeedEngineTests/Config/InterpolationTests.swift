@@ -1,0 +1,62 @@
+import FeedEngine
+import FeedKit
+import Foundation
+import Testing
+
+/// `${VAR}` in values: nested fallbacks are checked like any variable, and a variable inside a
+/// URL's path or query is percent-encoded, so a key holding `+ / & =` reaches the server as data.
+@Suite("Config: environment variables")
+struct InterpolationTests {
+    func load(_ url: String, environment: [String: String]) throws -> (url: String, config: FeedsConfig) {
+        let loader = ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]), environment: environment)
+        let config = try loader.load(
+            yaml: "feeds:\n  - name: one\n    adapter: items\n    url: \"\(url)\"\n", path: "feeds.yaml",
+            directory: "/tmp")
+        let adapter = try #require(config.feeds.first?.adapter as? ItemsAdapter)
+        return (adapter.options.url, config)
+    }
+
+    func problems(_ url: String, environment: [String: String]) -> [String] {
+        do {
+            _ = try load(url, environment: environment)
+            return []
+        } catch let error as ConfigError {
+            return error.problems.map(\.description)
+        } catch {
+            return ["unexpected: \(error)"]
+        }
+    }
+
+    @Test func aNestedFallbackWhoseVariableIsUnsetNamesThatVariable() {
+        #expect(
+            problems("https://h/${A:-${B}}", environment: [:]) == [
+                "feeds.yaml:4:10: error: environment variable B is not set (write ${B:-default} for a default)"
+            ])
+    }
+
+    @Test func aNestedFallbackUsesItsVariableWhenTheFirstIsUnset() throws {
+        #expect(try load("${A:-${B}}/items", environment: ["B": "https://b.example"]).url == "https://b.example/items")
+        #expect(try load("${A:-${B:-https://c.example}}/items", environment: [:]).url == "https://c.example/items")
+    }
+
+    @Test func aVariableInAURLQueryIsPercentEncoded() throws {
+        let loaded = try load("https://api.example.com/v1?key=${KEY}", environment: ["KEY": "a+b/c&d=e f"])
+        #expect(loaded.url == "https://api.example.com/v1?key=a%2Bb%2Fc%26d%3De%20f")
+        #expect(loaded.config.redactor.redact(loaded.url) == "https://api.example.com/v1?key=***")
+    }
+
+    @Test func aVariableInAURLPathIsPercentEncoded() throws {
+        #expect(
+            try load("https://api.example.com/accounts/${ACCOUNT}/items", environment: ["ACCOUNT": "a/b?c"]).url
+                == "https://api.example.com/accounts/a%2Fb%3Fc/items")
+    }
+
+    @Test func aVariableHoldingTheSchemeAndHostIsKeptAsWritten() throws {
+        #expect(
+            try load("${BASE}/items?x=1", environment: ["BASE": "https://api.example.com:8443"]).url
+                == "https://api.example.com:8443/items?x=1")
+        #expect(
+            try load("https://${HOST}/items", environment: ["HOST": "api.example.com"]).url
+                == "https://api.example.com/items")
+    }
+}

@@ -1,0 +1,25 @@
+import FeedEngine
+import FeedKit
+import Foundation
+
+/// What `_http_cache` holds once decompressed: leak tests scan these as well as the raw file
+/// bytes, since a secret inside a zlib-compressed body is invisible to a byte search.
+public enum StoredCache {
+    /// Each cached response of the store at `storePath` as text: URL, headers, validators and the
+    /// decompressed body (a body that no longer inflates is reported as such, so it cannot hide).
+    public static func decompressedEntries(storePath: String) throws -> [String] {
+        let store = try EntityStore(readingAt: storePath)
+        var entries: [String] = []
+        for row in try store.query("SELECT key FROM _http_cache") {
+            guard case .text(let key)? = row["key"] else { continue }
+            guard let entry = try store.cachedResponse(forKey: key, includingBody: true) else {
+                entries.append("undecodable cache entry \(key)")
+                continue
+            }
+            entries.append(
+                [entry.url, "\(entry.headers)", entry.etag ?? "", entry.lastModified ?? ""].joined(separator: "\n")
+                    + "\n" + String(decoding: entry.body ?? Data(), as: UTF8.self))
+        }
+        return entries
+    }
+}
