@@ -14,7 +14,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     var lines: [String]
 
     /// A usage or config error (status 2): `error: MESSAGE`.
-    static func usage(_ message: String) -> CommandFailure { CommandFailure(status: 2, lines: ["error: \(message)"]) }
+    static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(status: ExitStatus.usage, lines: ["error: \(message)"])
+    }
 
     /// A failed operation (status 1): `error: MESSAGE`.
     static func failed(_ message: String) -> CommandFailure { CommandFailure(status: 1, lines: ["error: \(message)"]) }
@@ -34,14 +36,18 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// | `ExportError` | 2 for usage, else 1 |
 /// | anything else a command throws (store, fetch, fixtures) | 1 |
 ///
-/// Errors of argument-parser itself (unknown options, `--help`) keep its handling.
+/// Errors of argument-parser itself (unknown options, `--help`) keep its messages; its usage
+/// errors exit 2 like ours (``Feedwork`` maps them).
 enum ExitStatus {
+    /// The status of a usage or config error, argument-parser's own included.
+    static let usage: Int32 = 2
+
     /// The lines to print and the status for `error`, or `nil` for argument-parser's own.
     static func of(_ error: any Error) -> (status: Int32, lines: [String])? {
         switch error {
         case let failure as CommandFailure: (failure.status, failure.lines)
-        case let error as ConfigError: (2, error.problems.map(\.description))
-        case let error as ExportError: (error.isUsageError ? 2 : 1, ["error: \(error)"])
+        case let error as ConfigError: (ExitStatus.usage, error.problems.map(\.description))
+        case let error as ExportError: (error.isUsageError ? ExitStatus.usage : 1, ["error: \(error)"])
         case is ExitCode, is CleanExit, is ValidationError: nil
         default:
             // argument-parser's parse errors are not public types; anything thrown past the parse is ours.

@@ -35,7 +35,7 @@ struct Feedwork: AsyncParsableCommand {
         do {
             command = try parseAsRoot()
         } catch {
-            exit(withError: error)
+            exitForArgumentParser(error)
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -46,9 +46,18 @@ struct Feedwork: AsyncParsableCommand {
         } catch {
             // `--help` and friends run argument-parser's own commands, whose errors are its own.
             let ours = ([Feedwork.self] + configuration.subcommands).contains { $0 == type(of: command) }
-            guard ours, let (status, lines) = ExitStatus.of(error) else { exit(withError: error) }
+            guard ours, let (status, lines) = ExitStatus.of(error) else { exitForArgumentParser(error) }
             fail(status, lines)
         }
+    }
+
+    /// Ends with argument-parser's own message for `error` (help, version, a parse error with
+    /// the usage line), but with Feedwork's usage status 2 where argument-parser would exit 64,
+    /// so every usage error exits alike.
+    private static func exitForArgumentParser(_ error: any Error) -> Never {
+        guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+        Console.error(fullMessage(for: error))
+        exit(withError: ExitCode(ExitStatus.usage))
     }
 
     private static func fail(_ status: Int32, _ lines: [String]) -> Never {

@@ -48,6 +48,14 @@ struct ExportCommandTests {
         #expect(rows.map { $0["price"] as? Int } == [149, 80])
     }
 
+    @Test func orderTakesADescendingFieldAsItsSeparateValue() throws {
+        try runFruit([("pear", 80), ("apple", 149), ("fig", 80)])
+        let result = try FeedworkProcess.run(
+            ["export", "fruit", "--order", "-price,type", "--columns", "type"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try ndjson(result.stdout).map { $0["type"] as? String } == ["apple", "fig", "pear"])
+    }
+
     @Test func whereWithAValueContainingAQuoteSelectsThatRow() throws {
         try runFruit([("o'neil \"pear\"", 80), ("apple", 149)])
         let result = try FeedworkProcess.run(

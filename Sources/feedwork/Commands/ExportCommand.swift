@@ -75,7 +75,10 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: "A condition FIELD=VALUE, != < <= > >= or ~ (repeatable).")
     var conditions: [String] = []
 
-    @Option(help: "Order by these fields, '-' for descending: price,-weight (default: the entity's order).")
+    // Unconditional, so a value starting with '-' (`--order -price`) is the order, not an option.
+    @Option(
+        parsing: .unconditional,
+        help: "Order by these fields, '-' for descending: -price,type (default: the entity's order).")
     var order: String?
 
     @Option(help: "At most this many rows.")

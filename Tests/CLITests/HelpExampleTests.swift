@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import feedwork
+
+/// Every example in the commands' help and in the README parses: the examples are what users
+/// copy first.
+@Suite("Help examples")
+struct HelpExampleTests {
+    /// The `feedwork ...` lines under "Examples:" in the help of the root command and each
+    /// subcommand, without the description the root's examples have after two spaces.
+    static let examples: [String] = ([Feedwork.self] + Feedwork.configuration.subcommands).flatMap { command in
+        let discussion = command.configuration.discussion
+        guard let start = discussion.range(of: "Examples:") else { return [String]() }
+        return discussion[start.upperBound...].split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("feedwork ") }
+            .map { $0.components(separatedBy: "  ")[0] }
+    }
+
+    /// The `feedwork ...` and `swift run feedwork ...` lines of the README, without `# comments`.
+    static let readmeExamples: [String] = {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../README.md").standardizedFileURL
+        let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n")
+            .map { $0.hasPrefix("swift run ") ? $0.dropFirst("swift run ".count) : $0[...] }
+            .filter { $0.hasPrefix("feedwork ") }
+            .map { $0.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces) }
+    }()
+
+    @Test func theHelpAndTheREADMEHaveExamples() {
+        #expect(Self.examples.count >= 20)
+        #expect(Self.readmeExamples.count >= 15)
+    }
+
+    @Test(arguments: examples)
+    func theHelpExampleParses(_ line: String) throws {
+        let arguments = Array(try Self.shellWords(line).dropFirst())
+        #expect(throws: Never.self) { try Feedwork.parseAsRoot(arguments) }
+    }
+
+    @Test(arguments: readmeExamples)
+    func theREADMEExampleParses(_ line: String) throws {
+        let arguments = Array(try Self.shellWords(line).dropFirst())
+        #expect(throws: Never.self) { try Feedwork.parseAsRoot(arguments) }
+    }
+
+    /// `line` split into words as a shell would: at spaces, except inside single or double quotes.
+    static func shellWords(_ line: String) throws -> [String] {
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word?.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                word = word ?? ""
+            } else if character == " " {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        try #require(quote == nil, "unclosed quote in \(line)")
+        if let word { words.append(word) }
+        return words
+    }
+}

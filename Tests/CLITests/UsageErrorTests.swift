@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// Usage errors exit 2 whoever finds them: argument-parser (an unknown option, a missing
+/// value) or a command (options that do not go together), as the README's command reference
+/// says.
+@Suite("Usage errors")
+struct UsageErrorTests {
+    let directory = FileManager.default.temporaryDirectory
+
+    @Test func anUnknownOptionExitsTwoWithTheCommandsUsage() throws {
+        let result = try FeedworkProcess.run(["export", "--no-such-option"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Unknown option '--no-such-option'"))
+        #expect(result.stderr.contains("Usage: feedwork export"))
+    }
+
+    @Test func aMissingOptionValueExitsTwo() throws {
+        let result = try FeedworkProcess.run(["run", "--wait"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Missing value for '--wait"))
+    }
+
+    @Test func anUnknownSubcommandExitsTwo() throws {
+        let result = try FeedworkProcess.run(["exprot"], in: directory)
+        #expect(result.status == 2)
+    }
+
+    @Test func helpStillExitsZero() throws {
+        let result = try FeedworkProcess.run(["run", "--help"], in: directory)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: feedwork run"))
+    }
+}
