@@ -17,6 +17,7 @@ struct Feedwork: AsyncParsableCommand {
               feedwork list                       feeds, last runs and row counts
               feedwork export fruit --format csv  the fruit entity as CSV
               feedwork adapters                   adapters, their options and entities
+              feedwork schema                     the tables the feeds write
               feedwork price milk eggs=2 --currency EUR
               feedwork record my-api              save a feed's responses as fixtures
               feedwork test                       replay the fixture suites offline
@@ -24,7 +25,7 @@ struct Feedwork: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, ValidateCommand.self, ListCommand.self, ExportCommand.self, PriceCommand.self,
-            AdaptersCommand.self, TestCommand.self, RecordCommand.self,
+            AdaptersCommand.self, SchemaCommand.self, TestCommand.self, RecordCommand.self,
         ]
     )
 

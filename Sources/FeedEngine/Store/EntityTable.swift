@@ -17,6 +17,7 @@ import GRDB
 /// Child tables (`<entity>__<list>`) have `_feed`, `_key` (the parent's key) and `_position`.
 enum EntityTable {
     static let commonColumns = ["_feed", "_key", "_hash", "_run", "_first_seen", "_last_seen"]
+    static let childCommonColumns = ["_feed", "_key", "_position"]
 
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 

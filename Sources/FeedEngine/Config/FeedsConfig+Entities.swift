@@ -1,0 +1,42 @@
+import FeedKit
+
+/// An entity as a config declares it: its schema (an adapter's, or one declared in YAML for the
+/// `json` adapter), the feeds that write it, and the columns the store adds to its tables.
+public struct DeclaredEntity: Sendable {
+    /// A feed that writes the entity, and how (`write:`).
+    public struct Writer: Sendable, Hashable {
+        public var feed: String
+        public var mode: WriteMode
+        public var enabled: Bool
+    }
+
+    public var schema: EntitySchema
+    /// In the order of feeds.yaml.
+    public var writers: [Writer]
+    /// The columns every entity table has before the schema's own (`_feed`, `_key`, ...).
+    public var systemColumns: [String] { EntityTable.commonColumns }
+    /// The columns every child table (`<entity>__<list>`) has before the list item's own.
+    public var childSystemColumns: [String] { EntityTable.childCommonColumns }
+}
+
+extension FeedsConfig {
+    /// Every entity the config's feeds write, disabled feeds included, in the order feeds.yaml
+    /// first names them. The loader has already checked that feeds sharing an entity declare
+    /// the same columns.
+    public var declaredEntities: [DeclaredEntity] {
+        var entities: [DeclaredEntity] = []
+        var index: [String: Int] = [:]
+        for feed in feeds {
+            for binding in feed.adapter.entities {
+                let writer = DeclaredEntity.Writer(feed: feed.name, mode: binding.mode, enabled: feed.enabled)
+                if let position = index[binding.schema.name] {
+                    entities[position].writers.append(writer)
+                } else {
+                    index[binding.schema.name] = entities.count
+                    entities.append(DeclaredEntity(schema: binding.schema, writers: [writer]))
+                }
+            }
+        }
+        return entities
+    }
+}

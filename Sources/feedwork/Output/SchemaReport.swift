@@ -1,0 +1,99 @@
+import FeedEngine
+import FeedKit
+import Foundation
+
+/// What `feedwork schema` prints: each entity's tables as the store creates them, as text or as
+/// JSON (snake_case keys, one object per entity).
+struct SchemaReport: Encodable {
+    struct ColumnInfo: Encodable {
+        var name: String
+        var type: String
+        var nullable: Bool
+        var summary: String?
+    }
+
+    struct RelationInfo: Encodable {
+        var column: String
+        var entity: String
+        var label: String?
+    }
+
+    struct ChildInfo: Encodable {
+        var table: String
+        var systemColumns: [String]
+        var columns: [ColumnInfo]
+    }
+
+    struct FeedInfo: Encodable {
+        var name: String
+        var write: String
+        var enabled: Bool
+    }
+
+    var entity: String
+    var summary: String?
+    var key: [String]
+    var systemColumns: [String]
+    var columns: [ColumnInfo]
+    var relations: [RelationInfo]
+    /// Terms as `export --order` takes them: `-price` for descending.
+    var order: [String]
+    var children: [ChildInfo]
+    var feeds: [FeedInfo]
+
+    init(_ declared: DeclaredEntity) {
+        let schema = declared.schema
+        func columns(_ list: [FeedKit.Column]) -> [ColumnInfo] {
+            list.map {
+                ColumnInfo(
+                    name: $0.name, type: $0.type.rawValue, nullable: $0.nullable,
+                    summary: $0.summary.isEmpty ? nil : $0.summary)
+            }
+        }
+        entity = schema.name
+        summary = schema.summary.isEmpty ? nil : schema.summary
+        key = schema.key
+        systemColumns = declared.systemColumns
+        self.columns = columns(schema.columns)
+        relations = schema.relations.map { RelationInfo(column: $0.column, entity: $0.entity, label: $0.labelColumn) }
+        order = schema.order.map { ($0.descending ? "-" : "") + $0.column }
+        children = schema.children.map {
+            ChildInfo(
+                table: schema.childTableName($0), systemColumns: declared.childSystemColumns,
+                columns: columns($0.columns))
+        }
+        feeds = declared.writers.map { FeedInfo(name: $0.feed, write: $0.mode.rawValue, enabled: $0.enabled) }
+    }
+
+    static func json(_ reports: [SchemaReport]) -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(reports)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The entity as a few lines of text and a table of its columns.
+    var text: String {
+        var lines = ["\(entity) (key: \(key.joined(separator: ", ")))" + (summary.map { ": \($0)" } ?? "")]
+        let writers = feeds.map { "\($0.name) (\($0.write)\($0.enabled ? "" : ", disabled"))" }
+        lines.append("  written by: \(writers.joined(separator: ", "))")
+        var table = TextTable(["column", "type", "null", "about"])
+        for column in columns {
+            table.add([column.name, column.type, column.nullable ? "yes" : "no", column.summary ?? ""])
+        }
+        lines += table.rendered.split(separator: "\n").map { "  " + $0 }
+        lines.append("  system columns: \(systemColumns.joined(separator: ", "))")
+        for relation in relations {
+            lines.append(
+                "  relation: \(relation.column) -> \(relation.entity)" + (relation.label.map { " (label \($0))" } ?? "")
+            )
+        }
+        if !order.isEmpty { lines.append("  order: \(order.joined(separator: ","))") }
+        for child in children {
+            let columns = (child.systemColumns + child.columns.map { "\($0.name) \($0.type)" })
+            lines.append("  child table \(child.table): \(columns.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
