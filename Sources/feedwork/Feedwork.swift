@@ -25,7 +25,7 @@ struct Feedwork: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, ValidateCommand.self, ListCommand.self, ExportCommand.self, PriceCommand.self,
-            AdaptersCommand.self, SchemaCommand.self, TestCommand.self, RecordCommand.self,
+            AdaptersCommand.self, SchemaCommand.self, InitCommand.self, TestCommand.self, RecordCommand.self,
         ]
     )
 

@@ -25,6 +25,19 @@ public struct ConfigLoader: Sendable {
     public func load(path: String) throws -> FeedsConfig {
         let start = SourceLocation(file: path, line: 1, column: 1)
         let url = URL(fileURLWithPath: path)
+        // Foundation's own messages here ("The operation could not be completed") say nothing.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ConfigError(
+                "no config file here; write one with `feedwork init`, or `feedwork init --from SAMPLE` to start from a sample response",
+                at: start)
+        }
+        guard !isFolder.boolValue else {
+            throw ConfigError("this is a folder; give the config file in it, such as \(path)/feeds.yaml", at: start)
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ConfigError("cannot read the config file: permission denied", at: start)
+        }
         let data: Data
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -11,6 +11,11 @@ import Foundation
 /// A failed write removes the temporary file, so an existing `FILE` is left as it was. (A process
 /// killed mid-write may leave its `.tmp-` file behind, never a half `FILE`.)
 public enum AtomicFile {
+    /// Writes `data` to `path` as a whole or not at all.
+    public static func write(_ data: Data, to path: String) throws {
+        try write(to: path) { output in output.append(data) }
+    }
+
     /// Runs `body` with an output into a temporary file and renames it to `path` when `body`
     /// returns; removes it when `body` throws.
     public static func write<T>(to path: String, _ body: (ExportOutput) throws -> T) throws -> T {

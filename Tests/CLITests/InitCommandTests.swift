@@ -1,0 +1,93 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feedwork init` writes a first config; with `--from` its json feed is guessed from a sample
+/// and runs as written.
+@Suite("feedwork init")
+struct InitCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-init-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    var configPath: String { directory.appendingPathComponent("feeds.yaml").path }
+
+    /// Two pages of orders linked by `links.next`, with a member whose name is not a column name.
+    static func ordersServer() throws -> LoopbackServer {
+        try LoopbackServer { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let orders = (1...3).map { index in
+                let id = page * 10 + index
+                return
+                    #"{"orderId":\#(id),"total":"\#(id).25","paid":true,"placed-at":"2024-05-0\#(index)T10:00:00Z","lines":["a","b"]}"#
+            }
+            let next = page == 1 ? #""/orders?page=2""# : "null"
+            return .json(#"{"result":{"orders":[\#(orders.joined(separator: ","))]},"links":{"next":\#(next)}}"#)
+        }
+    }
+
+    @Test func aConfigGuessedFromAServedSampleRunsAndLoadsEveryPage() throws {
+        let server = try Self.ordersServer()
+        let initialized = try FeedworkProcess.run(
+            ["init", "--from", server.url("/orders"), "--name", "orders"], in: directory)
+        #expect(initialized.status == 0, "\(initialized.stderr)")
+        #expect(initialized.stderr.contains("feed 'orders' (entity order, 5 field(s), key orderId)"))
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let exported = try FeedworkProcess.run(
+            ["export", "order", "--order", "-orderId", "--limit", "1"], in: directory)
+        #expect(
+            exported.stdout
+                == #"{"orderId":23,"total":"23.25","paid":true,"placed_at":"2024-05-03T10:00:00Z","_extra":null}"#
+                + "\n")
+        let count = try FeedworkProcess.run(["export", "order", "--format", "csv"], in: directory)
+        #expect(count.stdout.split(separator: "\r\n").count == 1 + 6)
+    }
+
+    @Test func theGuessesAreWrittenAsCommentedYAML() throws {
+        let server = try Self.ordersServer()
+        let result = try FeedworkProcess.run(["init", "--from", server.url("/orders"), "--print"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("records: $.result.orders   # guessed: the largest list of objects (3 in the sample)"))
+        #expect(lines.contains("pagination: { type: next_url, next_path: $.links.next, max_pages: 100 }"))
+        #expect(lines.contains("total: decimal"))
+        #expect(lines.contains("paid: bool"))
+        #expect(lines.contains(#"placed_at: { path: "$['placed-at']", type: timestamp, format: iso8601 }"#))
+        #expect(lines.contains("lines: { type: list, of: string }"))
+        #expect(!FileManager.default.fileExists(atPath: configPath))
+    }
+
+    @Test func withoutASampleTheConfigHasNoFeedsAndValidates() throws {
+        let result = try FeedworkProcess.run(["init"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let validated = try FeedworkProcess.run(["validate"], in: directory)
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stdout.contains("0 feed(s)"))
+    }
+
+    @Test func anExistingConfigIsNotReplacedWithoutForce() throws {
+        try Data("feeds: []\n# mine\n".utf8).write(to: URL(fileURLWithPath: configPath))
+        let result = try FeedworkProcess.run(["init"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("feeds.yaml exists; use --force"))
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8) == "feeds: []\n# mine\n")
+    }
+
+    @Test func aSampleWithoutAListOfObjectsWritesNothing() throws {
+        try Data(#"{"total": 3, "names": ["a", "b"]}"#.utf8).write(to: directory.appendingPathComponent("s.json"))
+        let result = try FeedworkProcess.run(["init", "--from", "s.json"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("s.json holds no list of objects"))
+        #expect(!FileManager.default.fileExists(atPath: configPath))
+    }
+
+    @Test func aCommandWithoutAConfigSaysHowToWriteOne() throws {
+        let result = try FeedworkProcess.run(["list"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("feeds.yaml:1:1: error: no config file here; write one with `feedwork init`"))
+    }
+}
