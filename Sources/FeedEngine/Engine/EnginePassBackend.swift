@@ -85,7 +85,8 @@ final class EnginePassBackend: PassBackend {
         return EntityStore.RunOutcome(
             status: stale.isEmpty ? .ok : .stale, counts: counts, requests: statistics.requests,
             attempts: statistics.attempts, bytes: statistics.bytes, error: error,
-            notes: statistics.notes + (stale.isEmpty ? [] : ["stale: " + stale.joined(separator: ", ")]),
+            notes: statistics.notes
+                + (stale.isEmpty ? [] : ["stale: \(stale.count) response(s): " + FeedReport.summarize(stale)]),
             finished: finished)
     }
 }

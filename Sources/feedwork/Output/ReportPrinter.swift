@@ -22,11 +22,7 @@ enum ReportPrinter {
         var lines = [table.rendered]
         for feed in report.feeds {
             if let error = feed.error { lines.append("\(feed.feed): error: \(error)") }
-            if !feed.staleURLs.isEmpty {
-                lines.append(
-                    "\(feed.feed): stale: served \(feed.staleURLs.count) response(s) from the cache (oldest \(feed.staleAgeSeconds ?? 0)s old): \(feed.staleURLs.joined(separator: ", "))"
-                )
-            }
+            if let stale = feed.staleSummary { lines.append("\(feed.feed): \(stale)") }
             for note in feed.notes { lines.append("\(feed.feed): \(note)") }
             if feed.outboxPending > 0 {
                 lines.append("\(feed.feed): \(feed.outboxPending) outbox event(s) not delivered; retried next run")
