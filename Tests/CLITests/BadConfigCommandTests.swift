@@ -47,9 +47,7 @@ struct BadConfigCommandTests {
     private func expectRefused(_ config: Data, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> String
     {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-cfg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try FeedworkProcess.makeFolder("cfg")
         defer { try? FileManager.default.removeItem(at: directory) }
         try config.write(to: directory.appendingPathComponent("feeds.yaml"))
         let result = try await FeedworkProcess.runOffPool(["run"], in: directory)

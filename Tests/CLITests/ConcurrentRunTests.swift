@@ -19,9 +19,7 @@ struct ConcurrentRunTests {
         let server: LoopbackServer
 
         init(delay: Duration = .milliseconds(1500)) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "feedwork-lock-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            directory = try FeedworkProcess.makeFolder("lock")
             let slow = Mutex(false)
             server = try LoopbackServer { _ in
                 let reply = LoopbackReply.json(ConcurrentRunTests.body)

@@ -6,9 +6,7 @@ struct ExportCommandTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("export")
     }
 
     func write(_ name: String, _ text: String) throws {

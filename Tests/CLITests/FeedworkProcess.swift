@@ -59,6 +59,15 @@ struct FeedworkProcess {
         return process
     }
 
+    /// A new empty folder under the temporary directory, named `feedwork-PREFIX-UUID`, for
+    /// one test's config, store and outputs.
+    static func makeFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedwork-\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one.
     static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []

@@ -8,8 +8,7 @@ struct FixtureCommandTests {
     let secret = "s3cret-\(UUID().uuidString.lowercased())"
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("cli")
     }
 
     var suite: URL { directory.appendingPathComponent("fixtures/shop") }

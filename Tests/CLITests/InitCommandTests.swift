@@ -9,8 +9,7 @@ struct InitCommandTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-init-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("init")
     }
 
     var configPath: String { directory.appendingPathComponent("feeds.yaml").path }

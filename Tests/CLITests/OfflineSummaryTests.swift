@@ -9,9 +9,7 @@ struct OfflineSummaryTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-offline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("offline")
     }
 
     /// Runs a 12-page feed online once, then stops the server.

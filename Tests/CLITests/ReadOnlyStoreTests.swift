@@ -12,9 +12,7 @@ struct ReadOnlyStoreTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-readonly-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("readonly")
         try Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
             .write(to: directory.appendingPathComponent("data.json"))
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)

@@ -6,8 +6,7 @@ struct RunCommandTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("cli")
     }
 
     func write(_ name: String, _ text: String) throws {

@@ -7,9 +7,7 @@ struct SchemaCommandTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("schema")
         let config = """
             feeds:
               - name: shop

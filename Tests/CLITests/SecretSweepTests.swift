@@ -35,9 +35,7 @@ struct SecretSweepTests {
             }
         }
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-secret-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try FeedworkProcess.makeFolder("secret")
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = """
             feeds:

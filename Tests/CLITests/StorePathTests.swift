@@ -12,9 +12,7 @@ struct StorePathTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-storepath-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("storepath")
         try Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
             .write(to: directory.appendingPathComponent("data.json"))
     }
