@@ -6,7 +6,7 @@ import Foundation
 
 /// The `--config` option shared by every command that reads feeds.yaml.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "The config file.")
+    @Option(name: [.short, .long], help: "The config file.", completion: Completions.config)
     var config: String = "feeds.yaml"
 
     /// Loads the config; on problems prints each one and exits with status 2.

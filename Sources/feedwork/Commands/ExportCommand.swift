@@ -46,10 +46,10 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Option(help: "The store file (default: the store of the config).")
+    @Option(help: "The store file (default: the store of the config).", completion: .file())
     var store: String?
 
-    @Argument(help: "The entity (or child table <entity>__<list>) to export.")
+    @Argument(help: "The entity (or child table <entity>__<list>) to export.", completion: Completions.entities)
     var entity: String?
 
     @Option(help: "ndjson, json or csv.")
@@ -66,10 +66,10 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Export every entity and child table, one file each plus manifest.json, into --output-dir.")
     var all = false
 
-    @Option(help: "The folder of --all.")
+    @Option(help: "The folder of --all.", completion: .directory)
     var outputDir: String?
 
-    @Option(name: .customLong("feed"), help: "Only rows of this feed (repeatable).")
+    @Option(name: .customLong("feed"), help: "Only rows of this feed (repeatable).", completion: Completions.feeds)
     var feeds: [String] = []
 
     @Option(name: .customLong("where"), help: "A condition FIELD=VALUE, != < <= > >= or ~ (repeatable).")

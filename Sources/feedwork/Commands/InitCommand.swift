@@ -31,10 +31,10 @@ struct InitCommand: AsyncParsableCommand {
               feedwork init --from page1.json --url https://api.example.com/v1/items --print
             """)
 
-    @Option(name: [.short, .long], help: "The config file to write.")
+    @Option(name: [.short, .long], help: "The config file to write.", completion: Completions.config)
     var config: String = "feeds.yaml"
 
-    @Option(help: "A sample response: a JSON file or an http(s) URL.")
+    @Option(help: "A sample response: a JSON file or an http(s) URL.", completion: .file(extensions: ["json"]))
     var from: String?
 
     @Option(help: "The feed's URL (default: the sample's).")

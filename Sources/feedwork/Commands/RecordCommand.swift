@@ -24,10 +24,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Argument(help: "The feed to record.")
+    @Argument(help: "The feed to record.", completion: Completions.feeds)
     var feed: String
 
-    @Option(help: "The suite folder to write.")
+    @Option(help: "The suite folder to write.", completion: .directory)
     var output: String?
 
     func run() async throws {

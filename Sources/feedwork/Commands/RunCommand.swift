@@ -22,7 +22,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Option(name: .customLong("feed"), help: "Run only this feed (repeatable); disabled feeds may be named.")
+    @Option(
+        name: .customLong("feed"), help: "Run only this feed (repeatable); disabled feeds may be named.",
+        completion: Completions.feeds)
     var feeds: [String] = []
 
     @Flag(help: "Use only cached responses; make no network request.")

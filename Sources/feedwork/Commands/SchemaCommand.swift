@@ -21,7 +21,7 @@ struct SchemaCommand: ParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Argument(help: "Only this entity.")
+    @Argument(help: "Only this entity.", completion: Completions.entities)
     var entity: String?
 
     @Flag(help: "Print the schema as JSON (an array of entities) on stdout.")

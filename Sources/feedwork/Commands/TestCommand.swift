@@ -33,7 +33,9 @@ struct TestCommand: AsyncParsableCommand {
     @Argument(help: "Adapters (e.g. fruit) or suite folders to test; all when none is given.")
     var targets: [String] = []
 
-    @Option(name: .customLong("feed"), help: "Test this feeds.yaml feed against its fixtures: folder (repeatable).")
+    @Option(
+        name: .customLong("feed"), help: "Test this feeds.yaml feed against its fixtures: folder (repeatable).",
+        completion: Completions.feeds)
     var feeds: [String] = []
 
     @Flag(help: "Rewrite the expected records from the replay instead of comparing.")
