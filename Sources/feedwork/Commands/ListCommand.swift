@@ -12,6 +12,21 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
+    @Flag(help: "Print the feeds as JSON (an array, one object per feed) on stdout.")
+    var json = false
+
+    /// One feed as `--json` prints it.
+    struct Report: Encodable {
+        var feed: String
+        var adapter: String
+        var enabled: Bool
+        /// When the last run started (ISO 8601), `nil` before the first.
+        @NullWhenAbsent var lastRun: String?
+        @NullWhenAbsent var status: String?
+        /// Rows per entity the feed holds.
+        var rows: [String: Int]
+    }
+
     func run() throws {
         let config = try options.load()
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
@@ -19,6 +34,17 @@ struct ListCommand: ParsableCommand {
             FileManager.default.fileExists(atPath: config.storePath)
             ? try FeedOverview.load(config: config, store: EntityStore(readingAt: config.storePath))
             : FeedOverview.neverRun(config: config)
+        if json {
+            Console.print(
+                JSONText.encode(
+                    overview.map {
+                        Report(
+                            feed: $0.name, adapter: $0.adapter, enabled: $0.enabled, lastRun: $0.lastRun,
+                            status: $0.status,
+                            rows: Dictionary($0.rows.map { ($0.entity, $0.count) }, uniquingKeysWith: +))
+                    }))
+            return
+        }
         var table = TextTable(["feed", "adapter", "enabled", "last run", "status", "rows"])
         for feed in overview {
             table.add([

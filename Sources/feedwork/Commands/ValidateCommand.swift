@@ -9,18 +9,60 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check feeds.yaml and print every problem with its line and column.",
         discussion: """
-            Exit status 0 when the config is valid, 2 otherwise. Nothing is fetched or written.
+            Exit status 0 when the config is valid, 2 otherwise. Nothing is fetched or written. \
+            With --json the result is one object on stdout, problems included, for editors and \
+            CI: {"config", "valid", "feeds", "enabled", "store", "problems": [{"file", "line", \
+            "column", "message"}]}.
 
-            Example:
+            Examples:
               feedwork validate --config feeds.yaml
+              feedwork validate --json
             """)
 
     @OptionGroup var options: ConfigOptions
 
+    @Flag(help: "Print the result as JSON on stdout, problems included.")
+    var json = false
+
+    /// What `--json` prints.
+    struct Report: Encodable {
+        struct Problem: Encodable {
+            var file: String
+            var line: Int
+            var column: Int
+            var message: String
+        }
+
+        var config: String
+        var valid: Bool
+        @NullWhenAbsent var feeds: Int?
+        @NullWhenAbsent var enabled: Int?
+        @NullWhenAbsent var store: String?
+        var problems: [Problem]
+    }
+
     func run() throws {
-        let config = try options.load()
-        let enabled = config.feeds.filter(\.enabled).count
-        Console.print(
-            "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storePath)")
+        guard json else {
+            let config = try options.load()
+            let enabled = config.feeds.filter(\.enabled).count
+            Console.print(
+                "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storePath)")
+            return
+        }
+        do {
+            let config = try options.load()
+            Console.print(
+                JSONText.encode(
+                    Report(
+                        config: config.file, valid: true, feeds: config.feeds.count,
+                        enabled: config.feeds.filter(\.enabled).count, store: config.storePath, problems: [])))
+        } catch let error as ConfigError {
+            let problems = error.problems.map {
+                Report.Problem(
+                    file: $0.location.file, line: $0.location.line, column: $0.location.column, message: $0.message)
+            }
+            Console.print(JSONText.encode(Report(config: options.config, valid: false, problems: problems)))
+            throw CommandFailure(status: ExitStatus.usage, lines: [])
+        }
     }
 }

@@ -9,13 +9,13 @@ struct SchemaReport: Encodable {
         var name: String
         var type: String
         var nullable: Bool
-        var summary: String?
+        @NullWhenAbsent var summary: String?
     }
 
     struct RelationInfo: Encodable {
         var column: String
         var entity: String
-        var label: String?
+        @NullWhenAbsent var label: String?
     }
 
     struct ChildInfo: Encodable {
@@ -31,7 +31,7 @@ struct SchemaReport: Encodable {
     }
 
     var entity: String
-    var summary: String?
+    @NullWhenAbsent var summary: String?
     var key: [String]
     var systemColumns: [String]
     var columns: [ColumnInfo]
@@ -42,7 +42,13 @@ struct SchemaReport: Encodable {
     var feeds: [FeedInfo]
 
     init(_ declared: DeclaredEntity) {
-        let schema = declared.schema
+        self.init(
+            schema: declared.schema,
+            feeds: declared.writers.map { FeedInfo(name: $0.feed, write: $0.mode.rawValue, enabled: $0.enabled) })
+    }
+
+    /// `schema` as written by `feeds` (none for an adapter's entity outside a config).
+    init(schema: EntitySchema, feeds: [FeedInfo]) {
         func columns(_ list: [FeedKit.Column]) -> [ColumnInfo] {
             list.map {
                 ColumnInfo(
@@ -53,25 +59,19 @@ struct SchemaReport: Encodable {
         entity = schema.name
         summary = schema.summary.isEmpty ? nil : schema.summary
         key = schema.key
-        systemColumns = declared.systemColumns
+        systemColumns = DeclaredEntity.systemColumns
         self.columns = columns(schema.columns)
         relations = schema.relations.map { RelationInfo(column: $0.column, entity: $0.entity, label: $0.labelColumn) }
         order = schema.order.map { ($0.descending ? "-" : "") + $0.column }
         children = schema.children.map {
             ChildInfo(
-                table: schema.childTableName($0), systemColumns: declared.childSystemColumns,
+                table: schema.childTableName($0), systemColumns: DeclaredEntity.childSystemColumns,
                 columns: columns($0.columns))
         }
-        feeds = declared.writers.map { FeedInfo(name: $0.feed, write: $0.mode.rawValue, enabled: $0.enabled) }
+        self.feeds = feeds
     }
 
-    static func json(_ reports: [SchemaReport]) -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(reports)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func json(_ reports: [SchemaReport]) -> String { JSONText.encode(reports) }
 
     /// The entity as a few lines of text and a table of its columns.
     var text: String {

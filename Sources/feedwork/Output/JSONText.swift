@@ -1,0 +1,27 @@
+import Foundation
+
+/// The JSON the inspection commands print with `--json`: snake_case keys, sorted, indented.
+enum JSONText {
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every value printed is plain data (strings, numbers, arrays); encoding cannot fail.
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// An optional that `--json` prints as `null` instead of leaving its key out, so every object
+/// of a kind has the same keys.
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
