@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Log lines (requests, retries, cache decisions) at the level a user asks for.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
@@ -58,6 +60,7 @@ let package = Package(
                 // The raw SQLite API, for binding values on the write path without boxing each one.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -67,6 +70,7 @@ let package = Package(
             dependencies: [
                 "FeedKit", "FeedEngine", "FeedFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ] + adapterTargets,
             plugins: ["BuiltinAdapterList"]
         ),

@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import Logging
 
 /// Runs feeds: each feed's pass in its own transaction, several feeds at once.
 ///
@@ -20,6 +21,9 @@ public struct Engine: Sendable {
     /// Whether queued `_outbox` events are sent after each pass. Fixture runs turn it off: events
     /// such as timings differ on every run and are not part of what a feed produces.
     public var deliversOutbox: Bool
+    /// Where passes and requests are logged: each feed's start and end (info), and through the
+    /// fetcher each request, retry and cache decision (debug and info).
+    public var logger = Logger(label: "feedwork")
     /// The store's run lock, held as long as the engine (see ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``).
     var lock: StoreLock?
 
@@ -82,9 +86,10 @@ public struct Engine: Sendable {
             return report
         }
         report.run = runID
+        logger.info("\(feed.name): run \(runID) started")
         let context = FetchContext(
             feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
-            offline: offline, cache: store, redactor: redactor)
+            offline: offline, cache: store, redactor: redactor, logger: logger)
         let stamp = Timestamp.string(started)
         let transaction = FeedTransaction(store: store) { db in
             StoreTransaction(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
@@ -107,11 +112,13 @@ public struct Engine: Sendable {
             try await transaction.finish(commit: true)
             report.status = resultBox.outcome.status
             report.counts = resultBox.outcome.counts
+            logger.info("\(feed.name): run \(runID) committed (\(report.status.rawValue)): \(report.counts)")
         } catch {
             try? await transaction.finish(commit: false)
             let message = redactor.redact(String(describing: error))
             report.status = .failed
             report.error = message
+            logger.info("\(feed.name): run \(runID) rolled back: \(message)")
             var outcome = backend.outcome(counts: WriteCounts(), error: message, finished: Date())
             outcome.status = .failed
             let events = adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))

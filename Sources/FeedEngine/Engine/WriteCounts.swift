@@ -23,3 +23,10 @@ public struct WriteCounts: Sendable, Hashable, Codable {
         return sum
     }
 }
+
+extension WriteCounts: CustomStringConvertible {
+    /// `3 new, 1 updated, 5 unchanged, 0 deleted, 0 rejected`, as the run table's columns.
+    public var description: String {
+        "\(inserted) new, \(updated) updated, \(unchanged) unchanged, \(deleted) deleted, \(rejected) rejected"
+    }
+}

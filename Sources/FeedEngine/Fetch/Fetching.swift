@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import Logging
 
 /// Performs requests for a feed: the one seam between adapters and the outside world.
 ///
@@ -28,11 +29,14 @@ public struct FetchContext: Sendable {
     public var redactor: Redactor
     /// The moment "now" for cache ages; tests may set it.
     public var now: @Sendable () -> Date
+    /// Where requests, retries and cache decisions are logged (debug and info), with the feed's
+    /// name as metadata. URLs in its messages are redacted.
+    public var logger: Logger
 
     package init(
         feed: String, baseDirectory: URL, policy: FetchPolicy = FetchPolicy(), offline: Bool = false,
         cache: any ResponseCacheReading, redactor: Redactor = Redactor(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "feedwork.fetch")
     ) {
         self.feed = feed
         self.baseDirectory = baseDirectory
@@ -41,6 +45,9 @@ public struct FetchContext: Sendable {
         self.cache = cache
         self.redactor = redactor
         self.now = now
+        var logger = logger
+        logger[metadataKey: "feed"] = "\(feed)"
+        self.logger = logger
     }
 }
 
@@ -102,19 +109,22 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.attempts = attempts
     }
 
-    public var description: String {
-        let what: String
+    /// What went wrong, without the URL: `HTTP 503`, `timed out`.
+    public var kindDescription: String {
         switch kind {
-        case .status(let code): what = "HTTP \(code)"
-        case .transport(let message): what = "connection failed: \(message)"
-        case .timeout: what = "timed out"
-        case .tooLarge(let limit): what = "response larger than the limit of \(limit) bytes"
-        case .tooManyRedirects: what = "too many redirects"
-        case .fileNotFound: what = "file not found"
-        case .fileUnreadable(let message): what = "file unreadable: \(message)"
-        case .offlineWithoutCache: what = "offline and no cached response"
+        case .status(let code): "HTTP \(code)"
+        case .transport(let message): "connection failed: \(message)"
+        case .timeout: "timed out"
+        case .tooLarge(let limit): "response larger than the limit of \(limit) bytes"
+        case .tooManyRedirects: "too many redirects"
+        case .fileNotFound: "file not found"
+        case .fileUnreadable(let message): "file unreadable: \(message)"
+        case .offlineWithoutCache: "offline and no cached response"
         }
+    }
+
+    public var description: String {
         let tries = attempts > 1 ? " after \(attempts) attempts" : ""
-        return "\(url): \(what)\(tries)"
+        return "\(url): \(kindDescription)\(tries)"
     }
 }

@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import Logging
 
 /// The engine's fetcher: HTTP(S) through libcurl and local files, with retries, conditional
 /// requests, the response cache, offline fallback and size limits.
@@ -44,12 +45,14 @@ public struct StandardFetcher: Fetching {
         if let cached {
             let age = Self.age(of: cached, now: context.now())
             if let maxAge = request.maxAge, age < maxAge.seconds {
+                context.logger.debug("\(request.method) \(url): from the cache, \(Int(age))s old (max_age \(maxAge))")
                 return Self.response(from: cached, url: url, origin: .fresh)
             }
             if context.offline {
                 guard let cached = try Self.withBody(cached, context) else {
                     throw FetchError(.offlineWithoutCache, url: url)
                 }
+                context.logger.debug("\(request.method) \(url): offline, from the cache, \(Int(age))s old")
                 return Self.response(from: cached, url: url, origin: .stale(age: age))
             }
         } else if context.offline {
@@ -69,11 +72,15 @@ public struct StandardFetcher: Fetching {
         while true {
             attempts += 1
             let outcome: Result<HTTPResponse, HTTPClientError>
+            let clock = ContinuousClock()
+            let start = clock.now
             do {
                 outcome = .success(try await client.perform(httpRequest))
             } catch {
                 outcome = .failure(error)
             }
+            Self.log(
+                outcome, request: request, url: url, attempt: attempts, took: start.duration(to: clock.now), context)
 
             let failure: FetchError
             var retryAfter: TimeInterval?
@@ -125,10 +132,16 @@ public struct StandardFetcher: Fetching {
 
             if attempts <= policy.retries {
                 let delay = Backoff.delay(beforeRetry: attempts, policy: policy, retryAfter: retryAfter)
+                context.logger.info(
+                    "\(request.method) \(url): retry \(attempts) of \(policy.retries) in \(String(format: "%.1f", delay))s after \(failure.kindDescription)"
+                )
                 try await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded())))
                 continue
             }
             if let cached = try cached.flatMap({ try Self.withBody($0, context) }) {
+                context.logger.info(
+                    "\(request.method) \(url): serving the cached response after \(attempts) attempt(s): \(failure.kindDescription)"
+                )
                 var stale = Self.response(
                     from: cached, url: url, origin: .stale(age: Self.age(of: cached, now: context.now())))
                 stale.attempts = attempts
@@ -137,6 +150,21 @@ public struct StandardFetcher: Fetching {
             }
             throw failure
         }
+    }
+
+    /// One debug line per attempt: `GET URL -> 200, 1234 B, 35 ms (attempt 1)`, or its error.
+    private static func log(
+        _ outcome: Result<HTTPResponse, HTTPClientError>, request: FetchRequest, url: String, attempt: Int,
+        took: Duration, _ context: FetchContext
+    ) {
+        guard context.logger.logLevel <= .debug else { return }
+        let milliseconds = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
+        let result =
+            switch outcome {
+            case .success(let response): "\(response.status), \(response.bytesReceived) B"
+            case .failure(let error): context.redactor.redact("\(error)")
+            }
+        context.logger.debug("\(request.method) \(url) -> \(result), \(milliseconds) ms (attempt \(attempt))")
     }
 
     /// The libcurl request for `request`, made conditional on the cached response's validators.

@@ -30,7 +30,10 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "The suite folder to write.", completion: .directory)
     var output: String?
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         let config = try options.load()
         guard let feedConfig = config.feed(named: feed) else {
             throw CommandFailure.usage(

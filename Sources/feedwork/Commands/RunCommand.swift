@@ -18,6 +18,7 @@ struct RunCommand: AsyncParsableCommand {
               feedwork run
               feedwork run --feed bbc-fruit --feed leboncoin
               feedwork run --offline --json
+              feedwork run -v                     (each request, retry and cache decision on stderr)
             """)
 
     @OptionGroup var options: ConfigOptions
@@ -36,7 +37,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How long to wait for another run on the same store (e.g. 30s).")
     var wait: String = "30s"
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         let config = try options.load()
         for name in feeds where config.feed(named: name) == nil {
             throw CommandFailure.usage(
@@ -52,7 +56,7 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.failed("\(error)")
         }
-        let live = Console.stderrIsTerminal && !json
+        let live = Console.stderrIsTerminal && !json && !logging.quiet
         let report = await engine.run(feeds: feeds) { report in
             if live { Console.error(ReportPrinter.progressLine(report)) }
         }

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Logging
+
+/// `--log-level`, `-v` and `-q`, for the commands that fetch: log lines go to stderr, beside the
+/// command's own output on stdout.
+struct LoggingOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Log at this level and above on stderr: trace, debug, info, notice, warning, error, critical.",
+            valueName: "level"))
+    var logLevel: Logger.Level?
+
+    @Flag(name: [.short, .long], help: "Log each request, retry and cache decision (--log-level debug).")
+    var verbose = false
+
+    @Flag(name: [.short, .long], help: "Only errors: no progress and no log below error (--log-level error).")
+    var quiet = false
+
+    /// The level asked for: `--log-level`, else `-v` or `-q`, else warning (nothing besides the
+    /// command's own output on a normal run).
+    var level: Logger.Level {
+        logLevel ?? (verbose ? .debug : quiet ? .error : .warning)
+    }
+
+    func validate() throws {
+        if verbose && quiet { throw ValidationError("-v and -q contradict each other; give one") }
+    }
+
+    /// Sends every logger's lines to stderr at ``level``. Called once, before the engine starts.
+    func bootstrap() {
+        let level = level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,71 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// Log lines on stderr: none by default, requests with `-v`, retries with their reason at
+/// info, and never a secret.
+@Suite("Logging")
+struct LoggingTests {
+    let directory: URL
+    let secret = "s3cr3t-key-value"
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("logging")
+    }
+
+    /// A fruit API that fails its first request with a 503 when `flaky`, and wants the key.
+    func serve(flaky: Bool = false) throws -> LoopbackServer {
+        let secret = secret
+        let server = try LoopbackServer { request in
+            if flaky && request.number == 1 { return .status(503) }
+            guard request.query("key") == secret else { return .status(401) }
+            return .json(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#)
+        }
+        let yaml = """
+            defaults: { backoff: 10ms }
+            feeds:
+              - { name: shop, adapter: fruit, url: "\(server.url("/fruit"))?key=${FRUIT_KEY}" }
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        return server
+    }
+
+    func run(_ arguments: [String]) throws -> FeedworkProcess.Result {
+        try FeedworkProcess.run(["run"] + arguments, in: directory, environment: ["FRUIT_KEY": secret])
+    }
+
+    @Test func aRunLogsNothingByDefault() throws {
+        let server = try serve()
+        let result = try run([])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func verboseLogsEachRequestWithItsStatusSizeAndTimeAndNoSecret() throws {
+        let server = try serve()
+        let result = try run(["-v"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains(" -> 200, ") })
+        #expect(line.contains("debug"))
+        #expect(line.contains("GET \(server.url("/fruit"))?key=***"))
+        #expect(line.contains("ms (attempt 1)"))
+        #expect(!result.stderr.contains(secret))
+    }
+
+    @Test func aRetryIsLoggedAtInfoWithItsReason() throws {
+        let server = try serve(flaky: true)
+        let result = try run(["--log-level", "info"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("retry 1 of 3 in"))
+        #expect(result.stderr.contains("after HTTP 503"))
+        #expect(!result.stderr.contains(" -> 200, "), "request lines are debug")
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func verboseAndQuietTogetherAreAUsageError() throws {
+        let result = try run(["-v", "-q"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("-v and -q contradict each other"))
+    }
+}
