@@ -8,12 +8,7 @@ struct PriceCommandTests {
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-price-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Adapters/Currency/Fixtures")
-        for name in ["list.json", "live.json"] {
-            try FileManager.default.copyItem(
-                at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-        }
+        try CurrencyFixtureFiles.copy(into: directory)
         try write(
             "feeds.yaml",
             """

@@ -11,12 +11,32 @@ public struct ConfigLoader: Sendable {
     /// Files larger than this are refused before parsing.
     public static let maximumFileBytes = 1 << 20
 
+    /// What an unset `${VAR}` without a `:-default` is.
+    public enum UnsetVariables: Sendable {
+        /// A problem naming the variable: for commands that fetch (`run`, `record`) or check
+        /// (`validate`).
+        case error
+        /// Replaced by ``ConfigLoader/placeholder``, a secret like any value from the
+        /// environment: for commands that only read the store (`list`, `export`, `price`) and
+        /// for fixture replays, whose recordings hold `***` where the secrets were. The store
+        /// path is still needed, so a variable in `store:` stays an error.
+        case placeholder
+    }
+
+    /// The value ``UnsetVariables/placeholder`` gives unset variables.
+    public static let placeholder = "***"
+
     public var registry: AdapterRegistry
     public var environment: [String: String]
+    public var unsetVariables: UnsetVariables
 
-    public init(registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
+        unsetVariables: UnsetVariables = .error
+    ) {
         self.registry = registry
         self.environment = environment
+        self.unsetVariables = unsetVariables
     }
 
     /// Loads and validates the config at `path`.
@@ -62,7 +82,7 @@ public struct ConfigLoader: Sendable {
             throw ConfigError("cannot parse YAML: \(error)", at: start)
         }
 
-        var interpolation = Interpolation(environment: environment, file: path)
+        var interpolation = Interpolation(environment: environment, file: path, unsetVariables: unsetVariables)
         guard let document = interpolation.apply(to: root) else { throw ConfigError(interpolation.problems) }
         var problems = interpolation.problems
         let redactor = Redactor(variables: interpolation.variables)
@@ -120,6 +140,7 @@ public struct ConfigLoader: Sendable {
             }
         }
         if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
+        problems += interpolation.placeheld.filter { $0.location == location(storeNode) }
         if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
             problems.append(ConfigProblem(problem, at: location(storeNode)))
         }

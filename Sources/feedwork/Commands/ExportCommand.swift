@@ -113,7 +113,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
-        let storePath = try store ?? options.load().storePath
+        let storePath = try store ?? options.load(unsetVariables: .placeholder).storePath
         // Checked before the store is opened: an output must never be the store or its files.
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
