@@ -78,40 +78,58 @@ public struct JSONAdapter: FeedAdapter {
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
 
-    public init(options: Options, feed: FeedSetup) throws {
+    /// Checks every option, so that all problems are reported at once.
+    ///
+    /// - Throws: ``OptionErrors`` with each problem and the option it is at.
+    public init(options: Options, feed: FeedSetup) throws(OptionErrors) {
+        var errors = OptionErrors()
         let method = (options.method ?? "GET").uppercased()
-        guard method == "GET" || method == "POST" else {
-            throw OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"])
+        if method != "GET" && method != "POST" {
+            errors.append(OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"]))
+        } else if options.body != nil, method != "POST" {
+            errors.append(OptionError("a body needs method: POST", at: ["body"]))
         }
-        if options.body != nil, method != "POST" { throw OptionError("a body needs method: POST", at: ["body"]) }
-        guard !options.url.isEmpty else { throw OptionError("url must not be empty", at: ["url"]) }
+        if options.url.isEmpty { errors.append(OptionError("url must not be empty", at: ["url"])) }
         for (name, _) in options.headers?.entries ?? [] where !Self.isToken(name) {
-            throw OptionError("'\(name)' is not a valid header name", at: ["headers", name])
+            errors.append(OptionError("'\(name)' is not a valid header name", at: ["headers", name]))
         }
         if case .apiKey(let header?, _, _)? = options.auth, !Self.isToken(header) {
-            throw OptionError("'\(header)' is not a valid header name", at: ["auth", "header"])
+            errors.append(OptionError("'\(header)' is not a valid header name", at: ["auth", "header"]))
         }
+        let mode = WriteMode(rawValue: options.write ?? "merge")
+        if mode == nil {
+            errors.append(
+                OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"]))
+        }
+        let keepExtra: Bool
+        switch options.extra ?? "ignore" {
+        case "ignore": keepExtra = false
+        case "keep": keepExtra = true
+        case let other:
+            keepExtra = false
+            errors.append(OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"]))
+        }
+        let recordsPath = errors.check { () throws(OptionError) in
+            try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
+        }
+        let compiled = errors.check { () throws(OptionErrors) in
+            try FieldCompiler.compile(
+                entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra)
+        }
+        let paginator = errors.check { () throws(OptionError) in
+            try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
+        }
+        try errors.throwIfAny()
+        guard let mode, let recordsPath, let compiled, let paginator else { throw errors }
         requests = RequestPlan(
             url: options.url, method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, auth: options.auth, maxAge: options.maxAge)
-
-        guard let mode = WriteMode(rawValue: options.write ?? "merge") else {
-            throw OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"])
-        }
         self.mode = mode
-        let keepExtra: Bool
-        switch options.extra ?? "ignore" {
-        case "ignore": keepExtra = false
-        case "keep": keepExtra = true
-        case let other: throw OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"])
-        }
-        recordsPath = try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
-        mapper = try FieldCompiler.compile(
-            entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra
-        ).mapper
-        paginator = try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
+        self.recordsPath = recordsPath
+        mapper = compiled.mapper
+        self.paginator = paginator
         fingerprint = Self.fingerprint(of: options)
     }
 
