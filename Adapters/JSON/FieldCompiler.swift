@@ -235,7 +235,8 @@ enum FieldCompiler {
             else {
                 throw OptionError("\(key) must be a positive number, not '\(text)'", at: at + [key])
             }
-            converter.scale = ValueConverter.Scale(factor: factor, divides: divides)
+            converter.scale = ValueConverter.Scale(
+                factor: factor, divides: divides, powerOfTen: exact.digits == "1" ? exact.exponent : nil)
         }
         return converter
     }

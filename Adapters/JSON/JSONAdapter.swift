@@ -70,6 +70,11 @@ public struct JSONAdapter: FeedAdapter {
     /// The `_state` key of the mapping fingerprint.
     static let mappingStateKey = "json.mapping"
 
+    /// Part of the mapping fingerprint, raised when the same options map values differently, so
+    /// that the next pass maps every page again instead of keeping rows mapped the old way.
+    /// 2: decimals keep the decimals they are written with (`12.50`, no longer `12.5`).
+    static let mappingVersion = 2
+
     let requests: RequestPlan
     let paginator: Paginator
     let recordsPath: JSONPath
@@ -241,7 +246,7 @@ public struct JSONAdapter: FeedAdapter {
     /// about the next pages.
     private static func fingerprint(of options: Options) -> String {
         var text =
-            "\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
+            "\(mappingVersion)\u{1}\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
         text += "\u{1}\(options.pagination.map { "\($0)" } ?? "none")"
         for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
