@@ -64,6 +64,10 @@ public struct JSONAdapter: FeedAdapter {
             ),
             OptionHelp(
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),
+            OptionHelp(
+                "filter", "string or list",
+                "conditions a record must meet to be stored: FIELD=VALUE, !=, <, <=, >, >=, ~ (contains); values may hold {{today-30d|yyyy-MM-dd}}",
+                default: "none"),
         ],
         entities: [])
 
@@ -79,6 +83,7 @@ public struct JSONAdapter: FeedAdapter {
     let paginator: Paginator
     let recordsPath: JSONPath
     let mapper: RecordMapper
+    let filter: RecordFilter
     let mode: WriteMode
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
@@ -124,8 +129,13 @@ public struct JSONAdapter: FeedAdapter {
         let paginator = errors.check { () throws(OptionError) in
             try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
         }
+        let filter = compiled.flatMap { compiled in
+            errors.check { () throws(OptionErrors) in
+                try RecordFilter(options.filter?.values ?? [], schema: compiled.schema)
+            }
+        }
         try errors.throwIfAny()
-        guard let mode, let recordsPath, let compiled, let paginator else { throw errors }
+        guard let mode, let recordsPath, let compiled, let paginator, let filter else { throw errors }
         requests = RequestPlan(
             url: options.url, method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
@@ -134,6 +144,7 @@ public struct JSONAdapter: FeedAdapter {
         self.mode = mode
         self.recordsPath = recordsPath
         mapper = compiled.mapper
+        self.filter = filter
         self.paginator = paginator
         fingerprint = Self.fingerprint(of: options)
     }
@@ -144,17 +155,23 @@ public struct JSONAdapter: FeedAdapter {
 
     public func run(_ pass: FeedPass) async throws {
         let requests = requests.rendered(now: pass.startedAt)
+        let filter = filter.rendered(now: pass.startedAt)
+        // A filter whose window moved maps every page again, so records entering it are stored.
+        let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)
         let storedFingerprint = try pass.state(Self.mappingStateKey)
         let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         let pages = PageProcessor(
-            requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper,
+            requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper, filter: filter,
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         var walk = PageWalk(pass: pass, processor: pages, mode: mode)
         try await walk.run()
         // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped.
         for key in summaries.keys where !walk.walkedKeys.contains(key) {
             try await PageSummary.remove(forKey: key, in: pass)
+        }
+        if walk.filteredOut > 0 {
+            pass.note("\(walk.filteredOut) record(s) filtered out by filter")
         }
         if walk.skippedPages > 0 {
             pass.note(
@@ -249,6 +266,11 @@ public struct JSONAdapter: FeedAdapter {
             "\(mappingVersion)\u{1}\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
         text += "\u{1}\(options.pagination.map { "\($0)" } ?? "none")"
         for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
+        return digest(text)
+    }
+
+    /// A 64-bit FNV-1a digest of `text`, in hex.
+    private static func digest(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

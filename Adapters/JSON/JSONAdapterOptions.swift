@@ -31,9 +31,13 @@ extension JSONAdapter {
         public var fields: OrderedMapping<FieldSpec>
         /// Within this age, cached responses are used without a request.
         public var maxAge: FeedDuration?
+        /// Conditions on mapped fields (`export --where` grammar, values may hold date
+        /// templates); a record is stored only when all of them hold. One string or a list.
+        var filter: OneOrMany?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
+            case filter
             case maxAge = "max_age"
         }
     }

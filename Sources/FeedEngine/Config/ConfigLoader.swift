@@ -299,10 +299,11 @@ extension FeedAdapter {
         guard let options = decoded.value else { return (nil, decoded.problems) }
         func problem(_ error: OptionError) -> ConfigProblem {
             // The deepest node the path reaches: a key the YAML does not spell out (the `type`
-            // of a short `name: type` field) points at its parent.
+            // of a short `name: type` field) points at its parent. A number is a list's index.
             var target = node
             for key in error.path {
-                guard let child = target.descendant(at: [AnyCodingKey(stringValue: key)]) else { break }
+                let codingKey = target.sequence != nil ? Int(key).map(AnyCodingKey.init(intValue:)) : nil
+                guard let child = target.descendant(at: [codingKey ?? AnyCodingKey(stringValue: key)]) else { break }
                 target = child
             }
             return ConfigProblem(

@@ -142,7 +142,7 @@ struct ExportCommand: ParsableCommand {
     private func makeRequest(entity: String, changedSince: ChangedSince?) throws(ExportError) -> ExportRequest {
         var request = ExportRequest(entity: entity)
         request.feeds = feeds
-        request.filters = try conditions.map { text throws(ExportError) in try ExportFilter(parsing: text) }
+        request.filters = try conditions.map { text throws(ExportError) in try ExportFilter(where: text) }
         request.order = try order.map { text throws(ExportError) in try OrderTerm.parseList(text) } ?? []
         request.limit = limit
         request.columns =
