@@ -133,7 +133,7 @@ enum CurrencyMapping {
             return .failure(
                 RecordError(reason: "the rate \(literal) is out of range (more than 38 digits or beyond 1e±30)"))
         }
-        return .success(decimal.description)
+        return .success(decimal.normalized)
     }
 
     /// The body as a JSON object whose `success` is true.

@@ -24,7 +24,7 @@ enum DeliveryMapping {
                 page.records.append(record)
             case .failure(let error):
                 page.rejects.append(
-                    Reject(entity: DestinationSchema.entity.name, item: item, at: "$[\(index)]", error: error))
+                    Reject(entity: DestinationSchema.delivery.name, item: item, at: "$[\(index)]", error: error))
             }
         }
         return page
@@ -39,15 +39,14 @@ enum DeliveryMapping {
             let id = try Fields.requiredWholeNumber(object["id"], field: "id")
             let location = try Fields.optionalObject(object["location"], field: "location")
             let fields: [String: FieldValue] = [
-                "kind": .text(DestinationSchema.deliveryKind),
-                "id": .text(String(id)),
-                "title": .text(try Fields.optionalString(object["description"], field: "description")),
+                "id": .integer(id),
+                "description": .text(try Fields.optionalString(object["description"], field: "description")),
                 "image_url": .text(try Fields.optionalString(object["imageUrl"], field: "imageUrl")),
                 "latitude": .real(try Fields.optionalDouble(location?["lat"], field: "location.lat")),
                 "longitude": .real(try Fields.optionalDouble(location?["lng"], field: "location.lng")),
                 "address": .text(try Fields.optionalString(location?["address"], field: "location.address")),
             ]
-            return .success(try EntityRecord(schema: DestinationSchema.entity, fields: fields))
+            return .success(try EntityRecord(schema: DestinationSchema.delivery, fields: fields))
         } catch let error as RecordError {
             return .failure(error)
         } catch {

@@ -1,7 +1,7 @@
 import FeedKit
 
-/// Places to go, from two kinds of source chosen with `source:`, both written to the entity
-/// `destination` keyed by `kind` and `id`.
+/// Places to go, from two kinds of source chosen with `source:`, each with its own entity:
+/// `delivery` and `flight_offer` (``DestinationSchema``).
 ///
 /// **Deliveries** (`source: deliveries`): an offset/limit list of
 /// `[{"id", "description", "imageUrl", "location": {"lat", "lng", "address"}}]`, read page by
@@ -11,7 +11,7 @@ import FeedKit
 /// the empty last page. Each page is one request, retried and cached on its own: a page that
 /// still fails after the retries is served from the cache and the report lists it as stale. A
 /// delivery without an `id` goes to `_rejects`; the rest of its page lands. Rows are never
-/// deleted. Rows have `kind: delivery` and the delivery's id.
+/// deleted. Rows go to `delivery`, keyed by the delivery's id.
 ///
 /// **Flights** (`source: flights`): a flight search (`{"currency", "data": [offer]}`). `params`
 /// are added to an http(s) URL as query parameters, in order; their `{{today|dd/MM/yyyy}}`
@@ -21,7 +21,7 @@ import FeedKit
 /// and `aTimeUTC`; the image URL is `image_template` filled from the offer's fields. With
 /// `no_repeats`, an offer to a destination (city code, else airport) that this feed offered on
 /// an earlier day, or already kept today, is passed over for the next one; today's rows from an
-/// earlier pass do not count as earlier. Rows have `kind: flight` and the offer's id.
+/// earlier pass do not count as earlier. Rows go to `flight_offer`, keyed by the offer's id.
 ///
 /// ```yaml
 /// - name: deliveries
@@ -78,7 +78,10 @@ public struct DestinationAdapter: FeedAdapter {
         }
     }
 
-    public static let schema = DestinationSchema.entity
+    /// The entity of `source: deliveries`.
+    public static let deliverySchema = DestinationSchema.delivery
+    /// The entity of `source: flights`.
+    public static let flightOfferSchema = DestinationSchema.flightOffer
 
     public static let description = AdapterDescription(
         name: "destination",
@@ -102,7 +105,7 @@ public struct DestinationAdapter: FeedAdapter {
                 "no_repeats", "boolean", "flights: never offer a destination this feed offered on an earlier day",
                 default: "false"),
         ],
-        entities: [schema])
+        entities: [deliverySchema, flightOfferSchema])
 
     enum Plan: Sendable {
         case deliveries(DeliveryPaging)
@@ -110,6 +113,14 @@ public struct DestinationAdapter: FeedAdapter {
     }
 
     let plan: Plan
+
+    /// The one entity of the feed's source.
+    public var entities: [EntityBinding] {
+        switch plan {
+        case .deliveries: [EntityBinding(Self.deliverySchema)]
+        case .flights: [EntityBinding(Self.flightOfferSchema)]
+        }
+    }
 
     public init(options: Options, feed: FeedSetup) throws {
         switch options.source {

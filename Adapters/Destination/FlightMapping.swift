@@ -63,7 +63,8 @@ enum FlightMapping {
                 offer = mapped
             case .failure(let error):
                 selection.rejects.append(
-                    Reject(entity: DestinationSchema.entity.name, item: item, at: "$.data[\(index)]", error: error))
+                    Reject(entity: DestinationSchema.flightOffer.name, item: item, at: "$.data[\(index)]", error: error)
+                )
                 continue
             }
             if let earlier, earlier.contains(offer.destination) || kept.contains(offer.destination) {
@@ -74,12 +75,12 @@ enum FlightMapping {
             fields["rank"] = .integer(Int64(selection.records.count + 1))
             fields["offer_date"] = .text(offerDate)
             do {
-                selection.records.append(try EntityRecord(schema: DestinationSchema.entity, fields: fields))
+                selection.records.append(try EntityRecord(schema: DestinationSchema.flightOffer, fields: fields))
                 kept.insert(offer.destination)
             } catch {
                 selection.rejects.append(
                     Reject(
-                        entity: DestinationSchema.entity.name, reason: String(describing: error),
+                        entity: DestinationSchema.flightOffer.name, reason: String(describing: error),
                         path: "$.data[\(index)]", raw: item.jsonText))
             }
         }
@@ -106,13 +107,11 @@ enum FlightMapping {
             // The last leg lands at the destination; the offer itself has no coordinates.
             let lastLeg = item["route"]?.arrayValue?.last
             let fields: [String: FieldValue] = [
-                "kind": .text(DestinationSchema.flightKind),
                 "id": .text(id),
-                "title": .text(city),
                 "image_url": .text(imageTemplate.render(item)),
                 "latitude": .real(try Fields.optionalDouble(lastLeg?["latTo"], field: "route[-1].latTo")),
                 "longitude": .real(try Fields.optionalDouble(lastLeg?["lngTo"], field: "route[-1].lngTo")),
-                "address": .text([city, country].compactMap { $0 }.joined(separator: ", ").nonEmpty),
+                "destination_country": .text(country),
                 "origin_city": .text(try Fields.optionalString(item["cityFrom"], field: "cityFrom")),
                 "origin_city_code": .text(try Fields.optionalString(item["cityCodeFrom"], field: "cityCodeFrom")),
                 "origin_airport": .text(try Fields.optionalString(item["flyFrom"], field: "flyFrom")),
@@ -161,8 +160,4 @@ enum FlightMapping {
     private static func describe(_ value: JSONValue) -> String {
         value.stringValue.map { "'\($0)'" } ?? value.kindName
     }
-}
-
-extension String {
-    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

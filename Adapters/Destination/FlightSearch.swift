@@ -35,11 +35,13 @@ struct FlightSearch: Sendable {
         return URLQuery.appending(params.map { ($0.key, $0.value.render(now: date)) }, to: url)
     }
 
-    /// The destinations this feed offered on days before `day`.
+    /// The destinations this feed offered on days before `day`, in `flight_offer` and in the
+    /// `destination` table of a store written before the split.
     private func destinationsOffered(before day: String, in pass: FeedPass) throws -> Set<String> {
-        let rows = try pass.storedRows(
-            of: DestinationSchema.entity.name,
-            where: ["_feed=\(pass.feed)", "kind=\(DestinationSchema.flightKind)", "offer_date<\(day)"])
+        let earlier = ["_feed=\(pass.feed)", "offer_date<\(day)"]
+        let rows =
+            try pass.storedRows(of: DestinationSchema.flightOffer.name, where: earlier)
+            + pass.storedRows(of: DestinationSchema.legacyEntity, where: earlier + ["kind=flight"])
         return Set(
             rows.compactMap { row in
                 for column in ["destination_city_code", "destination_airport"] {

@@ -4,7 +4,8 @@ import Foundation
 /// Turns the declared `fields:` into a schema and a ``RecordMapper``, checking every field.
 ///
 /// Problems are ``OptionError``s whose path (`fields.price.divide`) the loader turns into the
-/// line and column of the value at fault.
+/// line and column of the value at fault; every field is checked, so all of them are reported
+/// at once.
 enum FieldCompiler {
     struct Output {
         var schema: EntitySchema
@@ -13,9 +14,10 @@ enum FieldCompiler {
 
     static func compile(
         entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool
-    ) throws(OptionError) -> Output {
-        try checkName(entity, what: "entity", at: ["entity"])
-        guard !fields.entries.isEmpty else { throw OptionError("declare at least one field", at: ["fields"]) }
+    ) throws(OptionErrors) -> Output {
+        var errors = OptionErrors()
+        errors.check { () throws(OptionError) in try checkName(entity, what: "entity", at: ["entity"]) }
+        if fields.entries.isEmpty { errors.append(OptionError("declare at least one field", at: ["fields"])) }
         var columns: [Column] = []
         var plans: [ColumnPlan] = []
         var children: [ChildSchema] = []
@@ -24,41 +26,61 @@ enum FieldCompiler {
         var folded: [String: String] = [:]
         for (name, spec) in fields.entries {
             let at = ["fields", name]
-            try checkName(name, what: "field", at: at)
-            try checkDistinct(name, from: &folded, at: at)
-            let path = try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
-            if let first = path.firstKey { topMembers.insert(first) }
+            errors.check { () throws(OptionError) in try checkName(name, what: "field", at: at) }
+            errors.check { () throws(OptionError) in try checkDistinct(name, from: &folded, at: at) }
+            let path = errors.check { () throws(OptionError) in
+                try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
+            }
+            if let first = path?.firstKey { topMembers.insert(first) }
             if spec.type == "list" {
-                switch try listPlan(name: name, spec: spec, path: path, at: at) {
-                case .child(let schema, let plan):
+                switch errors.check({ () throws(OptionErrors) in
+                    try listPlan(name: name, spec: spec, path: path ?? .root, at: at)
+                }) {
+                case .child(let schema, let plan)?:
                     children.append(schema)
                     childPlans.append(plan)
-                case .column(let plan):
+                case .column(let plan)?:
                     columns.append(Column(name, .json))
                     plans.append(plan)
+                case nil:
+                    break
                 }
                 continue
             }
-            let plan = try columnPlan(name: name, spec: spec, path: path, at: at)
+            guard
+                let plan = errors.check({ () throws(OptionError) in
+                    try columnPlan(name: name, spec: spec, path: path ?? .root, at: at)
+                })
+            else { continue }
             columns.append(Column(name, plan.converter.columnType, nullable: !key.contains(name)))
             plans.append(plan)
         }
-        guard !key.isEmpty else { throw OptionError("key must name at least one field", at: ["key"]) }
+        if key.isEmpty { errors.append(OptionError("key must name at least one field", at: ["key"])) }
         var keyIndexes: [Int] = []
         for name in key {
             guard let index = plans.firstIndex(where: { $0.name == name }) else {
-                let isList = childPlans.contains { $0.name == name }
-                throw OptionError(
-                    isList
-                        ? "key field '\(name)' is a list; a key must be a scalar field"
-                        : "key field '\(name)' is not declared in fields (declared: \(fields.entries.map(\.key).joined(separator: ", ")))",
-                    at: ["key"])
+                // A declared field with a problem of its own is reported there, not here.
+                guard let spec = fields.entries.first(where: { $0.key == name })?.value else {
+                    errors.append(
+                        OptionError(
+                            "key field '\(name)' is not declared in fields (declared: \(fields.entries.map(\.key).joined(separator: ", ")))",
+                            at: ["key"]))
+                    continue
+                }
+                if spec.type == "list" {
+                    errors.append(
+                        OptionError("key field '\(name)' is a list; a key must be a scalar field", at: ["key"]))
+                }
+                continue
             }
             guard plans[index].converter.kind != .json else {
-                throw OptionError("key field '\(name)' is a json field; a key must be a scalar field", at: ["key"])
+                errors.append(
+                    OptionError("key field '\(name)' is a json field; a key must be a scalar field", at: ["key"]))
+                continue
             }
             keyIndexes.append(index)
         }
+        try errors.throwIfAny()
         if keepExtra {
             columns.append(Column("_extra", .json, summary: "members of the record not declared in fields"))
         }
@@ -77,12 +99,14 @@ enum FieldCompiler {
     }
 
     private static func listPlan(name: String, spec: JSONAdapter.FieldSpec, path: JSONPath, at: [String])
-        throws(OptionError) -> ListPlan
+        throws(OptionErrors) -> ListPlan
     {
+        var errors = OptionErrors()
         switch spec.storage ?? "table" {
         case "json":
             guard spec.of == nil, spec.fields == nil else {
-                throw OptionError("a list stored as json takes no 'of' or 'fields'", at: at + ["as"])
+                errors.append(OptionError("a list stored as json takes no 'of' or 'fields'", at: at + ["as"]))
+                throw errors
             }
             return .column(
                 ColumnPlan(
@@ -91,45 +115,61 @@ enum FieldCompiler {
                     requiresList: true))
         case "table":
             if let fields = spec.fields {
-                guard spec.of == nil else {
-                    throw OptionError("give either 'of' or 'fields', not both", at: at + ["of"])
+                if spec.of != nil {
+                    errors.append(OptionError("give either 'of' or 'fields', not both", at: at + ["of"]))
                 }
-                guard !fields.entries.isEmpty else {
-                    throw OptionError("declare at least one field", at: at + ["fields"])
+                if fields.entries.isEmpty {
+                    errors.append(OptionError("declare at least one field", at: at + ["fields"]))
                 }
                 var columns: [Column] = []
                 var plans: [ColumnPlan] = []
                 var folded: [String: String] = [:]
                 for (itemName, itemSpec) in fields.entries {
                     let itemAt = at + ["fields", itemName]
-                    try checkName(itemName, what: "field", at: itemAt)
-                    try checkDistinct(itemName, from: &folded, at: itemAt)
+                    errors.check { () throws(OptionError) in try checkName(itemName, what: "field", at: itemAt) }
+                    errors.check { () throws(OptionError) in try checkDistinct(itemName, from: &folded, at: itemAt) }
                     guard itemSpec.type != "list" else {
-                        throw OptionError("a list inside a list item is not supported; store it as json", at: itemAt)
+                        errors.append(
+                            OptionError("a list inside a list item is not supported; store it as json", at: itemAt))
+                        continue
                     }
-                    let itemPath = try parsePath(
-                        itemSpec.path ?? itemName, at: itemSpec.path == nil ? itemAt : itemAt + ["path"])
-                    let plan = try columnPlan(name: itemName, spec: itemSpec, path: itemPath, at: itemAt)
+                    let itemPath = errors.check { () throws(OptionError) in
+                        try parsePath(itemSpec.path ?? itemName, at: itemSpec.path == nil ? itemAt : itemAt + ["path"])
+                    }
+                    guard
+                        let plan = errors.check({ () throws(OptionError) in
+                            try columnPlan(name: itemName, spec: itemSpec, path: itemPath ?? .root, at: itemAt)
+                        })
+                    else { continue }
                     columns.append(Column(itemName, plan.converter.columnType))
                     plans.append(plan)
                 }
+                try errors.throwIfAny()
                 return .child(
                     ChildSchema(name: name, columns: columns), ChildPlan(name: name, path: path, items: .objects(plans))
                 )
             }
             let itemType = spec.of ?? "string"
             guard !["list", "json", "money"].contains(itemType), JSONAdapter.FieldSpec.types.contains(itemType) else {
-                throw OptionError(
-                    "a list's items ('of') are int, decimal, double, string, bool or timestamp; for objects declare 'fields'",
-                    at: at + ["of"])
+                errors.append(
+                    OptionError(
+                        "a list's items ('of') are int, decimal, double, string, bool or timestamp; for objects declare 'fields'",
+                        at: at + ["of"]))
+                throw errors
             }
-            let converter = try converter(for: JSONAdapter.FieldSpec(type: itemType), at: at)
+            guard
+                let converter = errors.check({ () throws(OptionError) in
+                    try converter(for: JSONAdapter.FieldSpec(type: itemType), at: at)
+                })
+            else { throw errors }
             return .child(
                 ChildSchema(name: name, columns: [Column("value", converter.columnType)]),
                 ChildPlan(name: name, path: path, items: .scalars(converter)))
         case let other:
-            throw OptionError(
-                "a list is stored 'as: table' (a child table) or 'as: json', not '\(other)'", at: at + ["as"])
+            errors.append(
+                OptionError(
+                    "a list is stored 'as: table' (a child table) or 'as: json', not '\(other)'", at: at + ["as"]))
+            throw errors
         }
     }
 
@@ -167,10 +207,14 @@ enum FieldCompiler {
             }
             kind = .timestamp(format)
         case "money":
-            let code = try Money.currencyOption(spec.currency ?? "", default: "", at: at + ["currency"])
+            guard let currency = spec.currency else {
+                throw OptionError("a money field needs currency (an ISO 4217 code such as EUR)", at: at)
+            }
+            let code = try Money.currencyOption(currency, default: "", at: at + ["currency"])
             kind = .money(currency: code, exponent: Money.exponent(of: code))
         default:
-            throw OptionError("unknown field type '\(spec.type)'", at: at)
+            throw OptionError(
+                JSONAdapter.FieldSpec.typeProblem(spec.type) ?? "unknown field type '\(spec.type)'", at: at + ["type"])
         }
         var converter = ValueConverter(kind: kind)
         for name in spec.transform ?? [] {
@@ -191,7 +235,8 @@ enum FieldCompiler {
             else {
                 throw OptionError("\(key) must be a positive number, not '\(text)'", at: at + [key])
             }
-            converter.scale = ValueConverter.Scale(factor: factor, divides: divides)
+            converter.scale = ValueConverter.Scale(
+                factor: factor, divides: divides, powerOfTen: exact.digits == "1" ? exact.exponent : nil)
         }
         return converter
     }

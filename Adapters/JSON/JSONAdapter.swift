@@ -64,54 +64,88 @@ public struct JSONAdapter: FeedAdapter {
             ),
             OptionHelp(
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),
+            OptionHelp(
+                "filter", "string or list",
+                "conditions a record must meet to be stored: FIELD=VALUE, !=, <, <=, >, >=, ~ (contains); values may hold {{today-30d|yyyy-MM-dd}}",
+                default: "none"),
         ],
         entities: [])
 
     /// The `_state` key of the mapping fingerprint.
     static let mappingStateKey = "json.mapping"
 
+    /// Part of the mapping fingerprint, raised when the same options map values differently, so
+    /// that the next pass maps every page again instead of keeping rows mapped the old way.
+    /// 2: decimals keep the decimals they are written with (`12.50`, no longer `12.5`).
+    static let mappingVersion = 2
+
     let requests: RequestPlan
     let paginator: Paginator
     let recordsPath: JSONPath
     let mapper: RecordMapper
+    let filter: RecordFilter
     let mode: WriteMode
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
 
-    public init(options: Options, feed: FeedSetup) throws {
+    /// Checks every option, so that all problems are reported at once.
+    ///
+    /// - Throws: ``OptionErrors`` with each problem and the option it is at.
+    public init(options: Options, feed: FeedSetup) throws(OptionErrors) {
+        var errors = OptionErrors()
         let method = (options.method ?? "GET").uppercased()
-        guard method == "GET" || method == "POST" else {
-            throw OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"])
+        if method != "GET" && method != "POST" {
+            errors.append(OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"]))
+        } else if options.body != nil, method != "POST" {
+            errors.append(OptionError("a body needs method: POST", at: ["body"]))
         }
-        if options.body != nil, method != "POST" { throw OptionError("a body needs method: POST", at: ["body"]) }
-        guard !options.url.isEmpty else { throw OptionError("url must not be empty", at: ["url"]) }
+        if options.url.isEmpty { errors.append(OptionError("url must not be empty", at: ["url"])) }
         for (name, _) in options.headers?.entries ?? [] where !Self.isToken(name) {
-            throw OptionError("'\(name)' is not a valid header name", at: ["headers", name])
+            errors.append(OptionError("'\(name)' is not a valid header name", at: ["headers", name]))
         }
         if case .apiKey(let header?, _, _)? = options.auth, !Self.isToken(header) {
-            throw OptionError("'\(header)' is not a valid header name", at: ["auth", "header"])
+            errors.append(OptionError("'\(header)' is not a valid header name", at: ["auth", "header"]))
         }
+        let mode = WriteMode(rawValue: options.write ?? "merge")
+        if mode == nil {
+            errors.append(
+                OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"]))
+        }
+        let keepExtra: Bool
+        switch options.extra ?? "ignore" {
+        case "ignore": keepExtra = false
+        case "keep": keepExtra = true
+        case let other:
+            keepExtra = false
+            errors.append(OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"]))
+        }
+        let recordsPath = errors.check { () throws(OptionError) in
+            try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
+        }
+        let compiled = errors.check { () throws(OptionErrors) in
+            try FieldCompiler.compile(
+                entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra)
+        }
+        let paginator = errors.check { () throws(OptionError) in
+            try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
+        }
+        let filter = compiled.flatMap { compiled in
+            errors.check { () throws(OptionErrors) in
+                try RecordFilter(options.filter?.values ?? [], schema: compiled.schema)
+            }
+        }
+        try errors.throwIfAny()
+        guard let mode, let recordsPath, let compiled, let paginator, let filter else { throw errors }
         requests = RequestPlan(
             url: options.url, method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, auth: options.auth, maxAge: options.maxAge)
-
-        guard let mode = WriteMode(rawValue: options.write ?? "merge") else {
-            throw OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"])
-        }
         self.mode = mode
-        let keepExtra: Bool
-        switch options.extra ?? "ignore" {
-        case "ignore": keepExtra = false
-        case "keep": keepExtra = true
-        case let other: throw OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"])
-        }
-        recordsPath = try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
-        mapper = try FieldCompiler.compile(
-            entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra
-        ).mapper
-        paginator = try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
+        self.recordsPath = recordsPath
+        mapper = compiled.mapper
+        self.filter = filter
+        self.paginator = paginator
         fingerprint = Self.fingerprint(of: options)
     }
 
@@ -121,17 +155,23 @@ public struct JSONAdapter: FeedAdapter {
 
     public func run(_ pass: FeedPass) async throws {
         let requests = requests.rendered(now: pass.startedAt)
+        let filter = filter.rendered(now: pass.startedAt)
+        // A filter whose window moved maps every page again, so records entering it are stored.
+        let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)
         let storedFingerprint = try pass.state(Self.mappingStateKey)
         let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         let pages = PageProcessor(
-            requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper,
+            requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper, filter: filter,
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         var walk = PageWalk(pass: pass, processor: pages, mode: mode)
         try await walk.run()
         // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped.
         for key in summaries.keys where !walk.walkedKeys.contains(key) {
             try await PageSummary.remove(forKey: key, in: pass)
+        }
+        if walk.filteredOut > 0 {
+            pass.note("\(walk.filteredOut) record(s) filtered out by filter")
         }
         if walk.skippedPages > 0 {
             pass.note(
@@ -223,9 +263,14 @@ public struct JSONAdapter: FeedAdapter {
     /// about the next pages.
     private static func fingerprint(of options: Options) -> String {
         var text =
-            "\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
+            "\(mappingVersion)\u{1}\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
         text += "\u{1}\(options.pagination.map { "\($0)" } ?? "none")"
         for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
+        return digest(text)
+    }
+
+    /// A 64-bit FNV-1a digest of `text`, in hex.
+    private static func digest(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

@@ -31,9 +31,13 @@ extension JSONAdapter {
         public var fields: OrderedMapping<FieldSpec>
         /// Within this age, cached responses are used without a request.
         public var maxAge: FeedDuration?
+        /// Conditions on mapped fields (`export --where` grammar, values may hold date
+        /// templates); a record is stored only when all of them hold. One string or a list.
+        var filter: OneOrMany?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
+            case filter
             case maxAge = "max_age"
         }
     }
@@ -223,49 +227,48 @@ extension JSONAdapter {
 
         public init(type: String) { self.type = type }
 
+        /// Reads the keys of the field's `type`; an unknown type reads every key, so that the
+        /// type is the only problem reported (by ``FieldCompiler``, like every other value).
         public init(from decoder: any Decoder) throws {
             if let short = try? decoder.singleValueContainer().decode(String.self) {
-                type = try Self.checkedType(short, codingPath: decoder.codingPath)
+                type = short
                 return
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            type = try Self.checkedType(
-                try container.decode(String.self, forKey: .type), codingPath: container.codingPath + [CodingKeys.type])
+            type = try container.decode(String.self, forKey: .type)
             path = try container.decodeIfPresent(String.self, forKey: .path)
-            switch type {
-            case "list":
+            let known = Self.types.contains(type)
+            if type == "list" || !known {
                 storage = try container.decodeIfPresent(String.self, forKey: .storage)
                 of = try container.decodeIfPresent(String.self, forKey: .of)
                 fields = try container.decodeIfPresent(OrderedMapping<FieldSpec>.self, forKey: .fields)
-                return
-            case "json":
-                break
-            default:
+                if known { return }
+            }
+            if type != "json" {
                 defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
             }
             required = try container.decodeIfPresent(Bool.self, forKey: .required)
-            switch type {
-            case "string":
+            if type == "string" || !known {
                 transform = try container.decodeIfPresent(OneOrMany.self, forKey: .transform)?.values
-            case "int", "decimal", "double":
+            }
+            if ["int", "decimal", "double"].contains(type) || !known {
                 multiply = try container.decodeIfPresent(String.self, forKey: .multiply)
                 divide = try container.decodeIfPresent(String.self, forKey: .divide)
-            case "timestamp":
+            }
+            if type == "timestamp" || !known {
                 format = try container.decodeIfPresent(String.self, forKey: .format)
-            case "money":
-                currency = try container.decode(String.self, forKey: .currency)
-            default:
-                break
+            }
+            if type == "money" || !known {
+                currency = try container.decodeIfPresent(String.self, forKey: .currency)
             }
         }
 
-        static func checkedType(_ type: String, codingPath: [any CodingKey]) throws -> String {
-            guard types.contains(type) else {
-                var message = "unknown field type '\(type)'; use \(types.joined(separator: ", "))"
-                if ["integer", "number"].contains(type) { message += " ('\(type)' is spelt int, decimal or double)" }
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: message))
-            }
-            return type
+        /// The problem with an unknown `type`, if it is one.
+        static func typeProblem(_ type: String) -> String? {
+            guard !types.contains(type) else { return nil }
+            var message = "unknown field type '\(type)'; use \(types.joined(separator: ", "))"
+            if ["integer", "number"].contains(type) { message += " ('\(type)' is spelt int, decimal or double)" }
+            return message
         }
     }
 

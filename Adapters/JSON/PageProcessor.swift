@@ -8,6 +8,8 @@ struct PageOutcome: Sendable {
     var rejects: [Reject] = []
     /// Records of a page that was not mapped because it is unchanged since the last pass.
     var unchangedRecords = 0
+    /// Records the feed's `filter:` left out.
+    var filteredOut = 0
     var skipped = false
     var facts: PageFacts
     /// The URL the page was fetched from (secrets included), for relative next links.
@@ -23,6 +25,7 @@ struct PageProcessor: Sendable {
     let paginator: Paginator
     let recordsPath: JSONPath
     let mapper: RecordMapper
+    let filter: RenderedRecordFilter
     /// Whether pages answered with 304 (or fresh in the cache) are only counted, not mapped.
     let skipsUnchanged: Bool
     /// What earlier passes read from their pages, by cache key; see ``PageSummary``.
@@ -39,8 +42,11 @@ struct PageProcessor: Sendable {
         var response = try await pass.fetch(request)
         if let known, known.describes(response) {
             let facts = known.facts(unsealedBy: pass.redactor)
+            let filteredOut = known.filteredOut ?? 0
             return PageOutcome(
-                unchangedRecords: facts.recordCount, skipped: true, facts: facts, url: request.url, cacheKey: cacheKey)
+                unchangedRecords: facts.recordCount - filteredOut, filteredOut: filteredOut, skipped: true,
+                facts: facts,
+                url: request.url, cacheKey: cacheKey)
         }
         if response.bodyIsOmitted {
             // Unchanged, but not the page the summary describes: read it after all.
@@ -49,7 +55,9 @@ struct PageProcessor: Sendable {
         }
         var outcome = try read(response, url: request.url)
         outcome.cacheKey = cacheKey
-        if cacheKey != nil, let summary = PageSummary(response, facts: outcome.facts, redactor: pass.redactor),
+        if cacheKey != nil,
+            let summary = PageSummary(
+                response, facts: outcome.facts, filteredOut: outcome.filteredOut, redactor: pass.redactor),
             summary != known
         {
             outcome.newSummary = summary
@@ -98,7 +106,10 @@ struct PageProcessor: Sendable {
             return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
         }
         let mapped = mapper.map(items, basePath: recordsPath.description)
-        return PageOutcome(records: mapped.records, rejects: mapped.rejects, facts: facts, url: url)
+        let kept = filter.conditions.isEmpty ? mapped.records : mapped.records.filter(filter.keeps)
+        return PageOutcome(
+            records: kept, rejects: mapped.rejects, filteredOut: mapped.records.count - kept.count, facts: facts,
+            url: url)
     }
 
     /// The top-level members of a document, to help fix a wrong `records` path.
@@ -117,6 +128,8 @@ struct PageWalk {
     let mode: WriteMode
     private(set) var skippedPages = 0
     private(set) var skippedRecords = 0
+    /// Records the feed's `filter:` left out, on every page walked.
+    private(set) var filteredOut = 0
     /// The cache keys of the pages walked, whose summaries are still current.
     private(set) var walkedKeys: Set<String> = []
     private var fetched = 0
@@ -190,6 +203,7 @@ struct PageWalk {
 
     private mutating func commit(_ outcome: PageOutcome) async throws {
         try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects))
+        filteredOut += outcome.filteredOut
         if let key = outcome.cacheKey {
             walkedKeys.insert(key)
             try await outcome.newSummary?.store(forKey: key, in: pass)

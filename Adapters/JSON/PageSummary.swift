@@ -13,6 +13,9 @@ struct PageSummary: Codable, Equatable, Sendable {
     var etag: String?
     var lastModified: String?
     var facts: PageFacts
+    /// Records of the page the feed's `filter:` left out (absent: none), so an unchanged page
+    /// counts only the others as unchanged.
+    var filteredOut: Int?
 
     /// The `_state` key prefix of page summaries.
     static let stateKeyPrefix = "json.page."
@@ -20,11 +23,12 @@ struct PageSummary: Codable, Equatable, Sendable {
     /// The summary of a page read from `response`, or `nil` when the response has no
     /// validators (a later 304 could not be matched to it) or its next link holds a secret that
     /// sealing cannot restore (the page is then read on every pass).
-    init?(_ response: FetchResponse, facts: PageFacts, redactor: Redactor) {
+    init?(_ response: FetchResponse, facts: PageFacts, filteredOut: Int = 0, redactor: Redactor) {
         etag = response.headers["etag"]
         lastModified = response.headers["last-modified"]
         guard etag != nil || lastModified != nil else { return nil }
         self.facts = facts
+        self.filteredOut = filteredOut > 0 ? filteredOut : nil
         if let continuation = facts.continuation {
             let sealed = redactor.seal(continuation)
             guard redactor.unseal(sealed) == continuation else { return nil }

@@ -26,6 +26,9 @@ struct ValueConverter: Sendable {
     struct Scale: Sendable, Hashable {
         var factor: Decimal
         var divides: Bool
+        /// `n` when the factor is `10^n`: then the change only moves the decimal point, and a
+        /// decimal keeps its written digits (`1250` cents divided by 100 are `12.50`).
+        var powerOfTen: Int?
     }
 
     let kind: Kind
@@ -56,9 +59,9 @@ struct ValueConverter: Sendable {
             return .integer(number)
         case .decimal:
             let text = try numberText(value, expecting: "a decimal number")
-            if scale == nil, let canonical = Self.canonicalDecimal(text) { return .text(canonical) }
+            if scale == nil, let normal = Self.normalDecimal(text) { return .text(normal) }
             guard let exact = scaled(text) else { throw ConversionFailure(reason: "'\(text)' is not a decimal number") }
-            return .text(exact.description)
+            return .text(exact.normalized)
         case .double:
             guard case .number(let text) = value, var number = Double(text) else { throw mismatch("a number", value) }
             if let scale {
@@ -142,6 +145,7 @@ struct ValueConverter: Sendable {
     private func scaled(_ text: String) -> ExactDecimal? {
         guard let exact = ExactDecimal(text) else { return nil }
         guard let scale else { return exact }
+        if let power = scale.powerOfTen { return exact.shifted(by: scale.divides ? -power : power) }
         guard let decimal = exact.decimal else { return nil }
         let result = scale.divides ? decimal / scale.factor : decimal * scale.factor
         return ExactDecimal(result.description)
@@ -162,20 +166,25 @@ struct ValueConverter: Sendable {
         return ConversionFailure(reason: "expected \(expected), found \(found)")
     }
 
-    /// `text` when it is already in the stored form of a decimal (no exponent, no trailing
-    /// fractional zero, no negative zero), which is the common case and needs no parsing.
-    static func canonicalDecimal(_ text: String) -> String? {
+    /// `text` when it is already in the stored form of a decimal (``ExactDecimal/normalized``:
+    /// no exponent, no `+`, no leading zero, no negative zero), which is the common case and
+    /// needs no parsing.
+    static func normalDecimal(_ text: String) -> String? {
         var text = text
-        let canonical = text.withUTF8 { bytes -> Bool in
-            guard let last = bytes.last, !bytes.isEmpty else { return false }
-            var hasPoint = false
+        let normal = text.withUTF8 { bytes -> Bool in
+            guard let last = bytes.last, !bytes.isEmpty, last != UInt8(ascii: ".") else { return false }
+            var points = 0
             for byte in bytes {
-                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
-                if byte == UInt8(ascii: ".") { hasPoint = true }
+                if byte == UInt8(ascii: ".") {
+                    points += 1
+                } else if !(0x30...0x39).contains(byte) && byte != UInt8(ascii: "-") {
+                    return false
+                }
             }
-            if hasPoint && (last == UInt8(ascii: "0") || last == UInt8(ascii: ".")) { return false }
             let start = bytes[0] == UInt8(ascii: "-") ? 1 : 0
-            guard start < bytes.count, (0x30...0x39).contains(bytes[start]) else { return false }
+            guard points <= 1, start < bytes.count, (0x30...0x39).contains(bytes[start]),
+                !bytes[(start + 1)...].contains(UInt8(ascii: "-"))
+            else { return false }
             // "-0...", "007" and "0" followed by a digit need the slow path; "0.5" and "0" do not.
             if bytes[start] == 0x30 {
                 if start == 1 { return false }
@@ -183,7 +192,7 @@ struct ValueConverter: Sendable {
             }
             return true
         }
-        return canonical ? text : nil
+        return normal ? text : nil
     }
 }
 

@@ -42,8 +42,9 @@ public struct FixtureMismatch: Sendable, Hashable, CustomStringConvertible {
 /// Compares the expected records of a suite with the produced ones, row by row and field by field.
 ///
 /// Rows are matched by identity: feed and key (and position, for child lists) for entities;
-/// feed, entity and path for rejects. Numbers are equal when they denote the same value
-/// (`1.50` and `1.5`); everything else compares exactly.
+/// feed, entity and path for rejects. Numbers, and the strings of decimal columns, are equal
+/// when they denote the same value (`1.50` and `1.5`), so hand-written expectations need not
+/// match the written scale; everything else compares exactly.
 public enum FixtureComparison {
     /// Every difference, by table name, then in the expected rows' order, then extra rows.
     public static func compare(expected: RecordSnapshot, actual: RecordSnapshot) -> [FixtureMismatch] {
@@ -51,12 +52,15 @@ public enum FixtureComparison {
         let tables = Set(expected.tables.keys).union(actual.tables.keys).sorted()
         for table in tables {
             mismatches += compare(
-                table: table, expected: expected.tables[table] ?? [], actual: actual.tables[table] ?? [])
+                table: table, expected: expected.tables[table] ?? [], actual: actual.tables[table] ?? [],
+                decimals: actual.decimalColumns[table, default: []].union(expected.decimalColumns[table, default: []]))
         }
         return mismatches
     }
 
-    static func compare(table: String, expected: [JSONObject], actual: [JSONObject]) -> [FixtureMismatch] {
+    static func compare(table: String, expected: [JSONObject], actual: [JSONObject], decimals: Set<String> = [])
+        -> [FixtureMismatch]
+    {
         let fields =
             table == RecordSnapshot.rejectsTable ? ["feed", "entity", "path"] : ["_feed", "_key", "_position"]
         let expectedRows = identified(expected, by: fields, table: table)
@@ -71,7 +75,7 @@ public enum FixtureComparison {
             }
             for name in object.keys + produced.keys.filter({ object[$0] == nil }) {
                 let (want, got) = (object[name], produced[name])
-                if let want, let got, same(want, got) { continue }
+                if let want, let got, same(want, got, decimal: decimals.contains(name)) { continue }
                 mismatches.append(
                     FixtureMismatch(table: table, row: row, kind: .field(name, expected: want, actual: got)))
             }
@@ -102,8 +106,13 @@ public enum FixtureComparison {
         }
     }
 
-    /// Whether two values are the same, numbers compared by value.
-    static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    /// Whether two values are the same, numbers (and strings of a `decimal` column) compared by value.
+    static func same(_ a: JSONValue, _ b: JSONValue, decimal: Bool = false) -> Bool {
+        if decimal, case .string(let left) = a, case .string(let right) = b, left != right,
+            let x = ExactDecimal(left), let y = ExactDecimal(right)
+        {
+            return x == y
+        }
         guard case .number(let left) = a, case .number(let right) = b else { return a == b }
         if left == right { return true }
         if let x = ExactDecimal(left), let y = ExactDecimal(right) { return x == y }

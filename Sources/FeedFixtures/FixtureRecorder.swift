@@ -63,7 +63,7 @@ public struct FixtureRecorder: Sendable {
 
     /// The first file under `directory` whose bytes contain a secret of `redactor`.
     static func firstLeak(in directory: URL, redactor: Redactor) -> String? {
-        let secrets = redactor.secrets.filter { $0 != FixtureEnvironment.placeholder }.map { Data($0.utf8) }
+        let secrets = redactor.secrets.filter { $0 != ConfigLoader.placeholder }.map { Data($0.utf8) }
         guard !secrets.isEmpty,
             let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
         else { return nil }

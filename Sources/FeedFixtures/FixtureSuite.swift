@@ -37,7 +37,7 @@ public struct FixtureSuite: Sendable {
     /// Loads the suite folder `directory` with its `feed.yaml`; every feed in it belongs to the suite.
     ///
     /// Variables the config refers to and `environment` lacks are set to the placeholder `***`
-    /// (see ``FixtureEnvironment``), so a suite replays without its secrets.
+    /// (``ConfigLoader/UnsetVariables/placeholder``), so a suite replays without its secrets.
     ///
     /// - Throws: ``ConfigError`` for a bad `feed.yaml`.
     public static func load(
@@ -45,9 +45,7 @@ public struct FixtureSuite: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> FixtureSuite {
         let file = directory.appendingPathComponent(configFile)
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        let loader = ConfigLoader(
-            registry: registry, environment: FixtureEnvironment.environment(for: text, base: environment))
+        let loader = ConfigLoader(registry: registry, environment: environment, unsetVariables: .placeholder)
         let config = try loader.load(path: file.path)
         return FixtureSuite(
             name: name ?? directory.lastPathComponent, directory: directory, config: config,

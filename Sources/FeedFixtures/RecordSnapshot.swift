@@ -22,9 +22,13 @@ public struct RecordSnapshot: Sendable, Hashable {
 
     /// Rows by table name.
     public var tables: [String: [JSONObject]]
+    /// The decimal columns of each table, which compare by value (`"12.50"` and `"12.5"` are
+    /// equal). A snapshot read from a store knows them; one read from expected files does not.
+    public var decimalColumns: [String: Set<String>]
 
-    public init(tables: [String: [JSONObject]] = [:]) {
+    public init(tables: [String: [JSONObject]] = [:], decimalColumns: [String: Set<String>] = [:]) {
         self.tables = tables
+        self.decimalColumns = decimalColumns
     }
 
     /// The rows that `feeds` hold in `store`, with their rejects.
@@ -37,14 +41,20 @@ public struct RecordSnapshot: Sendable, Hashable {
             for binding in feed.adapter.entities { schemas[binding.schema.name] = binding.schema }
         }
         var tables: [String: [JSONObject]] = [:]
+        var decimalColumns: [String: Set<String>] = [:]
+        func decimals(_ columns: [FeedKit.Column]) -> Set<String> {
+            Set(columns.filter { $0.type == .decimal }.map(\.name))
+        }
         for schema in schemas.values {
             tables[schema.name] = try rows(
                 of: schema.name, identity: ["_feed", "_key"], columns: schema.columns, feeds: names, in: store)
+            decimalColumns[schema.name] = decimals(schema.columns)
             for child in schema.children {
                 let table = schema.childTableName(child)
                 tables[table] = try rows(
                     of: table, identity: ["_feed", "_key", "_position"], columns: child.columns, feeds: names,
                     in: store)
+                decimalColumns[table] = decimals(child.columns)
             }
         }
         let rejectFields = ["feed", "entity", "path", "reason", "raw"]
@@ -52,7 +62,7 @@ public struct RecordSnapshot: Sendable, Hashable {
             JSONObject(rejectFields.map { (key: $0, value: value(row[$0] ?? .null, type: .text)) })
         }
         .sorted { less($0, $1, by: ["feed", "entity", "path"]) }
-        return RecordSnapshot(tables: tables)
+        return RecordSnapshot(tables: tables, decimalColumns: decimalColumns)
     }
 
     private static func rows(
@@ -121,6 +131,6 @@ extension RecordSnapshot {
         return RecordSnapshot(
             tables: tables.mapValues { rows in
                 rows.map { JSONObject($0.members.map { ($0.key, redact($0.value)) }) }
-            })
+            }, decimalColumns: decimalColumns)
     }
 }

@@ -7,12 +7,7 @@ struct PriceCommandTests {
 
     init() throws {
         directory = try FeedworkProcess.makeFolder("price")
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Adapters/Currency/Fixtures")
-        for name in ["list.json", "live.json"] {
-            try FileManager.default.copyItem(
-                at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-        }
+        try CurrencyFixtureFiles.copy(into: directory)
         try write(
             "feeds.yaml",
             """

@@ -11,12 +11,32 @@ public struct ConfigLoader: Sendable {
     /// Files larger than this are refused before parsing.
     public static let maximumFileBytes = 1 << 20
 
+    /// What an unset `${VAR}` without a `:-default` is.
+    public enum UnsetVariables: Sendable {
+        /// A problem naming the variable: for commands that fetch (`run`, `record`) or check
+        /// (`validate`).
+        case error
+        /// Replaced by ``ConfigLoader/placeholder``, a secret like any value from the
+        /// environment: for commands that only read the store (`list`, `export`, `price`) and
+        /// for fixture replays, whose recordings hold `***` where the secrets were. The store
+        /// path is still needed, so a variable in `store:` stays an error.
+        case placeholder
+    }
+
+    /// The value ``UnsetVariables/placeholder`` gives unset variables.
+    public static let placeholder = "***"
+
     public var registry: AdapterRegistry
     public var environment: [String: String]
+    public var unsetVariables: UnsetVariables
 
-    public init(registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
+        unsetVariables: UnsetVariables = .error
+    ) {
         self.registry = registry
         self.environment = environment
+        self.unsetVariables = unsetVariables
     }
 
     /// Loads and validates the config at `path`.
@@ -75,7 +95,7 @@ public struct ConfigLoader: Sendable {
             throw ConfigError("cannot parse YAML: \(error)", at: start)
         }
 
-        var interpolation = Interpolation(environment: environment, file: path)
+        var interpolation = Interpolation(environment: environment, file: path, unsetVariables: unsetVariables)
         guard let document = interpolation.apply(to: root) else { throw ConfigError(interpolation.problems) }
         var problems = interpolation.problems
         let redactor = Redactor(variables: interpolation.variables)
@@ -133,6 +153,7 @@ public struct ConfigLoader: Sendable {
             }
         }
         if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
+        problems += interpolation.placeheld.filter { $0.location == location(storeNode) }
         if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
             problems.append(ConfigProblem(problem, at: location(storeNode)))
         }
@@ -163,13 +184,9 @@ public struct ConfigLoader: Sendable {
             let commonNode = Node.mapping(limits.mapping)
             let optionsNode = Node.mapping(
                 Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
-            let common: CommonFeedKeys
-            do {
-                common = try decoder.decode(CommonFeedKeys.self, from: commonNode, codingPath: path)
-            } catch let error as ConfigError {
-                problems += error.problems
-                continue
-            }
+            let decodedCommon = decoder.decodeCollecting(CommonFeedKeys.self, from: commonNode, codingPath: path)
+            problems += decodedCommon.problems
+            guard let common = decodedCommon.value else { continue }
             let nameNode = feedMapping["name"] ?? node
             if let problem = FeedNameRule.problem(common.name, redactor: redactor) {
                 problems.append(ConfigProblem(problem, at: location(nameNode)))
@@ -192,20 +209,9 @@ public struct ConfigLoader: Sendable {
                 continue
             }
             let setup = FeedSetup(name: common.name, configDirectory: directory)
-            let adapter: any FeedAdapter
-            do {
-                adapter = try adapterType.make(from: optionsNode, decoder: decoder, codingPath: path, setup: setup)
-            } catch let error as ConfigError {
-                problems += error.problems
-                continue
-            } catch let error as OptionError {
-                let target = optionsNode.descendant(at: error.path.map { AnyCodingKey(stringValue: $0) }) ?? node
-                problems.append(ConfigProblem("feed '\(common.name)': \(error.message)", at: location(target)))
-                continue
-            } catch {
-                problems.append(ConfigProblem("feed '\(common.name)': \(error)", at: location(node)))
-                continue
-            }
+            let made = adapterType.make(from: optionsNode, decoder: decoder, codingPath: path, setup: setup)
+            problems += made.problems
+            guard let adapter = made.adapter, made.problems.isEmpty, decodedCommon.problems.isEmpty else { continue }
             for binding in adapter.entities {
                 // SQLite table names ignore case: `Thing` and `thing` would be one table.
                 let folded = binding.schema.name.lowercased()
@@ -294,11 +300,40 @@ public struct ConfigLoader: Sendable {
 }
 
 extension FeedAdapter {
-    /// Decodes the options from `node` and makes the adapter.
-    static func make(from node: Node, decoder: NodeDecoder, codingPath: [any CodingKey], setup: FeedSetup) throws
-        -> any FeedAdapter
+    /// Decodes the options from `node` and makes the adapter, with every problem found.
+    ///
+    /// The adapter checks its options even when some of them could not be decoded (they are
+    /// left out), so that its own problems are reported in the same pass; the adapter is only
+    /// usable when there is no problem at all.
+    static func make(from node: Node, decoder: NodeDecoder, codingPath: [any CodingKey], setup: FeedSetup)
+        -> (adapter: (any FeedAdapter)?, problems: [ConfigProblem])
     {
-        let options = try decoder.decode(Options.self, from: node, codingPath: codingPath)
-        return try Self(options: options, feed: setup)
+        let decoded = decoder.decodeCollecting(Options.self, from: node, codingPath: codingPath)
+        guard let options = decoded.value else { return (nil, decoded.problems) }
+        func problem(_ error: OptionError) -> ConfigProblem {
+            // The deepest node the path reaches: a key the YAML does not spell out (the `type`
+            // of a short `name: type` field) points at its parent. A number is a list's index.
+            var target = node
+            for key in error.path {
+                let codingKey = target.sequence != nil ? Int(key).map(AnyCodingKey.init(intValue:)) : nil
+                guard let child = target.descendant(at: [codingKey ?? AnyCodingKey(stringValue: key)]) else { break }
+                target = child
+            }
+            return ConfigProblem(
+                "feed '\(setup.name)': \(error.message)", at: SourceLocation(file: decoder.file, mark: target.mark))
+        }
+        do {
+            return (try Self(options: options, feed: setup), decoded.problems)
+        } catch let error as OptionError {
+            return (nil, decoded.problems + [problem(error)])
+        } catch let error as OptionErrors {
+            return (nil, decoded.problems + error.errors.map(problem))
+        } catch let error as ConfigError {
+            return (nil, decoded.problems + error.problems)
+        } catch {
+            let problem = ConfigProblem(
+                "feed '\(setup.name)': \(error)", at: SourceLocation(file: decoder.file, mark: node.mark))
+            return (nil, decoded.problems + [problem])
+        }
     }
 }

@@ -8,22 +8,29 @@ import Yams
 /// Values taken from the environment are secrets: they are collected so they can be redacted
 /// wherever they might leave the engine. YAML merge keys (`<<: *base`) are applied here too. `${VAR:-fallback}` uses `fallback` when `VAR` is unset
 /// (the fallback is not a secret, but may hold variables: `${A:-${B}}`); `$${` writes a literal
-/// `${`. In a URL value (`url`, `*_url`), a variable after the host is percent-encoded. The walk also bounds the number
+/// `${`. In a URL value (`url`, `*_url`), a variable after the host is percent-encoded. An unset
+/// variable is a problem, or, for commands that only read the store, the placeholder `***`
+/// (``ConfigLoader/UnsetVariables``). The walk also bounds the number
 /// of nodes, so a document of nested aliases (an "alias bomb") is refused instead of expanded.
 struct Interpolation {
     static let maximumNodes = 100_000
 
     let environment: [String: String]
     let file: String
+    let unsetVariables: ConfigLoader.UnsetVariables
     private(set) var secrets: [String] = []
     /// The variables whose values were used, name to value.
     private(set) var variables: [String: String] = [:]
     private(set) var problems: [ConfigProblem] = []
+    /// With ``ConfigLoader/UnsetVariables/placeholder``: the unset variables that were replaced
+    /// by the placeholder, each as the problem it would otherwise have been.
+    private(set) var placeheld: [ConfigProblem] = []
     private var visited = 0
 
-    init(environment: [String: String], file: String) {
+    init(environment: [String: String], file: String, unsetVariables: ConfigLoader.UnsetVariables = .error) {
         self.environment = environment
         self.file = file
+        self.unsetVariables = unsetVariables
     }
 
     /// The tree with every scalar interpolated, or `nil` when the document is too large.
@@ -141,7 +148,7 @@ struct Interpolation {
                 problems.append(ConfigProblem("'${\(body)}' is not a variable name", at: location))
                 return nil
             }
-            if let value = environment[name] {
+            if let value = environment[name] ?? placeholder(for: name, at: location, hasFallback: separator != nil) {
                 result += inURL && Self.isPastHost(prefix + result) ? URLQuery.encode(value) : value
                 secrets.append(value)
                 variables[name] = value
@@ -153,15 +160,24 @@ struct Interpolation {
                 else { return nil }
                 result += fallback
             } else {
-                problems.append(
-                    ConfigProblem(
-                        "environment variable \(name) is not set (write ${\(name):-default} for a default)",
-                        at: location))
+                problems.append(ConfigProblem(Self.unsetMessage(name), at: location))
                 return nil
             }
             rest = rest[rest.index(after: end)...]
         }
         return result + rest
+    }
+
+    /// The placeholder standing for the unset variable `name` (without a fallback) when unset
+    /// variables are not errors, noting where it was used.
+    private mutating func placeholder(for name: String, at location: SourceLocation, hasFallback: Bool) -> String? {
+        guard !hasFallback, unsetVariables == .placeholder else { return nil }
+        placeheld.append(ConfigProblem(Self.unsetMessage(name), at: location))
+        return ConfigLoader.placeholder
+    }
+
+    static func unsetMessage(_ name: String) -> String {
+        "environment variable \(name) is not set (write ${\(name):-default} for a default)"
     }
 
     /// The `}` closing a `${` whose body starts `text`, skipping nested `${...}`.

@@ -18,47 +18,67 @@ public struct NodeDecoder: Sendable {
     /// - Throws: ``ConfigError`` listing every problem: missing and unknown keys, wrong types,
     ///   invalid values.
     public func decode<T: Decodable>(_ type: T.Type, from node: Node, codingPath: [any CodingKey] = []) throws -> T {
-        let ledger = KeyLedger()
-        let decoder = YAMLNodeDecoder(node: node, codingPath: codingPath, file: file, ledger: ledger)
-        var problems: [ConfigProblem] = []
-        var value: T?
-        do {
-            value = try T(from: decoder)
-        } catch let error as ConfigError {
-            problems += error.problems
-        } catch let error as DecodingError {
-            problems.append(problem(for: error, root: node, rootPath: codingPath))
-        } catch {
-            problems.append(ConfigProblem(String(describing: error), at: SourceLocation(file: file, mark: node.mark)))
-        }
-        // A decoding that stopped early did not ask for every key it knows, so then only keys
-        // that look like a misspelling of one it asked for are reported.
-        problems += ledger.unknownKeyProblems(file: file, onlyMisspellings: value == nil)
-        if let value, problems.isEmpty { return value }
-        throw ConfigError(problems)
+        let result = decodeCollecting(type, from: node, codingPath: codingPath)
+        if let value = result.value, result.problems.isEmpty { return value }
+        throw ConfigError(result.problems)
     }
 
-    private func problem(for error: DecodingError, root: Node, rootPath: [any CodingKey]) -> ConfigProblem {
-        let path: [any CodingKey]
-        let message: String
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            path = context.codingPath
-            message = context.debugDescription
-        case .dataCorrupted(let context):
-            path = context.codingPath
-            message = context.debugDescription
-        case .keyNotFound(let key, let context):
-            path = context.codingPath
-            message = "missing key '\(key.stringValue)'"
-        @unknown default:
-            path = []
-            message = String(describing: error)
+    /// The most decodings ``decodeCollecting(_:from:codingPath:)`` tries.
+    static let maximumAttempts = 100
+
+    /// Decodes `type` from `node`, going on after each problem so that all of them are found:
+    /// the value at fault is left out (as if its key were absent) and the decoding is tried
+    /// again. A required key left out leaves out the mapping that holds it, up to `node` itself.
+    ///
+    /// - Returns: every problem, and the value decoded without the values at fault (`nil` when
+    ///   `node` itself could not be decoded). The value is only as good as a starting point for
+    ///   further checks: a caller must not use it when there are problems.
+    func decodeCollecting<T: Decodable>(_ type: T.Type, from node: Node, codingPath: [any CodingKey] = [])
+        -> (value: T?, problems: [ConfigProblem])
+    {
+        var masked = Set<String>()
+        var problems: [ConfigProblem] = []
+        for _ in 0..<Self.maximumAttempts {
+            let ledger = KeyLedger(masked: masked)
+            let decoder = YAMLNodeDecoder(node: node, codingPath: codingPath, file: file, ledger: ledger)
+            do {
+                let value = try T(from: decoder)
+                return (value, problems + ledger.unknownKeyProblems(file: file))
+            } catch {
+                let failure = decoder.failure(for: error)
+                // A required key left out after an earlier problem is not missing again.
+                let leftOut =
+                    failure.missingKey.map {
+                        masked.contains(renderPath(failure.path + [AnyCodingKey(stringValue: $0)]))
+                    } ?? false
+                if !leftOut { problems += failure.problems }
+                // A decoding that stopped early did not ask for every key it knows, so then only
+                // keys that look like a misspelling of one it asked for are reported.
+                guard let entry = Self.entryToLeaveOut(failure.path, below: codingPath.count),
+                    masked.insert(renderPath(entry)).inserted
+                else { return (nil, problems + ledger.unknownKeyProblems(file: file, onlyMisspellings: true)) }
+            }
         }
-        let relative = Array(path.dropFirst(rootPath.count))
-        let node = root.descendant(at: relative) ?? root
-        return ConfigProblem(message, at: SourceLocation(file: file, mark: node.mark))
+        return (nil, problems)
     }
+
+    /// The mapping entry holding the value at `path`: the longest prefix ending in a key (an
+    /// item of a list leaves out the whole list), deeper than the root's `depth`.
+    static func entryToLeaveOut(_ path: [any CodingKey], below depth: Int) -> [any CodingKey]? {
+        var entry = path
+        while let last = entry.last, last.intValue != nil { entry.removeLast() }
+        return entry.count > depth ? entry : nil
+    }
+}
+
+/// Why a decoding stopped: the problems and the coding path of the value at fault, so the
+/// decoding can go on without it.
+struct NodeDecodingFailure: Error {
+    var problems: [ConfigProblem]
+    /// The full coding path of the value at fault (for a missing key, of its mapping).
+    var path: [any CodingKey]
+    /// The key that was missing, for a missing key.
+    var missingKey: String?
 }
 
 /// Records which keys each mapping was asked for, to find the keys nobody read.
@@ -66,6 +86,10 @@ final class KeyLedger: @unchecked Sendable {
     // Only touched by one decoding pass on one thread.
     private var mappings: [String: (node: Node.Mapping, path: String, asked: Set<String>)] = [:]
     private var order: [String] = []
+    /// The paths (``renderPath(_:)``) of the values left out after a problem: they read as absent.
+    let masked: Set<String>
+
+    init(masked: Set<String> = []) { self.masked = masked }
 
     func register(_ mapping: Node.Mapping, path: String) {
         if mappings[path] == nil {
@@ -154,8 +178,44 @@ struct YAMLNodeDecoder: Decoder {
 
     func location(_ node: Node) -> SourceLocation { SourceLocation(file: file, mark: node.mark) }
 
-    func failure(_ message: String, at node: Node) -> ConfigError {
-        ConfigError(message, at: location(node))
+    /// A problem with this decoder's value.
+    func failure(_ message: String, at node: Node) -> NodeDecodingFailure {
+        NodeDecodingFailure(problems: [ConfigProblem(message, at: location(node))], path: codingPath)
+    }
+
+    /// `error`, thrown while decoding this decoder's value, with the path of the value at fault.
+    func failure(for error: any Error) -> NodeDecodingFailure {
+        switch error {
+        case let failure as NodeDecodingFailure:
+            return failure
+        case let error as ConfigError:
+            return NodeDecodingFailure(problems: error.problems, path: codingPath)
+        case let error as DecodingError:
+            let path: [any CodingKey]
+            let message: String
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                path = context.codingPath
+                message = context.debugDescription
+            case .keyNotFound(let key, let context):
+                path = context.codingPath
+                message = "missing key '\(key.stringValue)'"
+            @unknown default:
+                path = codingPath
+                message = String(describing: error)
+            }
+            // Paths below this decoder's; anything else is this value's problem.
+            let isBelow =
+                path.count >= codingPath.count
+                && zip(path, codingPath).allSatisfy { $0.stringValue == $1.stringValue && $0.intValue == $1.intValue }
+            let relative = isBelow ? Array(path.dropFirst(codingPath.count)) : []
+            let at = node.descendant(at: relative) ?? node
+            return NodeDecodingFailure(
+                problems: [ConfigProblem(message, at: location(at))], path: isBelow ? path : codingPath)
+        default:
+            return NodeDecodingFailure(
+                problems: [ConfigProblem(String(describing: error), at: location(node))], path: codingPath)
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -185,7 +245,17 @@ struct YAMLNodeDecoder: Decoder {
         YAMLNodeDecoder(node: node, codingPath: codingPath + [key], file: file, ledger: ledger)
     }
 
-    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    /// Decodes `type` from this decoder's value; any error becomes a ``NodeDecodingFailure``
+    /// naming the value at fault.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws(NodeDecodingFailure) -> T {
+        do {
+            return try decodeValueUnchecked(type)
+        } catch {
+            throw failure(for: error)
+        }
+    }
+
+    private func decodeValueUnchecked<T: Decodable>(_ type: T.Type) throws -> T {
         if type == Decimal.self {
             let text = try scalarText(expecting: "a decimal number")
             guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
@@ -240,19 +310,30 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         entries.compactMap { entry in
             let key = Key(stringValue: entry.key)
             if key != nil { decoder.ledger.ask(entry.key, path: path) }
-            return key
+            return key == nil || isLeftOut(entry.key) ? nil : key
         }
+    }
+
+    /// Whether the value of `key` was left out after a problem.
+    private func isLeftOut(_ key: String) -> Bool {
+        !decoder.ledger.masked.isEmpty
+            && decoder.ledger.masked.contains(renderPath(codingPath + [AnyCodingKey(stringValue: key)]))
     }
 
     private func value(for key: Key) -> Node? {
         decoder.ledger.ask(key.stringValue, path: path)
+        guard !isLeftOut(key.stringValue) else { return nil }
         return entries.first { $0.key == key.stringValue }?.value
     }
 
     private func required(_ key: Key) throws -> Node {
         guard let node = value(for: key) else {
             let where_ = path.isEmpty ? "" : " in \(path)"
-            throw ConfigError("missing key '\(key.stringValue)'\(where_)", at: decoder.location(.mapping(mapping)))
+            throw NodeDecodingFailure(
+                problems: [
+                    ConfigProblem(
+                        "missing key '\(key.stringValue)'\(where_)", at: decoder.location(.mapping(mapping)))
+                ], path: codingPath, missingKey: key.stringValue)
         }
         return node
     }

@@ -202,34 +202,15 @@ private struct Builder {
         arguments.append(argument)
     }
 
-    /// The column expression to compare and the value bound for it, typed by the column.
+    /// The column expression to compare and the value bound for it, typed by the column
+    /// (``FieldCondition/operand(for:)``); decimals, stored as exact text, compare as numbers.
     static func comparable(_ column: String, field: ExportField, text: String, filter: ExportFilter)
         throws(ExportError) -> (String, FieldValue)
     {
-        func mismatch(_ expected: String) -> ExportError {
-            .usage(
-                "--where '\(filter.field)\(filter.op.rawValue)\(text)': '\(field.name)' is \(expected); '\(text)' is not"
-            )
-        }
-        switch field.type {
-        case .integer:
-            guard let number = Int64(text) else { throw mismatch("an integer column") }
-            return (column, .integer(number))
-        case .real:
-            guard let number = Double(text), number.isFinite else { throw mismatch("a number column") }
-            return (column, .real(number))
-        case .decimal:
-            // Stored as exact text; compared as numbers so `1.50` equals `1.5` and `9 < 10`.
-            guard let number = Double(text), number.isFinite else { throw mismatch("a decimal column") }
-            return ("CAST(\(column) AS REAL)", .real(number))
-        case .boolean:
-            switch text.lowercased() {
-            case "true", "1", "yes": return (column, .integer(1))
-            case "false", "0", "no": return (column, .integer(0))
-            default: throw mismatch("a boolean column (true or false)")
-            }
-        case .text, .timestamp, .json:
-            return (column, .text(text))
+        switch FieldCondition(field: field.name, op: filter.op, value: text).operand(for: field.type) {
+        case .success(let value): return (field.type == .decimal ? "CAST(\(column) AS REAL)" : column, value)
+        case .failure(let error):
+            throw .usage("--where '\(filter.field)\(filter.op.rawValue)\(text)': \(error.message)")
         }
     }
 

@@ -9,7 +9,7 @@ import GRDB
 ///
 /// ```swift
 /// var request = ExportRequest(entity: "fruit")
-/// request.filters = [try ExportFilter(parsing: "price<200")]
+/// request.filters = [try ExportFilter(where: "price<200")]
 /// let rows = try Exporter(store: store).export(request, format: .csv, to: .standardOutput())
 /// ```
 public struct Exporter: Sendable {

@@ -11,7 +11,7 @@ extension EntityStore: StoredRows {
         guard schemas[entity] != nil else { return [] }
         var request = ExportRequest(entity: entity)
         request.includeMeta = true
-        request.filters = try filters.map { try ExportFilter(parsing: $0) }
+        request.filters = try filters.map { try ExportFilter(where: $0) }
         request.order = try order.flatMap { try OrderTerm.parseList($0) }
         request.limit = limit
         let query = try ExportQuery.build(request, schemas: schemas)

@@ -35,16 +35,8 @@ public enum Money {
     /// `£1.49` for 149 GBP minor units; `1.49 CHF` for a currency without a known symbol.
     public static func display(minorUnits: Int64, currency: String) -> String {
         let exponent = exponent(of: currency)
-        let amount =
-            ExactDecimal("\(minorUnits)e-\(exponent)").map { value -> String in
-                var text = value.description
-                if exponent > 0 {
-                    let decimals = text.split(separator: ".").dropFirst().first?.count ?? 0
-                    if decimals == 0 { text += "." }
-                    text += String(repeating: "0", count: exponent - decimals)
-                }
-                return text
-            } ?? String(minorUnits)
+        // Written with `exponent` decimals: 100 minor units of GBP are 1.00.
+        let amount = ExactDecimal("\(minorUnits)e-\(exponent)")?.normalized ?? String(minorUnits)
         if let symbol = symbols[currency.uppercased()] {
             return amount.hasPrefix("-") ? "-" + symbol + amount.dropFirst() : symbol + amount
         }

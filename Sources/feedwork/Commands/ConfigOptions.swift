@@ -10,8 +10,11 @@ struct ConfigOptions: ParsableArguments {
     var config: String = "feeds.yaml"
 
     /// Loads the config; on problems prints each one and exits with status 2.
-    func load() throws -> FeedsConfig {
-        try ConfigLoader(registry: BuiltinAdapters.registry).load(path: config)
+    ///
+    /// Commands that only read the store (`list`, `export`, `price`, `schema`) pass `.placeholder`: they
+    /// need no secret, so an unset `${VAR}` is not an error for them.
+    func load(unsetVariables: ConfigLoader.UnsetVariables = .error) throws -> FeedsConfig {
+        try ConfigLoader(registry: BuiltinAdapters.registry, unsetVariables: unsetVariables).load(path: config)
     }
 
     /// Opens the config's store, exiting with status 1 and a message when it cannot.

@@ -116,7 +116,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
-        let storePath = try store ?? options.load().storePath
+        let storePath = try store ?? options.load(unsetVariables: .placeholder).storePath
         // Checked before the store is opened: an output must never be the store or its files.
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
@@ -145,7 +145,7 @@ struct ExportCommand: ParsableCommand {
     private func makeRequest(entity: String, changedSince: ChangedSince?) throws(ExportError) -> ExportRequest {
         var request = ExportRequest(entity: entity)
         request.feeds = feeds
-        request.filters = try conditions.map { text throws(ExportError) in try ExportFilter(parsing: text) }
+        request.filters = try conditions.map { text throws(ExportError) in try ExportFilter(where: text) }
         request.order = try order.map { text throws(ExportError) in try OrderTerm.parseList(text) } ?? []
         request.limit = limit
         request.columns =

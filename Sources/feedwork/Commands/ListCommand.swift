@@ -28,7 +28,7 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let config = try options.load()
+        let config = try options.load(unsetVariables: .placeholder)
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
         let overview =
             FileManager.default.fileExists(atPath: config.storePath)

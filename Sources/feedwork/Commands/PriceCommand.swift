@@ -111,7 +111,7 @@ struct PriceCommand: ParsableCommand {
     private func quote(for code: String) throws -> (ExchangeQuote, FeedDuration) {
         let source = GoodsCatalog.currency
         guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge) }
-        let config = try options.load()
+        let config = try options.load(unsetVariables: .placeholder)
         guard FileManager.default.fileExists(atPath: config.storePath) else {
             throw failure("no stored rates: \(config.storePath) does not exist yet; run `feedwork run` first")
         }

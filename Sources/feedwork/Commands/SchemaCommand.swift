@@ -28,7 +28,7 @@ struct SchemaCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var entities = try options.load().declaredEntities
+        var entities = try options.load(unsetVariables: .placeholder).declaredEntities
         if let entity {
             let names = entities.map(\.schema.name)
             entities = entities.filter { $0.schema.name == entity }

@@ -159,12 +159,7 @@ struct TestCommand: AsyncParsableCommand {
             }
             return nil
         }
-        let text = (try? String(contentsOfFile: options.config, encoding: .utf8)) ?? ""
-        let environment = FixtureEnvironment.environment(for: text, base: ProcessInfo.processInfo.environment)
-        do {
-            return try ConfigLoader(registry: BuiltinAdapters.registry, environment: environment).load(
-                path: options.config)
-        }
+        return try options.load(unsetVariables: .placeholder)
     }
 
     static func describe(_ result: FixtureResult) -> String {

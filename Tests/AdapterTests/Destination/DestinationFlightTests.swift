@@ -27,7 +27,7 @@ struct DestinationFlightTests {
     }
 
     func ranked(_ harness: FeedHarness) throws -> [String] {
-        try harness.rows("SELECT id FROM destination WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Date()))])
+        try harness.rows("SELECT id FROM flight_offer WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Date()))])
             .compactMap { if case .text(let id)? = $0["id"] { id } else { nil } }
     }
 
@@ -48,14 +48,13 @@ struct DestinationFlightTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .ok)
         #expect(feed.counts.inserted == 1)
-        let row = try #require(try harness.rows("SELECT * FROM destination").first)
-        #expect(row["kind"] == .text("flight"))
+        let row = try #require(try harness.rows("SELECT * FROM flight_offer").first)
+        #expect(row["kind"] == nil && row["title"] == nil && row["description"] == nil, "only flight columns")
         #expect(row["id"] == .text("145c0b77477400002a5f84b1_0"))
-        #expect(row["title"] == .text("Budapest"))
         #expect(row["image_url"] == .text("https://images.kiwi.com/photos/600x330/budapest_hu.jpg"))
         #expect(row["latitude"] == .real(47.4369444))
         #expect(row["longitude"] == .real(19.2555556))
-        #expect(row["address"] == .text("Budapest, Hungary"))
+        #expect(row["destination_country"] == .text("Hungary"))
         #expect(row["origin_city"] == .text("Prague"))
         #expect(row["origin_city_code"] == .text("PRG"))
         #expect(row["origin_airport"] == .text("PRG"))
@@ -90,7 +89,7 @@ struct DestinationFlightTests {
     @Test func decimalPricesAreStoredExactlyAsMinorUnits() async throws {
         let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"), extra: "    top: 2")
         _ = try await harness.run()
-        let prices = try harness.rows("SELECT id, price, currency FROM destination ORDER BY rank")
+        let prices = try harness.rows("SELECT id, price, currency FROM flight_offer ORDER BY rank")
         #expect(prices.map { $0["price"] } == [.integer(1200), .integer(1999)])
         #expect(prices.allSatisfy { $0["currency"] == .text("EUR") })
     }
@@ -103,7 +102,7 @@ struct DestinationFlightTests {
         let harness = try harness(body: Data(body.utf8))
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.rejected == 1)
-        let row = try #require(try harness.rows("SELECT id, price, currency FROM destination").first)
+        let row = try #require(try harness.rows("SELECT id, price, currency FROM flight_offer").first)
         #expect(row["id"] == .text("b"))
         #expect(row["price"] == .integer(1500))
         #expect(row["currency"] == .text("JPY"))
@@ -160,7 +159,24 @@ struct DestinationFlightTests {
         #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
         #expect(
             feed.notes.contains { $0.contains("passed over 3 offer(s) to destinations offered before: BUD, BER, LON") })
-        #expect(try harness.rows("SELECT id FROM destination WHERE offer_date = ?", [.text(yesterday)]).count == 2)
+        #expect(try harness.rows("SELECT id FROM flight_offer WHERE offer_date = ?", [.text(yesterday)]).count == 2)
+    }
+
+    @Test func noRepeatsAlsoPassesOverFlightsOfTheTableBeforeTheSplit() async throws {
+        let yesterday = Self.day(Date().addingTimeInterval(-86_400))
+        let harness = try FeedHarness(
+            registry: Self.registry,
+            yaml: """
+                feeds:
+                  - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER], legacy: true }
+                """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
+        _ = try await harness.run()
+        try harness.setConfig(flightsYAML(extra: "    no_repeats: true"))
+
+        let report = try await harness.run()
+        #expect(report.feeds.first?.status == .ok)
+        #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
+        #expect(try harness.count("destination") == 2, "the old table keeps its rows and gets no new one")
     }
 
     @Test func withoutNoRepeatsEarlierDestinationsAreOfferedAgain() async throws {
@@ -188,7 +204,7 @@ struct DestinationFlightTests {
             body: try TestFixtures.data("destination/flights-ten.json"),
             extra: "    top: 1\n    image_template: \"https://img.example/{cityCodeTo}/{mapIdto}.png\"")
         _ = try await harness.run()
-        let row = try #require(try harness.rows("SELECT image_url FROM destination").first)
+        let row = try #require(try harness.rows("SELECT image_url FROM flight_offer").first)
         #expect(row["image_url"] == .text("https://img.example/BUD/budapest_hu.png"))
     }
 

@@ -48,7 +48,7 @@ struct JSONFieldTests {
         let row = try #require(try harness.rows("SELECT * FROM item").first)
         #expect(row["id"] == .integer(7))
         #expect(row["name"] == .text("  Gala Apple "))
-        #expect(row["price"] == .text("19.9"))
+        #expect(row["price"] == .text("19.90"))
         #expect(row["ratio"] == .real(0.25))
         #expect(row["active"] == .integer(1))
         #expect(row["updated_at"] == .text("2024-03-01T09:15:00Z"))
@@ -98,7 +98,7 @@ struct JSONFieldTests {
                       ratio_pct: { path: ratio, type: double, multiply: 100 }
                 """)
         let row = try #require(try harness.rows("SELECT * FROM item").first)
-        #expect(row["weight_kg"] == .text("1.25"))
+        #expect(row["weight_kg"] == .text("1.250"))
         #expect(row["price_cents"] == .integer(1990))
         #expect(row["ratio_pct"] == .real(25))
     }

@@ -44,11 +44,11 @@ struct JSONPathAndLinkTests {
     }
 
     @Test func decimalsAlreadyInStoredFormSkipParsing() {
-        #expect(ValueConverter.canonicalDecimal("12.34") == "12.34")
-        #expect(ValueConverter.canonicalDecimal("0.5") == "0.5")
-        #expect(ValueConverter.canonicalDecimal("-7") == "-7")
-        for text in ["1.50", "1e3", "-0", "007", ".5", "1."] {
-            #expect(ValueConverter.canonicalDecimal(text) == nil, "\(text)")
+        for text in ["12.34", "12.50", "0.00", "0.5", "-7", "1500"] {
+            #expect(ValueConverter.normalDecimal(text) == text)
+        }
+        for text in ["1e3", "-0", "-0.00", "007", ".5", "1.", "+1", "1.2.3"] {
+            #expect(ValueConverter.normalDecimal(text) == nil, "\(text)")
         }
     }
 }

@@ -61,7 +61,7 @@ struct JSONValidationTests {
 
     @Test func anUnknownTypeInTheShortFormIsReportedAtTheType() throws {
         let problems = try Self.problems(Self.valid.replacingOccurrences(of: "id: int", with: "id: integer"))
-        #expect(problems.first?.hasPrefix("9:11: unknown field type 'integer'") == true, "\(problems)")
+        #expect(problems.first?.hasPrefix("9:11: feed 'items': unknown field type 'integer'") == true, "\(problems)")
     }
 
     @Test func aKeyOfAnotherPaginationTypeIsUnknown() throws {

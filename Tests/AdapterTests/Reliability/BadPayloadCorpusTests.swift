@@ -70,7 +70,8 @@ struct BadPayloadCorpusTests {
         var table: String {
             switch self {
             case .fruit: "fruit"
-            case .deliveries, .flights: "destination"
+            case .deliveries: "delivery"
+            case .flights: "flight_offer"
             case .json: "item"
             }
         }

@@ -47,4 +47,24 @@ struct NodeDecoderProblemTests {
         }
         #expect(error.problems.map(\.message) == ["unknown key 'flavour'; expected one of: colour, name"])
     }
+
+    struct Outer: Decodable {
+        var options: Options?
+        var label: String?
+        var count: Int?
+    }
+
+    @Test func everyValueAtFaultIsReportedWithTheKeysNobodyAskedFor() throws {
+        let error = try #require(throws: ConfigError.self) {
+            try NodeDecoder(file: "f.yaml").decode(
+                Outer.self, yaml: "options: { shape: oval, size: big }\nlabel: [a]\ncount: x\nextra: 1\n")
+        }
+        #expect(
+            error.problems.map(\.description) == [
+                "f.yaml:1:19: error: 'oval' is not an accepted value; expected one of: round, square",
+                "f.yaml:2:8: error: expected a string, found a list",
+                "f.yaml:3:8: error: expected an integer, found 'x'",
+                "f.yaml:4:1: error: unknown key 'extra'; expected one of: count, label, options",
+            ])
+    }
 }

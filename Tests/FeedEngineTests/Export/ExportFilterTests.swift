@@ -23,7 +23,7 @@ struct ExportFilterTests {
 
     func ids(_ store: ExportTestStore, _ entity: String, _ filters: [String], feeds: [String] = []) throws -> [Int] {
         var request = ExportRequest(entity: entity)
-        request.filters = try filters.map { try ExportFilter(parsing: $0) }
+        request.filters = try filters.map { try ExportFilter(where: $0) }
         request.feeds = feeds
         request.columns = ["id"]
         let rows = try PythonCSV.parse(try store.export(request, format: .csv)).dropFirst()

@@ -12,7 +12,7 @@ struct ExportQueryTests {
 
     func request(_ entity: String, where filters: [String] = [], order: String? = nil) throws -> ExportRequest {
         var request = ExportRequest(entity: entity)
-        request.filters = try filters.map { try ExportFilter(parsing: $0) }
+        request.filters = try filters.map { try ExportFilter(where: $0) }
         request.order = try order.map { try OrderTerm.parseList($0) } ?? []
         return request
     }
@@ -72,11 +72,11 @@ struct ExportQueryTests {
             ("a>1", .greater, "1"), ("a>=1", .greaterOrEqual, "1"), ("a~x y", .contains, "x y"),
         ]
         for (text, op, value) in cases {
-            let filter = try ExportFilter(parsing: text)
+            let filter = try ExportFilter(where: text)
             #expect(filter == ExportFilter(field: "a", op: op, value: value), "\(text)")
         }
-        #expect(throws: ExportError.self) { try ExportFilter(parsing: "novalue") }
-        #expect(throws: ExportError.self) { try ExportFilter(parsing: "=x") }
+        #expect(throws: ExportError.self) { try ExportFilter(where: "novalue") }
+        #expect(throws: ExportError.self) { try ExportFilter(where: "=x") }
     }
 
     @Test func orderParsesDescendingTerms() throws {

@@ -63,4 +63,20 @@ struct FixtureComparisonTests {
                 #"_rejects feed shop, entity fruit, path $.fruit[2].price: field reason: expected "price is missing", got "price must not be negative""#
             ])
     }
+
+    @Test func stringsOfADecimalColumnAreComparedByValue() {
+        let expected = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .string("12.5"))]])
+        let actual = RecordSnapshot(
+            tables: ["fruit": [fruit("apple", price: .string("12.50"))]], decimalColumns: ["fruit": ["price"]])
+        #expect(FixtureComparison.compare(expected: expected, actual: actual).isEmpty)
+        let other = RecordSnapshot(
+            tables: ["fruit": [fruit("apple", price: .string("12.51"))]], decimalColumns: ["fruit": ["price"]])
+        #expect(FixtureComparison.compare(expected: expected, actual: other).count == 1)
+    }
+
+    @Test func stringsOfATextColumnAreComparedExactly() {
+        let expected = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .string("12.5"))]])
+        let actual = RecordSnapshot(tables: ["fruit": [fruit("apple", price: .string("12.50"))]])
+        #expect(FixtureComparison.compare(expected: expected, actual: actual).count == 1)
+    }
 }

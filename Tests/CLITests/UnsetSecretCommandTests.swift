@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Commands that only read the store (`list`, `export`, `price`) work without the secrets the
+/// feeds' APIs need; commands that fetch or check (`run`, `validate`) still name an unset one.
+@Suite("Commands without the API's secrets")
+struct UnsetSecretCommandTests {
+    let directory: URL
+    /// The secrets a run is given; the other commands run without them.
+    let secrets = ["FX_KEY": "fx-key-1234", "SHOP_TOKEN": "shop-token-5678"]
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "feedwork-unset-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try CurrencyFixtureFiles.copy(into: directory)
+        try Data(#"[{"id": 1, "name": "tea"}]"#.utf8).write(to: directory.appendingPathComponent("shop.json"))
+        try Data(
+            """
+            feeds:
+              - name: fx
+                adapter: currency
+                access_key: ${FX_KEY}
+                currencies: { url: list.json }
+                rates: { url: live.json }
+              - name: shop
+                adapter: json
+                url: shop.json
+                auth: { type: bearer, token: "${SHOP_TOKEN}" }
+                entity: product
+                key: id
+                fields: { id: int, name: string }
+            """.utf8
+        ).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let run = try FeedworkProcess.run(["run"], in: directory, environment: secrets)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func exportNeedsNoSecret() throws {
+        let result = try FeedworkProcess.run(["export", "product"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == #"{"id":1,"name":"tea"}"# + "\n")
+    }
+
+    @Test func listNeedsNoSecret() throws {
+        let result = try FeedworkProcess.run(["list"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("product 1"))
+        #expect(result.stdout.contains("fx"))
+    }
+
+    @Test func priceNeedsNoSecret() throws {
+        let result = try FeedworkProcess.run(["price", "milk", "--currency", "EUR"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1.18"))
+    }
+
+    @Test func runStillNamesTheUnsetVariable() throws {
+        let result = try FeedworkProcess.run(["run"], in: directory, environment: ["FX_KEY": "fx-key-1234"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.contains(
+                "feeds.yaml:10:34: error: environment variable SHOP_TOKEN is not set (write ${SHOP_TOKEN:-default} for a default)"
+            ), "\(result.stderr)")
+    }
+
+    @Test func validateStillNamesEveryUnsetVariable() throws {
+        let result = try FeedworkProcess.run(["validate"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("environment variable FX_KEY is not set"), "\(result.stderr)")
+        #expect(result.stderr.contains("environment variable SHOP_TOKEN is not set"), "\(result.stderr)")
+    }
+
+    @Test func aStorePathFromAnUnsetVariableIsStillAnErrorForExport() throws {
+        try Data("store: ${DATA}/feeds.sqlite\nfeeds: []\n".utf8).write(
+            to: directory.appendingPathComponent("other.yaml"))
+        let result = try FeedworkProcess.run(["export", "product", "-c", "other.yaml"], in: directory)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.contains("other.yaml:1:8: error: environment variable DATA is not set"), "\(result.stderr)")
+    }
+}
