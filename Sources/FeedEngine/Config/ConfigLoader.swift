@@ -215,7 +215,9 @@ public struct ConfigLoader: Sendable {
                 FeedConfig(
                     name: common.name, adapterName: common.adapter, enabled: common.enabled ?? true,
                     location: location(node), policy: common.request.applied(to: basePolicy),
-                    fixtures: common.fixtures.map { Self.resolve($0, in: directory) }, adapter: adapter))
+                    fixtures: common.fixtures.map { Self.resolve($0, in: directory) },
+                    maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
+                    adapter: adapter))
         }
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).

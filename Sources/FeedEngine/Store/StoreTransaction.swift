@@ -14,6 +14,8 @@ final class StoreTransaction {
     /// names costs less than hashing them.
     private var lastWriter: EntityWriter?
     private(set) var rejected = 0
+    /// The pass's first reject, for the message of a pass that rejects too many.
+    private(set) var firstReject: Reject?
 
     init(db: Database, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) {
         self.db = db
@@ -70,6 +72,7 @@ final class StoreTransaction {
             statement.reset()
         }
         rejected += rejects.count
+        if firstReject == nil { firstReject = rejects.first }
     }
 
     /// Stores `entry`; `compressed` is its body deflated (``BodyCompression``), when smaller.
