@@ -69,6 +69,17 @@ struct ReadOnlyStoreTests {
         #expect(result.stdout.contains("fruit 1"), "\(result.stdout)")
     }
 
+    @Test func runsAndRejectsReadAStoreInAFolderNobodyCanWrite() throws {
+        try makeReadOnlyStore()
+        defer { restore() }
+        let runs = try runWithoutWriteAccess(["runs"])
+        #expect(runs.status == 0, "\(runs.stderr)")
+        #expect(runs.stdout.contains("fruit  ok"), "\(runs.stdout)")
+        let rejects = try runWithoutWriteAccess(["rejects"])
+        #expect(rejects.status == 0, "\(rejects.stderr)")
+        #expect(rejects.stdout == "no rejects\n", "\(rejects.stdout)")
+    }
+
     @Test func listWithoutAStoreCreatesNone() throws {
         let result = try FeedworkProcess.run(["list"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")

@@ -83,6 +83,15 @@ enum StoreMigrations {
             // When set, `body` holds the zlib-compressed body of `body_size` bytes.
             try db.execute(sql: "ALTER TABLE _http_cache ADD COLUMN body_size INTEGER")
         }
+        migrator.registerMigration("v4: where rejects came from") { db in
+            // The (redacted) URL of the response a reject was read from, and its page (1-based);
+            // null for rejects stored before, or whose adapter did not say.
+            try db.execute(
+                sql: """
+                    ALTER TABLE _rejects ADD COLUMN url TEXT;
+                    ALTER TABLE _rejects ADD COLUMN page INTEGER;
+                    """)
+        }
         return migrator
     }
 }

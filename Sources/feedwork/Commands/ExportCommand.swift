@@ -118,7 +118,7 @@ struct ExportCommand: ParsableCommand {
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
         }
-        let exporter = Exporter(store: try openStore(at: storePath))
+        let exporter = Exporter(store: try ConfigOptions.readOnlyStore(at: storePath))
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
         if all, let outputDir {
             let manifest = try exporter.exportAll(
@@ -150,15 +150,6 @@ struct ExportCommand: ParsableCommand {
         request.includeMeta = includeMeta
         request.changedSince = changedSince
         return request
-    }
-
-    /// The store at `path`; a missing file is an error, not a new store.
-    private func openStore(at path: String) throws -> EntityStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure.failed(
-                "no store at \(path); run `feedwork run` first")
-        }
-        return try EntityStore(readingAt: path)
     }
 }
 

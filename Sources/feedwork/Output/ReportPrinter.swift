@@ -47,10 +47,11 @@ enum ReportPrinter {
         return "[\(feed.feed)] \(summary) (\(milliseconds(feed.milliseconds)))"
     }
 
-    static func json(_ report: RunReport) -> String {
+    /// `value` as pretty-printed JSON with sorted keys (the run report, `runs --json`, `rejects --json`).
+    static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -83,6 +83,15 @@ struct ClassifiedBadPayloadTests {
             ])
     }
 
+    @Test func eachRejectNamesTheResponseItCameFromOfTheTwo() async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(categories: "bad-categories.json", listing: "listing.json")
+        _ = try await harness.run()
+        let sources = try harness.rows("SELECT DISTINCT entity, url, page FROM _rejects ORDER BY entity").map { row in
+            "\(row["entity"]?.description ?? "") \(row["url"]?.description ?? "null") \(row["page"]?.description ?? "null")"
+        }
+        #expect(sources == ["category categories.json 1", "classified listing.json 2"], "\(sources)")
+    }
+
     @Test func badCategoriesAreRejectedAndTheirAdsWithThem() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(categories: "bad-categories.json", listing: "listing.json")
         let feed = try #require(try await harness.run().feeds.first)

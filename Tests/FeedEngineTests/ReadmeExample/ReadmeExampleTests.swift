@@ -40,6 +40,9 @@ struct ReadmeExampleTests {
         #expect(feed.status == .okWithRejects)
         #expect(feed.counts.inserted == 1)
         #expect(feed.counts.rejected == 1)
+        #expect(
+            try harness.rows("SELECT path, url, page FROM _rejects")
+                == [["path": .text("$[1]"), "url": .text("names.json"), "page": .integer(1)]])
     }
 
     @Test func aBodyThatIsNotJSONFailsTheFeedNamingItsURLAndPosition() async throws {
