@@ -92,6 +92,25 @@ enum StoreMigrations {
                     ALTER TABLE _rejects ADD COLUMN page INTEGER;
                     """)
         }
+        migrator.registerMigration("v5: tombstones") { db in
+            // One row per row a `replace` pass deleted, written in the pass's transaction:
+            // `key_values` is a JSON array of the row's key columns, in key order; `deleted_at` is
+            // the start of the pass that deleted it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _tombstones (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        feed TEXT NOT NULL,
+                        entity TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        key_values TEXT NOT NULL,
+                        run INTEGER NOT NULL,
+                        deleted_at TEXT NOT NULL
+                    );
+                    CREATE INDEX _tombstones_entity ON _tombstones(entity, run);
+                    CREATE INDEX _tombstones_key ON _tombstones(entity, feed, key);
+                    """)
+        }
         return migrator
     }
 }

@@ -34,6 +34,7 @@ struct StoreMigrationTests {
         let store = try EntityStore(path: path)
         let tables = try store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
         #expect(tables.count == 1, "the missing migration ran")
+        #expect(try store.query("SELECT count(*) AS n FROM _tombstones") == [["n": .integer(0)]])
         #expect(try store.query("SELECT id, value FROM item") == [["id": .text("a"), "value": .integer(1)]])
 
         // And the next pass works on it, updating the old row by content.
