@@ -53,12 +53,14 @@ public struct ClassifiedAdapter: FeedAdapter {
 
     public func run(_ pass: FeedPass) async throws {
         let categoriesResponse = try await pass.fetch(FetchRequest(url: options.categoriesURL, maxAge: options.maxAge))
-        let categories = try CategoryMapping.map(
+        var categories = try CategoryMapping.map(
             ClassifiedPayload.list(in: categoriesResponse, feed: pass.feed))
+        categories.batch.source = RecordSource(categoriesResponse)
         let listingResponse = try await pass.fetch(FetchRequest(url: options.listingURL, maxAge: options.maxAge))
-        let ads = try ListingMapping.map(
+        var ads = try ListingMapping.map(
             ClassifiedPayload.list(in: listingResponse, feed: pass.feed), categories: categories.ids,
             currency: currency)
+        ads.source = RecordSource(listingResponse)
         try await pass.write(categories.batch)
         try await pass.write(ads)
     }

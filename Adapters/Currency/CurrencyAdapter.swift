@@ -155,11 +155,13 @@ public struct CurrencyAdapter: FeedAdapter {
 
     public func run(_ pass: FeedPass) async throws {
         let list = try await pass.fetch(request(listURL, maxAge: listMaxAge))
-        let currencies = try CurrencyMapping.currencies(from: list, feed: pass.feed)
+        var currencies = try CurrencyMapping.currencies(from: list, feed: pass.feed)
+        currencies.source = RecordSource(list)
         let live = try await pass.fetch(
             request(
                 liveURL, extra: targets.map { [("currencies", $0.joined(separator: ","))] } ?? [], maxAge: ratesMaxAge))
-        let rates = try CurrencyMapping.rates(from: live, feed: pass.feed, targets: targets)
+        var rates = try CurrencyMapping.rates(from: live, feed: pass.feed, targets: targets)
+        rates.source = RecordSource(live)
         try await pass.write(currencies)
         try await pass.write(rates)
     }

@@ -10,10 +10,11 @@ struct DeliveryFeed {
             let response = try await pass.fetch(FetchRequest(url: url, acceptsNotFound: paging.isFileSource))
             // Only a file source accepts a 404: the missing file after the last page.
             if response.status == 404 { return }
-            let page = try DeliveryMapping.map(response: response, feed: pass.feed)
+            var batch = try DeliveryMapping.map(response: response, feed: pass.feed)
             // An empty page is the end of the list.
-            if page.records.isEmpty && page.rejects.isEmpty { return }
-            try await pass.write(page)
+            if batch.records.isEmpty && batch.rejects.isEmpty { return }
+            batch.source = RecordSource(response)
+            try await pass.write(batch)
         }
         pass.note(
             "stopped after max_pages (\(paging.maxPages)) pages of \(paging.limit) without reaching an empty page; "

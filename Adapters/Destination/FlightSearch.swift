@@ -17,7 +17,8 @@ struct FlightSearch: Sendable {
         let earlier = noRepeats ? try destinationsOffered(before: today, in: pass) : nil
         let selection = FlightMapping.select(
             result, top: top, offerDate: today, imageTemplate: imageTemplate, excluding: earlier)
-        var batch = RecordBatch(records: selection.records, rejects: selection.rejects)
+        var batch = RecordBatch(
+            records: selection.records, rejects: selection.rejects, source: RecordSource(response))
         if !selection.repeated.isEmpty {
             batch.notes.append(
                 "no_repeats: passed over \(selection.repeated.count) offer(s) to destinations offered before: "

@@ -66,7 +66,9 @@ public struct FruitAdapter: FeedAdapter {
         let requestStart = pass.elapsedMilliseconds
         let response = try await pass.fetch(FetchRequest(url: options.url, maxAge: options.maxAge))
         let loadMilliseconds = pass.elapsedMilliseconds - requestStart
-        try await pass.write(FruitMapping.map(response: response, currency: currency, feed: pass.feed))
+        var batch = try FruitMapping.map(response: response, currency: currency, feed: pass.feed)
+        batch.source = RecordSource(response)
+        try await pass.write(batch)
         if let statsURL = options.statsURL {
             try await pass.enqueueOutbox([
                 FruitStats.url(statsURL, event: .load, data: String(loadMilliseconds)),

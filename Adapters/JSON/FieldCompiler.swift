@@ -14,8 +14,8 @@ enum FieldCompiler {
 
     static func compile(
         entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool
-    ) throws(OptionErrors) -> Output {
-        var errors = OptionErrors()
+    ) throws(OptionError.List) -> Output {
+        var errors = OptionError.List()
         errors.check { () throws(OptionError) in try checkName(entity, what: "entity", at: ["entity"]) }
         if fields.entries.isEmpty { errors.append(OptionError("declare at least one field", at: ["fields"])) }
         var columns: [Column] = []
@@ -33,7 +33,7 @@ enum FieldCompiler {
             }
             if let first = path?.firstKey { topMembers.insert(first) }
             if spec.type == "list" {
-                switch errors.check({ () throws(OptionErrors) in
+                switch errors.check({ () throws(OptionError.List) in
                     try listPlan(name: name, spec: spec, path: path ?? .root, at: at)
                 }) {
                 case .child(let schema, let plan)?:
@@ -99,9 +99,9 @@ enum FieldCompiler {
     }
 
     private static func listPlan(name: String, spec: JSONAdapter.FieldSpec, path: JSONPath, at: [String])
-        throws(OptionErrors) -> ListPlan
+        throws(OptionError.List) -> ListPlan
     {
-        var errors = OptionErrors()
+        var errors = OptionError.List()
         switch spec.storage ?? "table" {
         case "json":
             guard spec.of == nil, spec.fields == nil else {

@@ -90,9 +90,9 @@ public struct JSONAdapter: FeedAdapter {
 
     /// Checks every option, so that all problems are reported at once.
     ///
-    /// - Throws: ``OptionErrors`` with each problem and the option it is at.
-    public init(options: Options, feed: FeedSetup) throws(OptionErrors) {
-        var errors = OptionErrors()
+    /// - Throws: ``OptionError/List`` with each problem and the option it is at.
+    public init(options: Options, feed: FeedSetup) throws(OptionError.List) {
+        var errors = OptionError.List()
         let method = (options.method ?? "GET").uppercased()
         if method != "GET" && method != "POST" {
             errors.append(OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"]))
@@ -122,7 +122,7 @@ public struct JSONAdapter: FeedAdapter {
         let recordsPath = errors.check { () throws(OptionError) in
             try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
         }
-        let compiled = errors.check { () throws(OptionErrors) in
+        let compiled = errors.check { () throws(OptionError.List) in
             try FieldCompiler.compile(
                 entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra)
         }
@@ -130,7 +130,7 @@ public struct JSONAdapter: FeedAdapter {
             try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
         }
         let filter = compiled.flatMap { compiled in
-            errors.check { () throws(OptionErrors) in
+            errors.check { () throws(OptionError.List) in
                 try RecordFilter(options.filter?.values ?? [], schema: compiled.schema)
             }
         }

@@ -14,6 +14,8 @@ struct PageOutcome: Sendable {
     var facts: PageFacts
     /// The URL the page was fetched from (secrets included), for relative next links.
     var url: String
+    /// The response the page's records came from, numbered by the page's place in the walk.
+    var source: RecordSource?
     /// The page's `_http_cache` key, and its summary when it is new or changed.
     var cacheKey: String?
     var newSummary: PageSummary?
@@ -34,7 +36,8 @@ struct PageProcessor: Sendable {
     let keepsSummaries: Bool
     let feed: String
 
-    func process(_ page: PageRequest, pass: FeedPass) async throws -> PageOutcome {
+    /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
+    func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
         var request = requests.fetchRequest(for: page)
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
@@ -55,6 +58,7 @@ struct PageProcessor: Sendable {
         }
         var outcome = try read(response, url: request.url)
         outcome.cacheKey = cacheKey
+        outcome.source = RecordSource(url: response.url, page: number)
         if cacheKey != nil,
             let summary = PageSummary(
                 response, facts: outcome.facts, filteredOut: outcome.filteredOut, redactor: pass.redactor),
@@ -151,7 +155,7 @@ struct PageWalk {
                 return
             }
             seen.insert(page)
-            let outcome = try await processor.process(page, pass: pass)
+            let outcome = try await processor.process(page, number: fetched + 1, pass: pass)
             fetched += 1
             try await commit(outcome)
             if fetched == 1, paginator.parallel > 1, let rest = paginator.remaining(after: page, facts: outcome.facts) {
@@ -173,6 +177,7 @@ struct PageWalk {
         // Fail before fetching anything more when the cap would make a replace pass incomplete.
         if overCap, mode == .replace { try stopAtCap() }
         let width = paginator.parallel
+        let first = fetched + 1  // the number of pages[0]
         let processor = processor
         let pass = pass
         try await withThrowingTaskGroup(of: (Int, PageOutcome).self) { group in
@@ -181,7 +186,7 @@ struct PageWalk {
             var ready: [Int: PageOutcome] = [:]
             while started < pages.count, started < committed + width {
                 let index = started
-                group.addTask { (index, try await processor.process(pages[index], pass: pass)) }
+                group.addTask { (index, try await processor.process(pages[index], number: first + index, pass: pass)) }
                 started += 1
             }
             while let (index, outcome) = try await group.next() {
@@ -193,7 +198,9 @@ struct PageWalk {
                 }
                 while started < pages.count, started < committed + width {
                     let index = started
-                    group.addTask { (index, try await processor.process(pages[index], pass: pass)) }
+                    group.addTask {
+                        (index, try await processor.process(pages[index], number: first + index, pass: pass))
+                    }
                     started += 1
                 }
             }
@@ -202,7 +209,7 @@ struct PageWalk {
     }
 
     private mutating func commit(_ outcome: PageOutcome) async throws {
-        try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects))
+        try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects, source: outcome.source))
         filteredOut += outcome.filteredOut
         if let key = outcome.cacheKey {
             walkedKeys.insert(key)

@@ -29,9 +29,9 @@ struct RecordFilter: Sendable {
     /// entity) and its value, which must read as the field's type (templates rendered at an
     /// arbitrary instant, since only their shape matters here).
     ///
-    /// - Throws: ``OptionErrors`` at `filter.<index>` for each condition at fault.
-    init(_ texts: [String], schema: EntitySchema) throws(OptionErrors) {
-        var errors = OptionErrors()
+    /// - Throws: ``OptionError/List`` at `filter.<index>` for each condition at fault.
+    init(_ texts: [String], schema: EntitySchema) throws(OptionError.List) {
+        var errors = OptionError.List()
         var conditions: [Condition] = []
         for (index, text) in texts.enumerated() {
             let at = ["filter", String(index)]

@@ -15,6 +15,8 @@ struct Feedwork: AsyncParsableCommand {
               feedwork run --feed bbc-fruit       run one feed
               feedwork validate -c my.yaml        check a config, print every problem
               feedwork list                       feeds, last runs and row counts
+              feedwork runs --feed bbc-fruit      a feed's run history, newest first
+              feedwork rejects --run 12           the records run 12 rejected, and where from
               feedwork export fruit --format csv  the fruit entity as CSV
               feedwork adapters                   adapters, their options and entities
               feedwork schema                     the tables the feeds write
@@ -24,8 +26,9 @@ struct Feedwork: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ListCommand.self, ExportCommand.self, PriceCommand.self,
-            AdaptersCommand.self, SchemaCommand.self, InitCommand.self, TestCommand.self, RecordCommand.self,
+            RunCommand.self, ValidateCommand.self, ListCommand.self, RunsCommand.self, RejectsCommand.self,
+            ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
+            TestCommand.self, RecordCommand.self,
         ]
     )
 

@@ -8,9 +8,7 @@ struct DecimalScaleCommandTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-decimal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("decimal")
         try Data(
             #"[{"id":1,"price":"12.50"},{"id":2,"price":0.00},{"id":3,"price":"-0.00"},{"id":4,"price":1.5e3},{"id":5,"price":"+007.10"}]"#
                 .utf8

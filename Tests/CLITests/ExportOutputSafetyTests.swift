@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -126,7 +127,7 @@ struct ExportOutputSafetyTests {
         cat.arguments = [fifo]
         let received = Pipe()
         cat.standardOutput = received
-        try cat.run()
+        try cat.spawn()
         let reader = Task.detached { received.fileHandleForReading.readDataToEndOfFile() }
         let result = try await FeedworkProcess.runOffPool(["export", "fruit", "--output", "pipe"], in: directory)
         let deadline = Date().addingTimeInterval(5)

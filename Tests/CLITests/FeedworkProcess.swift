@@ -55,7 +55,7 @@ struct FeedworkProcess {
         let process = makeProcess(arguments, in: directory, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         return process
     }
 
@@ -77,7 +77,7 @@ struct FeedworkProcess {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.spawn()
         // Read both pipes before waiting, so a large output cannot block the child.
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

@@ -28,7 +28,9 @@ struct FixtureCommandTests {
     }
 
     func writeConfig(url: String) throws {
+        // Two of the three fruits are rejected: more than the default max_reject_ratio allows.
         let yaml = """
+            defaults: { max_reject_ratio: 1 }
             feeds:
               - name: shop
                 adapter: fruit
@@ -62,6 +64,7 @@ struct FixtureCommandTests {
         }
         let feedYAML = try String(contentsOf: suite.appendingPathComponent("feed.yaml"), encoding: .utf8)
         #expect(feedYAML.contains("${FRUIT_KEY}"))
+        #expect(feedYAML.contains("max_reject_ratio: 1"), "the default the feed ran with is kept in its block")
         let index = try String(contentsOf: suite.appendingPathComponent("responses.json"), encoding: .utf8)
         #expect(index.contains("/data.json?key=***"))
 

@@ -49,6 +49,6 @@ struct OfflineSummaryTests {
         let offline = try FeedworkProcess.run(["run", "--offline", "--json"], in: directory)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(offline.stdout.utf8)) as? [String: Any])
         let feed = try #require((report["feeds"] as? [[String: Any]])?.first)
-        #expect((feed["staleURLs"] as? [String])?.count == 12)
+        #expect((feed["stale_urls"] as? [String])?.count == 12)
     }
 }

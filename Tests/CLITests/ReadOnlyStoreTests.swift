@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct ReadOnlyStoreTests {
         checkpoint.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         checkpoint.arguments = ["sqlite3", store, "PRAGMA wal_checkpoint(TRUNCATE);"]
         checkpoint.standardOutput = FileHandle.nullDevice
-        try checkpoint.run()
+        try checkpoint.spawn()
         checkpoint.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: store + "-shm"), "no -shm is left to read through")
         #expect(chmod(store, 0o444) == 0)
@@ -65,6 +66,17 @@ struct ReadOnlyStoreTests {
         let result = try runWithoutWriteAccess(["list"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("fruit 1"), "\(result.stdout)")
+    }
+
+    @Test func runsAndRejectsReadAStoreInAFolderNobodyCanWrite() throws {
+        try makeReadOnlyStore()
+        defer { restore() }
+        let runs = try runWithoutWriteAccess(["runs"])
+        #expect(runs.status == 0, "\(runs.stderr)")
+        #expect(runs.stdout.contains("fruit  ok"), "\(runs.stdout)")
+        let rejects = try runWithoutWriteAccess(["rejects"])
+        #expect(rejects.status == 0, "\(rejects.stderr)")
+        #expect(rejects.stdout == "no rejects\n", "\(rejects.stdout)")
     }
 
     @Test func listWithoutAStoreCreatesNone() throws {

@@ -10,9 +10,7 @@ struct UnsetSecretCommandTests {
     let secrets = ["FX_KEY": "fx-key-1234", "SHOP_TOKEN": "shop-token-5678"]
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-unset-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try FeedworkProcess.makeFolder("unset")
         try CurrencyFixtureFiles.copy(into: directory)
         try Data(#"[{"id": 1, "name": "tea"}]"#.utf8).write(to: directory.appendingPathComponent("shop.json"))
         try Data(

@@ -10,9 +10,7 @@ struct ValidateEveryProblemTests {
         .appendingPathComponent("AdapterTests/Fixtures/many-problems")
 
     @Test func everyPlantedProblemIsReportedInOneRun() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "feedwork-validate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try FeedworkProcess.makeFolder("validate")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(
             at: Self.folder.appendingPathComponent("feeds.yaml"), to: directory.appendingPathComponent("feeds.yaml"))

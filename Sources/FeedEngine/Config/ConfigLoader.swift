@@ -234,7 +234,9 @@ public struct ConfigLoader: Sendable {
                 FeedConfig(
                     name: common.name, adapterName: common.adapter, enabled: common.enabled ?? true,
                     location: location(node), policy: common.request.applied(to: basePolicy),
-                    fixtures: common.fixtures.map { Self.resolve($0, in: directory) }, adapter: adapter))
+                    fixtures: common.fixtures.map { Self.resolve($0, in: directory) },
+                    maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
+                    adapter: adapter))
         }
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
@@ -326,7 +328,7 @@ extension FeedAdapter {
             return (try Self(options: options, feed: setup), decoded.problems)
         } catch let error as OptionError {
             return (nil, decoded.problems + [problem(error)])
-        } catch let error as OptionErrors {
+        } catch let error as OptionError.List {
             return (nil, decoded.problems + error.errors.map(problem))
         } catch let error as ConfigError {
             return (nil, decoded.problems + error.problems)

@@ -41,6 +41,9 @@ public struct FeedConfig: Sendable {
     public var policy: FetchPolicy
     /// The feed's recorded fixtures (`fixtures:`), an absolute path, if any.
     public var fixtures: String?
+    /// The largest share of a pass's records that may be rejected (`max_reject_ratio`, 0 to 1):
+    /// a pass above it fails and commits nothing. See ``RejectLimit``.
+    public var maxRejectRatio: Double
     public var adapter: any FeedAdapter
 }
 
@@ -78,13 +81,18 @@ struct RequestSettings: Decodable, Sendable {
 struct DefaultsBlock: Decodable, Sendable {
     var request: RequestSettings
     var concurrency: Int?
+    var maxRejectRatio: Double?
 
-    enum CodingKeys: String, CodingKey { case concurrency }
+    enum CodingKeys: String, CodingKey {
+        case concurrency
+        case maxRejectRatio = "max_reject_ratio"
+    }
 
     init(from decoder: any Decoder) throws {
         request = try RequestSettings(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
+        maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
     }
 }
 
@@ -94,14 +102,18 @@ struct CommonFeedKeys: Decodable, Sendable {
     var adapter: String
     var enabled: Bool?
     var fixtures: String?
+    var maxRejectRatio: Double?
     var request: RequestSettings
 
     static let names: Set<String> = [
-        "name", "adapter", "enabled", "fixtures", "timeout", "connect_timeout", "retries", "backoff",
-        "retry_after_cap", "max_response_size", "max_redirects",
+        "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
+        "backoff", "retry_after_cap", "max_response_size", "max_redirects",
     ]
 
-    enum CodingKeys: String, CodingKey { case name, adapter, enabled, fixtures }
+    enum CodingKeys: String, CodingKey {
+        case name, adapter, enabled, fixtures
+        case maxRejectRatio = "max_reject_ratio"
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -109,6 +121,7 @@ struct CommonFeedKeys: Decodable, Sendable {
         adapter = try container.decode(String.self, forKey: .adapter)
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         fixtures = try container.decodeIfPresent(String.self, forKey: .fixtures)
+        maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
         request = try RequestSettings(from: decoder)
     }
 }

@@ -2,9 +2,9 @@ import FeedKit
 import Foundation
 import Yams
 
-/// The numeric request settings of `defaults:` and of each feed, checked key by key before the
-/// block is decoded, so that every value out of range is reported at once (with the range it
-/// must be in) instead of the first one hiding the others.
+/// The numeric settings of `defaults:` and of each feed (request limits, `max_reject_ratio`),
+/// checked key by key before the block is decoded, so that every value out of range is reported
+/// at once (with the range it must be in) instead of the first one hiding the others.
 ///
 /// Keys at fault are left out of the mapping handed to the decoder; the config is refused
 /// anyway, so the rest of the block is still checked.
@@ -13,6 +13,7 @@ enum RequestLimits {
         case count(ClosedRange<Int>)
         case duration(ClosedRange<Int64>)  // milliseconds
         case size(ClosedRange<Int>)  // bytes
+        case ratio  // a number from 0 to 1
     }
 
     static let day: Int64 = 86_400_000
@@ -27,6 +28,7 @@ enum RequestLimits {
         ("max_redirects", .count(0...50), "between 0 and 50"),
         ("max_response_size", .size(1...(1 << 40)), "between 1 byte and 1024GB"),
         ("concurrency", .count(1...64), "between 1 and 64"),
+        ("max_reject_ratio", .ratio, "a number between 0 and 1"),
     ]
 
     /// `mapping` without the keys whose values are out of range or unreadable, and a problem
@@ -75,6 +77,9 @@ enum RequestLimits {
                 return isDigits ? outOfRange + " (too large)" : "'\(text)' is not a size (use e.g. 512KB, 50MB)"
             }
             return allowed.contains(size.bytes) ? nil : outOfRange
+        case .ratio:
+            guard let ratio = Double(text), (0...1).contains(ratio) else { return outOfRange }
+            return nil
         }
     }
 }

@@ -6,8 +6,10 @@ import FeedKit
 /// one is rejected instead (a redacted key could merge two records into one row).
 enum EchoedSecrets {
     /// `records` with secrets redacted from their values, and the records whose key holds a
-    /// secret as rejects (with the key redacted).
-    static func screen(_ records: [EntityRecord], redactor: Redactor) -> (records: [EntityRecord], rejects: [Reject]) {
+    /// secret as rejects (with the key redacted and `source`, the response they came from).
+    static func screen(_ records: [EntityRecord], redactor: Redactor, source: RecordSource?)
+        -> (records: [EntityRecord], rejects: [Reject])
+    {
         guard !redactor.secrets.isEmpty else { return (records, []) }
         var kept: [EntityRecord] = []
         var rejects: [Reject] = []
@@ -19,7 +21,7 @@ enum EchoedSecrets {
                         entity: record.entity,
                         reason:
                             "the record's key holds a secret from the environment; keys are never redacted, so the record is not stored",
-                        path: "$", raw: redactor.redact(record.key)))
+                        path: "$", raw: redactor.redact(record.key), source: source))
                 continue
             }
             record.values = record.values.map { redacted($0, redactor) }

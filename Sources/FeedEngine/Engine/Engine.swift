@@ -104,6 +104,8 @@ public struct Engine: Sendable {
             try await adapter.run(pass)
             try await transaction.send { scope in
                 let (counts, notes) = try scope.finishWrites()
+                try RejectLimit.check(
+                    counts, maxRatio: feed.maxRejectRatio, feed: feed.name, firstReject: scope.firstReject)
                 for note in notes { backend.note(redactor.redact(note)) }
                 let outcome = backend.outcome(counts: counts, error: nil, finished: Date())
                 resultBox.outcome = outcome

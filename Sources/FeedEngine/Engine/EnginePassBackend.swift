@@ -21,8 +21,14 @@ final class EnginePassBackend: PassBackend {
     }
 
     func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        // Numbered when requested, so concurrent requests keep the order they were made in.
+        let page = statistics.withLock { statistics in
+            statistics.requested += 1
+            return statistics.requested
+        }
         do {
-            let response = try await fetcher.fetch(request, context: context)
+            var response = try await fetcher.fetch(request, context: context)
+            response.page = page
             statistics.withLock { $0.count(response) }
             if let update = response.cacheUpdate {
                 // Secrets the API repeated are sealed before compressing: the store never holds them.
@@ -38,9 +44,9 @@ final class EnginePassBackend: PassBackend {
         }
     }
 
-    func write(_ records: [EntityRecord]) async throws {
+    func write(_ records: [EntityRecord], source: RecordSource?) async throws {
         // No secret is stored, even one the API echoed into a record.
-        let (records, echoed) = EchoedSecrets.screen(records, redactor: context.redactor)
+        let (records, echoed) = EchoedSecrets.screen(records, redactor: context.redactor, source: source)
         if !echoed.isEmpty { try await reject(echoed) }
         guard !records.isEmpty else { return }
         let hashes = records.map(ContentHash.of)
@@ -77,13 +83,14 @@ final class EnginePassBackend: PassBackend {
 
     var rows: any StoredRows { store }
 
-    /// What the run record keeps of this pass: `ok`, or `stale` when a response came from the
-    /// cache because the network failed.
+    /// What the run record keeps of this pass: `ok`; `stale` when a response came from the
+    /// cache because the network failed; else `ok_with_rejects` when records were rejected.
     func outcome(counts: WriteCounts, error: String?, finished: Date) -> EntityStore.RunOutcome {
         let statistics = statistics.withLock { $0 }
         let stale = statistics.staleURLs
+        let status: FeedReport.Status = !stale.isEmpty ? .stale : counts.rejected > 0 ? .okWithRejects : .ok
         return EntityStore.RunOutcome(
-            status: stale.isEmpty ? .ok : .stale, counts: counts, requests: statistics.requests,
+            status: status, counts: counts, requests: statistics.requests,
             attempts: statistics.attempts, bytes: statistics.bytes, error: error,
             notes: statistics.notes
                 + (stale.isEmpty ? [] : ["stale: \(stale.count) response(s): " + FeedReport.summarize(stale)]),
@@ -93,6 +100,8 @@ final class EnginePassBackend: PassBackend {
 
 /// Counters of one pass, for the report and the run record.
 struct PassStatistics: Sendable {
+    /// Requests made so far, including those still under way: the last response's ``FetchResponse/page``.
+    var requested = 0
     var requests = 0
     var attempts = 0
     var bytes = 0

@@ -4,7 +4,8 @@ import FeedKit
 public struct RunReport: Sendable, Codable {
     public var feeds: [FeedReport]
 
-    /// Whether every feed that ran succeeded (a stale feed counts as a success).
+    /// Whether every feed that ran succeeded (a stale feed, or one with rejects within its
+    /// `max_reject_ratio`, counts as a success).
     public var succeeded: Bool { feeds.allSatisfy { $0.status != .failed } }
 }
 
@@ -13,9 +14,14 @@ public struct FeedReport: Sendable, Codable {
     public enum Status: String, Sendable, Codable {
         /// Fetched, mapped and committed.
         case ok
-        /// Committed, but at least one response came from the cache because the network failed.
+        /// Committed, with some records rejected (kept in `_rejects`), no more than the feed's
+        /// `max_reject_ratio` allows.
+        case okWithRejects = "ok_with_rejects"
+        /// Committed, but at least one response came from the cache because the network failed
+        /// (whether or not records were rejected too).
         case stale
-        /// Nothing committed; the feed's rows are as they were.
+        /// Nothing committed; the feed's rows are as they were. Also a pass that rejected more
+        /// of its records than its `max_reject_ratio` allows.
         case failed
     }
 
@@ -37,4 +43,11 @@ public struct FeedReport: Sendable, Codable {
     /// Outbox events delivered after the pass, and those still waiting.
     public var outboxDelivered: Int
     public var outboxPending: Int
+
+    /// `staleUrls`, so that snake_case output (`feedwork run --json`) reads `stale_urls`.
+    enum CodingKeys: String, CodingKey {
+        case feed, adapter, run, status, counts, requests, attempts, bytes, milliseconds
+        case staleURLs = "staleUrls"
+        case staleAgeSeconds, error, notes, outboxDelivered, outboxPending
+    }
 }

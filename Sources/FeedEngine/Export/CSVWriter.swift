@@ -7,20 +7,41 @@ import FeedKit
 /// quotes doubled. `null` is an empty field and an empty string is `""`, so the two stay apart
 /// for readers that care. Booleans are `true` / `false`, reals their shortest round-trip form
 /// (empty for NaN and infinities), decimals their exact text, JSON columns their text.
+///
+/// With deleted rows, a last column `_deleted` is empty for rows and `true` for deleted rows,
+/// which hold only the key fields, `_feed`, `_key` and `_run` among the columns written.
 public struct CSVWriter: ExportWriter {
     private let fields: [ExportField]
+    /// For each field, its index in the deleted rows' fields, if they have it; `nil` when the
+    /// export has no deleted rows (and so no `_deleted` column).
+    private let deletedIndices: [Int?]?
 
-    public init(fields: [ExportField]) { self.fields = fields }
+    public init(fields: [ExportField], deletedFields: [ExportField]? = nil) {
+        self.fields = fields
+        deletedIndices = deletedFields.map { deleted in
+            fields.map { field in deleted.firstIndex { $0.name == field.name } }
+        }
+    }
 
     public mutating func begin(_ output: ExportOutput) throws(ExportError) {
         for (index, field) in fields.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             Self.writeField(field.name, to: output)
         }
+        if deletedIndices != nil { output.append(",_deleted") }
         output.append("\r\n")
     }
 
     public mutating func write(_ row: [FieldValue], to output: ExportOutput) throws(ExportError) {
+        try write(row, deleted: false, to: output)
+    }
+
+    public mutating func writeDeleted(_ tombstone: [FieldValue], to output: ExportOutput) throws(ExportError) {
+        let row = (deletedIndices ?? []).map { index in index.map { tombstone[$0] } ?? .null }
+        try write(row, deleted: true, to: output)
+    }
+
+    private func write(_ row: [FieldValue], deleted: Bool, to output: ExportOutput) throws(ExportError) {
         for index in fields.indices {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             switch row[index] {
@@ -32,6 +53,7 @@ public struct CSVWriter: ExportWriter {
             case .text(let text): Self.writeField(text, to: output)
             }
         }
+        if deletedIndices != nil { output.append(deleted ? ",true" : ",") }
         output.append("\r\n")
         try output.flushIfNeeded()
     }

@@ -12,7 +12,8 @@ import Foundation
 /// - `.time(T)` selects rows whose `_run` is a run that started at or after `T`
 ///   (`_runs.started_at >= T`).
 ///
-/// Rows deleted by a `replace` feed are gone from the store and so never appear in an increment.
+/// Rows deleted by a `replace` feed are gone from their table; their tombstones (`_tombstones`)
+/// are selected by the same bound with `--include-deleted` (see ``DeletedRows``).
 public enum ChangedSince: Sendable, Hashable {
     case run(Int64)
     case time(Date)
@@ -21,6 +22,15 @@ public enum ChangedSince: Sendable, Hashable {
     /// offset, or a date `2026-01-31` meaning its midnight UTC).
     ///
     /// - Throws: a usage ``ExportError`` for anything else.
+    /// The SQL condition that `runColumn` (a column of run ids) holds a run in the window, and
+    /// its one argument.
+    func condition(on runColumn: String) -> (sql: String, argument: FieldValue) {
+        switch self {
+        case .run(let run): ("\(runColumn) > ?", .integer(run))
+        case .time(let date): ("\(runColumn) IN (\(EntityStore.runsStartedSinceSQL))", .text(Timestamp.string(date)))
+        }
+    }
+
     public init(parsing text: String) throws(ExportError) {
         if !text.isEmpty, text.allSatisfy(\.isASCII), let run = Int64(text) {
             self = .run(run)

@@ -11,6 +11,8 @@ public struct ExportManifest: Sendable, Hashable, Codable {
         /// The file's name within the output folder.
         public var file: String
         public var rows: Int
+        /// With `--include-deleted`: the deleted rows (tombstones) written after the rows.
+        public var deleted: Int?
         public var columns: [ManifestColumn]
     }
 

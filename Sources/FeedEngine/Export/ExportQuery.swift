@@ -12,6 +12,8 @@ public struct ExportQuery: Sendable {
     public var fields: [ExportField]
     public var sql: String
     public var arguments: [FieldValue]
+    /// The tombstones written after the rows, with ``ExportRequest/includeDeleted``.
+    public var deleted: DeletedRows?
 
     /// Checks `request` against `schemas` and builds its query.
     ///
@@ -49,7 +51,12 @@ public struct ExportQuery: Sendable {
             sql += " LIMIT ?"
             arguments.append(.integer(Int64(limit)))
         }
-        return ExportQuery(table: table, fields: fields, sql: sql, arguments: arguments)
+        var query = ExportQuery(table: table, fields: fields, sql: sql, arguments: arguments)
+        if request.includeDeleted {
+            guard let bound = request.changedSince else { throw DeletedRows.needsChangedSince }
+            query.deleted = try DeletedRows.build(for: table, fields: fields, feeds: request.feeds, since: bound)
+        }
+        return query
     }
 }
 
@@ -181,25 +188,18 @@ private struct Builder {
     }
 
     mutating func add(_ bound: ChangedSince) {
-        let runCondition: (String) -> String
-        let argument: FieldValue
-        switch bound {
-        case .run(let run):
-            runCondition = { "\($0)._run > ?" }
-            argument = .integer(run)
-        case .time(let date):
-            runCondition = { "\($0)._run IN (\(EntityStore.runsStartedSinceSQL))" }
-            argument = .text(Timestamp.string(date))
-        }
         if let parent = table.parent {
             // Child rows are rewritten with their parent, so the parent's `_run` dates them.
+            let (runCondition, argument) = bound.condition(on: "p._run")
             conditions.append(
-                "EXISTS (SELECT 1 FROM \(EntityTable.quoted(parent)) AS p WHERE p._feed = t._feed AND p._key = t._key AND \(runCondition("p")))"
+                "EXISTS (SELECT 1 FROM \(EntityTable.quoted(parent)) AS p WHERE p._feed = t._feed AND p._key = t._key AND \(runCondition))"
             )
+            arguments.append(argument)
         } else {
-            conditions.append(runCondition("t"))
+            let (runCondition, argument) = bound.condition(on: "t._run")
+            conditions.append(runCondition)
+            arguments.append(argument)
         }
-        arguments.append(argument)
     }
 
     /// The column expression to compare and the value bound for it, typed by the column

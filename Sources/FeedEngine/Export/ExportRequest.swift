@@ -18,6 +18,9 @@ public struct ExportRequest: Sendable, Hashable {
     public var includeMeta = false
     /// Only rows inserted or changed after this.
     public var changedSince: ChangedSince?
+    /// Whether to write, after the rows, the rows deleted since ``changedSince`` (which it
+    /// needs); see ``DeletedRows``.
+    public var includeDeleted = false
 
     public init(entity: String) { self.entity = entity }
 }

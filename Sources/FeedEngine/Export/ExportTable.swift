@@ -14,6 +14,8 @@ public struct ExportTable: Sendable, Hashable {
     public var relations: [Relation]
     /// For a child table, the entity whose rows own it.
     public var parent: String?
+    /// The entity's key columns (none for a child table, whose rows are keyed by `_key`).
+    public var key: [String]
 
     /// Every field, `_` columns first.
     public var allFields: [ExportField] { metaFields + dataFields }
@@ -36,6 +38,7 @@ public struct ExportTable: Sendable, Hashable {
         defaultOrder = schema.order
         relations = schema.relations
         parent = nil
+        key = schema.key
     }
 
     /// The table of one of an entity's child lists. Its `_feed`, `_key` (the parent's key) and
@@ -51,6 +54,7 @@ public struct ExportTable: Sendable, Hashable {
         defaultOrder = [.ascending("_feed"), .ascending("_key"), .ascending("_position")]
         relations = []
         parent = schema.name
+        key = []
     }
 
     /// The fields written when the request names no columns.

@@ -7,6 +7,9 @@ public protocol ExportWriter {
     mutating func begin(_ output: ExportOutput) throws(ExportError)
     /// Writes one row; `row` follows the fields the writer was made with.
     mutating func write(_ row: [FieldValue], to output: ExportOutput) throws(ExportError)
+    /// Writes one deleted row (a tombstone), after the rows; `tombstone` follows the
+    /// `deletedFields` the writer was made with (see ``DeletedRows``).
+    mutating func writeDeleted(_ tombstone: [FieldValue], to output: ExportOutput) throws(ExportError)
     /// Writes what comes after the last row.
     mutating func end(_ output: ExportOutput) throws(ExportError)
 }
@@ -23,12 +26,13 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     /// The file extension of the format, without the dot.
     public var fileExtension: String { rawValue }
 
-    /// A writer for rows of `fields`.
-    public func makeWriter(fields: [ExportField]) -> any ExportWriter {
+    /// A writer for rows of `fields`, and for tombstones of `deletedFields` when the export
+    /// includes deleted rows.
+    public func makeWriter(fields: [ExportField], deletedFields: [ExportField]? = nil) -> any ExportWriter {
         switch self {
-        case .ndjson: NDJSONWriter(fields: fields)
-        case .json: JSONArrayWriter(fields: fields)
-        case .csv: CSVWriter(fields: fields)
+        case .ndjson: NDJSONWriter(fields: fields, deletedFields: deletedFields)
+        case .json: JSONArrayWriter(fields: fields, deletedFields: deletedFields)
+        case .csv: CSVWriter(fields: fields, deletedFields: deletedFields)
         }
     }
 }

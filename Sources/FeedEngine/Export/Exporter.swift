@@ -24,28 +24,34 @@ public struct Exporter: Sendable {
         return query
     }
 
-    /// Writes the rows `request` selects to `output` in `format` and flushes it.
+    /// Writes the rows `request` selects to `output` in `format` (then, with
+    /// ``ExportRequest/includeDeleted``, its tombstones) and flushes it.
     ///
-    /// - Returns: the number of rows written.
+    /// - Returns: the number of rows and of deleted rows written.
     /// - Throws: a usage ``ExportError`` for a request that does not fit the store; a runtime
     ///   ``ExportError`` or ``StoreError`` when reading or writing fails.
     @discardableResult
-    public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) throws -> Int {
+    public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) throws
+        -> ExportCount
+    {
         let query = try query(for: request)
-        let rows = try read { db in
-            var writer = format.makeWriter(fields: query.fields)
+        let count = try read { db in
+            var writer = format.makeWriter(fields: query.fields, deletedFields: query.deleted?.fields)
             return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
         }
         try output.flush()
-        return rows
+        return count
     }
 
     /// Writes every entity and child table to `directory` (created when missing) as
     /// `<table>.<format>`, each file atomically, then `manifest.json`, all from one snapshot.
+    /// With `includeDeleted` (which needs `changedSince`), each file ends with the table's
+    /// tombstones and the manifest gives their count.
     public func exportAll(
         format: ExportFormat, to directory: String, feeds: [String] = [], changedSince: ChangedSince? = nil,
-        changedSinceText: String? = nil, includeMeta: Bool = false
+        changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false
     ) throws -> ExportManifest {
+        if includeDeleted, changedSince == nil { throw DeletedRows.needsChangedSince }
         let schemas = try store.schemas()
         if !feeds.isEmpty { try checkFeeds(feeds) }
         do {
@@ -62,15 +68,17 @@ public struct Exporter: Sendable {
                 request.feeds = feeds
                 request.changedSince = changedSince
                 request.includeMeta = includeMeta
+                request.includeDeleted = includeDeleted
                 let query = try ExportQuery.build(request, schemas: schemas)
                 let file = "\(table.name).\(format.fileExtension)"
-                let rows = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
-                    var writer = format.makeWriter(fields: query.fields)
+                let count = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
+                    var writer = format.makeWriter(fields: query.fields, deletedFields: query.deleted?.fields)
                     return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
                 }
                 entries.append(
                     ExportManifest.Entry(
-                        entity: table.name, parent: table.parent, file: file, rows: rows,
+                        entity: table.name, parent: table.parent, file: file, rows: count.rows,
+                        deleted: includeDeleted ? count.deleted : nil,
                         columns: query.fields.map(ExportManifest.ManifestColumn.init)))
             }
             return ExportManifest(

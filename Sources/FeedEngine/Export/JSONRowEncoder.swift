@@ -11,14 +11,18 @@ import FeedKit
 /// | text, timestamp | string, UTF-8 as stored, escaped per RFC 8259 |
 /// | json | the document embedded (re-serialized compactly); a string if the stored text is not valid JSON |
 ///
-/// `null` is `null` in every column.
+/// `null` is `null` in every column. An encoder of deleted rows starts each object with
+/// `"_deleted":true`.
 struct JSONRowEncoder {
     let fields: [ExportField]
     /// `"name":` of each field, escaped once.
     private let keys: [[UInt8]]
+    /// Whether the rows are deleted ones, whose objects start with `"_deleted":true`.
+    private let deleted: Bool
 
-    init(fields: [ExportField]) {
+    init(fields: [ExportField], deleted: Bool = false) {
         self.fields = fields
+        self.deleted = deleted
         keys = fields.map { field in
             var key = ""
             JSONValue.writeString(field.name, to: &key)
@@ -27,9 +31,9 @@ struct JSONRowEncoder {
     }
 
     func encode(_ row: [FieldValue], to output: ExportOutput) {
-        output.append(UInt8(ascii: "{"))
+        output.append(deleted ? #"{"_deleted":true"# : "{")
         for index in fields.indices {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
+            if index > 0 || deleted { output.append(UInt8(ascii: ",")) }
             output.append(keys[index])
             Self.encode(row[index], type: fields[index].type, to: output)
         }

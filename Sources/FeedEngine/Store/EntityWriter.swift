@@ -282,9 +282,16 @@ final class EntityWriter {
         }
     }
 
-    /// For `replace`: deletes the feed's rows that this pass did not deliver.
+    /// For `replace`: deletes the feed's rows that this pass did not deliver, leaving a tombstone
+    /// in `_tombstones` for each (for `export --include-deleted`).
     func deleteUnseen(in db: Database) throws {
         guard mode == .replace else { return }
+        let keyValues = "json_array(" + schema.key.map(EntityTable.quoted).joined(separator: ", ") + ")"
+        try db.execute(
+            sql: """
+                INSERT INTO _tombstones(feed, entity, key, key_values, run, deleted_at)
+                SELECT _feed, ?, _key, \(keyValues), ?, ? FROM \(table) WHERE _feed = ? AND _last_seen <> ?
+                """, arguments: [schema.name, run, stamp, feed, stamp])
         try db.execute(
             sql: "DELETE FROM \(table) WHERE _feed = ? AND _last_seen <> ?", arguments: [feed, stamp])
         counts.deleted += db.changesCount

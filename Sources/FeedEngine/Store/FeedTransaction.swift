@@ -145,6 +145,8 @@ final class FeedTransaction: @unchecked Sendable {
                 }
             }
             result = commitRequested() ? .success(()) : .failure(RolledBack())
+        } catch let error as RejectLimitError {
+            result = .failure(error)  // the pass's verdict on its records, not a store failure
         } catch {
             result = .failure(StoreError(path: store.path, error))
         }

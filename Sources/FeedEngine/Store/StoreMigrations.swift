@@ -83,6 +83,34 @@ enum StoreMigrations {
             // When set, `body` holds the zlib-compressed body of `body_size` bytes.
             try db.execute(sql: "ALTER TABLE _http_cache ADD COLUMN body_size INTEGER")
         }
+        migrator.registerMigration("v4: where rejects came from") { db in
+            // The (redacted) URL of the response a reject was read from, and its page (1-based);
+            // null for rejects stored before, or whose adapter did not say.
+            try db.execute(
+                sql: """
+                    ALTER TABLE _rejects ADD COLUMN url TEXT;
+                    ALTER TABLE _rejects ADD COLUMN page INTEGER;
+                    """)
+        }
+        migrator.registerMigration("v5: tombstones") { db in
+            // One row per row a `replace` pass deleted, written in the pass's transaction:
+            // `key_values` is a JSON array of the row's key columns, in key order; `deleted_at` is
+            // the start of the pass that deleted it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _tombstones (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        feed TEXT NOT NULL,
+                        entity TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        key_values TEXT NOT NULL,
+                        run INTEGER NOT NULL,
+                        deleted_at TEXT NOT NULL
+                    );
+                    CREATE INDEX _tombstones_entity ON _tombstones(entity, run);
+                    CREATE INDEX _tombstones_key ON _tombstones(entity, feed, key);
+                    """)
+        }
         return migrator
     }
 }

@@ -14,6 +14,8 @@ final class StoreTransaction {
     /// names costs less than hashing them.
     private var lastWriter: EntityWriter?
     private(set) var rejected = 0
+    /// The pass's first reject, for the message of a pass that rejects too many.
+    private(set) var firstReject: Reject?
 
     init(db: Database, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) {
         self.db = db
@@ -58,7 +60,9 @@ final class StoreTransaction {
 
     func reject(_ rejects: [Reject]) throws {
         let statement = try RawStatement(
-            db, "INSERT INTO _rejects(run, feed, entity, path, reason, raw) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            db,
+            "INSERT INTO _rejects(run, feed, entity, path, reason, raw, url, page) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+        )
         for reject in rejects {
             statement.bind(run, at: 1)
             statement.bind(feed, at: 2)
@@ -66,10 +70,13 @@ final class StoreTransaction {
             statement.bind(reject.path, at: 4)
             statement.bind(reject.reason, at: 5)
             statement.bind(reject.raw, at: 6)
+            statement.bind(.text(reject.source?.url), at: 7)
+            statement.bind(.integer(reject.source?.page), at: 8)
             try statement.step(db)
             statement.reset()
         }
         rejected += rejects.count
+        if firstReject == nil { firstReject = rejects.first }
     }
 
     /// Stores `entry`; `compressed` is its body deflated (``BodyCompression``), when smaller.

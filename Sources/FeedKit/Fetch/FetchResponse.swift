@@ -33,6 +33,9 @@ public struct FetchResponse: Sendable {
     /// Whether `body` was left out (it is empty), as the request's
     /// ``FetchRequest/omitsUnchangedBody`` asked for an unchanged response.
     public var bodyIsOmitted = false
+    /// The response's 1-based position among the responses of its pass, in the order they were
+    /// requested (set by ``FeedPass/fetch(_:)``; `nil` for a response made outside a pass).
+    public var page: Int?
 
     public init(
         url: String, status: Int, headers: [String: String] = [:], body: Data, origin: Origin,

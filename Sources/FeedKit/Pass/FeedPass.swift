@@ -64,22 +64,30 @@ public final class FeedPass: Sendable {
     }
 
     /// Writes a batch: its records (upserted by key, in the modes the feed declares), its rejects
-    /// (kept with their reasons) and its notes (added to the feed's report).
+    /// (kept with their reasons and the batch's ``RecordBatch/source``, unless they have their
+    /// own) and its notes (added to the feed's report).
     ///
     /// A key delivered twice in one pass is written once, the last delivery winning; the report
     /// counts the duplicates.
     public func write(_ batch: RecordBatch) async throws {
         for text in batch.notes { note(text) }
-        if !batch.records.isEmpty { try await backend.write(batch.records) }
+        let source = batch.source.map(redacted)
+        if !batch.records.isEmpty { try await backend.write(batch.records, source: source) }
         if !batch.rejects.isEmpty {
-            let redacted = batch.rejects.map { reject in
+            let rejects = batch.rejects.map { reject in
                 var copy = reject
                 copy.reason = redactor.redact(copy.reason)
                 copy.raw = redactor.redact(copy.raw)
+                copy.source = reject.source.map(redacted) ?? source
                 return copy
             }
-            try await backend.reject(redacted)
+            try await backend.reject(rejects)
         }
+    }
+
+    /// `source` with secrets hidden in its URL, which an adapter may have built itself.
+    private func redacted(_ source: RecordSource) -> RecordSource {
+        RecordSource(url: redactor.redact(source.url), page: source.page)
     }
 
     /// Counts `count` records of `entity` as unchanged without writing them.
@@ -141,7 +149,8 @@ public final class FeedPass: Sendable {
 /// What a pass asks of the engine, which implements it for each pass. Not part of the SDK.
 package protocol PassBackend: Sendable {
     func fetch(_ request: FetchRequest) async throws -> FetchResponse
-    func write(_ records: [EntityRecord]) async throws
+    /// Writes `records`; `source` goes with any the engine rejects itself (such as a key holding a secret).
+    func write(_ records: [EntityRecord], source: RecordSource?) async throws
     func reject(_ rejects: [Reject]) async throws
     func countUnchanged(_ count: Int, entity: String) async throws
     func note(_ text: String)

@@ -63,7 +63,8 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// A record that failed mapping or validation, kept in `_rejects` with its reason and raw JSON.
+/// A record that failed mapping or validation, kept in `_rejects` with its reason, raw JSON and
+/// the response it came from.
 public struct Reject: Sendable, Hashable {
     public var entity: String
     public var reason: String
@@ -71,12 +72,16 @@ public struct Reject: Sendable, Hashable {
     public var path: String
     /// The record's JSON as received (or as close to it as the adapter has).
     public var raw: String
+    /// The response the record came from. Usually left `nil`: the reject then gets the
+    /// ``RecordBatch/source`` of the batch it is written in.
+    public var source: RecordSource?
 
-    public init(entity: String, reason: String, path: String, raw: String) {
+    public init(entity: String, reason: String, path: String, raw: String, source: RecordSource? = nil) {
         self.entity = entity
         self.reason = reason
         self.path = path
         self.raw = raw
+        self.source = source
     }
 
     /// A reject of `item`, found at `path` (`$.fruit[3]`), for `error`: its field, if any, is

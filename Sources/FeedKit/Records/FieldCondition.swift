@@ -33,11 +33,11 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `FIELD<op>VALUE`.
     ///
-    /// - Throws: ``FieldConditionError`` when there is no operator or no field name.
-    public init(parsing text: String) throws(FieldConditionError) {
+    /// - Throws: ``FieldCondition/ParseError`` when there is no operator or no field name.
+    public init(parsing text: String) throws(FieldCondition.ParseError) {
         let operatorStart: Set<Character> = ["=", "!", "<", ">", "~"]
         guard let index = text.firstIndex(where: { operatorStart.contains($0) }) else {
-            throw FieldConditionError("'\(text)': expected FIELD=VALUE (or !=, <, <=, >, >=, ~ for contains)")
+            throw FieldCondition.ParseError("'\(text)': expected FIELD=VALUE (or !=, <, <=, >, >=, ~ for contains)")
         }
         let field = String(text[..<index])
         var rest = text[index...]
@@ -46,7 +46,7 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
         switch first {
         case "!":
             guard rest.first == "=" else {
-                throw FieldConditionError("'\(text)': '!' must be followed by '=' (FIELD!=VALUE)")
+                throw FieldCondition.ParseError("'\(text)': '!' must be followed by '=' (FIELD!=VALUE)")
             }
             rest.removeFirst()
             op = .notEqual
@@ -60,7 +60,9 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
         case "~": op = .contains
         default: op = .equal
         }
-        guard !field.isEmpty else { throw FieldConditionError("'\(text)': no field name before '\(op.rawValue)'") }
+        guard !field.isEmpty else {
+            throw FieldCondition.ParseError("'\(text)': no field name before '\(op.rawValue)'")
+        }
         self.init(field: field, op: op, value: String(rest))
     }
 
@@ -71,9 +73,9 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
     /// columns (`true`, `1`, `yes` are 1), `.real` for real and decimal columns, `.text`
     /// otherwise; a failure when it does not read as that type, saying what the column holds
     /// (`'price' is a decimal column; 'abc' is not`).
-    public func operand(for type: ColumnType) -> Result<FieldValue, FieldConditionError> {
-        func mismatch(_ expected: String) -> Result<FieldValue, FieldConditionError> {
-            .failure(FieldConditionError("'\(field)' is \(expected); '\(value)' is not"))
+    public func operand(for type: ColumnType) -> Result<FieldValue, FieldCondition.ParseError> {
+        func mismatch(_ expected: String) -> Result<FieldValue, FieldCondition.ParseError> {
+            .failure(FieldCondition.ParseError("'\(field)' is \(expected); '\(value)' is not"))
         }
         switch type {
         case .integer:
@@ -149,10 +151,12 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A condition that cannot be read, or whose value does not fit its field.
-public struct FieldConditionError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
+extension FieldCondition {
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var message: String
 
-    public init(_ message: String) { self.message = message }
+        public init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+        public var description: String { message }
+    }
 }

@@ -17,6 +17,15 @@ struct ConfigOptions: ParsableArguments {
         try ConfigLoader(registry: BuiltinAdapters.registry, unsetVariables: unsetVariables).load(path: config)
     }
 
+    /// The existing store at `path`, opened read-only; a missing file is an error (status 1),
+    /// not a new store.
+    static func readOnlyStore(at path: String) throws -> EntityStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure.failed("no store at \(path); run `feedwork run` first")
+        }
+        return try EntityStore(readingAt: path)
+    }
+
     /// Opens the config's store, exiting with status 1 and a message when it cannot.
     func openStore(_ config: FeedsConfig) throws -> EntityStore {
         do {

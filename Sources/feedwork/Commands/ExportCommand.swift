@@ -24,7 +24,10 @@ struct ExportCommand: ParsableCommand {
 
             --changed-since RUN keeps rows inserted or changed by runs after RUN (run ids are in \
             the run report and the manifest); --changed-since TIMESTAMP keeps rows changed by runs \
-            that started at or after it.
+            that started at or after it. With --include-deleted, the rows replace passes deleted \
+            in that window follow, one per key still gone: in NDJSON and JSON \
+            {"_deleted":true, the key fields, "_feed", "_key", "_run" (the run that deleted it)}; \
+            in CSV a last column _deleted is true for them and empty for the other rows.
 
             --output writes a regular file atomically (a failed export leaves no file); through a \
             symlink it replaces the link's target; a FIFO or a device (/dev/null) is written in \
@@ -41,6 +44,7 @@ struct ExportCommand: ParsableCommand {
               feedwork export fruit --where 'price<200' --order -price --limit 3
               feedwork export classified --where category=Maison --columns id,title,price
               feedwork export fruit --changed-since 41 --include-meta
+              feedwork export fruit --changed-since 41 --include-deleted
               feedwork export --all --output-dir out --format csv
             """)
 
@@ -93,6 +97,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only rows changed after this run id, or by runs started at or after this ISO 8601 time.")
     var changedSince: String?
 
+    @Flag(help: "After the changed rows, the rows deleted since --changed-since (marked _deleted).")
+    var includeDeleted = false
+
     private func optionProblem() -> String? {
         if all {
             guard entity == nil else { return "give an entity or --all, not both" }
@@ -110,6 +117,7 @@ struct ExportCommand: ParsableCommand {
             guard outputDir == nil else { return "--output-dir goes with --all; use --output for one entity" }
         }
         if let limit, limit < 0 { return "--limit must be 0 or more" }
+        if includeDeleted, changedSince == nil { return DeletedRows.needsChangedSince.message }
         return nil
     }
 
@@ -121,21 +129,25 @@ struct ExportCommand: ParsableCommand {
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
         }
-        let exporter = Exporter(store: try openStore(at: storePath))
+        let exporter = Exporter(store: try ConfigOptions.readOnlyStore(at: storePath))
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
         if all, let outputDir {
             let manifest = try exporter.exportAll(
                 format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
-                changedSinceText: self.changedSince, includeMeta: includeMeta)
+                changedSinceText: self.changedSince, includeMeta: includeMeta, includeDeleted: includeDeleted)
             let rows = manifest.entities.reduce(0) { $0 + $1.rows }
+            let deleted = manifest.entities.reduce(0) { $0 + ($1.deleted ?? 0) }
             Console.error(
-                "exported \(manifest.entities.count) table(s), \(rows) row(s) to \(outputDir) (complete up to run \(manifest.run))"
+                "exported \(manifest.entities.count) table(s), \(rows) row(s)\(includeDeleted ? ", \(deleted) deleted" : "") to \(outputDir) (complete up to run \(manifest.run))"
             )
         } else if let entity {
             let request = try makeRequest(entity: entity, changedSince: changedSince)
             if let output, let target {
-                let rows = try target.write { file in try exporter.export(request, format: format, to: file) }
-                if !target.isOwnDescriptor { Console.error("exported \(rows) row(s) of \(entity) to \(output)") }
+                let count = try target.write { file in try exporter.export(request, format: format, to: file) }
+                if !target.isOwnDescriptor {
+                    let deleted = includeDeleted ? ", \(count.deleted) deleted" : ""
+                    Console.error("exported \(count.rows) row(s)\(deleted) of \(entity) to \(output)")
+                }
             } else {
                 try exporter.export(request, format: format, to: .standardOutput())
             }
@@ -152,16 +164,8 @@ struct ExportCommand: ParsableCommand {
             columns?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
         request.includeMeta = includeMeta
         request.changedSince = changedSince
+        request.includeDeleted = includeDeleted
         return request
-    }
-
-    /// The store at `path`; a missing file is an error, not a new store.
-    private func openStore(at path: String) throws -> EntityStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure.failed(
-                "no store at \(path); run `feedwork run` first")
-        }
-        return try EntityStore(readingAt: path)
     }
 }
 

@@ -11,8 +11,10 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run every enabled feed in one pass.",
         discussion: """
             Each feed's pass commits in one transaction: a feed that fails keeps its previous rows \
-            while the others commit. Exit status: 0 when every feed succeeded, 1 when any failed, \
-            2 for a config error.
+            while the others commit. A feed's status is ok, ok_with_rejects (some records rejected, \
+            within its max_reject_ratio), stale (served from the cache after a network failure) or \
+            failed (nothing committed; also a pass rejecting more than max_reject_ratio). Exit \
+            status: 0 when no feed failed, 1 when any failed, 2 for a config error.
 
             Examples:
               feedwork run

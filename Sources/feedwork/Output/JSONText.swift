@@ -1,6 +1,7 @@
 import Foundation
 
-/// The JSON the inspection commands print with `--json`: snake_case keys, sorted, indented.
+/// The JSON every command prints with `--json`: snake_case keys (`stale_urls`,
+/// `outbox_delivered`), sorted, indented, with `/` unescaped.
 enum JSONText {
     static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()

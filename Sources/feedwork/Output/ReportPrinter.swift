@@ -43,12 +43,9 @@ enum ReportPrinter {
         return "[\(feed.feed)] \(summary) (\(milliseconds(feed.milliseconds)))"
     }
 
-    static func json(_ report: RunReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// `value` as the `--json` of every command prints it (see ``JSONText``): the run report,
+    /// `runs --json`, `rejects --json`.
+    static func json(_ value: some Encodable) -> String { JSONText.encode(value) }
 
     static func bytes(_ count: Int) -> String {
         if count >= 1 << 20 { return String(format: "%.1f MB", Double(count) / Double(1 << 20)) }

@@ -104,7 +104,7 @@ struct ClassifiedAdapterTests {
             listing: Data(JSONValue.array(ads).jsonText.utf8))
         let report = try await harness.run()
         let feed = try #require(report.feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(feed.counts.rejected == 1)
         #expect(try harness.count("classified") == 299)
         #expect(

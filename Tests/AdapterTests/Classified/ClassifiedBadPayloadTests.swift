@@ -14,7 +14,7 @@ struct ClassifiedBadPayloadTests {
     @Test func wrongTypesAreRejectedWithReasons() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "wrong-types.json")
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(try harness.integers("SELECT id FROM classified") == [208])
         #expect(
             try harness.rejectReasons(entity: "classified") == [
@@ -32,7 +32,7 @@ struct ClassifiedBadPayloadTests {
     @Test func missingKeysAndNullsAreRejectedUnlessTheFieldIsOptional() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "missing-and-null.json")
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].id: id is missing",
@@ -53,7 +53,7 @@ struct ClassifiedBadPayloadTests {
     @Test func hugeFractionalAndNegativeNumbersAreRejectedWhileExactPricesLand() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "bad-numbers.json")
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].id: id must be a whole number within the 64-bit range, found 123456789012345678901234567890",
@@ -69,7 +69,7 @@ struct ClassifiedBadPayloadTests {
     @Test func unparseableDatesAreRejectedAndOffsetsAreApplied() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "bad-dates.json")
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].creation_date: creation_date is not an ISO 8601 date-time: '2019-13-05T15:56:59+0000'",
@@ -83,10 +83,19 @@ struct ClassifiedBadPayloadTests {
             ])
     }
 
+    @Test func eachRejectNamesTheResponseItCameFromOfTheTwo() async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(categories: "bad-categories.json", listing: "listing.json")
+        _ = try await harness.run()
+        let sources = try harness.rows("SELECT DISTINCT entity, url, page FROM _rejects ORDER BY entity").map { row in
+            "\(row["entity"]?.description ?? "") \(row["url"]?.description ?? "null") \(row["page"]?.description ?? "null")"
+        }
+        #expect(sources == ["category categories.json 1", "classified listing.json 2"], "\(sources)")
+    }
+
     @Test func badCategoriesAreRejectedAndTheirAdsWithThem() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(categories: "bad-categories.json", listing: "listing.json")
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(
             try harness.rejectReasons(entity: "category") == [
                 "$[1].id: id must be a whole number, found a string",
@@ -113,7 +122,7 @@ struct ClassifiedBadPayloadTests {
         let harness = try ClassifiedFeedFiles.harness(
             categories: try TestFixtures.data("classified/categories.json"), listing: Data(listing.utf8))
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(try harness.rejectReasons(entity: "classified") == ["$[0].title: title must be a string, found a list"])
     }
 

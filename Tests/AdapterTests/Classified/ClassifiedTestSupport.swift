@@ -18,6 +18,7 @@ enum ClassifiedFeedFiles {
                     adapter: classified
                     categories_url: categories.json
                     listing_url: listing.json
+                    max_reject_ratio: 1  # these suites reject most records on purpose
                 \(extra)
                 """, files: ["categories.json": categories, "listing.json": listing])
     }

@@ -18,6 +18,7 @@ struct FruitAdapterTests {
                   - name: fruit
                     adapter: fruit
                     url: data.json
+                    max_reject_ratio: 1  # these tests reject most records on purpose
                 \(extra)
                 """, files: ["data.json": body])
     }
@@ -48,7 +49,7 @@ struct FruitAdapterTests {
         let harness = try harness(body: try TestFixtures.data("fruit/malformed.json"))
         let report = try await harness.run()
         let feed = try #require(report.feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(feed.counts.inserted == 1)
         #expect(feed.counts.rejected == 7)
         let apple = try #require(try harness.rows("SELECT price, weight FROM fruit WHERE type = 'apple'").first)

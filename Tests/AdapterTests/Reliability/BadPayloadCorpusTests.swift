@@ -116,9 +116,10 @@ struct BadPayloadCorpusTests {
         let corpus = payload.corpus
         let harness = try FeedHarness(
             registry: AdapterRegistry([FruitAdapter.self, DestinationAdapter.self, JSONAdapter.self]),
-            yaml: "feeds:\n  - \(corpus.yaml)\n", files: [corpus.target: try corpus.goodBody()])
+            yaml: "defaults: { max_reject_ratio: 1 }\nfeeds:\n  - \(corpus.yaml)\n",
+            files: [corpus.target: try corpus.goodBody()])
         let first = try #require(try await harness.run().feeds.first)
-        #expect(first.status == .ok, "\(first.error ?? "")")
+        #expect(first.status != .failed, "\(first.error ?? "")")  // flights-ten.json holds one bad offer
         let before = try harness.rows("SELECT * FROM \"\(corpus.table)\" ORDER BY _key")
         #expect(!before.isEmpty)
 
@@ -132,7 +133,7 @@ struct BadPayloadCorpusTests {
             #expect(error.contains(payload.words), "\(error)")
             #expect(try harness.rows("SELECT * FROM \"\(corpus.table)\" ORDER BY _key") == before)
         case .rejects:
-            #expect(feed.status == .ok, "\(feed.error ?? "")")
+            #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
             let reasons = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
                 "\(row["path"].map(Self.text) ?? ""): \(row["reason"].map(Self.text) ?? "")"
             }

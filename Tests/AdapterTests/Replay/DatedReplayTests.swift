@@ -61,7 +61,7 @@ struct DatedReplayTests {
 
     @Test func aFlightSearchWithDatedParametersReplaysDaysLater() async throws {
         let body =
-            #"{"currency":"EUR","data":[{"flyTo":"BCN","cityTo":"Barcelona","price":42,"#
+            #"{"currency":"EUR","data":[{"id":"f1","flyTo":"BCN","cityTo":"Barcelona","price":42,"#
             + #""dTimeUTC":1700000000,"aTimeUTC":1700003600,"mapIdto":"barcelona_es","booking_token":"x","#
             + #""deep_link":"https://example.com/b"}]}"#
         let seen = Mutex<[String]>([])

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 
 /// An independent RFC 4180 reader: Python's `csv` module, run as a process.
@@ -22,7 +23,7 @@ enum PythonCSV {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try process.spawn()
         // Test inputs are small: written whole before reading (a pipe holds 64 KiB).
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()

@@ -17,7 +17,7 @@ public struct EchoAdapter: FeedAdapter {
     public func run(_ pass: FeedPass) async throws {
         let response = try await pass.fetch(FetchRequest(url: options.url))  // fetch: the engine does the I/O
         let list = try pass.parseJSON(response)  // parse: errors name the feed, URL and position
-        var batch = RecordBatch()  // map: records, and rejects with their reasons
+        var batch = RecordBatch(source: RecordSource(response))  // map: records, and rejects with their reasons
         for (index, item) in (list.arrayValue ?? []).enumerated() {
             if let name = item.stringValue {
                 let fields: [String: FieldValue] = ["name": .text(name)]

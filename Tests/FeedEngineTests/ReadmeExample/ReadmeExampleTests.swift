@@ -37,9 +37,12 @@ struct ReadmeExampleTests {
     @Test func aValueOfTheWrongTypeIsRejectedWithItsPath() async throws {
         let harness = try harness(#"["ada", 42]"#)
         let feed = try #require(try await harness.run().feeds.first)
-        #expect(feed.status == .ok)
+        #expect(feed.status == .okWithRejects)
         #expect(feed.counts.inserted == 1)
         #expect(feed.counts.rejected == 1)
+        #expect(
+            try harness.rows("SELECT path, url, page FROM _rejects")
+                == [["path": .text("$[1]"), "url": .text("names.json"), "page": .integer(1)]])
     }
 
     @Test func aBodyThatIsNotJSONFailsTheFeedNamingItsURLAndPosition() async throws {

@@ -34,6 +34,7 @@ struct StoreMigrationTests {
         let store = try EntityStore(path: path)
         let tables = try store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
         #expect(tables.count == 1, "the missing migration ran")
+        #expect(try store.query("SELECT count(*) AS n FROM _tombstones") == [["n": .integer(0)]])
         #expect(try store.query("SELECT id, value FROM item") == [["id": .text("a"), "value": .integer(1)]])
 
         // And the next pass works on it, updating the old row by content.
@@ -44,5 +45,30 @@ struct StoreMigrationTests {
             .load(path: directory.appendingPathComponent("feeds.yaml").path)
         let report = try await Engine.open(config).run()
         #expect(report.feeds.first?.counts.updated == 1)
+    }
+
+    @Test func rejectsStoredBeforeTheirSourceWasKeptGainANullURLAndPage() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("feeds.sqlite").path
+
+        let old = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(old, upTo: "v3: compressed cache bodies")
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO _rejects(run, feed, entity, path, reason, raw)
+                    VALUES (1, 'items', 'item', '$[0].id', 'key field missing', '{}')
+                    """)
+        }
+        try old.close()
+
+        let store = try EntityStore(path: path)
+        #expect(
+            try store.query("SELECT path, url, page FROM _rejects")
+                == [["path": .text("$[0].id"), "url": .null, "page": .null]])
+        #expect(
+            try store.rejects(feed: "items", run: nil, limit: 10).map(\.reason) == ["key field missing"])
     }
 }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import FeedEngine
+import FeedKit
+import Foundation
+
+/// What `feedwork runs` and `feedwork rejects` share: the feed filter, the limit, `--json`, and
+/// the store they only read.
+struct HistoryOptions: ParsableArguments {
+    @OptionGroup var config: ConfigOptions
+
+    @Option(help: "Only this feed's entries.")
+    var feed: String?
+
+    @Option(help: "At most this many entries (the newest).")
+    var limit = 20
+
+    @Flag(help: "Print the entries as a JSON list.")
+    var json = false
+
+    /// The config's store, read-only and without the config's secrets; a missing store is an
+    /// error (status 1), a `--limit` below 1 a usage error.
+    func store() throws -> EntityStore {
+        guard limit > 0 else { throw CommandFailure.usage("--limit must be 1 or more") }
+        return try ConfigOptions.readOnlyStore(at: config.load(unsetVariables: .placeholder).storePath)
+    }
+
+    /// Prints `entries` as JSON with `--json`, else as `table` renders them.
+    func print<Entry: Encodable>(_ entries: [Entry], table: ([Entry]) -> String) {
+        Console.print(json ? HistoryPrinter.json(entries) : table(entries))
+    }
+}

@@ -1,0 +1,93 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import FeedTestSupport
+import Foundation
+import JSONFeed
+import Testing
+
+/// A pass that rejects more of its records than `max_reject_ratio` allows fails and changes
+/// nothing; one with fewer rejects commits with the status `ok_with_rejects`.
+@Suite("json adapter: max_reject_ratio")
+struct JSONRejectRatioTests {
+    /// A json feed over `items.json` whose `id` is an int: a string id is a reject.
+    static func harness(_ extra: String = "") throws -> FeedHarness {
+        try JSONFeedTest.harness(
+            url: "items.json",
+            """
+                entity: item
+                key: id
+                fields: { id: int, name: string }
+            \(extra)
+            """, files: ["items.json": Data(JSONFeedTest.items(0..<250).utf8)])
+    }
+
+    /// `count` items, the first `bad` of them with a string id.
+    static func items(_ count: Int, bad: Int) -> Data {
+        let items = (0..<count).map { index in
+            index < bad ? #"{"id":"\#(index)","name":"bad"}"# : #"{"id":\#(index),"name":"good"}"#
+        }
+        return Data(("[" + items.joined(separator: ",") + "]").utf8)
+    }
+
+    static func text(_ value: FieldValue?) -> String? { if case .text(let text)? = value { text } else { nil } }
+
+    @Test func aPassThatRejectsEveryRecordFailsAndLeavesTheStoreAsItWas() async throws {
+        let harness = try Self.harness()
+        let first = try #require(try await harness.run().feeds.first)
+        #expect(first.status == .ok)
+        let before = try harness.rows("SELECT * FROM item ORDER BY id")
+
+        try harness.write("items.json", Self.items(250, bad: 250))
+        let feed = try #require(try await harness.run().feeds.first)
+        #expect(feed.status == .failed)
+        let error = try #require(feed.error)
+        #expect(
+            error.contains(
+                "feed 'items': 250 of 250 records rejected (100%), above max_reject_ratio 0.5 (first: $[0].id: expected a whole number, found a string '0')"
+            ), "\(error)")
+        #expect(try harness.rows("SELECT * FROM item ORDER BY id") == before)
+        #expect(try harness.count("_rejects") == 0, "the rejects roll back with the pass")
+        let run = try #require(try harness.rows("SELECT status, error FROM _runs ORDER BY id DESC LIMIT 1").first)
+        #expect(run["status"] == .text("failed"))
+        #expect(Self.text(run["error"])?.contains("250 of 250 records rejected (100%)") == true)
+    }
+
+    @Test func rejectsWithinTheRatioCommitWithTheStatusOkWithRejects() async throws {
+        let harness = try Self.harness()
+        try harness.write("items.json", Self.items(4, bad: 1))
+        let feed = try #require(try await harness.run().feeds.first)
+        #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
+        #expect(feed.counts.inserted == 3)
+        #expect(try harness.count("_rejects") == 1)
+        let run = try #require(try harness.rows("SELECT status FROM _runs").first)
+        #expect(run["status"] == .text("ok_with_rejects"))
+    }
+
+    @Test func aRatioExactlyAtTheLimitIsWithinIt() async throws {
+        let harness = try Self.harness()
+        try harness.write("items.json", Self.items(4, bad: 2))
+        let feed = try #require(try await harness.run().feeds.first)
+        #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
+    }
+
+    @Test func theFeedsOwnRatioDecides() async throws {
+        let strict = try Self.harness("    max_reject_ratio: 0")
+        try strict.write("items.json", Self.items(100, bad: 1))
+        let failed = try #require(try await strict.run().feeds.first)
+        #expect(failed.status == .failed)
+        #expect(failed.error?.contains("1 of 100 records rejected (1%), above max_reject_ratio 0") == true)
+
+        let lenient = try Self.harness("    max_reject_ratio: 1")
+        try lenient.write("items.json", Self.items(3, bad: 3))
+        let passed = try #require(try await lenient.run().feeds.first)
+        #expect(passed.status == .okWithRejects, "\(passed.error ?? "")")
+    }
+
+    @Test func aPassWithNoRecordsAndNoRejectsIsOk() async throws {
+        let harness = try Self.harness("    max_reject_ratio: 0")
+        try harness.write("items.json", Data("[]".utf8))
+        let feed = try #require(try await harness.run().feeds.first)
+        #expect(feed.status == .ok, "\(feed.error ?? "")")
+    }
+}
