@@ -208,8 +208,11 @@ public struct ConfigLoader: Sendable {
                 problems.append(ConfigProblem(message, at: location(feedMapping["adapter"] ?? node)))
                 continue
             }
+            let (misspeltCommon, adapterOptions) = Self.misspeltCommonKeys(
+                in: optionsNode, adapter: adapterType.description, index: index, file: decoder.file)
+            problems += misspeltCommon
             let setup = FeedSetup(name: common.name, configDirectory: directory)
-            let made = adapterType.make(from: optionsNode, decoder: decoder, codingPath: path, setup: setup)
+            let made = adapterType.make(from: adapterOptions, decoder: decoder, codingPath: path, setup: setup)
             problems += made.problems
             guard let adapter = made.adapter, made.problems.isEmpty, decodedCommon.problems.isEmpty else { continue }
             for binding in adapter.entities {
@@ -266,6 +269,34 @@ public struct ConfigLoader: Sendable {
             }
         }
         return problems
+    }
+
+    /// "unknown key 'retires' in feeds[1]; did you mean 'retries'?" for each key of a feed's
+    /// adapter options that is no option of the adapter but looks like a common feed key; the
+    /// adapter's own "expected one of" would list only its options. Returns the options without
+    /// those keys.
+    static func misspeltCommonKeys(in options: Node, adapter: AdapterDescription, index: Int, file: String)
+        -> (problems: [ConfigProblem], options: Node)
+    {
+        guard let mapping = options.mapping else { return ([], options) }
+        let optionNames = adapter.options.map(\.name)
+        let common = CommonFeedKeys.names.sorted()
+        var problems: [ConfigProblem] = []
+        var kept: [(Node, Node)] = []
+        for (keyNode, value) in mapping {
+            if let key = keyNode.scalar?.string, !optionNames.contains(key),
+                Spelling.nearest(to: key, in: optionNames) == nil,
+                let guess = Spelling.nearest(to: key, in: common)
+            {
+                problems.append(
+                    ConfigProblem(
+                        "unknown key '\(key)' in feeds[\(index)]; did you mean '\(guess)'?",
+                        at: SourceLocation(file: file, mark: keyNode.mark)))
+            } else {
+                kept.append((keyNode, value))
+            }
+        }
+        return (problems, .mapping(Node.Mapping(kept, mapping.tag, mapping.style, mapping.mark)))
     }
 
     /// `path` made absolute against `directory` (a `file://` prefix is accepted).
