@@ -34,6 +34,13 @@ static inline CURLcode fw_easy_setopt_header_function(CURL *handle, fw_data_call
     return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
 }
 
+typedef int (*fw_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+    curl_off_t ulnow);
+
+static inline CURLcode fw_easy_setopt_xferinfo_function(CURL *handle, fw_xferinfo_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
 static inline CURLcode fw_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

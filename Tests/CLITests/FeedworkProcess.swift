@@ -59,6 +59,39 @@ struct FeedworkProcess {
         return process
     }
 
+    /// `feedwork` started by ``startCollecting(_:in:environment:)``: still running until
+    /// ``finish()`` collects its output and status.
+    struct Running {
+        let process: Process
+        let out: Pipe
+        let err: Pipe
+
+        /// Sends `signal` (such as `SIGINT`, as Ctrl-C does) to the process.
+        func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+        /// Waits for the process to end; its output and exit status.
+        func finish() -> Result {
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Result(
+                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: String(decoding: stderr, as: UTF8.self))
+        }
+    }
+
+    /// Starts `feedwork arguments...` in `directory` without waiting, collecting its output.
+    static func startCollecting(_ arguments: [String], in directory: URL, environment: [String: String] = [:])
+        throws -> Running
+    {
+        let process = makeProcess(arguments, in: directory, environment: environment)
+        let running = Running(process: process, out: Pipe(), err: Pipe())
+        process.standardOutput = running.out
+        process.standardError = running.err
+        try process.spawn()
+        return running
+    }
+
     /// A new empty folder under the temporary directory, named `feedwork-PREFIX-UUID`, for
     /// one test's config, store and outputs.
     static func makeFolder(_ prefix: String) throws -> URL {

@@ -49,7 +49,8 @@ public struct Engine: Sendable {
         await withTaskGroup(of: (Int, FeedReport).self) { group in
             var next = 0
             func startNext() {
-                guard next < selected.count else { return }
+                // After an interrupt, the feeds not started yet are left alone.
+                guard next < selected.count, !Task.isCancelled else { return }
                 let index = next
                 let feed = selected[index]
                 next += 1
@@ -117,13 +118,16 @@ public struct Engine: Sendable {
             logger.info("\(feed.name): run \(runID) committed (\(report.status.rawValue)): \(report.counts)")
         } catch {
             try? await transaction.finish(commit: false)
-            let message = redactor.redact(String(describing: error))
-            report.status = .failed
+            let interrupted = error is CancellationError || Task.isCancelled
+            let message = interrupted ? "interrupted; nothing was changed" : redactor.redact(String(describing: error))
+            report.status = interrupted ? .interrupted : .failed
             report.error = message
             logger.info("\(feed.name): run \(runID) rolled back: \(message)")
             var outcome = backend.outcome(counts: WriteCounts(), error: message, finished: Date())
-            outcome.status = .failed
-            let events = adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
+            outcome.status = report.status
+            let events =
+                interrupted
+                ? [] : adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
             try? await store.recordFailedRun(
                 runID, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal))
         }
@@ -134,7 +138,7 @@ public struct Engine: Sendable {
         report.staleURLs = statistics.staleURLs
         report.staleAgeSeconds = statistics.staleURLs.isEmpty ? nil : Int(statistics.oldestStaleAge)
         report.notes = statistics.notes
-        if !offline && deliversOutbox {
+        if !offline && deliversOutbox && !Task.isCancelled {
             let outbox = await Outbox.deliver(feed: feed.name, store: store, fetcher: fetcher, context: context)
             report.outboxDelivered = outbox.delivered
             report.outboxPending = outbox.pending

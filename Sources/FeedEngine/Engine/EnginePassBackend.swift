@@ -21,6 +21,8 @@ final class EnginePassBackend: PassBackend {
     }
 
     func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        // An interrupted pass makes no more requests.
+        try Task.checkCancellation()
         // Numbered when requested, so concurrent requests keep the order they were made in.
         let page = statistics.withLock { statistics in
             statistics.requested += 1

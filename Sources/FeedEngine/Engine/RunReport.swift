@@ -5,8 +5,8 @@ public struct RunReport: Sendable, Codable {
     public var feeds: [FeedReport]
 
     /// Whether every feed that ran succeeded (a stale feed, or one with rejects within its
-    /// `max_reject_ratio`, counts as a success).
-    public var succeeded: Bool { feeds.allSatisfy { $0.status != .failed } }
+    /// `max_reject_ratio`, counts as a success; an interrupted one does not).
+    public var succeeded: Bool { feeds.allSatisfy { $0.status != .failed && $0.status != .interrupted } }
 }
 
 /// The outcome of one feed's pass.
@@ -23,6 +23,9 @@ public struct FeedReport: Sendable, Codable {
         /// Nothing committed; the feed's rows are as they were. Also a pass that rejected more
         /// of its records than its `max_reject_ratio` allows.
         case failed
+        /// Stopped by an interrupt (Ctrl-C) before it committed: rolled back, so the feed's rows
+        /// are as they were.
+        case interrupted
     }
 
     public var feed: String

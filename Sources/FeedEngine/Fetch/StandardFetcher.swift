@@ -86,6 +86,8 @@ public struct StandardFetcher: Fetching {
             var retryAfter: TimeInterval?
             switch outcome {
             case .failure(let error):
+                // An interrupt: the pass stops here, with no retry and no fall-back to the cache.
+                if error.kind == .cancelled { throw CancellationError() }
                 let kind = Self.kind(of: error, redactor: context.redactor)
                 guard error.isTransient else { throw FetchError(kind, url: url, attempts: attempts) }
                 failure = FetchError(kind, url: url, attempts: attempts)
@@ -219,6 +221,7 @@ public struct StandardFetcher: Fetching {
         case .tooManyRedirects: .tooManyRedirects
         case .tooLarge(let limit): .tooLarge(limit: limit)
         case .transport(let message): .transport(redactor.redact(message))
+        case .cancelled: .transport("cancelled")  // thrown as CancellationError before this
         }
     }
 }

@@ -59,14 +59,24 @@ struct RunCommand: AsyncParsableCommand {
             throw CommandFailure.failed("\(error)")
         }
         let live = Console.stderrIsTerminal && !json && !logging.quiet
-        let report = await engine.run(feeds: feeds) { report in
-            if live { Console.error(ReportPrinter.progressLine(report)) }
+        let feeds = feeds
+        let (report, interrupted) = await Interrupts.cancelling {
+            await engine.run(feeds: feeds) { report in
+                if live { Console.error(ReportPrinter.progressLine(report)) }
+            }
+        } onFirst: {
+            Console.error("interrupted: stopping; the feeds in progress roll back (Ctrl-C again to quit at once)")
         }
         withExtendedLifetime(engine) {}
         if json {
             Console.print(ReportPrinter.json(report))
         } else {
             Console.print(ReportPrinter.table(report, storePath: config.storePath))
+        }
+        if interrupted {
+            let selected = feeds.isEmpty ? config.feeds.filter(\.enabled).map(\.name) : feeds
+            for line in ReportPrinter.interruptSummary(report, selected: selected) { Console.error(line) }
+            throw CommandFailure(status: Interrupts.exitStatus, lines: [])
         }
         if !report.succeeded { throw CommandFailure.reported }
     }

@@ -43,6 +43,25 @@ enum ReportPrinter {
         return "[\(feed.feed)] \(summary) (\(milliseconds(feed.milliseconds)))"
     }
 
+    /// What an interrupt left: the feeds rolled back, those committed before it, those not
+    /// started (of `selected`, in config order).
+    static func interruptSummary(_ report: RunReport, selected: [String]) -> [String] {
+        let ran = Set(report.feeds.map(\.feed))
+        let rolledBack = report.feeds.filter { $0.status == .interrupted }.map(\.feed)
+        let committed = report.feeds.filter { ![.interrupted, .failed].contains($0.status) }.map(\.feed)
+        let notStarted = selected.filter { !ran.contains($0) }
+        var lines: [String] = []
+        if !rolledBack.isEmpty {
+            lines.append(
+                "interrupted: rolled back, their rows as before this run: \(rolledBack.joined(separator: ", "))")
+        }
+        if !committed.isEmpty {
+            lines.append("interrupted: committed before the interrupt: \(committed.joined(separator: ", "))")
+        }
+        if !notStarted.isEmpty { lines.append("interrupted: not started: \(notStarted.joined(separator: ", "))") }
+        return lines
+    }
+
     /// `value` as the `--json` of every command prints it (see ``JSONText``): the run report,
     /// `runs --json`, `rejects --json`.
     static func json(_ value: some Encodable) -> String { JSONText.encode(value) }

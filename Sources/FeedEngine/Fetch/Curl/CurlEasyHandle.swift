@@ -24,11 +24,14 @@ final class CurlEasyHandle {
     }
 
     /// Runs `request` to completion on the calling thread.
-    func perform(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPClientError> {
+    func perform(_ request: HTTPRequest, cancellation: CurlCancellation = CurlCancellation())
+        -> Result<HTTPResponse, HTTPClientError>
+    {
         // Reset forgets the previous request's options but keeps live connections and caches.
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let state = CurlTransferState(limit: request.maxResponseBytes)
+        if cancellation.isCancelled { return .failure(HTTPClientError(.cancelled)) }
+        let state = CurlTransferState(limit: request.maxResponseBytes, cancellation: cancellation)
         let context = Unmanaged.passRetained(state)
         defer { context.release() }
 
@@ -87,6 +90,9 @@ final class CurlEasyHandle {
             fw_easy_setopt_header_function(handle, curlHeaderCallback),
             fw_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context),
             fw_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headers),
+            fw_easy_setopt_xferinfo_function(handle, curlProgressCallback),
+            fw_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, context),
+            fw_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
         ]
         let method = request.method.uppercased()
         if let body = request.body {
@@ -114,6 +120,8 @@ final class CurlEasyHandle {
     private func error(for code: CURLcode, state: CurlTransferState, request: HTTPRequest) -> HTTPClientError {
         let raw = Int(code.rawValue)
         switch code {
+        case CURLE_ABORTED_BY_CALLBACK:
+            return HTTPClientError(.cancelled, curlCode: raw)
         case CURLE_OPERATION_TIMEDOUT:
             return HTTPClientError(.timeout, curlCode: raw)
         case CURLE_TOO_MANY_REDIRECTS:

@@ -27,7 +27,7 @@ public final class CurlHTTPClient: Sendable {
                         job.complete(.failure(HTTPClientError(.transport("libcurl could not be initialized"))))
                         continue
                     }
-                    job.complete(easy.perform(job.request))
+                    job.complete(easy.perform(job.request, cancellation: job.cancellation))
                 }
             }
             thread.name = "feedwork-curl-\(index)"
@@ -42,12 +42,18 @@ public final class CurlHTTPClient: Sendable {
     /// - Throws: ``HTTPClientError`` when no response was received: timeout, too many redirects,
     ///   a body over the limit, or a connection failure (including a body shorter than declared).
     public func perform(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
-        let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
-            let job = CurlJob(request: request) { continuation.resume(returning: $0) }
-            if !queue.submit(job) {
-                continuation.resume(returning: .failure(HTTPClientError(.transport("the HTTP client was shut down"))))
+        let cancellation = CurlCancellation()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
+                let job = CurlJob(request: request, cancellation: cancellation) { continuation.resume(returning: $0) }
+                if !queue.submit(job) {
+                    continuation.resume(
+                        returning: .failure(HTTPClientError(.transport("the HTTP client was shut down"))))
+                }
             }
+        } onCancel: {
+            cancellation.cancel()
         }
         return try result.get()
     }

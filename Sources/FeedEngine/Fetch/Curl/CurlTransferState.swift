@@ -1,6 +1,7 @@
 import CCurl
 import FeedKit
 import Foundation
+import Synchronization
 
 /// What one transfer collects from libcurl's callbacks: the body (within its limit) and the
 /// headers of the current hop.
@@ -14,7 +15,13 @@ final class CurlTransferState {
     /// Set when the body passed the limit and the transfer was aborted for it.
     private(set) var exceededLimit = false
 
-    init(limit: Int) { self.limit = limit }
+    /// Set from another thread when the transfer is to be abandoned.
+    let cancellation: CurlCancellation
+
+    init(limit: Int, cancellation: CurlCancellation = CurlCancellation()) {
+        self.limit = limit
+        self.cancellation = cancellation
+    }
 
     /// Appends decoded body bytes. Returns `false` (abort) when they pass the limit.
     func appendBody(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
@@ -66,4 +73,24 @@ func curlHeaderCallback(
     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
     state.receiveHeaderLine(line)
     return length
+}
+
+/// libcurl's progress callback, called at least once a second during a transfer: a non-zero
+/// result aborts it (`CURLE_ABORTED_BY_CALLBACK`), which is how a cancelled task stops waiting.
+let curlProgressCallback: fw_xferinfo_callback = { context, _, _, _, _ in
+    guard let context else { return 0 }
+    let state = Unmanaged<CurlTransferState>.fromOpaque(context).takeUnretainedValue()
+    return state.cancellation.isCancelled ? 1 : 0
+}
+
+/// Whether a transfer's task was cancelled; set by the task's cancellation handler, read by
+/// the worker thread's progress callback.
+final class CurlCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    init() {}
+
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+
+    func cancel() { flag.store(true, ordering: .relaxed) }
 }

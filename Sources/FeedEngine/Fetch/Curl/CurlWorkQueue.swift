@@ -4,6 +4,7 @@ import Foundation
 /// One transfer waiting for a worker thread, and where its result goes.
 struct CurlJob: Sendable {
     let request: HTTPRequest
+    let cancellation: CurlCancellation
     let complete: @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
 }
 

@@ -15,6 +15,8 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case tooLarge(limit: Int)
         /// Anything else: refused or reset connection, DNS, TLS, a body shorter than declared...
         case transport(String)
+        /// The task waiting for the transfer was cancelled (an interrupt); the transfer was aborted.
+        case cancelled
     }
 
     public var kind: Kind
@@ -30,7 +32,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isTransient: Bool {
         switch kind {
         case .timeout, .transport: true
-        case .tooManyRedirects, .tooLarge: false
+        case .tooManyRedirects, .tooLarge, .cancelled: false
         }
     }
 
@@ -40,6 +42,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .tooManyRedirects: "too many redirects"
         case .tooLarge(let limit): "response larger than the limit of \(limit) bytes"
         case .transport(let message): "connection failed: \(message)"
+        case .cancelled: "cancelled"
         }
     }
 }

@@ -1,0 +1,80 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// Ctrl-C during `feedwork run`: the feed in progress rolls back and is recorded as
+/// `interrupted` at once, the feed that finished keeps its commit, the command exits 130.
+@Suite("feedwork run: Ctrl-C")
+struct InterruptTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("interrupt")
+    }
+
+    /// Pages of one item each, every page answered after `delay`, ten pages in all.
+    func slowServer(delay: Duration) throws -> LoopbackServer {
+        try LoopbackServer { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let next = page < 10 ? #","next":"/items?page=\#(page + 1)""# : ""
+            var reply = LoopbackReply.json(#"{"items":[{"id":\#(page)}]\#(next)}"#)
+            reply.delay = delay
+            return reply
+        }
+    }
+
+    func writeConfig(slowURL: String) throws {
+        try Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("data.json"))
+        let yaml = """
+            defaults: { concurrency: 1 }
+            feeds:
+              - { name: quick, adapter: fruit, url: data.json }
+              - name: slow
+                adapter: json
+                url: \(slowURL)
+                pagination: { type: next_url, next_path: next }
+                records: items
+                entity: item
+                key: id
+                fields: { id: int }
+              - { name: later, adapter: fruit, url: data.json }
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+    }
+
+    /// Waits until `server` has received `count` requests (at most 20 s).
+    func waitForRequests(_ server: LoopbackServer, _ count: Int) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while server.requestCount < count {
+            try #require(Date() < deadline, "the run never reached request \(count)")
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    @Test func theFeedInProgressRollsBackAndIsRecordedInterruptedAtOnce() throws {
+        let server = try slowServer(delay: .seconds(5))
+        try writeConfig(slowURL: server.url("/items"))
+        let running = try FeedworkProcess.startCollecting(["run"], in: directory)
+        try waitForRequests(server, 2)
+        let interruptedAt = Date()
+        running.send(SIGINT)
+        let result = running.finish()
+        let stopped = Date().timeIntervalSince(interruptedAt)
+
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        #expect(stopped < 4, "the request in flight (answered after 5 s) is abandoned (\(stopped)s)")
+        #expect(server.requestCount == 2, "no request after the interrupt")
+        #expect(result.stderr.contains("interrupted: rolled back, their rows as before this run: slow"))
+        #expect(result.stderr.contains("interrupted: committed before the interrupt: quick"))
+        #expect(result.stderr.contains("interrupted: not started: later"))
+
+        let runs = try FeedworkProcess.run(["runs", "--json"], in: directory)
+        let statuses = try #require(
+            try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]]
+        ).map { "\($0["feed"] ?? "") \($0["status"] ?? "")" }
+        #expect(statuses == ["slow interrupted", "quick ok"])
+        let items = try FeedworkProcess.run(["export", "item"], in: directory)
+        #expect(items.stdout.isEmpty, "the slow feed's first page was rolled back")
+    }
+}
