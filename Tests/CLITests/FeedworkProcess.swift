@@ -69,7 +69,8 @@ struct FeedworkProcess {
         /// Sends `signal` (such as `SIGINT`, as Ctrl-C does) to the process.
         func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-        /// Waits for the process to end; its output and exit status.
+        /// Waits for the process to end; its output and exit status. Both pipes are read to
+        /// their end before waiting, so a large output cannot block the child.
         func finish() -> Result {
             let stdout = out.fileHandleForReading.readDataToEndOfFile()
             let stderr = err.fileHandleForReading.readDataToEndOfFile()
@@ -81,10 +82,10 @@ struct FeedworkProcess {
     }
 
     /// Starts `feedwork arguments...` in `directory` without waiting, collecting its output.
-    static func startCollecting(_ arguments: [String], in directory: URL, environment: [String: String] = [:])
-        throws -> Running
-    {
-        let process = makeProcess(arguments, in: directory, environment: environment)
+    static func startCollecting(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
+    ) throws -> Running {
+        let process = makeProcess(arguments, in: directory, environment: environment, launcher: launcher)
         let running = Running(process: process, out: Pipe(), err: Pipe())
         process.standardOutput = running.out
         process.standardError = running.err
@@ -105,18 +106,6 @@ struct FeedworkProcess {
     static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
     ) throws -> Result {
-        let process = makeProcess(arguments, in: directory, environment: environment, launcher: launcher)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.spawn()
-        // Read both pipes before waiting, so a large output cannot block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        try startCollecting(arguments, in: directory, environment: environment, launcher: launcher).finish()
     }
 }
