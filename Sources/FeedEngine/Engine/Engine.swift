@@ -41,9 +41,13 @@ public struct Engine: Sendable {
 
     /// Runs the enabled feeds (or the named ones, enabled or not), `config.concurrency` at a time.
     ///
-    /// - Parameter progress: called as each feed finishes.
+    /// - Parameters:
+    ///   - live: where the feeds under way show their counters as they go, for a progress display.
+    ///   - progress: called as each feed finishes.
     /// - Returns: one report per feed, in config order.
-    public func run(feeds names: [String] = [], progress: (@Sendable (FeedReport) -> Void)? = nil) async -> RunReport {
+    public func run(
+        feeds names: [String] = [], live: RunProgress? = nil, progress: (@Sendable (FeedReport) -> Void)? = nil
+    ) async -> RunReport {
         let selected = names.isEmpty ? config.feeds.filter(\.enabled) : config.feeds.filter { names.contains($0.name) }
         var reports = [FeedReport?](repeating: nil, count: selected.count)
         await withTaskGroup(of: (Int, FeedReport).self) { group in
@@ -54,7 +58,7 @@ public struct Engine: Sendable {
                 let index = next
                 let feed = selected[index]
                 next += 1
-                group.addTask { (index, await runFeed(feed)) }
+                group.addTask { (index, await runFeed(feed, live: live)) }
             }
             for _ in 0..<max(1, config.concurrency) { startNext() }
             while let (index, report) = await group.next() {
@@ -67,7 +71,7 @@ public struct Engine: Sendable {
     }
 
     /// Runs one feed's pass and reports it; never throws.
-    public func runFeed(_ feed: FeedConfig) async -> FeedReport {
+    public func runFeed(_ feed: FeedConfig, live: RunProgress? = nil) async -> FeedReport {
         let started = Date()
         let secrets = feed.adapter.secrets
         let redactor = secrets.isEmpty ? config.redactor : config.redactor.merging(Redactor(secrets: secrets))
@@ -97,6 +101,8 @@ public struct Engine: Sendable {
         }
         let backend = EnginePassBackend(
             feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction)
+        live?.started(feed.name, at: started, backend: backend)
+        defer { live?.finished(feed.name) }
         let pass = FeedPass(
             feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
             baseDirectory: context.baseDirectory, backend: backend)

@@ -51,6 +51,7 @@ final class EnginePassBackend: PassBackend {
         let (records, echoed) = EchoedSecrets.screen(records, redactor: context.redactor, source: source)
         if !echoed.isEmpty { try await reject(echoed) }
         guard !records.isEmpty else { return }
+        statistics.withLock { $0.records += records.count }
         let hashes = records.map(ContentHash.of)
         try await transaction.send { try $0.write(records, hashes: hashes) }
     }
@@ -108,6 +109,8 @@ struct PassStatistics: Sendable {
     var attempts = 0
     var bytes = 0
     var cacheHits = 0
+    /// Records handed to the store so far (before they are told new, changed or unchanged).
+    var records = 0
     var staleURLs: [String] = []
     var oldestStaleAge: TimeInterval = 0
     var notes: [String] = []

@@ -39,7 +39,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How long to wait for another run on the same store (e.g. 30s).")
     var wait: String = "30s"
 
+    @Option(
+        help: ArgumentHelp(
+            "auto: redrawn in place on a terminal, else a plain line per feed under way every --progress-every; always: redrawn in place even off a terminal; never.",
+            valueName: "when"))
+    var progress: ProgressChoice = .auto
+
+    @Option(help: "How often progress is written when stderr is not a terminal (e.g. 5s).")
+    var progressEvery: String = "5s"
+
     @OptionGroup var logging: LoggingOptions
+
+    enum ProgressChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
 
     func run() async throws {
         logging.bootstrap()
@@ -58,11 +71,15 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.failed("\(error)")
         }
-        let live = Console.stderrIsTerminal && !json && !logging.quiet
+        let display = ProgressDisplay(mode: try progressMode(), progress: RunProgress())
         let feeds = feeds
         let (report, interrupted) = await Interrupts.cancelling {
-            await engine.run(feeds: feeds) { report in
-                if live { Console.error(ReportPrinter.progressLine(report)) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await display.refresh() }
+                let report = await engine.run(feeds: feeds, live: display.progress) { display.finished($0) }
+                group.cancelAll()
+                display.clear()
+                return report
             }
         } onFirst: {
             Console.error("interrupted: stopping; the feeds in progress roll back (Ctrl-C again to quit at once)")
@@ -79,5 +96,20 @@ struct RunCommand: AsyncParsableCommand {
             throw CommandFailure(status: Interrupts.exitStatus, lines: [])
         }
         if !report.succeeded { throw CommandFailure.reported }
+    }
+
+    /// How progress is shown: `--progress`, a terminal or not, `-q`.
+    private func progressMode() throws -> ProgressDisplay.Mode {
+        guard let every = FeedDuration(parsing: progressEvery), every.seconds > 0 else {
+            throw CommandFailure.usage("--progress-every: '\(progressEvery)' is not a duration above zero (e.g. 5s)")
+        }
+        let live = ProgressDisplay.Mode.live(interval: .milliseconds(200))
+        switch progress {
+        case .never: return .off
+        case .always: return live
+        case .auto:
+            if logging.quiet { return .off }
+            return Console.stderrIsTerminal ? live : .lines(interval: .milliseconds(Int64(every.seconds * 1000)))
+        }
     }
 }
