@@ -30,14 +30,7 @@ struct InterruptTests {
             defaults: { concurrency: 1 }
             feeds:
               - { name: quick, adapter: fruit, url: data.json }
-              - name: slow
-                adapter: json
-                url: \(slowURL)
-                pagination: { type: next_url, next_path: next }
-                records: items
-                entity: item
-                key: id
-                fields: { id: int }
+            \(PagedItemsFeed.yaml(name: "slow", url: slowURL))
               - { name: later, adapter: fruit, url: data.json }
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))

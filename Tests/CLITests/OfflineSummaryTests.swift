@@ -18,17 +18,7 @@ struct OfflineSummaryTests {
             let page = Int(request.query("page") ?? "1") ?? 1
             return .json(#"{"items":[{"id":\#(page)}]\#(page < 12 ? #","next":"/items?page=\#(page + 1)""# : "")}"#)
         }
-        let yaml = """
-            feeds:
-              - name: pages
-                adapter: json
-                url: \(server.url("/items"))
-                pagination: { type: next_url, next_path: next }
-                records: items
-                entity: item
-                key: id
-                fields: { id: int }
-            """
+        let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "pages", url: server.url("/items"))
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let online = try FeedworkProcess.run(["run"], in: directory)
         #expect(online.status == 0, "\(online.stderr)")

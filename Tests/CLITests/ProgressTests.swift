@@ -19,17 +19,7 @@ struct ProgressTests {
             reply.delay = .milliseconds(300)
             return reply
         }
-        let yaml = """
-            feeds:
-              - name: slow
-                adapter: json
-                url: \(server.url("/items"))
-                pagination: { type: next_url, next_path: next }
-                records: items
-                entity: item
-                key: id
-                fields: { id: int }
-            """
+        let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items"))
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
