@@ -175,7 +175,8 @@ extension EntityStore: ResponseCacheReading {
             let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
             return CachedResponse(
                 key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
-                lastModified: row["last_modified"], fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]),
+                lastModified: row["last_modified"],  // An unreadable time reads as long ago: the entry is revalidated, not trusted.
+                fetchedAt: Timestamp.date(row["fetched_at"]) ?? .distantPast,
                 body: body)
         }
     }

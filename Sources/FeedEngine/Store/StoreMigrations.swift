@@ -111,6 +111,31 @@ enum StoreMigrations {
                     CREATE INDEX _tombstones_key ON _tombstones(entity, feed, key);
                     """)
         }
+        migrator.registerMigration("v6: cache times in ISO 8601") { db in
+            // `fetched_at` was epoch seconds as a real number; every other time in the store is
+            // ISO 8601 UTC text, so it becomes the same (millisecond precision).
+            try db.execute(
+                sql: """
+                    CREATE TABLE _http_cache_v6 (
+                        key TEXT PRIMARY KEY,
+                        feed TEXT NOT NULL,
+                        url TEXT NOT NULL,
+                        status INTEGER NOT NULL,
+                        headers TEXT NOT NULL,
+                        etag TEXT,
+                        last_modified TEXT,
+                        fetched_at TEXT NOT NULL,
+                        body BLOB NOT NULL,
+                        body_size INTEGER
+                    );
+                    INSERT INTO _http_cache_v6
+                        SELECT key, feed, url, status, headers, etag, last_modified,
+                            strftime('%Y-%m-%dT%H:%M:%fZ', fetched_at, 'unixepoch'), body, body_size
+                        FROM _http_cache;
+                    DROP TABLE _http_cache;
+                    ALTER TABLE _http_cache_v6 RENAME TO _http_cache;
+                    """)
+        }
         return migrator
     }
 }

@@ -85,7 +85,7 @@ final class StoreTransaction {
             // Without its body the entry can only refresh a row; one that is gone stays gone.
             try db.execute(
                 sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
-                arguments: [entry.fetchedAt.timeIntervalSince1970, entry.etag, entry.lastModified, entry.key])
+                arguments: [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
             return
         }
         let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
@@ -99,7 +99,7 @@ final class StoreTransaction {
                 """,
             arguments: [
                 entry.key, feed, entry.url, entry.status, headers, entry.etag, entry.lastModified,
-                entry.fetchedAt.timeIntervalSince1970, compressed ?? body, compressed.map { _ in body.count },
+                Timestamp.string(entry.fetchedAt), compressed ?? body, compressed.map { _ in body.count },
             ])
     }
 

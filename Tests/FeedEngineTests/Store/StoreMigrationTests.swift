@@ -71,4 +71,32 @@ struct StoreMigrationTests {
         #expect(
             try store.rejects(feed: "items", run: nil, limit: 10).map(\.reason) == ["key field missing"])
     }
+
+    @Test func cacheTimesStoredAsEpochSecondsBecomeISO8601AndKeepTheirAge() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("feeds.sqlite").path
+
+        let old = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(old, upTo: "v5: tombstones")
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body)
+                    VALUES ('k', 'items', 'https://example.com/items', 200, '{}', '"v1"', NULL, 1767225600.25, x'7b7d')
+                    """)
+        }
+        try old.close()
+
+        let store = try EntityStore(path: path)
+        #expect(
+            try store.query("SELECT fetched_at, typeof(fetched_at) AS type FROM _http_cache") == [
+                ["fetched_at": .text("2026-01-01T00:00:00.250Z"), "type": .text("text")]
+            ])
+        let entry = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
+        #expect(entry.fetchedAt == Date(timeIntervalSince1970: 1_767_225_600.25))
+        #expect(entry.etag == "\"v1\"")
+        #expect(entry.body == Data("{}".utf8))
+    }
 }
