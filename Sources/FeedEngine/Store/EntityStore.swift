@@ -173,11 +173,11 @@ extension EntityStore: ResponseCacheReading {
             }
             let headersJSON: String = row["headers"]
             let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
+            // An unreadable time reads as long ago: the entry is revalidated, not trusted.
+            let fetchedAt = Timestamp.date(row["fetched_at"]) ?? .distantPast
             return CachedResponse(
                 key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
-                lastModified: row["last_modified"],  // An unreadable time reads as long ago: the entry is revalidated, not trusted.
-                fetchedAt: Timestamp.date(row["fetched_at"]) ?? .distantPast,
-                body: body)
+                lastModified: row["last_modified"], fetchedAt: fetchedAt, body: body)
         }
     }
 }
