@@ -111,18 +111,21 @@ public final class EntityStore: Sendable {
                     "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
                 arguments: [schema.name, json])
         }
+        let known = try Self.schemas(in: db)
+        for schema in schemas { try EntityView.ensure(schema, schemas: known, in: db) }
     }
 
     /// The schemas of every entity the store holds, by name.
-    public func schemas() throws -> [String: EntitySchema] {
-        try read { db in
-            var result: [String: EntitySchema] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, schema FROM _entities") {
-                let json: String = row["schema"]
-                result[row["name"]] = try JSONDecoder().decode(EntitySchema.self, from: Data(json.utf8))
-            }
-            return result
+    public func schemas() throws -> [String: EntitySchema] { try read(Self.schemas(in:)) }
+
+    /// The schemas recorded in `_entities` of `db`, by entity name.
+    static func schemas(in db: Database) throws -> [String: EntitySchema] {
+        var result: [String: EntitySchema] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, schema FROM _entities") {
+            let json: String = row["schema"]
+            result[row["name"]] = try JSONDecoder().decode(EntitySchema.self, from: Data(json.utf8))
         }
+        return result
     }
 
     /// Runs `body` with a read-only connection on a consistent snapshot.

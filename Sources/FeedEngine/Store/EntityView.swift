@@ -1,0 +1,57 @@
+import FeedKit
+import GRDB
+
+/// A view per entity for people who query the store with SQL: `<entity>_view`.
+///
+/// Decimals are stored as exact text, which SQL compares and sorts as text (`'107.7' < '3.6'`).
+/// The view gives them as `REAL`, so `WHERE rate > 100` and `ORDER BY rate` work; the table
+/// keeps the exact digits. A relation with a label gains the label beside its column
+/// (`category_id`, `category_name`). `_hash` is left out; the other `_` columns stay.
+///
+/// Views are written again at the start of each pass, so they follow the schema. A view of that
+/// name that Feedwork did not write (no `/* feedwork view */` in its SQL), or a table of that
+/// name, is left alone.
+enum EntityView {
+    static let marker = "/* feedwork view */"
+
+    /// The view's name for `entity`.
+    static func name(_ entity: String) -> String { entity + "_view" }
+
+    /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
+    static func ensure(_ schema: EntitySchema, schemas: [String: EntitySchema], in db: Database) throws {
+        let view = name(schema.name)
+        if let existing = try Row.fetchOne(
+            db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ?", arguments: [view])
+        {
+            let type: String = existing["type"]
+            let sql: String? = existing["sql"]
+            guard type == "view", sql?.contains(marker) == true else { return }
+            try db.execute(sql: "DROP VIEW \(EntityTable.quoted(view))")
+        }
+        try db.execute(
+            sql: "CREATE VIEW \(EntityTable.quoted(view)) AS \(marker) " + select(schema, schemas: schemas, in: db))
+    }
+
+    /// The view's query.
+    static func select(_ schema: EntitySchema, schemas: [String: EntitySchema], in db: Database) throws -> String {
+        let q = EntityTable.quoted
+        var columns = ["_feed", "_key", "_run", "_first_seen", "_last_seen"].map { "t.\(q($0))" }
+        var names = Set(schema.columns.map(\.name))
+        for column in schema.columns {
+            columns.append(
+                column.type == .decimal
+                    ? "CAST(t.\(q(column.name)) AS REAL) AS \(q(column.name))" : "t.\(q(column.name))")
+        }
+        for relation in schema.relations {
+            guard let label = relation.labelColumn, let related = schemas[relation.entity],
+                related.key.count == 1, try db.tableExists(related.name)
+            else { continue }
+            let alias = "\(relation.entity)_\(label)"
+            guard names.insert(alias).inserted else { continue }
+            columns.append(
+                "(SELECT r.\(q(label)) FROM \(q(related.name)) AS r WHERE r.\(q(related.key[0])) = t.\(q(relation.column)) LIMIT 1) AS \(q(alias))"
+            )
+        }
+        return "SELECT \(columns.joined(separator: ", ")) FROM \(q(schema.name)) AS t"
+    }
+}

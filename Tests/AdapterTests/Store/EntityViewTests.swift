@@ -1,0 +1,61 @@
+import ClassifiedFeed
+import FeedEngine
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `<entity>_view`: decimals as numbers for SQL, relation labels beside their column.
+@Suite("Store: entity views for SQL")
+struct EntityViewTests {
+    func ratesHarness() throws -> FeedHarness {
+        try JSONFeedTest.harness(
+            url: "rates.json",
+            """
+                records: rates
+                entity: rate
+                key: code
+                fields: { code: string, rate: decimal }
+            """,
+            files: [
+                "rates.json": Data(
+                    #"{"rates":[{"code":"AED","rate":"3.673103"},{"code":"AFN","rate":"107.7575"},{"code":"EUR","rate":"0.9"}]}"#
+                        .utf8)
+            ])
+    }
+
+    @Test func decimalsCompareAsNumbersInTheView() async throws {
+        let harness = try ratesHarness()
+        _ = try await harness.run()
+        #expect(try harness.rows("SELECT code FROM rate_view WHERE rate > 100") == [["code": .text("AFN")]])
+        #expect(
+            try harness.rows("SELECT code FROM rate_view ORDER BY rate").map { $0["code"] }
+                == [.text("EUR"), .text("AED"), .text("AFN")])
+    }
+
+    @Test func theTableKeepsTheExactDigits() async throws {
+        let harness = try ratesHarness()
+        _ = try await harness.run()
+        #expect(try harness.rows("SELECT rate FROM rate WHERE code = 'AED'") == [["rate": .text("3.673103")]])
+    }
+
+    @Test func aRelationWithALabelGainsTheLabelColumn() async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json")
+        _ = try await harness.run()
+        let rows = try harness.rows("SELECT category_id, category_name FROM classified_view ORDER BY id")
+        #expect(!rows.isEmpty)
+        for row in rows {
+            guard case .integer(let id)? = row["category_id"] else { Issue.record("no category id"); continue }
+            let name = try harness.rows("SELECT name FROM category WHERE id = ?", [.integer(id)]).first?["name"]
+            #expect(row["category_name"] == name)
+        }
+    }
+
+    @Test func aViewTheUserWroteIsLeftAlone() async throws {
+        let harness = try ratesHarness()
+        _ = try await harness.run()
+        try harness.execute("DROP VIEW rate_view; CREATE VIEW rate_view AS SELECT 'mine' AS code")
+        _ = try await harness.run()
+        #expect(try harness.rows("SELECT code FROM rate_view") == [["code": .text("mine")]])
+    }
+}
