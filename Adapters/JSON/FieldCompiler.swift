@@ -52,7 +52,9 @@ enum FieldCompiler {
                     try columnPlan(name: name, spec: spec, path: path ?? .root, at: at)
                 })
             else { continue }
-            columns.append(Column(name, plan.converter.columnType, nullable: !key.contains(name)))
+            columns.append(
+                Column(
+                    name, plan.converter.columnType, nullable: !key.contains(name), currency: plan.converter.currency))
             plans.append(plan)
         }
         if key.isEmpty { errors.append(OptionError("key must name at least one field", at: ["key"])) }

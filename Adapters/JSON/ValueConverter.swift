@@ -35,6 +35,12 @@ struct ValueConverter: Sendable {
     var transforms: [StringTransform] = []
     var scale: Scale?
 
+    /// The ISO 4217 currency of a money field, whose column holds minor units.
+    var currency: String? {
+        if case .money(let currency, _) = kind { return currency }
+        return nil
+    }
+
     var columnType: ColumnType {
         switch kind {
         case .int, .money: .integer

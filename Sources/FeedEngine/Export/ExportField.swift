@@ -6,11 +6,14 @@ public struct ExportField: Sendable, Hashable, Codable {
     public var type: ColumnType
     /// Whether the column is one of the store's `_` columns rather than the schema's.
     public var isMeta: Bool
+    /// For money in minor units: the ISO 4217 currency (``FeedKit/Column/currency``).
+    public var currency: String?
 
-    public init(name: String, type: ColumnType, isMeta: Bool = false) {
+    public init(name: String, type: ColumnType, isMeta: Bool = false, currency: String? = nil) {
         self.name = name
         self.type = type
         self.isMeta = isMeta
+        self.currency = currency
     }
 
     /// How the column's values appear in NDJSON and JSON, for the manifest and the docs.

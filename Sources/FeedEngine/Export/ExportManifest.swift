@@ -22,11 +22,14 @@ public struct ExportManifest: Sendable, Hashable, Codable {
         public var type: ColumnType
         /// How NDJSON and JSON write the column's values, e.g. `string (exact decimal)`.
         public var json: String
+        /// For money in minor units: the ISO 4217 currency (``FeedKit/Column/currency``).
+        public var currency: String?
 
         init(_ field: ExportField) {
             name = field.name
             type = field.type
             json = field.jsonRepresentation
+            currency = field.currency
         }
     }
 

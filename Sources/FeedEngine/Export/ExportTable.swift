@@ -34,7 +34,7 @@ public struct ExportTable: Sendable, Hashable {
             ExportField(name: "_first_seen", type: .timestamp, isMeta: true),
             ExportField(name: "_last_seen", type: .timestamp, isMeta: true),
         ]
-        dataFields = schema.columns.map { ExportField(name: $0.name, type: $0.type) }
+        dataFields = schema.columns.map { ExportField(name: $0.name, type: $0.type, currency: $0.currency) }
         defaultOrder = schema.order
         relations = schema.relations
         parent = nil

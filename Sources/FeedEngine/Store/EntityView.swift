@@ -6,7 +6,9 @@ import GRDB
 /// Decimals are stored as exact text, which SQL compares and sorts as text (`'107.7' < '3.6'`).
 /// The view gives them as `REAL`, so `WHERE rate > 100` and `ORDER BY rate` work; the table
 /// keeps the exact digits. A relation with a label gains the label beside its column
-/// (`category_id`, `category_name`). `_hash` is left out; the other `_` columns stay.
+/// (`category_id`, `category_name`), and money in minor units its amount and currency
+/// (`price` 249, `price_amount` 2.49, `price_currency` GBP). `_hash` is left out; the other
+/// `_` columns stay.
 ///
 /// Views are written again at the start of each pass, so they follow the schema. A view of that
 /// name that Feedwork did not write (no `/* feedwork view */` in its SQL), or a table of that
@@ -41,6 +43,17 @@ enum EntityView {
             columns.append(
                 column.type == .decimal
                     ? "CAST(t.\(q(column.name)) AS REAL) AS \(q(column.name))" : "t.\(q(column.name))")
+        }
+        for column in schema.columns {
+            // Money in minor units gains its amount and currency: 249 beside 2.49 and 'GBP'.
+            guard let currency = column.currency, column.type == .integer else { continue }
+            let scale = (0..<Money.exponent(of: currency)).reduce(1) { value, _ in value * 10 }
+            for (alias, expression) in [
+                ("\(column.name)_amount", "t.\(q(column.name)) / \(scale).0"),
+                ("\(column.name)_currency", "'\(currency.filter(\.isLetter))'"),
+            ] where names.insert(alias).inserted {
+                columns.append("\(expression) AS \(q(alias))")
+            }
         }
         for relation in schema.relations {
             guard let label = relation.labelColumn, let related = schemas[relation.entity],

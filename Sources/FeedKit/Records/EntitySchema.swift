@@ -25,12 +25,19 @@ public struct Column: Sendable, Hashable, Codable {
     public var nullable: Bool
     /// A line for `feedwork adapters` and the README; may be empty.
     public var summary: String
+    /// For an integer column of money in minor units: its ISO 4217 currency, so that a stored
+    /// `249` reads as GBP 2.49 wherever the schema goes (`_entities`, `schema`, the export
+    /// manifest, the entity's SQL view). `nil` for any other column.
+    public var currency: String?
 
-    public init(_ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "") {
+    public init(
+        _ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "", currency: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.nullable = nullable
         self.summary = summary
+        self.currency = currency
     }
 }
 

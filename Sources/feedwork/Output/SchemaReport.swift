@@ -10,6 +10,8 @@ struct SchemaReport: Encodable {
         var type: String
         var nullable: Bool
         @NullWhenAbsent var summary: String?
+        /// For money in minor units: its ISO 4217 currency.
+        @NullWhenAbsent var currency: String?
     }
 
     struct RelationInfo: Encodable {
@@ -53,7 +55,7 @@ struct SchemaReport: Encodable {
             list.map {
                 ColumnInfo(
                     name: $0.name, type: $0.type.rawValue, nullable: $0.nullable,
-                    summary: $0.summary.isEmpty ? nil : $0.summary)
+                    summary: $0.summary.isEmpty ? nil : $0.summary, currency: $0.currency)
             }
         }
         entity = schema.name
@@ -80,7 +82,9 @@ struct SchemaReport: Encodable {
         lines.append("  written by: \(writers.joined(separator: ", "))")
         var table = TextTable(["column", "type", "null", "about"])
         for column in columns {
-            table.add([column.name, column.type, column.nullable ? "yes" : "no", column.summary ?? ""])
+            let unit = column.currency.map { "\($0) minor units" }
+            let about = [column.summary, unit].compactMap { $0 }.joined(separator: "; ")
+            table.add([column.name, column.type, column.nullable ? "yes" : "no", about])
         }
         lines += table.rendered.split(separator: "\n").map { "  " + $0 }
         lines.append("  system columns: \(systemColumns.joined(separator: ", "))")

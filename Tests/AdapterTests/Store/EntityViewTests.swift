@@ -58,4 +58,26 @@ struct EntityViewTests {
         _ = try await harness.run()
         #expect(try harness.rows("SELECT code FROM rate_view") == [["code": .text("mine")]])
     }
+
+    @Test func moneyInMinorUnitsGainsItsAmountAndCurrency() async throws {
+        let harness = try JSONFeedTest.harness(
+            url: "prices.json",
+            """
+                records: prices
+                entity: price
+                key: sku
+                fields: { sku: string, amount: { type: money, currency: JPY }, cost: { type: money, currency: GBP } }
+            """,
+            files: ["prices.json": Data(#"{"prices":[{"sku":"a","amount":1500,"cost":"2.49"}]}"#.utf8)])
+        _ = try await harness.run()
+        #expect(
+            try harness.rows(
+                "SELECT amount, amount_amount, amount_currency, cost, cost_amount, cost_currency FROM price_view")
+                == [
+                    [
+                        "amount": .integer(1500), "amount_amount": .real(1500), "amount_currency": .text("JPY"),
+                        "cost": .integer(249), "cost_amount": .real(2.49), "cost_currency": .text("GBP"),
+                    ]
+                ])
+    }
 }
