@@ -84,7 +84,7 @@ public struct Engine: Sendable {
         let runID: Int64
         do {
             runID = try await store.startRun(
-                feed: feed.name, adapter: feed.adapterName, schemas: bindings.map(\.schema), at: started)
+                feed: feed.name, adapter: feed.adapterName, bindings: bindings, at: started)
         } catch {
             report.error = redactor.redact(String(describing: error))
             report.milliseconds = Self.milliseconds(since: started)

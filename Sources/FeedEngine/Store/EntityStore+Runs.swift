@@ -21,10 +21,10 @@ extension EntityStore {
     /// Records the start of `feed`'s pass, after creating or updating the tables of `schemas`.
     ///
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
-    func startRun(feed: String, adapter: String, schemas: [EntitySchema], at started: Date) async throws -> Int64 {
+    func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64 {
         let path = self.path
         return try await write { db in
-            try EntityStore.prepare(schemas, in: db, path: path)
+            try EntityStore.prepare(bindings, in: db, path: path)
             try db.execute(
                 sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
                 arguments: [feed, adapter, Timestamp.string(started)])

@@ -90,9 +90,11 @@ public final class EntityStore: Sendable {
         return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
-    /// Creates the tables of `schemas` when missing, adds new columns, and records the schemas.
-    static func prepare(_ schemas: [EntitySchema], in db: Database, path: String) throws {
-        for schema in schemas {
+    /// Creates the tables of `bindings` when missing, adds new columns, keys them (unless a feed
+    /// keeps the entity's history), records the schemas and writes their SQL views.
+    static func prepare(_ bindings: [EntityBinding], in db: Database, path: String) throws {
+        for binding in bindings {
+            let schema = binding.schema
             // SQLite table names ignore case: `Thing` would land in the table of `thing`.
             if let other = try String.fetchOne(
                 db, sql: "SELECT name FROM _entities WHERE lower(name) = lower(?) AND name != ?",
@@ -104,15 +106,21 @@ public final class EntityStore: Sendable {
                         "entity '\(schema.name)' differs from the store's entity '\(other)' only in case; SQLite table names ignore case, so use '\(other)' or another name"
                 )
             }
-            try EntityTable.ensure(schema, in: db, path: path)
+            let keptHistory =
+                try Bool.fetchOne(db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [schema.name])
+                ?? false
+            let history = keptHistory || binding.mode == .append
+            try EntityTable.ensure(schema, keyed: !history, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
             try db.execute(
-                sql:
-                    "INSERT INTO _entities(name, schema) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET schema = excluded.schema",
-                arguments: [schema.name, json])
+                sql: """
+                    INSERT INTO _entities(name, schema, history) VALUES (?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, history = excluded.history
+                    """,
+                arguments: [schema.name, json, history])
         }
         let known = try Self.schemas(in: db)
-        for schema in schemas { try EntityView.ensure(schema, schemas: known, in: db) }
+        for binding in bindings { try EntityView.ensure(binding.schema, schemas: known, in: db) }
     }
 
     /// The schemas of every entity the store holds, by name.

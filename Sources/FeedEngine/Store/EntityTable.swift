@@ -23,19 +23,28 @@ enum EntityTable {
 
     /// Creates the entity's tables when missing and adds columns the schema gained since.
     ///
+    /// - Parameter keyed: whether the table's primary key is `(_feed, _key)`: true unless a feed
+    ///   keeps the entity's history (`append`), whose rows repeat keys. An existing table is
+    ///   rebuilt when this changes (``setKey(_:on:in:)``).
     /// - Throws: ``StoreError`` when an existing column's type differs from the schema's.
-    static func ensure(_ schema: EntitySchema, in db: Database, path: String) throws {
+    static func ensure(_ schema: EntitySchema, keyed: Bool = true, in db: Database, path: String) throws {
+        let table = schema.name
         try ensureTable(
-            name: schema.name, columns: schema.columns,
+            name: table, columns: schema.columns,
             common: """
                 "_feed" TEXT NOT NULL, "_key" TEXT NOT NULL, "_hash" INTEGER NOT NULL, "_run" INTEGER NOT NULL,
                 "_first_seen" TEXT NOT NULL, "_last_seen" TEXT NOT NULL
                 """,
-            indexes: [
-                // One index: every write looks rows up by feed and key. `_run` (for exports of
-                // increments) is not indexed; a scan is cheap next to a second index on every insert.
-                "CREATE INDEX IF NOT EXISTS \(quoted(schema.name + "_feed_key")) ON \(quoted(schema.name))(_feed, _key)"
-            ], in: db, path: path)
+            constraints: keyed ? [primaryKey] : [], indexes: [], in: db, path: path)
+        let isKeyed = try setKey(keyed, on: table, in: db)
+        // One index: every write looks rows up by feed and key, through the primary key or, for
+        // a table without one, this index. `_run` (for exports of increments) is not indexed; a
+        // scan is cheap next to a second index on every insert.
+        let index = quoted(table + "_feed_key")
+        try db.execute(
+            sql: isKeyed
+                ? "DROP INDEX IF EXISTS \(index)"
+                : "CREATE INDEX IF NOT EXISTS \(index) ON \(quoted(table))(_feed, _key)")
         for child in schema.children {
             let table = schema.childTableName(child)
             try ensureTable(
@@ -47,7 +56,8 @@ enum EntityTable {
     }
 
     private static func ensureTable(
-        name: String, columns: [FeedKit.Column], common: String, indexes: [String], in db: Database, path: String
+        name: String, columns: [FeedKit.Column], common: String, constraints: [String] = [], indexes: [String],
+        in db: Database, path: String
     ) throws {
         if try db.tableExists(name) {
             let existing = try db.columns(in: name)
@@ -79,7 +89,7 @@ enum EntityTable {
         } else {
             let definitions = columns.map { "\(quoted($0.name)) \($0.type.sqlType)" }
             try db.execute(
-                sql: "CREATE TABLE \(quoted(name)) (\(([common] + definitions).joined(separator: ", ")))")
+                sql: "CREATE TABLE \(quoted(name)) (\(([common] + definitions + constraints).joined(separator: ", ")))")
         }
         for index in indexes { try db.execute(sql: index) }
     }

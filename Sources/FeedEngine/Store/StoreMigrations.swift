@@ -136,6 +136,11 @@ enum StoreMigrations {
                     ALTER TABLE _http_cache_v6 RENAME TO _http_cache;
                     """)
         }
+        migrator.registerMigration("v7: entities that keep history") { db in
+            // 1 once a feed wrote the entity in `append` mode: its rows repeat keys, so its table
+            // has no primary key (see `EntityTable+Key.swift`).
+            try db.execute(sql: "ALTER TABLE _entities ADD COLUMN history INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

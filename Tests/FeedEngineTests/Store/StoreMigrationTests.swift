@@ -99,4 +99,37 @@ struct StoreMigrationTests {
         #expect(entry.etag == "\"v1\"")
         #expect(entry.body == Data("{}".utf8))
     }
+
+    @Test func anEntityTableOfAnOlderStoreGainsItsPrimaryKeyAndKeepsItsRows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("feeds.sqlite").path
+
+        // An entity table as stores made it before tables had a primary key.
+        let old = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(old, upTo: "v6: cache times in ISO 8601")
+        try await old.write { db in
+            try EntityTable.ensure(ItemsAdapter.schema(named: "item"), keyed: false, in: db, path: path)
+            try db.execute(
+                sql: """
+                    INSERT INTO item(_feed, _key, _hash, _run, _first_seen, _last_seen, id, value)
+                    VALUES ('items', 'a', 0, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'a', 1);
+                    """)
+        }
+        #expect(try await old.read { try EntityTable.isKeyed("item", in: $0) } == false)
+        try old.close()
+
+        try Data(itemsJSON([("a", 1), ("b", 2)])).write(to: directory.appendingPathComponent("items.json"))
+        try Data("store: feeds.sqlite\nfeeds:\n  - { name: items, adapter: items, url: items.json }\n".utf8)
+            .write(to: directory.appendingPathComponent("feeds.yaml"))
+        let config = try ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]))
+            .load(path: directory.appendingPathComponent("feeds.yaml").path)
+        let report = try await Engine.open(config).run()
+        #expect(report.feeds.first?.counts.updated == 1, "the old row, found by its key")
+        #expect(report.feeds.first?.counts.inserted == 1)
+        let store = try EntityStore(path: path)
+        #expect(try store.read { try EntityTable.isKeyed("item", in: $0) })
+        #expect(try store.query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
+    }
 }
