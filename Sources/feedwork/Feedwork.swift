@@ -41,6 +41,7 @@ struct Feedwork: AsyncParsableCommand {
         } catch {
             exitForArgumentParser(error)
         }
+        LoggingOptions.bootstrap(level: (command as? any LogLevelChoosing)?.logging.level ?? .warning)
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -63,6 +63,15 @@ struct LoggingTests {
         withExtendedLifetime(server) {}
     }
 
+    @Test func aCommandWithoutLoggingOptionsLogsNoRetries() throws {
+        let server = try LoopbackServer { _ in .status(503) }
+        let result = try FeedworkProcess.run(["init", "--from", server.url("/items"), "--print"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 1, "only the error: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: cannot read the sample: "))
+        #expect(result.stderr.contains("HTTP 503 after 4 attempts"))
+    }
+
     @Test func verboseAndQuietTogetherAreAUsageError() throws {
         let result = try run(["-v", "-q"])
         #expect(result.status == 2)

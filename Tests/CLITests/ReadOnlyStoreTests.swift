@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// `export` and `list` only read: they work on a store in a folder nobody can write (where not
+/// `export`, `list`, `price`, `runs` and `rejects` only read: they work on a store in a folder nobody can write (where not
 /// even SQLite's `-shm` can be created) and never create a store.
 @Suite("Reliability: reading a read-only store")
 struct ReadOnlyStoreTests {
@@ -66,6 +66,21 @@ struct ReadOnlyStoreTests {
         let result = try runWithoutWriteAccess(["list"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("fruit 1"), "\(result.stdout)")
+    }
+
+    @Test func priceReadsAStoreInAFolderNobodyCanWrite() throws {
+        try CurrencyFixtureFiles.copy(into: directory)
+        try Data(
+            """
+            feeds:
+              - { name: fx, adapter: currency, currencies: { url: list.json }, rates: { url: live.json } }
+            """.utf8
+        ).write(to: directory.appendingPathComponent("feeds.yaml"))
+        try makeReadOnlyStore()
+        defer { restore() }
+        let result = try runWithoutWriteAccess(["price", "milk", "--currency", "EUR"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("total"), "\(result.stdout)")
     }
 
     @Test func runsAndRejectsReadAStoreInAFolderNobodyCanWrite() throws {

@@ -25,13 +25,4 @@ struct ConfigOptions: ParsableArguments {
         }
         return try EntityStore(readingAt: path)
     }
-
-    /// Opens the config's store, exiting with status 1 and a message when it cannot.
-    func openStore(_ config: FeedsConfig) throws -> EntityStore {
-        do {
-            return try EntityStore(path: config.storePath)
-        } catch {
-            throw CommandFailure.failed("\(error)")
-        }
-    }
 }

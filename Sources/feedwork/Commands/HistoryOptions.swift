@@ -8,7 +8,7 @@ import Foundation
 struct HistoryOptions: ParsableArguments {
     @OptionGroup var config: ConfigOptions
 
-    @Option(help: "Only this feed's entries.")
+    @Option(help: "Only this feed's entries.", completion: Completions.feeds)
     var feed: String?
 
     @Option(help: "At most this many entries (the newest).")
@@ -26,6 +26,6 @@ struct HistoryOptions: ParsableArguments {
 
     /// Prints `entries` as JSON with `--json`, else as `table` renders them.
     func print<Entry: Encodable>(_ entries: [Entry], table: ([Entry]) -> String) {
-        Console.print(json ? HistoryPrinter.json(entries) : table(entries))
+        Console.print(json ? JSONText.encode(entries) : table(entries))
     }
 }

@@ -4,10 +4,6 @@ import FeedKit
 import Foundation
 import JSONFeed
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `feedwork init`: a first feeds.yaml, empty and commented, or with a json feed guessed from a
 /// sample response.
 struct InitCommand: AsyncParsableCommand {
@@ -87,29 +83,19 @@ struct InitCommand: AsyncParsableCommand {
         Console.error("wrote \(config) with \(summary); next: feedwork validate, then feedwork run")
     }
 
-    /// The sample parsed and guessed from.
+    /// The sample fetched as a feed's first page is (the same fetcher, limits and errors; no
+    /// cache), parsed and guessed from.
     static func draft(from source: String) async throws -> JSONFeedDraft {
-        let data: Data
-        if FetchRequest.isRemote(source) {
-            guard let url = URL(string: source) else { throw CommandFailure.usage("'\(source)' is not a URL") }
-            var request = URLRequest(url: url, timeoutInterval: 30)
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            let (body, response) = try await URLSession.shared.data(for: request)
-            if let status = (response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
-                throw CommandFailure.failed("\(source) answered HTTP \(status)")
-            }
-            data = body
-        } else {
-            guard let body = FileManager.default.contents(atPath: source) else {
-                throw CommandFailure.usage("cannot read the sample \(source)")
-            }
-            data = body
-        }
+        let request = FetchRequest(
+            url: source, headers: [HTTPHeader("Accept", "application/json")], cacheable: false)
+        let context = FetchContext(
+            feed: "init", baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            cache: InMemoryResponseCache())
         let sample: JSONValue
         do {
-            sample = try JSONParser.parse(data)
+            sample = try await StandardFetcher().fetch(request, context: context).json(feed: "init")
         } catch {
-            throw CommandFailure.failed("\(source) is not JSON: \(error)")
+            throw CommandFailure.failed("cannot read the sample: \(error)")
         }
         guard let draft = JSONFeedDraft(sample: sample) else {
             throw CommandFailure.failed("\(source) holds no list of objects to take records from")

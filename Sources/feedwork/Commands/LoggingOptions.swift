@@ -26,9 +26,9 @@ struct LoggingOptions: ParsableArguments {
         if verbose && quiet { throw ValidationError("-v and -q contradict each other; give one") }
     }
 
-    /// Sends every logger's lines to stderr at ``level``. Called once, before the engine starts.
-    func bootstrap() {
-        let level = level
+    /// Sends every logger's lines to stderr at `level`: called once, by ``Feedwork/main()``,
+    /// for every command, so one that has no logging options logs warnings and above only.
+    static func bootstrap(level: Logger.Level) {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -38,3 +38,8 @@ struct LoggingOptions: ParsableArguments {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// A command whose log level the user chooses with ``LoggingOptions``.
+protocol LogLevelChoosing {
+    var logging: LoggingOptions { get }
+}

@@ -115,7 +115,7 @@ struct PriceCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: config.storePath) else {
             throw failure("no stored rates: \(config.storePath) does not exist yet; run `feedwork run` first")
         }
-        let rates = StoredRates(store: try options.openStore(config))
+        let rates = StoredRates(store: try EntityStore(readingAt: config.storePath))
         let found: ExchangeQuote?
         let known: Bool?
         do {

@@ -5,7 +5,7 @@ import FeedKit
 import Foundation
 
 /// `feedwork record`: performs a feed's live requests once and saves them as a fixture suite.
-struct RecordCommand: AsyncParsableCommand {
+struct RecordCommand: AsyncParsableCommand, LogLevelChoosing {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Run a feed once against the live API and save its responses and records as fixtures.",
@@ -33,7 +33,6 @@ struct RecordCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        logging.bootstrap()
         let config = try options.load()
         guard let feedConfig = config.feed(named: feed) else {
             throw CommandFailure.usage(

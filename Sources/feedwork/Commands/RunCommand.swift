@@ -5,7 +5,7 @@ import FeedKit
 import Foundation
 
 /// `feedwork run`: one pass over the feeds.
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run every enabled feed in one pass.",
@@ -55,7 +55,6 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        logging.bootstrap()
         let config = try options.load()
         for name in feeds where config.feed(named: name) == nil {
             throw CommandFailure.usage(
@@ -86,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(engine) {}
         if json {
-            Console.print(ReportPrinter.json(report))
+            Console.print(JSONText.encode(report))
         } else {
             Console.print(ReportPrinter.table(report, storePath: config.storePath))
         }

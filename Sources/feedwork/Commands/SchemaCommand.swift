@@ -38,6 +38,6 @@ struct SchemaCommand: ParsableCommand {
             }
         }
         let reports = entities.map(SchemaReport.init)
-        Console.print(json ? SchemaReport.json(reports) : reports.map(\.text).joined(separator: "\n\n"))
+        Console.print(json ? JSONText.encode(reports) : reports.map(\.text).joined(separator: "\n\n"))
     }
 }

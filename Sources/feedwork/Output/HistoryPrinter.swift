@@ -35,9 +35,6 @@ enum HistoryPrinter {
         return table.rendered
     }
 
-    /// `items` as a JSON list (`[]` when there are none).
-    static func json(_ items: [some Encodable]) -> String { items.isEmpty ? "[]" : ReportPrinter.json(items) }
-
     /// `text` on one line, cut to ``rawWidth`` characters with `...`.
     static func shortened(_ text: String) -> String {
         let line = text.replacingOccurrences(of: "\n", with: " ")

@@ -9,7 +9,9 @@ enum JSONText {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Every value printed is plain data (strings, numbers, arrays); encoding cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+        let text = String(decoding: data, as: UTF8.self)
+        // Foundation pretty-prints an empty list as "[\n\n]".
+        return text == "[\n\n]" ? "[]" : text
     }
 }
 

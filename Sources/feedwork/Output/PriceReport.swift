@@ -44,6 +44,7 @@ enum PriceReport {
         return DecimalRounding.fixed(value, places: max(2, decimals))
     }
 
+    /// `price --json`, in snake_case like every `--json` (``JSONText``).
     struct Document: Encodable {
         struct Rate: Encodable {
             var source: String
@@ -53,12 +54,6 @@ enum PriceReport {
             var feed: String?
             var maxAge: String?
             var stale: Bool
-
-            enum CodingKeys: String, CodingKey {
-                case source, target, rate, feed, stale
-                case asOf = "as_of"
-                case maxAge = "max_age"
-            }
         }
 
         struct Item: Encodable {
@@ -68,12 +63,6 @@ enum PriceReport {
             var unitPrice: String
             var amount: String
             var amountRounded: String
-
-            enum CodingKeys: String, CodingKey {
-                case good, quantity, unit, amount
-                case unitPrice = "unit_price"
-                case amountRounded = "amount_rounded"
-            }
         }
 
         var currency: String
@@ -82,11 +71,6 @@ enum PriceReport {
         var items: [Item]
         var totalExact: String
         var total: String
-
-        enum CodingKeys: String, CodingKey {
-            case currency, exponent, rate, items, total
-            case totalExact = "total_exact"
-        }
     }
 
     /// Every amount is a decimal string: exact ones unrounded, `total` rounded once to the minor unit.
@@ -105,9 +89,6 @@ enum PriceReport {
                     amount: DecimalRounding.plain($0.exactAmount), amountRounded: $0.displayAmount)
             },
             totalExact: DecimalRounding.plain(priced.exactTotal), total: priced.totalText)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(document) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.encode(document)
     }
 }

@@ -62,10 +62,6 @@ enum ReportPrinter {
         return lines
     }
 
-    /// `value` as the `--json` of every command prints it (see ``JSONText``): the run report,
-    /// `runs --json`, `rejects --json`.
-    static func json(_ value: some Encodable) -> String { JSONText.encode(value) }
-
     static func bytes(_ count: Int) -> String {
         if count >= 1 << 20 { return String(format: "%.1f MB", Double(count) / Double(1 << 20)) }
         if count >= 1 << 10 { return String(format: "%.1f KB", Double(count) / Double(1 << 10)) }

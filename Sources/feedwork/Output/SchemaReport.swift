@@ -73,8 +73,6 @@ struct SchemaReport: Encodable {
         self.feeds = feeds
     }
 
-    static func json(_ reports: [SchemaReport]) -> String { JSONText.encode(reports) }
-
     /// The entity as a few lines of text and a table of its columns.
     var text: String {
         var lines = ["\(entity) (key: \(key.joined(separator: ", ")))" + (summary.map { ": \($0)" } ?? "")]
