@@ -65,6 +65,10 @@ public struct JSONAdapter: FeedAdapter {
             OptionHelp(
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),
             OptionHelp(
+                "incremental", "mapping",
+                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format}; or {{cursor}} in url or body",
+                default: "none"),
+            OptionHelp(
                 "filter", "string or list",
                 "conditions a record must meet to be stored: FIELD=VALUE, !=, <, <=, >, >=, ~ (contains); values may hold {{today-30d|yyyy-MM-dd}}",
                 default: "none"),
@@ -85,6 +89,7 @@ public struct JSONAdapter: FeedAdapter {
     let mapper: RecordMapper
     let filter: RecordFilter
     let mode: WriteMode
+    let cursor: IncrementalCursor?
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
 
@@ -134,6 +139,7 @@ public struct JSONAdapter: FeedAdapter {
                 try RecordFilter(options.filter?.values ?? [], schema: compiled.schema)
             }
         }
+        let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let recordsPath, let compiled, let paginator, let filter else { throw errors }
         requests = RequestPlan(
@@ -146,7 +152,48 @@ public struct JSONAdapter: FeedAdapter {
         mapper = compiled.mapper
         self.filter = filter
         self.paginator = paginator
+        self.cursor = cursor
         fingerprint = Self.fingerprint(of: options)
+    }
+
+    /// The incremental cursor, and the problems of `incremental:` and of `{{cursor}}` in `url`
+    /// and `body`.
+    private static func checkIncremental(
+        _ options: Options, mode: WriteMode?, schema: EntitySchema?, errors: inout OptionError.List
+    ) -> IncrementalCursor? {
+        let inURL = options.url.contains(IncrementalCursor.placeholder)
+        let inBody = options.body?.holdsCursor ?? false
+        let inParams = options.params?.entries.filter { $0.value.holdsCursor }.map(\.key) ?? []
+        let inHeaders = options.headers?.entries.filter { $0.value.holdsCursor }.map(\.key) ?? []
+        guard let spec = options.incremental else {
+            let places =
+                (inURL ? [["url"]] : []) + (inBody ? [["body"]] : []) + inParams.map { ["params", $0] }
+                + inHeaders.map { ["headers", $0] }
+            for place in places { errors.append(OptionError("{{cursor}} needs an incremental: block", at: place)) }
+            return nil
+        }
+        if mode == .replace {
+            errors.append(
+                OptionError(
+                    "write: replace cannot be incremental: replace deletes the rows a pass does not deliver, and an incremental pass delivers only new and changed records; use merge or append",
+                    at: ["incremental"]))
+        }
+        if spec.param == nil, !inURL, !inBody, inParams.isEmpty, inHeaders.isEmpty {
+            errors.append(
+                OptionError(
+                    "incremental needs param (the query parameter the cursor is sent in), or {{cursor}} in url, params, headers or body",
+                    at: ["incremental"]))
+        }
+        if spec.order == "desc", (options.pagination?.parallel ?? 1) > 1 {
+            errors.append(
+                OptionError(
+                    "order: desc stops paging at the first page past the cursor, so pages cannot be fetched in parallel",
+                    at: ["incremental", "order"]))
+        }
+        guard let schema else { return nil }
+        return errors.check { () throws(OptionError.List) in
+            try IncrementalCursor(spec, fields: options.fields, schema: schema)
+        }
     }
 
     public var entities: [EntityBinding] { [EntityBinding(mapper.schema, mode: mode)] }
@@ -154,18 +201,27 @@ public struct JSONAdapter: FeedAdapter {
     public var secrets: [String] { requests.secrets }
 
     public func run(_ pass: FeedPass) async throws {
-        let requests = requests.rendered(now: pass.startedAt)
+        let stored = try cursor.flatMap { cursor in
+            try pass.state(FeedPass.cursorStateKey).flatMap(cursor.mark(stored:))
+        }
+        let sent = cursor?.sentValue(stored: stored, now: pass.startedAt)
+        let requests = requests.rendered(now: pass.startedAt, cursor: cursor, sending: sent)
         let filter = filter.rendered(now: pass.startedAt)
         // A filter whose window moved maps every page again, so records entering it are stored.
         let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)
         let storedFingerprint = try pass.state(Self.mappingStateKey)
         let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
-        let pages = PageProcessor(
+        var pages = PageProcessor(
             requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper, filter: filter,
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
-        var walk = PageWalk(pass: pass, processor: pages, mode: mode)
+        pages.cursor = cursor
+        let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
+        var walk = PageWalk(pass: pass, processor: pages, mode: mode, stopsBefore: stopsBefore)
         try await walk.run()
+        if let cursor {
+            try await advance(cursor, from: stored, to: walk.newest, sent: sent, in: pass)
+        }
         // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped.
         for key in summaries.keys where !walk.walkedKeys.contains(key) {
             try await PageSummary.remove(forKey: key, in: pass)
@@ -180,6 +236,21 @@ public struct JSONAdapter: FeedAdapter {
         }
         if storedFingerprint != fingerprint {
             try await pass.setState(Self.mappingStateKey, fingerprint)
+        }
+    }
+
+    /// Stores the greatest cursor value written, when it is past the stored one, and says in
+    /// the report what was sent.
+    private func advance(
+        _ cursor: IncrementalCursor, from stored: IncrementalCursor.Mark?, to newest: IncrementalCursor.Mark?,
+        sent: String?, in pass: FeedPass
+    ) async throws {
+        let sentText = sent.map { "\(cursor.param ?? "{{cursor}}")=\($0)" } ?? "no cursor (first pass, no start)"
+        if let newest, stored.map({ newest > $0 }) ?? true {
+            try await pass.setState(FeedPass.cursorStateKey, newest.text)
+            pass.note("incremental: sent \(sentText); cursor now \(newest.text)")
+        } else {
+            pass.note("incremental: sent \(sentText); cursor unchanged")
         }
     }
 

@@ -34,10 +34,12 @@ extension JSONAdapter {
         /// Conditions on mapped fields (`export --where` grammar, values may hold date
         /// templates); a record is stored only when all of them hold. One string or a list.
         var filter: OneOrMany?
+        /// Read only what changed since the last pass; see ``IncrementalSpec``.
+        public var incremental: IncrementalSpec?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
-            case filter
+            case filter, incremental
             case maxAge = "max_age"
         }
     }

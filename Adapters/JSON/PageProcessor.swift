@@ -19,6 +19,9 @@ struct PageOutcome: Sendable {
     /// The page's `_http_cache` key, and its summary when it is new or changed.
     var cacheKey: String?
     var newSummary: PageSummary?
+    /// The greatest and least incremental cursor values among the page's records.
+    var newest: IncrementalCursor.Mark?
+    var oldest: IncrementalCursor.Mark?
 }
 
 /// Fetches, parses and maps one page. Holds no state, so several pages can be processed at once.
@@ -35,6 +38,8 @@ struct PageProcessor: Sendable {
     /// Whether pages' summaries are kept (not in `replace` mode, which maps every page).
     let keepsSummaries: Bool
     let feed: String
+    /// The feed's incremental cursor, whose values each page's records are measured by.
+    var cursor: IncrementalCursor? = nil
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -111,9 +116,17 @@ struct PageProcessor: Sendable {
         }
         let mapped = mapper.map(items, basePath: recordsPath.description)
         let kept = filter.conditions.isEmpty ? mapped.records : mapped.records.filter(filter.keeps)
-        return PageOutcome(
+        var outcome = PageOutcome(
             records: kept, rejects: mapped.rejects, filteredOut: mapped.records.count - kept.count, facts: facts,
             url: url)
+        if let cursor {
+            for record in kept {
+                guard let mark = cursor.mark(of: record) else { continue }
+                if outcome.newest.map({ mark > $0 }) ?? true { outcome.newest = mark }
+                if outcome.oldest.map({ mark < $0 }) ?? true { outcome.oldest = mark }
+            }
+        }
+        return outcome
     }
 
     /// The top-level members of a document, to help fix a wrong `records` path.
@@ -136,12 +149,17 @@ struct PageWalk {
     private(set) var filteredOut = 0
     /// The cache keys of the pages walked, whose summaries are still current.
     private(set) var walkedKeys: Set<String> = []
+    /// The greatest incremental cursor value among the records written.
+    private(set) var newest: IncrementalCursor.Mark?
+    /// With `order: desc`, the cursor sent: paging stops after a page with an older record.
+    private let stopsBefore: IncrementalCursor.Mark?
     private var fetched = 0
 
-    init(pass: FeedPass, processor: PageProcessor, mode: WriteMode) {
+    init(pass: FeedPass, processor: PageProcessor, mode: WriteMode, stopsBefore: IncrementalCursor.Mark? = nil) {
         self.pass = pass
         self.processor = processor
         self.mode = mode
+        self.stopsBefore = stopsBefore
     }
 
     private var paginator: Paginator { processor.paginator }
@@ -158,6 +176,12 @@ struct PageWalk {
             let outcome = try await processor.process(page, number: fetched + 1, pass: pass)
             fetched += 1
             try await commit(outcome)
+            if let stopsBefore, let oldest = outcome.oldest, oldest < stopsBefore {
+                if paginator.next(after: page, facts: outcome.facts, url: outcome.url) != nil {
+                    pass.note("page \(fetched) reached records older than the cursor (order: desc); stopped there")
+                }
+                return
+            }
             if fetched == 1, paginator.parallel > 1, let rest = paginator.remaining(after: page, facts: outcome.facts) {
                 try await runParallel(rest)
                 return
@@ -211,6 +235,7 @@ struct PageWalk {
     private mutating func commit(_ outcome: PageOutcome) async throws {
         try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects, source: outcome.source))
         filteredOut += outcome.filteredOut
+        if let mark = outcome.newest, newest.map({ mark > $0 }) ?? true { newest = mark }
         if let key = outcome.cacheKey {
             walkedKeys.insert(key)
             try await outcome.newSummary?.store(forKey: key, in: pass)

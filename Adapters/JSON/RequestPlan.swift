@@ -26,10 +26,18 @@ struct RequestPlan: Sendable {
     }
 
     /// The requests of one pass, with every date template evaluated at `now` (so all pages of a
-    /// pass ask for the same dates).
-    func rendered(now: Date) -> RenderedRequests {
-        let query = params.map { PageRequest.QueryItem(name: $0.name, value: $0.value.render(now: now)) }
-        var headers = self.headers.map { HTTPHeader($0.name, $0.value.render(now: now)) }
+    /// pass ask for the same dates), and the incremental cursor's values when it has one.
+    func rendered(now: Date, cursor: IncrementalCursor? = nil, sending sent: String? = nil) -> RenderedRequests {
+        var query = params.map { PageRequest.QueryItem(name: $0.name, value: $0.value.render(now: now, cursor: sent)) }
+        if let cursor {
+            if let param = cursor.param, let sent { query.append(.init(name: param, value: sent)) }
+            if let endParam = cursor.endParam, let end = cursor.end {
+                query.append(.init(name: endParam, value: end.render(now: now)))
+            }
+        }
+        let url = self.url.replacingOccurrences(
+            of: IncrementalCursor.placeholder, with: URLQuery.encode(sent ?? ""))
+        var headers = self.headers.map { HTTPHeader($0.name, $0.value.render(now: now, cursor: sent)) }
         var authQuery: PageRequest.QueryItem?
         switch auth {
         case nil: break
@@ -42,7 +50,7 @@ struct RequestPlan: Sendable {
         }
         var bodyData: Data?
         if let body {
-            bodyData = Data(body.render(now: now).jsonText.utf8)
+            bodyData = Data(body.render(now: now, cursor: sent).jsonText.utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append(HTTPHeader("Content-Type", "application/json"))
             }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Plain scalars are typed by how they read: `true`/`false` become booleans, `12` and `1.5`
 /// numbers, `null` or nothing null, everything else a string. String values may hold date
-/// templates, rendered when the request is made.
+/// templates, rendered when the request is made, and `{{cursor}}`, an incremental feed's cursor.
 public indirect enum YAMLJSON: Decodable, Sendable {
     case null
     case bool(Bool)
@@ -37,15 +37,27 @@ public indirect enum YAMLJSON: Decodable, Sendable {
         }
     }
 
-    /// The document as JSON text, with every date template evaluated at `now`.
-    func render(now: Date) -> JSONValue {
+    /// The document as JSON text, with every date template evaluated at `now` and `{{cursor}}`
+    /// replaced by `cursor` (by nothing when the pass sends none).
+    func render(now: Date, cursor: String? = nil) -> JSONValue {
         switch self {
         case .null: .null
         case .bool(let flag): .bool(flag)
         case .number(let text): .number(text)
-        case .string(let template): .string(template.render(now: now))
-        case .array(let items): .array(items.map { $0.render(now: now) })
-        case .object(let members): .object(JSONObject(members.map { ($0.key, $0.value.render(now: now)) }))
+        case .string(let template): .string(template.render(now: now, cursor: cursor))
+        case .array(let items): .array(items.map { $0.render(now: now, cursor: cursor) })
+        case .object(let members):
+            .object(JSONObject(members.map { ($0.key, $0.value.render(now: now, cursor: cursor)) }))
+        }
+    }
+
+    /// Whether a string of the document holds `{{cursor}}`.
+    var holdsCursor: Bool {
+        switch self {
+        case .null, .bool, .number: false
+        case .string(let template): template.holdsCursor
+        case .array(let items): items.contains(where: \.holdsCursor)
+        case .object(let members): members.contains(where: { $0.value.holdsCursor })
         }
     }
 }

@@ -21,6 +21,10 @@ public struct Engine: Sendable {
     /// Whether queued `_outbox` events are sent after each pass. Fixture runs turn it off: events
     /// such as timings differ on every run and are not part of what a feed produces.
     public var deliversOutbox: Bool
+    /// Passes ignore what earlier passes stored in `_state` (`feedwork run --full-refresh`): an
+    /// incremental feed starts from its `start` again, and page summaries and bookmarks count
+    /// as absent. What the pass stores replaces them as usual, committed with the pass.
+    public var fullRefresh = false
     /// Where passes and requests are logged: each feed's start and end (info), and through the
     /// fetcher each request, retry and cache decision (debug and info).
     public var logger = Logger(label: "feedwork")
@@ -100,7 +104,8 @@ public struct Engine: Sendable {
             StoreTransaction(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         }
         let backend = EnginePassBackend(
-            feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction)
+            feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction,
+            readsStoredState: !fullRefresh)
         live?.started(feed.name, at: started, backend: backend)
         defer { live?.finished(feed.name) }
         let pass = FeedPass(

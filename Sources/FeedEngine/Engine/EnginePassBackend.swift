@@ -11,8 +11,14 @@ final class EnginePassBackend: PassBackend {
     let context: FetchContext
     let transaction: FeedTransaction
     let statistics = Mutex(PassStatistics())
+    /// Whether `state` reads what earlier passes stored; false for a full refresh.
+    let readsStoredState: Bool
 
-    init(feed: String, store: EntityStore, fetcher: any Fetching, context: FetchContext, transaction: FeedTransaction) {
+    init(
+        feed: String, store: EntityStore, fetcher: any Fetching, context: FetchContext, transaction: FeedTransaction,
+        readsStoredState: Bool = true
+    ) {
+        self.readsStoredState = readsStoredState
         self.feed = feed
         self.store = store
         self.fetcher = fetcher
@@ -69,11 +75,11 @@ final class EnginePassBackend: PassBackend {
     }
 
     func state(_ key: String) throws -> String? {
-        try store.state(feed: feed, key: key)
+        readsStoredState ? try store.state(feed: feed, key: key) : nil
     }
 
     func states(withPrefix prefix: String) throws -> [String: String] {
-        try store.states(feed: feed, prefix: prefix)
+        readsStoredState ? try store.states(feed: feed, prefix: prefix) : [:]
     }
 
     func setState(_ key: String, _ value: String?) async throws {

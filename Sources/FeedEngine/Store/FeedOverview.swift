@@ -10,6 +10,8 @@ public struct FeedOverview: Sendable {
     public var lastRun: String?
     public var status: String?
     public var rows: [(entity: String, count: Int)]
+    /// The incremental cursor the feed's last committed pass stored (``FeedPass/cursorStateKey``).
+    public var cursor: String? = nil
 
     /// The overview of every feed in `config` when there is no store yet: none has run.
     public static func neverRun(config: FeedsConfig) -> [FeedOverview] {
@@ -37,9 +39,12 @@ public struct FeedOverview: Sendable {
                 }
                 let finished: String? = last?["finished_at"]
                 let started: String? = last?["started_at"]
+                let cursor = try String.fetchOne(
+                    db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?",
+                    arguments: [feed.name, FeedPass.cursorStateKey])
                 return FeedOverview(
                     name: feed.name, adapter: feed.adapterName, enabled: feed.enabled, lastRun: finished ?? started,
-                    status: last?["status"], rows: rows)
+                    status: last?["status"], rows: rows, cursor: cursor)
             }
         }
     }

@@ -116,6 +116,10 @@ public final class FeedPass: Sendable {
         try backend.states(withPrefix: prefix)
     }
 
+    /// The `_state` key of a feed's incremental cursor: what a pass stores under it is shown by
+    /// `feedwork list` as the feed's cursor.
+    public static let cursorStateKey = "cursor"
+
     /// Stores `value` under `key` (removes it for `nil`), committed with the pass.
     public func setState(_ key: String, _ value: String?) async throws {
         try await backend.setState(key, value)

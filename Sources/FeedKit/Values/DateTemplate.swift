@@ -9,7 +9,9 @@ import Foundation
 /// - strftime-style patterns with `%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%%`;
 /// - `unix` for seconds since 1970, `iso` for ISO 8601 (`2024-01-31T00:00:00Z`).
 ///
-/// Without a format, `yyyy-MM-dd`. All dates are UTC.
+/// Without a format, `yyyy-MM-dd`. All dates are UTC. `{{cursor}}` is no date: it stands for
+/// an incremental feed's cursor (the json adapter's `incremental:`), given to
+/// ``render(now:cursor:)``.
 ///
 /// ```
 /// dateFrom: "{{today|dd/MM/yyyy}}"      # 21/11/2026
@@ -20,6 +22,7 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
     enum Part: Sendable, Hashable {
         case literal(String)
         case date(DateExpression)
+        case cursor
     }
 
     let parts: [Part]
@@ -38,7 +41,11 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
                 throw TemplateError(expression: String(rest[open.lowerBound...]), reason: "'{{' without '}}'")
             }
             let body = String(rest[open.upperBound..<close.lowerBound])
-            parts.append(.date(try DateExpression(parsing: body)))
+            if body.trimmingCharacters(in: .whitespaces) == "cursor" {
+                parts.append(.cursor)
+            } else {
+                parts.append(.date(try DateExpression(parsing: body)))
+            }
             rest = rest[close.upperBound...]
         }
         if !rest.isEmpty { parts.append(.literal(String(rest))) }
@@ -56,15 +63,20 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         }
     }
 
-    /// The string with every expression evaluated at `now`.
-    public func render(now: Date) -> String {
+    /// The string with every expression evaluated at `now`, and `{{cursor}}` replaced by
+    /// `cursor` (by nothing when there is none).
+    public func render(now: Date, cursor: String? = nil) -> String {
         parts.map { part in
             switch part {
             case .literal(let text): text
             case .date(let expression): expression.render(now: now)
+            case .cursor: cursor ?? ""
             }
         }.joined()
     }
+
+    /// Whether the text holds `{{cursor}}`.
+    public var holdsCursor: Bool { parts.contains(.cursor) }
 
     public var description: String { source }
 }

@@ -8,7 +8,9 @@ import Foundation
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the feeds with their last run's status and time and their row counts per entity.")
+        abstract:
+            "List the feeds with their last run's status and time, their row counts per entity and, for incremental feeds, their cursor."
+    )
 
     @OptionGroup var options: ConfigOptions
 
@@ -25,6 +27,8 @@ struct ListCommand: ParsableCommand {
         @NullWhenAbsent var status: String?
         /// Rows per entity the feed holds.
         var rows: [String: Int]
+        /// An incremental feed's cursor: the greatest value its passes have committed.
+        @NullWhenAbsent var cursor: String?
     }
 
     func run() throws {
@@ -41,16 +45,21 @@ struct ListCommand: ParsableCommand {
                         Report(
                             feed: $0.name, adapter: $0.adapter, enabled: $0.enabled, lastRun: $0.lastRun,
                             status: $0.status,
-                            rows: Dictionary($0.rows.map { ($0.entity, $0.count) }, uniquingKeysWith: +))
+                            rows: Dictionary($0.rows.map { ($0.entity, $0.count) }, uniquingKeysWith: +),
+                            cursor: $0.cursor)
                     }))
             return
         }
-        var table = TextTable(["feed", "adapter", "enabled", "last run", "status", "rows"])
+        // The cursor column appears once a feed has one.
+        let cursors = overview.contains { $0.cursor != nil }
+        var table = TextTable(
+            ["feed", "adapter", "enabled", "last run", "status", "rows"] + (cursors ? ["cursor"] : []))
         for feed in overview {
-            table.add([
-                feed.name, feed.adapter, feed.enabled ? "yes" : "no", feed.lastRun ?? "never", feed.status ?? "-",
-                feed.rows.map { "\($0.entity) \($0.count)" }.joined(separator: ", "),
-            ])
+            table.add(
+                [
+                    feed.name, feed.adapter, feed.enabled ? "yes" : "no", feed.lastRun ?? "never", feed.status ?? "-",
+                    feed.rows.map { "\($0.entity) \($0.count)" }.joined(separator: ", "),
+                ] + (cursors ? [feed.cursor ?? "-"] : []))
         }
         Console.print(table.rendered)
     }

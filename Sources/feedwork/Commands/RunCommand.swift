@@ -20,6 +20,7 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
               feedwork run
               feedwork run --feed bbc-fruit --feed leboncoin
               feedwork run --offline --json
+              feedwork run --full-refresh --feed orders   (an incremental feed reads everything again)
               feedwork run -v                     (each request, retry and cache decision on stderr)
             """)
 
@@ -35,6 +36,12 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
 
     @Flag(help: "Print the run report as JSON on stdout.")
     var json = false
+
+    @Flag(
+        help:
+            "Ignore what earlier passes stored (incremental cursors, page summaries, bookmarks) for this run: read everything again."
+    )
+    var fullRefresh = false
 
     @Option(help: "How long to wait for another run on the same store (e.g. 30s).")
     var wait: String = "30s"
@@ -66,7 +73,9 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
         }
         let engine: Engine
         do {
-            engine = try await Engine.open(config, wait: waitDuration, offline: offline)
+            var opened = try await Engine.open(config, wait: waitDuration, offline: offline)
+            opened.fullRefresh = fullRefresh
+            engine = opened
         } catch {
             throw CommandFailure.failed("\(error)")
         }

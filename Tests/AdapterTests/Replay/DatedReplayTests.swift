@@ -59,6 +59,27 @@ struct DatedReplayTests {
         #expect(result.passed, "\(result.failures) \(result.mismatches)")
     }
 
+    @Test func anIncrementalFeedReplaysWithTheCursorItWasRecordedWith() async throws {
+        let seen = Mutex<[String]>([])
+        let server = try LoopbackServer { request in
+            seen.withLock { $0.append(request.query("since") ?? "") }
+            return .json(#"[{"id":1,"updated_at":"2026-01-01T00:00:00Z"}]"#)
+        }
+        let yaml = """
+            feeds:
+              - name: events
+                adapter: json
+                url: \(server.url("/events"))
+                entity: event
+                key: id
+                fields: { id: int, updated_at: timestamp }
+                incremental: { cursor_path: updated_at, param: since, start: "{{today-30d|iso}}" }
+            """
+        let result = try await recordThenReplay(yaml, feed: "events", server: server)
+        #expect(seen.withLock { $0 } == [Self.day(-30, "yyyy-MM-dd'T'00:00:00'Z'")])
+        #expect(result.passed, "\(result.failures) \(result.mismatches)")
+    }
+
     @Test func aFlightSearchWithDatedParametersReplaysDaysLater() async throws {
         let body =
             #"{"currency":"EUR","data":[{"id":"f1","flyTo":"BCN","cityTo":"Barcelona","price":42,"#
