@@ -18,10 +18,6 @@ public enum ChangedSince: Sendable, Hashable {
     case run(Int64)
     case time(Date)
 
-    /// Parses a run id (digits) or an ISO 8601 timestamp (`2026-01-31T12:00:00Z`, with an
-    /// offset, or a date `2026-01-31` meaning its midnight UTC).
-    ///
-    /// - Throws: a usage ``ExportError`` for anything else.
     /// The SQL condition that `runColumn` (a column of run ids) holds a run in the window, and
     /// its one argument.
     func condition(on runColumn: String) -> (sql: String, argument: FieldValue) {
@@ -31,14 +27,21 @@ public enum ChangedSince: Sendable, Hashable {
         }
     }
 
+    /// Parses a run id (digits), an ISO 8601 timestamp (`2026-01-31T12:00:00Z`, with an
+    /// offset, or a date `2026-01-31` meaning its midnight UTC), or a Singer state
+    /// (``SingerState``: its JSON, or a file whose last line it is).
+    ///
+    /// - Throws: a usage ``ExportError`` for anything else.
     public init(parsing text: String) throws(ExportError) {
         if !text.isEmpty, text.allSatisfy(\.isASCII), let run = Int64(text) {
             self = .run(run)
         } else if let date = Timestamp.date(text) ?? Timestamp.date(text + "T00:00:00Z") {
             self = .time(date)
+        } else if let run = try SingerState.run(from: text) {
+            self = .run(run)
         } else {
             throw .usage(
-                "--changed-since '\(text)': expected a run id (e.g. 42) or an ISO 8601 timestamp (e.g. 2026-01-31T12:00:00Z)"
+                "--changed-since '\(text)': expected a run id (e.g. 42), an ISO 8601 timestamp (e.g. 2026-01-31T12:00:00Z) or a Singer state ({\"\(SingerState.runKey)\": 42}, or a file holding it)"
             )
         }
     }

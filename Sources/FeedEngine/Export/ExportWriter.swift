@@ -22,17 +22,27 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     case json
     /// RFC 4180 CSV with a header row.
     case csv
+    /// Singer messages: SCHEMA, one RECORD per row, and a final STATE (``SingerWriter``).
+    case singer
 
     /// The file extension of the format, without the dot.
-    public var fileExtension: String { rawValue }
+    public var fileExtension: String { self == .singer ? "singer.jsonl" : rawValue }
 
-    /// A writer for rows of `fields`, and for tombstones of `deletedFields` when the export
-    /// includes deleted rows.
-    public func makeWriter(fields: [ExportField], deletedFields: [ExportField]? = nil) -> any ExportWriter {
+    /// A writer for rows of `fields` of `table`, and for tombstones of `deletedFields` when the
+    /// export includes deleted rows.
+    public func makeWriter(for table: ExportTable, fields: [ExportField], deletedFields: [ExportField]? = nil)
+        -> any ExportWriter
+    {
         switch self {
         case .ndjson: NDJSONWriter(fields: fields, deletedFields: deletedFields)
         case .json: JSONArrayWriter(fields: fields, deletedFields: deletedFields)
         case .csv: CSVWriter(fields: fields, deletedFields: deletedFields)
+        case .singer: SingerWriter(table: table, fields: fields)
         }
+    }
+
+    /// A writer for the rows `query` selects, and its tombstones.
+    func makeWriter(for query: ExportQuery) -> any ExportWriter {
+        makeWriter(for: query.table, fields: query.fields, deletedFields: query.deleted?.fields)
     }
 }

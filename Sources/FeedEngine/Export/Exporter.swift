@@ -2,7 +2,8 @@ import FeedKit
 import Foundation
 import GRDB
 
-/// Exports entities of a store as NDJSON, JSON or CSV, streaming rows from SQLite.
+/// Exports entities of a store as NDJSON, JSON, CSV or Singer messages, streaming rows from
+/// SQLite.
 ///
 /// The store's `_entities` table holds every entity's schema, so an export needs neither the
 /// config nor the adapters. Each export reads one consistent snapshot, even while a run writes.
@@ -34,13 +35,50 @@ public struct Exporter: Sendable {
     public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) throws
         -> ExportCount
     {
+        if format == .singer, request.includeDeleted { throw SingerState.noDeletedRows }
         let query = try query(for: request)
         let count = try read { db in
-            var writer = format.makeWriter(fields: query.fields, deletedFields: query.deleted?.fields)
-            return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
+            var writer = format.makeWriter(for: query)
+            let count = try RowStreamer.stream(query, in: db, writer: &writer, to: output)
+            if format == .singer { try Self.endSingerStream(in: db, to: output) }
+            return count
         }
         try output.flush()
         return count
+    }
+
+    /// Writes every entity and child table to `output` as one Singer stream (a SCHEMA and the
+    /// RECORDs of each table, then one STATE), from one snapshot.
+    ///
+    /// - Returns: the number of tables and of rows written.
+    public func exportAllSinger(
+        to output: ExportOutput, feeds: [String] = [], changedSince: ChangedSince? = nil, includeMeta: Bool = false
+    ) throws -> (tables: Int, rows: Int) {
+        let schemas = try store.schemas()
+        if !feeds.isEmpty { try checkFeeds(feeds) }
+        let total = try read { db in
+            var total = (tables: 0, rows: 0)
+            for table in ExportTable.all(in: schemas) {
+                var request = ExportRequest(entity: table.name)
+                request.feeds = feeds
+                request.changedSince = changedSince
+                request.includeMeta = includeMeta
+                let query = try ExportQuery.build(request, schemas: schemas)
+                var writer = ExportFormat.singer.makeWriter(for: query)
+                total.rows += try RowStreamer.stream(query, in: db, writer: &writer, to: output).rows
+                total.tables += 1
+            }
+            try Self.endSingerStream(in: db, to: output)
+            return total
+        }
+        try output.flush()
+        return total
+    }
+
+    /// The STATE that ends a Singer stream: the last run the snapshot of `db` holds completely.
+    private static func endSingerStream(in db: Database, to output: ExportOutput) throws {
+        output.append(SingerState.message(run: try EntityStore.completeRun(in: db)))
+        output.append(UInt8(ascii: "\n"))
     }
 
     /// Writes every entity and child table to `directory` (created when missing) as
@@ -72,7 +110,7 @@ public struct Exporter: Sendable {
                 let query = try ExportQuery.build(request, schemas: schemas)
                 let file = "\(table.name).\(format.fileExtension)"
                 let count = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
-                    var writer = format.makeWriter(fields: query.fields, deletedFields: query.deleted?.fields)
+                    var writer = format.makeWriter(for: query)
                     return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
                 }
                 entries.append(

@@ -4,11 +4,11 @@ import FeedFixtures
 import FeedKit
 import Foundation
 
-/// `feedwork export`: entities of the store as NDJSON, JSON or CSV.
+/// `feedwork export`: entities of the store as NDJSON, JSON, CSV or Singer messages.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export an entity (or every entity) of the store as NDJSON, JSON or CSV.",
+        abstract: "Export an entity (or every entity) of the store as NDJSON, JSON, CSV or Singer messages.",
         discussion: """
             Rows stream from the store, so memory stays flat whatever the table's size. The store \
             keeps every entity's schema, so no adapter is needed; a run may write meanwhile.
@@ -29,6 +29,11 @@ struct ExportCommand: ParsableCommand {
             {"_deleted":true, the key fields, "_feed", "_key", "_run" (the run that deleted it)}; \
             in CSV a last column _deleted is true for them and empty for the other rows.
 
+            --format singer writes Singer messages for any Singer target: a SCHEMA per table, \
+            a RECORD per row and a final STATE {"feedwork_run": N}; --all writes every table as \
+            one stream (to stdout or --output). Give the last state a target printed back to \
+            --changed-since (the JSON or a file holding it) to feed the target incrementally.
+
             --output writes a regular file atomically (a failed export leaves no file); through a \
             symlink it replaces the link's target; a FIFO or a device (/dev/null) is written in \
             place; - and /dev/stdout are standard output. It refuses the store and its files \
@@ -46,6 +51,8 @@ struct ExportCommand: ParsableCommand {
               feedwork export fruit --changed-since 41 --include-meta
               feedwork export fruit --changed-since 41 --include-deleted
               feedwork export --all --output-dir out --format csv
+              feedwork export fruit --format singer
+              feedwork export --all --format singer --changed-since state.json
             """)
 
     @OptionGroup var options: ConfigOptions
@@ -56,7 +63,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The entity (or child table <entity>__<list>) to export.", completion: Completions.entities)
     var entity: String?
 
-    @Option(help: "ndjson, json or csv.")
+    @Option(help: "ndjson, json, csv or singer.")
     var format: ExportFormat = .ndjson
 
     @Option(
@@ -101,10 +108,16 @@ struct ExportCommand: ParsableCommand {
     var includeDeleted = false
 
     private func optionProblem() -> String? {
+        if format == .singer {
+            if outputDir != nil { return "--format singer writes one stream (stdout or --output), not --output-dir" }
+            if includeDeleted { return "--include-deleted: Singer has no message for a deleted row" }
+        }
         if all {
             guard entity == nil else { return "give an entity or --all, not both" }
-            guard outputDir != nil else { return "--all needs --output-dir DIR" }
-            guard output == nil else { return "--all writes into --output-dir; --output is for one entity" }
+            guard outputDir != nil || format == .singer else { return "--all needs --output-dir DIR" }
+            guard output == nil || format == .singer else {
+                return "--all writes into --output-dir; --output is for one entity"
+            }
             let oneEntityOnly = [
                 ("--where", !conditions.isEmpty), ("--order", order != nil), ("--limit", limit != nil),
                 ("--columns", columns != nil),
@@ -131,7 +144,21 @@ struct ExportCommand: ParsableCommand {
         }
         let exporter = Exporter(store: try ConfigOptions.readOnlyStore(at: storePath))
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
-        if all, let outputDir {
+        if all, format == .singer {
+            let write = { (file: ExportOutput) throws -> (tables: Int, rows: Int) in
+                try exporter.exportAllSinger(
+                    to: file, feeds: feeds, changedSince: changedSince, includeMeta: includeMeta)
+            }
+            if let output, let target {
+                let total = try target.write(write)
+                if !target.isOwnDescriptor {
+                    Console.error(
+                        "exported \(total.tables) table(s), \(total.rows) row(s) as Singer messages to \(output)")
+                }
+            } else {
+                _ = try write(.standardOutput())
+            }
+        } else if all, let outputDir {
             let manifest = try exporter.exportAll(
                 format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
                 changedSinceText: self.changedSince, includeMeta: includeMeta, includeDeleted: includeDeleted)

@@ -14,7 +14,9 @@ struct ExportOutputTests {
 
     func written(_ format: ExportFormat, _ rows: [[FieldValue]]) throws -> String {
         let output = ExportOutput.memory()
-        var writer = format.makeWriter(fields: fields)
+        let table = ExportTable(
+            entity: EntitySchema(name: "t", columns: fields.map { Column($0.name, $0.type) }, key: ["n"]))
+        var writer = format.makeWriter(for: table, fields: fields)
         try writer.begin(output)
         for row in rows { try writer.write(row, to: output) }
         try writer.end(output)
@@ -30,6 +32,22 @@ struct ExportOutputTests {
     @Test func jsonColumnsAreEmbeddedCompactlySoNDJSONStaysOneLinePerRow() throws {
         let text = try written(.ndjson, [[.null, .null, .real(1e-7), .text("{\n  \"a\": 1.50\n}"), .null]])
         #expect(text == #"{"n":null,"ok":null,"x":1e-07,"doc":{"a":1.50},"s":null}"# + "\n")
+    }
+
+    @Test func singerDescribesDecimalsAsExactStringsAndTimestampsAsDateTimes() throws {
+        let columns = [Column("id", .integer), Column("rate", .decimal), Column("at", .timestamp)]
+        let table = ExportTable(entity: EntitySchema(name: "rate", columns: columns, key: ["id"]))
+        let output = ExportOutput.memory()
+        var writer = ExportFormat.singer.makeWriter(for: table, fields: table.dataFields)
+        try writer.begin(output)
+        try writer.write([.integer(1), .text("1.0735"), .text("2026-01-31T00:00:00Z")], to: output)
+        try output.flush()
+        let lines = String(decoding: output.bytes, as: UTF8.self).split(separator: "\n")
+        #expect(
+            lines == [
+                #"{"type":"SCHEMA","stream":"rate","schema":{"type":"object","properties":{"id":{"type":["integer","null"]},"rate":{"type":["string","null"],"format":"singer.decimal"},"at":{"type":["string","null"],"format":"date-time"}}},"key_properties":["id"]}"#,
+                #"{"type":"RECORD","stream":"rate","record":{"id":1,"rate":"1.0735","at":"2026-01-31T00:00:00Z"}}"#,
+            ])
     }
 
     @Test func anEmptyExportIsAnEmptyArrayOrAHeader() throws {
