@@ -66,7 +66,7 @@ public struct JSONAdapter: FeedAdapter {
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),
             OptionHelp(
                 "incremental", "mapping",
-                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format}; or {{cursor}} in url or body",
+                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format}; or {{cursor}} in url, params, headers or body",
                 default: "none"),
             OptionHelp(
                 "filter", "string or list",
