@@ -184,7 +184,7 @@ public struct SingerAdapter: FeedAdapter {
         } catch {
             throw failure(error)
         }
-        pass.note("tap process \(tap.pid): \(command)")
+        pass.log("tap process \(tap.pid) started: \(command)", level: .debug)
         let limit = options.tapTimeout ?? Self.defaultTimeout
         let watchdog = Task {
             try await Task.sleep(for: .milliseconds(limit.milliseconds))
