@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 import Synchronization
 
@@ -46,10 +47,6 @@ final class TapProcess: Sendable {
     /// The longest standard error line passed on; longer ones are cut.
     static let maximumErrorLine = 4096
 
-    /// Foundation's `Process.run()` on Linux is not safe to call from several threads at once,
-    /// so launches in this process take turns.
-    private static let launching = Mutex(())
-
     /// Starts `executable` with `arguments` in `directory`.
     ///
     /// - Parameters:
@@ -84,7 +81,8 @@ final class TapProcess: Sendable {
             for waiter in waiters { waiter.resume(returning: termination) }
         }
         do {
-            try Self.launching.withLock { _ in try process.run() }
+            // One launch at a time in this program: see `Process.runSerialized()`.
+            try process.runSerialized()
         } catch {
             throw .launchFailed("\(executable.path): \(error.localizedDescription)")
         }
