@@ -154,24 +154,45 @@ public struct SingerAdapter: FeedAdapter {
     /// declared when its SCHEMA comes.
     public var entities: [EntityBinding] { catalogStreams.map(\.binding) }
 
+    /// The tap's files (config and state in a private folder), its executable and arguments.
+    private func prepare(state: String?) throws(SingerError.Reason) -> (TapFiles, URL, [String]) {
+        let files = try TapFiles()
+        var arguments = Array(options.command.dropFirst())
+        if let config = options.config {
+            arguments += ["--config", try files.write(config.json.jsonText, as: "config.json")]
+        }
+        if let catalogPath { arguments += ["--catalog", catalogPath] }
+        if let state { arguments += ["--state", try files.write(state, as: "state.json")] }
+        return (files, try TapCommand.executable(options.command[0], directory: directory), arguments)
+    }
+
+    /// Why the pass fails after the tap ended, if it does: the timeout or the tap's status. The
+    /// error that stopped reading is rethrown, and `CancellationError` thrown for a cancelled pass.
+    private static func verdict(
+        _ tap: TapProcess, termination: TapProcess.Termination, readError: (any Error)?, limit: FeedDuration
+    ) throws -> SingerError.Reason? {
+        switch tap.stopReason {
+        case .timedOut?: return .timedOut(limit, stderr: tap.lastErrorLines)
+        case .cancelled?: throw CancellationError()
+        default: break
+        }
+        try Task.checkCancellation()
+        if let readError { throw readError }
+        switch termination {
+        case .exited(0): return nil
+        case .exited(let status): return .exited(status: status, stderr: tap.lastErrorLines)
+        case .signal(let signal): return .killed(signal: signal, stderr: tap.lastErrorLines)
+        }
+    }
+
     public func run(_ pass: FeedPass) async throws {
         let command = pass.redactor.redact(options.command.joined(separator: " "))
         func failure(_ reason: SingerError.Reason, line: Int? = nil) -> SingerError {
             SingerError(feed: pass.feed, command: command, line: line, reason: reason)
         }
-        var arguments = Array(options.command.dropFirst())
-        let files: TapFiles
-        let executable: URL
+        let (files, executable, arguments): (TapFiles, URL, [String])
         do {
-            files = try TapFiles()
-            if let config = options.config {
-                arguments += ["--config", try files.write(config.json.jsonText, as: "config.json")]
-            }
-            if let catalogPath { arguments += ["--catalog", catalogPath] }
-            if let state = try pass.state(Self.stateKey) {
-                arguments += ["--state", try files.write(state, as: "state.json")]
-            }
-            executable = try TapCommand.executable(options.command[0], directory: directory)
+            (files, executable, arguments) = try prepare(state: try pass.state(Self.stateKey))
         } catch let reason as SingerError.Reason {
             throw failure(reason)
         }
@@ -204,24 +225,18 @@ public struct SingerAdapter: FeedAdapter {
             } onCancel: {
                 tap.stop(.cancelled)
             }
+        } catch let reason as SingerError.Reason {
+            // The reader's: a line it could not take, the one after the last it delivered.
+            readError = failure(reason, line: line + 1)
+            tap.stop(.failed)
         } catch {
             readError = error
             tap.stop(.failed)
         }
         let termination = await tap.exit()
         withExtendedLifetime(files) {}
-        switch tap.stopReason {
-        case .timedOut?: throw failure(.timedOut(limit, stderr: tap.lastErrorLines))
-        case .cancelled?: throw CancellationError()
-        default: break
-        }
-        try Task.checkCancellation()
-        if let reason = readError as? SingerError.Reason { throw failure(reason, line: line + 1) }
-        if let readError { throw readError }
-        switch termination {
-        case .exited(0): break
-        case .exited(let status): throw failure(.exited(status: status, stderr: tap.lastErrorLines))
-        case .signal(let signal): throw failure(.killed(signal: signal, stderr: tap.lastErrorLines))
+        if let reason = try Self.verdict(tap, termination: termination, readError: readError, limit: limit) {
+            throw failure(reason)
         }
         try await loader.finish()
         if let state = loader.lastState { try await pass.setState(Self.stateKey, state.jsonText) }
