@@ -18,7 +18,7 @@ import PackageDescription
 /// <Name>Adapter: FeedAdapter`, built as the target `<Name>Feed`, which imports `FeedKit` only.
 /// Adding a name here is all it takes to register one: the `BuiltinAdapterList` plugin writes
 /// the CLI's list from this one.
-let builtinAdapters = ["Fruit", "Destination", "Classified", "Currency", "JSON"]
+let builtinAdapters = ["Fruit", "Destination", "Classified", "Currency", "JSON", "Singer"]
 let adapterTargets = builtinAdapters.map { Target.Dependency(stringLiteral: "\($0)Feed") }
 
 let package = Package(

@@ -1,5 +1,6 @@
 import FeedKit
 import Foundation
+import Logging
 import Synchronization
 
 /// The engine's side of a ``FeedPass``: requests go through the run's fetcher, writes into the
@@ -88,6 +89,22 @@ final class EnginePassBackend: PassBackend {
 
     func enqueueOutbox(_ sealedURLs: [String]) async throws {
         try await transaction.send { try $0.enqueueOutbox(sealedURLs) }
+    }
+
+    func declare(_ binding: EntityBinding) async throws {
+        let path = store.path
+        try await transaction.send { try $0.declare(binding, path: path) }
+    }
+
+    func log(_ text: String, level: FeedPass.LogLevel) {
+        let message: Logger.Message = "\(text)"  // the logger names the feed in its metadata
+        switch level {
+        case .debug: context.logger.debug(message)
+        case .info: context.logger.info(message)
+        case .notice: context.logger.notice(message)
+        case .warning: context.logger.warning(message)
+        case .error: context.logger.error(message)
+        }
     }
 
     var rows: any StoredRows { store }

@@ -29,6 +29,25 @@ final class StoreTransaction {
         }
     }
 
+    /// Starts writing an entity the adapter declared during the pass: creates or extends its
+    /// table, records its schema and writes its view, all inside this transaction, so they roll
+    /// back with it. The same binding again does nothing.
+    ///
+    /// - Throws: ``StoreError`` when the entity is already declared otherwise, or its table
+    ///   cannot take the schema.
+    func declare(_ binding: EntityBinding, path: String) throws {
+        let name = binding.schema.name
+        if let writer = writers[name] {
+            guard writer.schema != binding.schema || writer.mode != binding.mode else { return }
+            throw StoreError(
+                path: path,
+                message: "feed '\(feed)' declared entity '\(name)' again with another schema or write mode")
+        }
+        try EntityStore.prepare([binding], in: db, path: path)
+        writers[name] = EntityWriter(schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp)
+        writerOrder.append(name)
+    }
+
     /// Writes `records`; `hashes` are their content hashes, computed before the records reached
     /// this thread (the single writer thread is the pipeline's bottleneck).
     func write(_ records: [EntityRecord], hashes: [Int64]) throws {

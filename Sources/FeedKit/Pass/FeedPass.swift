@@ -106,6 +106,34 @@ public final class FeedPass: Sendable {
         backend.note(redactor.redact(text))
     }
 
+    /// Declares an entity the adapter learns of only while the pass runs, before writing it.
+    ///
+    /// Most adapters know their entities up front (``FeedAdapter/entities``), and the engine
+    /// creates their tables before the pass. An adapter whose source announces its schemas as it
+    /// goes (a Singer tap's `SCHEMA` messages) declares each one here instead: inside the pass's
+    /// transaction, the entity's table is created (or gains the new columns), its schema is
+    /// recorded and its view written, so all of it rolls back with a pass that fails. Declaring
+    /// an entity again with the same binding does nothing.
+    ///
+    /// - Throws: when the entity is already declared with another schema or mode, or its table
+    ///   in the store cannot take the schema (a column of another type).
+    public func declare(_ binding: EntityBinding) async throws {
+        try await backend.declare(binding)
+    }
+
+    /// How much a ``log(_:level:)`` line matters; the user picks the lowest level shown
+    /// (`--log-level`).
+    public enum LogLevel: String, Sendable, CaseIterable {
+        case debug, info, notice, warning, error
+    }
+
+    /// Writes `text` to the run's log at `level`, tagged with the feed's name, secrets
+    /// redacted: for what an adapter's source says while it works, such as a child process's
+    /// standard error.
+    public func log(_ text: String, level: LogLevel = .info) {
+        backend.log(redactor.redact(text), level: level)
+    }
+
     /// The value this feed stored under `key` in an earlier pass, or `nil`.
     public func state(_ key: String) throws -> String? {
         try backend.state(key)
@@ -162,5 +190,9 @@ package protocol PassBackend: Sendable {
     func states(withPrefix prefix: String) throws -> [String: String]
     func setState(_ key: String, _ value: String?) async throws
     func enqueueOutbox(_ sealedURLs: [String]) async throws
+    /// Creates or extends the entity's table inside the pass's transaction and starts writing it.
+    func declare(_ binding: EntityBinding) async throws
+    /// A line for the run's log, already redacted.
+    func log(_ text: String, level: FeedPass.LogLevel)
     var rows: any StoredRows { get }
 }

@@ -54,7 +54,7 @@ struct AdaptersCommand: ParsableCommand {
                 lines.append("    \(option.name) (\(option.type), \(requirement)): \(option.summary)")
             }
             if adapter.entities.isEmpty {
-                lines.append("  entities: declared in the feed's YAML")
+                lines.append("  entities: declared by each feed (in its YAML, or by its source as it runs)")
             } else {
                 lines.append("  entities:")
                 for entity in adapter.entities {

@@ -1,0 +1,67 @@
+import FeedEngine
+import FeedKit
+import FeedTestSupport
+import Foundation
+import SingerFeed
+import Testing
+
+@Suite("singer adapter: stopping the tap")
+struct SingerProcessTests {
+    /// Whether a process with this id exists (a zombie counts: it has not been waited for).
+    static func exists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 || errno != ESRCH }
+
+    /// The pid the hanging tap wrote to `path`, waiting up to 10 seconds for it.
+    static func pid(at path: String) async throws -> Int32 {
+        for _ in 0..<200 {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), let pid = Int32(text) { return pid }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CancellationError()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTapThatRunsPastItsTimeoutIsStoppedAndThePassFails() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let harness = try SingerFeedTest.harness(
+            "hanging_tap.py", arguments: ["--pid-file", pidFile], "    tap_timeout: 1s")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(clock.now - start < .seconds(10))
+        #expect(report.status == .failed)
+        #expect(report.error?.contains("ran longer than its timeout (1s) and was stopped") == true)
+        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
+        #expect(!Self.exists(try await Self.pid(at: pidFile)))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTapThatIgnoresSIGTERMIsKilled() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let harness = try SingerFeedTest.harness(
+            "hanging_tap.py", arguments: ["--pid-file", pidFile, "--ignore-term"], "    tap_timeout: 1s")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = try #require(try await harness.run().feeds.first)
+        // One second, then three of grace between SIGTERM and SIGKILL.
+        #expect(clock.now - start < .seconds(15))
+        #expect(report.status == .failed)
+        #expect(!Self.exists(try await Self.pid(at: pidFile)))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingThePassKillsTheTapAndRollsBack() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let harness = try SingerFeedTest.harness("hanging_tap.py", arguments: ["--pid-file", pidFile])
+        let run = Task { try await harness.run() }
+        let pid = try await Self.pid(at: pidFile)
+        #expect(Self.exists(pid))
+        run.cancel()
+        let report = try #require(try await run.value.feeds.first)
+        #expect(report.status == .interrupted)
+        #expect(!Self.exists(pid))
+        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
+    }
+}
