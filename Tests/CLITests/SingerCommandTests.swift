@@ -33,6 +33,13 @@ struct SingerCommandTests {
         #expect(lines.contains { $0.contains(#""radius_km":"69911""#) })
     }
 
+    @Test func listCountsTheRowsOfTheStreamsTheTapAnnounced() throws {
+        _ = try FeedworkProcess.run(["run"], in: directory)
+        let list = try FeedworkProcess.run(["list", "--json"], in: directory)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains(#""planets" : 5"#), "\(list.stdout)")
+    }
+
     @Test func theSecondRunResumesFromTheTapsStateAndLogsItsStderr() throws {
         _ = try FeedworkProcess.run(["run"], in: directory)
         let again = try FeedworkProcess.run(["run", "--json", "--log-level", "info"], in: directory)

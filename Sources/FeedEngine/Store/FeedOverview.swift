@@ -30,12 +30,18 @@ public struct FeedOverview: Sendable {
                     sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
                     arguments: [feed.name])
                 var rows: [(String, Int)] = []
-                for binding in feed.adapter.entities where try db.tableExists(binding.schema.name) {
+                // A feed whose entities come with its data (a Singer tap's streams) declares none
+                // up front: the store's entities holding its rows stand for them.
+                let declared = feed.adapter.entities.map(\.schema.name)
+                let names =
+                    declared.isEmpty
+                    ? try String.fetchAll(db, sql: "SELECT name FROM _entities ORDER BY name") : declared
+                for name in names where try db.tableExists(name) {
                     let count =
                         try Int.fetchOne(
-                            db, sql: "SELECT count(*) FROM \(EntityTable.quoted(binding.schema.name)) WHERE _feed = ?",
+                            db, sql: "SELECT count(*) FROM \(EntityTable.quoted(name)) WHERE _feed = ?",
                             arguments: [feed.name]) ?? 0
-                    rows.append((binding.schema.name, count))
+                    if !declared.isEmpty || count > 0 { rows.append((name, count)) }
                 }
                 let finished: String? = last?["finished_at"]
                 let started: String? = last?["started_at"]
