@@ -47,6 +47,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // libpq from the system (libpq-dev), the PostgreSQL store's client: nothing to build, and
+        // COPY as fast as PostgresNIO's (see the README's "PostgreSQL" section for the figures).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // zlib from the system, to keep cached response bodies small in the store.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // SQLite settings that its C API offers only through variadic functions.
@@ -55,7 +58,7 @@ let package = Package(
         .target(
             name: "FeedEngine",
             dependencies: [
-                "FeedKit", "CCurl", "CZlib", "CSQLiteTuning",
+                "FeedKit", "CCurl", "CZlib", "CSQLiteTuning", "CLibPQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite API, for binding values on the write path without boxing each one.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

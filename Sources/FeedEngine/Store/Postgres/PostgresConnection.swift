@@ -1,0 +1,213 @@
+import CLibPQ
+import Foundation
+
+/// One connection to PostgreSQL through libpq. Its calls block, so a connection is used by one
+/// thread at a time: the store's writer thread, or the reader that opened it.
+///
+/// Values travel as text both ways (PostgreSQL parses a parameter as the type its place in the
+/// statement needs), so exact decimals, timestamps and JSON arrive and leave as written.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// The server, for messages: the URL without its password.
+    let location: String
+
+    /// Connects to `url` (`postgres://user@host:5432/db?sslmode=disable`); libpq reads a
+    /// missing password from `PGPASSWORD` or `~/.pgpass`.
+    ///
+    /// - Throws: ``PostgresError`` naming the server when the connection fails.
+    init(url: String) throws(PostgresError) {
+        location = PostgresURL.withoutPassword(url)
+        guard let handle = PQconnectdb(url) else {
+            throw PostgresError(location: location, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.text(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw PostgresError(location: location, message: "cannot connect: \(message)")
+        }
+        self.handle = handle
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Runs `sql`, with `$1`, `$2`... bound to `parameters` (`nil` is NULL), and returns its rows.
+    ///
+    /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+        let result: OpaquePointer?
+        if parameters.isEmpty {
+            result = PQexec(handle, sql)
+        } else {
+            result = Self.withCStrings(parameters) { values in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            }
+        }
+        return try check(result, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK], sql: sql)
+    }
+
+    /// Runs `sql`, a `COPY ... FROM STDIN`, sending what `body` writes to the stream.
+    ///
+    /// - Throws: ``PostgresError`` when the server refuses the statement or the data (the copy is
+    ///   then abandoned), or what `body` throws (after telling the server the copy failed).
+    func copy(_ sql: String, _ body: (inout PostgresCopyStream) throws -> Void) throws {
+        try check(PQexec(handle, sql), expecting: [PGRES_COPY_IN], sql: sql)
+        var stream = PostgresCopyStream(connection: self)
+        do {
+            try body(&stream)
+            try stream.flush()
+        } catch {
+            PQputCopyEnd(handle, "abandoned by feedwork")
+            while let result = PQgetResult(handle) { PQclear(result) }
+            throw error
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw failure("COPY could not be ended", sql: sql) }
+        var outcome: PostgresError?
+        while let result = PQgetResult(handle) {
+            do {
+                try check(result, expecting: [PGRES_COMMAND_OK], sql: sql)
+            } catch {
+                outcome = outcome ?? error
+            }
+        }
+        if let outcome { throw outcome }
+    }
+
+    /// Sends `bytes` of a COPY in progress.
+    fileprivate func send(_ bytes: UnsafeBufferPointer<UInt8>) throws(PostgresError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let sent = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            PQputCopyData(handle, $0, Int32(bytes.count))
+        }
+        guard sent == 1 else { throw failure("COPY data could not be sent", sql: "COPY") }
+    }
+
+    /// `result` as rows when its status is one of `expected`; else the server's error.
+    @discardableResult
+    private func check(_ result: OpaquePointer?, expecting expected: [ExecStatusType], sql: String)
+        throws(PostgresError) -> PostgresRows
+    {
+        guard let result else { throw failure("no result", sql: sql) }
+        let status = PQresultStatus(result)
+        guard expected.contains(status) else {
+            var error = PostgresError(
+                location: location, message: Self.text(PQresultErrorMessage(result)), statement: sql)
+            if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+                error.sqlState = String(cString: state)
+            }
+            PQclear(result)
+            throw error
+        }
+        return PostgresRows(result: result)
+    }
+
+    private func failure(_ what: String, sql: String) -> PostgresError {
+        PostgresError(location: location, message: "\(what): \(Self.text(PQerrorMessage(handle)))", statement: sql)
+    }
+
+    /// libpq's message without its trailing newline.
+    private static func text(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Calls `body` with `values` as C strings (NULL for `nil`), valid for the call.
+    private static func withCStrings<T>(
+        _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+    ) -> T {
+        let copies = values.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let pointers = copies.map { $0.map { UnsafePointer($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// The data of a `COPY ... FROM STDIN`, buffered and sent in chunks of about 64 KB.
+struct PostgresCopyStream {
+    fileprivate let connection: PostgresConnection
+    private var buffer: [UInt8] = []
+    private static let chunk = 65_536
+
+    fileprivate init(connection: PostgresConnection) {
+        self.connection = connection
+        buffer.reserveCapacity(Self.chunk + 4096)
+    }
+
+    /// Appends one row in COPY's text format: values separated by tabs, `\N` for NULL, and
+    /// backslash, tab, newline and carriage return escaped.
+    mutating func appendRow(_ values: [String?]) throws(PostgresError) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+            guard let value else {
+                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
+                continue
+            }
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                default: buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.chunk { try flush() }
+    }
+
+    /// Sends what is buffered.
+    mutating func flush() throws(PostgresError) {
+        guard !buffer.isEmpty else { return }
+        let connection = connection
+        try buffer.withUnsafeBufferPointer { (bytes) throws(PostgresError) in try connection.send(bytes) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The rows of a statement's result, read as text.
+final class PostgresRows {
+    private let result: OpaquePointer
+
+    fileprivate init(result: OpaquePointer) { self.result = result }
+
+    deinit { PQclear(result) }
+
+    /// The number of rows.
+    var count: Int { Int(PQntuples(result)) }
+
+    /// The columns' names, in order.
+    var columns: [String] { (0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) } }
+
+    /// The number of rows the statement changed (`UPDATE`, `DELETE`, `INSERT`).
+    var changed: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    /// The value at `row` and `column` as text; `nil` for NULL.
+    subscript(row: Int, column: Int) -> String? {
+        guard PQgetisnull(result, Int32(row), Int32(column)) == 0 else { return nil }
+        return String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+    }
+
+    /// The type of `column` (its OID), to read its text back as the right value.
+    func typeOID(ofColumn column: Int) -> UInt32 { UInt32(PQftype(result, Int32(column))) }
+}
+
+/// A PostgreSQL failure: the server's message, its SQLSTATE and where it happened.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    /// The server, without its password.
+    public var location: String
+    public var message: String
+    /// The SQLSTATE code (`40P01` deadlock, `23505` unique violation...), when the server sent one.
+    public var sqlState: String?
+    /// The statement that failed, for debugging; not part of the message.
+    var statement: String?
+
+    init(location: String, message: String, sqlState: String? = nil, statement: String? = nil) {
+        self.location = location
+        self.message = message
+        self.sqlState = sqlState
+        self.statement = statement
+    }
+
+    public var description: String { "PostgreSQL \(location): \(message)" }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import FeedEngine
+
+/// The PostgreSQL server of the tests: `FEEDWORK_TEST_POSTGRES_URL`, which `.ci/run` sets to a
+/// throwaway cluster (`scripts/postgres-throwaway.sh`). Each test works in a schema of its own,
+/// dropped at the end.
+enum PostgresTestServer {
+    static let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"]
+
+    /// Why the PostgreSQL tests cannot run here, said loudly: a test failure in CI (which must
+    /// have the server), a printed line elsewhere.
+    static func reportAbsence() {
+        let message =
+            "FEEDWORK_TEST_POSTGRES_URL is not set, so the PostgreSQL tests did not run: start a server with "
+            + "`eval \"$(bash scripts/postgres-throwaway.sh start)\"` (needs Debian's postgresql package)"
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            Issue.record(Comment(rawValue: message))
+        } else {
+            print("PostgreSQL tests skipped: \(message)")
+        }
+    }
+
+    /// Runs `body` with a connection whose `search_path` is a new schema, dropped afterwards;
+    /// reports the server's absence instead when there is none.
+    static func withSchema(_ body: (PostgresConnection, String) throws -> Void) throws {
+        guard let url else { return reportAbsence() }
+        let connection = try PostgresConnection(url: url)
+        let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try connection.execute("CREATE SCHEMA \(schema)")
+        defer { _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE") }
+        try connection.execute("SET search_path TO \(schema)")
+        try body(connection, schema)
+    }
+}
