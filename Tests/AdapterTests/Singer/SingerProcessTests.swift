@@ -25,10 +25,8 @@ struct SingerProcessTests {
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let harness = try SingerFeedTest.harness(
             "hanging_tap.py", arguments: ["--pid-file", pidFile], "    tap_timeout: 1s")
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The pass ends (the test's time limit guards against a hang) and says why.
         let report = try #require(try await harness.run().feeds.first)
-        #expect(clock.now - start < .seconds(10))
         #expect(report.status == .failed)
         #expect(report.error?.contains("ran longer than its timeout (1s) and was stopped") == true)
         #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
@@ -41,12 +39,11 @@ struct SingerProcessTests {
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let harness = try SingerFeedTest.harness(
             "hanging_tap.py", arguments: ["--pid-file", pidFile, "--ignore-term"], "    tap_timeout: 1s")
-        let clock = ContinuousClock()
-        let start = clock.now
+        // One second, then three of grace between SIGTERM and SIGKILL; the time limit guards
+        // against a tap that is never killed.
         let report = try #require(try await harness.run().feeds.first)
-        // One second, then three of grace between SIGTERM and SIGKILL.
-        #expect(clock.now - start < .seconds(15))
         #expect(report.status == .failed)
+        #expect(report.error?.contains("ran longer than its timeout (1s) and was stopped") == true)
         #expect(!Self.exists(try await Self.pid(at: pidFile)))
     }
 
