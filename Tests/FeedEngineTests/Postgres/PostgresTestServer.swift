@@ -33,4 +33,13 @@ enum PostgresTestServer {
         try connection.execute("SET search_path TO \(schema)")
         try body(connection, schema)
     }
+
+    /// Runs `body` with a store in a new schema, dropped afterwards; reports the server's
+    /// absence instead when there is none.
+    static func withStore(_ body: (PostgresStore, String) async throws -> Void) async throws {
+        guard let url else { return reportAbsence() }
+        let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        defer { _ = try? PostgresConnection(url: url).execute("DROP SCHEMA \(schema) CASCADE") }
+        try await body(try PostgresStore(url: url, schema: schema), schema)
+    }
 }

@@ -1,0 +1,136 @@
+/// The system tables of a PostgreSQL store, created and brought up to date in order.
+///
+/// Each step runs once, in the transaction that records it in `_migrations`, while a
+/// transaction-level advisory lock keeps two processes opening a new store from racing. The
+/// tables mirror the SQLite store's, with the types a SQL user expects: times are
+/// `timestamptz`, counts `bigint`, cached bodies `bytea`, schemas and key values `jsonb`.
+enum PostgresMigrations {
+    struct Step {
+        var version: Int
+        var name: String
+        var sql: String
+    }
+
+    static let steps: [Step] = [
+        Step(
+            version: 1, name: "runs, rejects, cache, state, entities, outbox, tombstones",
+            sql: """
+                CREATE TABLE _runs (
+                    id bigserial PRIMARY KEY,
+                    feed text NOT NULL,
+                    adapter text NOT NULL,
+                    started_at timestamptz NOT NULL,
+                    finished_at timestamptz,
+                    status text NOT NULL,
+                    requests bigint NOT NULL DEFAULT 0,
+                    attempts bigint NOT NULL DEFAULT 0,
+                    bytes bigint NOT NULL DEFAULT 0,
+                    inserted bigint NOT NULL DEFAULT 0,
+                    updated bigint NOT NULL DEFAULT 0,
+                    unchanged bigint NOT NULL DEFAULT 0,
+                    deleted bigint NOT NULL DEFAULT 0,
+                    rejected bigint NOT NULL DEFAULT 0,
+                    error text,
+                    notes text
+                );
+                CREATE INDEX _runs_feed ON _runs(feed, id);
+                CREATE TABLE _rejects (
+                    id bigserial PRIMARY KEY,
+                    run bigint NOT NULL,
+                    feed text NOT NULL,
+                    entity text NOT NULL,
+                    path text NOT NULL,
+                    reason text NOT NULL,
+                    raw text NOT NULL,
+                    url text,
+                    page bigint
+                );
+                CREATE INDEX _rejects_feed ON _rejects(feed, run);
+                CREATE TABLE _http_cache (
+                    key text PRIMARY KEY,
+                    feed text NOT NULL,
+                    url text NOT NULL,
+                    status bigint NOT NULL,
+                    headers jsonb NOT NULL,
+                    etag text,
+                    last_modified text,
+                    fetched_at timestamptz NOT NULL,
+                    body bytea NOT NULL,
+                    body_size bigint
+                );
+                CREATE TABLE _state (
+                    feed text NOT NULL,
+                    key text NOT NULL,
+                    value text NOT NULL,
+                    PRIMARY KEY (feed, key)
+                );
+                CREATE TABLE _entities (
+                    name text PRIMARY KEY,
+                    schema jsonb NOT NULL,
+                    history boolean NOT NULL DEFAULT false
+                );
+                CREATE TABLE _outbox (
+                    id bigserial PRIMARY KEY,
+                    feed text NOT NULL,
+                    run bigint NOT NULL,
+                    url text NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    attempts bigint NOT NULL DEFAULT 0,
+                    last_error text,
+                    delivered_at timestamptz
+                );
+                CREATE INDEX _outbox_pending ON _outbox(feed, delivered_at);
+                CREATE TABLE _tombstones (
+                    id bigserial PRIMARY KEY,
+                    feed text NOT NULL,
+                    entity text NOT NULL,
+                    key text NOT NULL,
+                    key_values jsonb NOT NULL,
+                    run bigint NOT NULL,
+                    deleted_at timestamptz NOT NULL
+                );
+                CREATE INDEX _tombstones_entity ON _tombstones(entity, run);
+                CREATE INDEX _tombstones_key ON _tombstones(entity, feed, key);
+                """)
+    ]
+
+    /// The newest version.
+    static var latest: Int { steps.map(\.version).max() ?? 0 }
+
+    /// Creates `schema` when missing and applies the steps it lacks, then points the
+    /// connection's `search_path` at it.
+    static func migrate(_ connection: PostgresConnection, schema: String) throws(PostgresError) {
+        let quoted = PostgresSQL.identifier(schema)
+        try connection.execute("BEGIN")
+        do {
+            // One opener at a time per schema; released with the transaction.
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", ["feedwork.migrate." + schema])
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quoted)")
+            try connection.execute("SET LOCAL search_path TO \(quoted)")
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS _migrations (
+                    version bigint PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+            let done = try version(connection)
+            for step in steps where step.version > done {
+                try connection.execute(step.sql)
+                try connection.execute(
+                    "INSERT INTO _migrations(version, name) VALUES ($1, $2)", [String(step.version), step.name])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+        try connection.execute("SET search_path TO \(quoted)")
+    }
+
+    /// The version of the store the connection's `search_path` points at (0 when new).
+    static func version(_ connection: PostgresConnection) throws(PostgresError) -> Int {
+        let exists = try connection.execute("SELECT to_regclass('_migrations') IS NOT NULL")
+        guard exists[0, 0] == "t" else { return 0 }
+        return Int(try connection.execute("SELECT coalesce(max(version), 0) FROM _migrations")[0, 0] ?? "0") ?? 0
+    }
+}

@@ -1,0 +1,98 @@
+import FeedKit
+import Foundation
+
+/// `_http_cache` on PostgreSQL: the responses passes committed, for conditional requests and
+/// offline runs. Bodies are `bytea`, deflated when that makes them smaller (``BodyCompression``).
+extension PostgresStore: ResponseCacheReading {
+    package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
+        let columns =
+            "key, url, status, headers::text, etag, last_modified, \(PostgresSQL.isoText("fetched_at"))"
+            + (includingBody ? ", body, body_size" : "")
+        return try read { connection in
+            let rows = try connection.execute("SELECT \(columns) FROM _http_cache WHERE key = $1", [key])
+            guard rows.count > 0 else { return nil }
+            var body: Data?
+            if includingBody {
+                guard let stored = Hex.bytea(rows[0, 7] ?? "") else { return nil }
+                body = stored
+                if let size = rows[0, 8].flatMap({ Int($0) }) {
+                    // A body that no longer inflates is as good as no cache entry.
+                    guard let inflated = BodyCompression.decompress(stored, size: size) else { return nil }
+                    body = inflated
+                }
+            }
+            let headers =
+                (try? JSONDecoder().decode([String: String].self, from: Data((rows[0, 3] ?? "{}").utf8))) ?? [:]
+            // An unreadable time reads as long ago: the entry is revalidated, not trusted.
+            let fetchedAt = rows[0, 6].flatMap(Timestamp.date) ?? .distantPast
+            return CachedResponse(
+                key: rows[0, 0] ?? key, url: rows[0, 1] ?? "", status: Int(rows[0, 2] ?? "") ?? 0, headers: headers,
+                etag: rows[0, 4], lastModified: rows[0, 5], fetchedAt: fetchedAt, body: body)
+        }
+    }
+
+    /// Stores `entry` for `feed`; `compressed` is its body deflated, when smaller. Without a
+    /// body, the entry only refreshes the row of its key (one that is gone stays gone).
+    static func storeCache(
+        _ entry: CachedResponse, compressed: Data?, feed: String, in connection: PostgresConnection
+    ) throws {
+        guard let body = entry.body else {
+            try connection.execute(
+                "UPDATE _http_cache SET fetched_at = $1, etag = $2, last_modified = $3 WHERE key = $4",
+                [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
+            return
+        }
+        let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
+        try connection.execute(
+            """
+            INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            ON CONFLICT (key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
+                headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
+                fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
+            """,
+            [
+                entry.key, feed, entry.url, String(entry.status), headers, entry.etag, entry.lastModified,
+                Timestamp.string(entry.fetchedAt), Hex.bytea(compressed ?? body),
+                compressed.map { _ in String(body.count) },
+            ])
+    }
+}
+
+/// `bytea` in PostgreSQL's hex text form, `\x0a1b...`, both ways.
+enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func bytea(_ data: Data) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+        bytes.reserveCapacity(2 + data.count * 2)
+        for byte in data {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0xf)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func bytea(_ text: String) -> Data? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {
+            return nil
+        }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var data = Data(capacity: (utf8.count - 2) / 2)
+        var index = 2
+        while index < utf8.count {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+}

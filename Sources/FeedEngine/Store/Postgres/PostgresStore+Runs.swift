@@ -1,0 +1,97 @@
+import FeedKit
+import Foundation
+
+/// `_runs` on PostgreSQL: one row per feed per pass, from `running` to its outcome.
+extension PostgresStore {
+    /// Records the start of `feed`'s pass; returns its run id.
+    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
+        try await write { connection in
+            let rows = try connection.execute(
+                "INSERT INTO _runs(feed, adapter, started_at, status) VALUES ($1, $2, $3, 'running') RETURNING id",
+                [feed, adapter, Timestamp.string(started)])
+            return Int64(rows[0, 0] ?? "") ?? 0
+        }
+    }
+
+    /// Records a failed pass in a transaction of its own, with the outbox events the adapter
+    /// asks for after a failure.
+    func recordFailedRun(_ id: Int64, feed: String, outcome: EntityStore.RunOutcome, outbox: [String]) async throws {
+        try await write { connection in
+            try Self.recordRun(id, outcome: outcome, in: connection)
+            try Self.enqueueOutbox(outbox, feed: feed, run: id, in: connection)
+        }
+    }
+
+    /// Marks runs left `running` by a process that died as `interrupted`.
+    ///
+    /// Many processes share one database, so only runs whose feed no process holds (its lease,
+    /// ``PostgresFeedLease``, is free) are marked: a pass under way elsewhere stays `running`.
+    func markInterruptedRuns() async throws {
+        let schema = schema
+        try await write { connection in
+            _ = try connection.execute(
+                """
+                UPDATE _runs SET status = 'interrupted'
+                WHERE status = 'running' AND NOT \(PostgresFeedLease.heldSQL(schema: "$1", feed: "_runs.feed"))
+                """, [schema])
+        }
+    }
+
+    /// The highest run id whose changes the store holds completely.
+    func completeRun() throws -> Int64 {
+        try read { connection in
+            let rows = try connection.execute(
+                """
+                SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
+                """)
+            return Int64(rows[0, 0] ?? "") ?? 0
+        }
+    }
+
+    /// The names of the feeds that have run on this store, sorted.
+    func feedsThatRan() throws -> [String] {
+        try read { connection in
+            let rows = try connection.execute("SELECT DISTINCT feed FROM _runs ORDER BY feed")
+            return (0..<rows.count).compactMap { rows[$0, 0] }
+        }
+    }
+
+    /// Records a pass's outcome in its run row.
+    static func recordRun(_ id: Int64, outcome: EntityStore.RunOutcome, in connection: PostgresConnection) throws {
+        let counts = outcome.counts
+        try connection.execute(
+            """
+            UPDATE _runs SET finished_at = $1, status = $2, requests = $3, attempts = $4, bytes = $5, inserted = $6,
+                updated = $7, unchanged = $8, deleted = $9, rejected = $10, error = $11, notes = $12
+            WHERE id = $13
+            """,
+            [
+                Timestamp.string(outcome.finished), outcome.status.rawValue, String(outcome.requests),
+                String(outcome.attempts), String(outcome.bytes), String(counts.inserted), String(counts.updated),
+                String(counts.unchanged), String(counts.deleted), String(counts.rejected), outcome.error,
+                outcome.notes.isEmpty ? nil : outcome.notes.joined(separator: "\n"), String(id),
+            ])
+    }
+
+    /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
+    func runs(feed: String?, limit: Int) throws -> [RunRecord] {
+        try read { connection in
+            let rows = try connection.execute(
+                """
+                SELECT id, feed, adapter, status, \(PostgresSQL.isoText("started_at")),
+                    \(PostgresSQL.isoText("finished_at")),
+                    (extract(epoch FROM finished_at - started_at) * 1000)::bigint,
+                    inserted, updated, unchanged, deleted, rejected, requests, error
+                FROM _runs WHERE $1::text IS NULL OR feed = $1 ORDER BY id DESC LIMIT $2
+                """, [feed, String(limit)])
+            return (0..<rows.count).map { row in
+                func int(_ column: Int) -> Int { Int(rows[row, column] ?? "") ?? 0 }
+                return RunRecord(
+                    run: Int64(rows[row, 0] ?? "") ?? 0, feed: rows[row, 1] ?? "", adapter: rows[row, 2] ?? "",
+                    status: rows[row, 3] ?? "", startedAt: rows[row, 4] ?? "", finishedAt: rows[row, 5],
+                    durationMilliseconds: rows[row, 6].flatMap { Int($0) }, inserted: int(7), updated: int(8),
+                    unchanged: int(9), deleted: int(10), rejected: int(11), requests: int(12), error: rows[row, 13])
+            }
+        }
+    }
+}

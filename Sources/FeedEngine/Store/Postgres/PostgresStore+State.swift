@@ -1,0 +1,79 @@
+import FeedKit
+import Foundation
+
+/// `_state` and `_outbox` on PostgreSQL: bookmarks between passes, and events to deliver.
+extension PostgresStore {
+    /// The value `feed` stored under `key`, or `nil`.
+    func state(feed: String, key: String) throws -> String? {
+        try read { connection in
+            try connection.execute("SELECT value FROM _state WHERE feed = $1 AND key = $2", [feed, key])
+                .first(column: 0)
+        }
+    }
+
+    /// The values `feed` stored under keys starting with `prefix`, by key.
+    func states(feed: String, prefix: String) throws -> [String: String] {
+        try read { connection in
+            let rows = try connection.execute(
+                "SELECT key, value FROM _state WHERE feed = $1 AND left(key, length($2)) = $2", [feed, prefix])
+            var values: [String: String] = [:]
+            for row in 0..<rows.count { values[rows[row, 0] ?? ""] = rows[row, 1] }
+            return values
+        }
+    }
+
+    /// Stores `value` under `key` for `feed` (removes it for `nil`).
+    static func setState(_ key: String, _ value: String?, feed: String, in connection: PostgresConnection) throws {
+        if let value {
+            try connection.execute(
+                """
+                INSERT INTO _state(feed, key, value) VALUES ($1, $2, $3)
+                ON CONFLICT (feed, key) DO UPDATE SET value = excluded.value
+                """, [feed, key, value])
+        } else {
+            try connection.execute("DELETE FROM _state WHERE feed = $1 AND key = $2", [feed, key])
+        }
+    }
+
+    /// `feed`'s undelivered events, oldest first.
+    func pendingOutbox(feed: String) throws -> [EntityStore.OutboxEvent] {
+        try read { connection in
+            let rows = try connection.execute(
+                "SELECT id, url FROM _outbox WHERE feed = $1 AND delivered_at IS NULL ORDER BY id", [feed])
+            return (0..<rows.count).map {
+                EntityStore.OutboxEvent(id: Int64(rows[$0, 0] ?? "") ?? 0, url: rows[$0, 1] ?? "")
+            }
+        }
+    }
+
+    /// Marks event `id` delivered now: it is never sent again.
+    func markOutboxDelivered(_ id: Int64) async throws {
+        try await write { connection in
+            _ = try connection.execute(
+                "UPDATE _outbox SET delivered_at = $1, attempts = attempts + 1 WHERE id = $2",
+                [Timestamp.string(Date()), String(id)])
+        }
+    }
+
+    /// Counts a failed delivery of event `id`, keeping `error` (redacted); it stays queued.
+    func markOutboxFailed(_ id: Int64, error: String) async throws {
+        try await write { connection in
+            _ = try connection.execute(
+                "UPDATE _outbox SET attempts = attempts + 1, last_error = $1 WHERE id = $2", [error, String(id)])
+        }
+    }
+
+    static func enqueueOutbox(_ urls: [String], feed: String, run: Int64, in connection: PostgresConnection) throws {
+        let now = Timestamp.string(Date())
+        for url in urls {
+            try connection.execute(
+                "INSERT INTO _outbox(feed, run, url, created_at) VALUES ($1, $2, $3, $4)",
+                [feed, String(run), url, now])
+        }
+    }
+}
+
+extension PostgresRows {
+    /// The first row's value in `column`, or `nil` when there is no row or it is NULL.
+    func first(column: Int) -> String? { count > 0 ? self[0, column] : nil }
+}

@@ -1,0 +1,44 @@
+import FeedKit
+import Foundation
+
+/// The PostgreSQL store: the same tables as the SQLite store (``EntityStore``), in one schema
+/// of a database that many machines share.
+///
+/// Statements block, so writes run on the store's writer thread (``StoreWriter``), like
+/// SQLite's, each on the write connection; reads take turns on a connection of their own.
+/// The system tables are created and migrated when the store opens (``PostgresMigrations``).
+final class PostgresStore: Sendable {
+    /// The server and database, without the password.
+    let location: String
+    /// The schema holding Feedwork's tables (`feedwork` by default).
+    let schema: String
+    let writer = StoreWriter(label: "feedwork.postgres.writer")
+    let writeSession: PostgresSession
+    let readSession: PostgresSession
+
+    /// Connects to `url`, creating `schema` and its tables when missing and migrating them.
+    ///
+    /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement.
+    init(url: String, schema: String = "feedwork") throws(PostgresError) {
+        self.schema = schema
+        let write = try PostgresConnection(url: url)
+        location = write.location
+        try PostgresMigrations.migrate(write, schema: schema)
+        let read = try PostgresConnection(url: url)
+        try read.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+        writeSession = PostgresSession(write)
+        readSession = PostgresSession(read)
+    }
+
+    /// Runs `body` on a read connection; errors come out as ``PostgresError``.
+    func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try readSession.with(body)
+    }
+
+    /// Runs `body` in its own transaction on the writer thread, and waits without blocking the
+    /// caller's thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        let session = writeSession
+        return try await writer.perform { try session.transaction(body) }
+    }
+}

@@ -1,0 +1,132 @@
+import FeedKit
+import Foundation
+import Testing
+
+@testable import FeedEngine
+
+/// The PostgreSQL store's system tables against a real server: migrations, runs, state,
+/// outbox, response cache and the per-feed lease.
+@Suite("PostgreSQL store: system tables")
+struct PostgresStoreTests {
+    static func outcome(_ status: FeedReport.Status, inserted: Int = 0) -> EntityStore.RunOutcome {
+        var counts = WriteCounts()
+        counts.inserted = inserted
+        return EntityStore.RunOutcome(
+            status: status, counts: counts, requests: 2, attempts: 3, bytes: 100, error: nil, notes: ["a", "b"],
+            finished: Date(timeIntervalSince1970: 1_767_225_601.5))
+    }
+
+    @Test func openingAgainFindsTheTablesAtTheLatestVersion() async throws {
+        try await PostgresTestServer.withStore { store, schema in
+            let again = try PostgresStore(url: try #require(PostgresTestServer.url), schema: schema)
+            let version = try again.read { try PostgresMigrations.version($0) }
+            #expect(version == PostgresMigrations.latest)
+            let tables = try store.read { connection in
+                let rows = try connection.execute(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema])
+                return (0..<rows.count).compactMap { rows[$0, 0] }
+            }
+            #expect(
+                tables == [
+                    "_entities", "_http_cache", "_migrations", "_outbox", "_rejects", "_runs", "_state", "_tombstones",
+                ])
+        }
+    }
+
+    @Test func aRunIsRecordedWithISOTimesAndItsCounts() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            let id = try await store.startRun(
+                feed: "shop", adapter: "json", at: Date(timeIntervalSince1970: 1_767_225_600))
+            #expect(try store.completeRun() == id - 1)
+            try await store.write { try PostgresStore.recordRun(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
+            let runs = try store.runs(feed: "shop", limit: 10)
+            #expect(runs.count == 1)
+            #expect(runs.first?.startedAt == "2026-01-01T00:00:00.000Z")
+            #expect(runs.first?.finishedAt == "2026-01-01T00:00:01.500Z")
+            #expect(runs.first?.durationMilliseconds == 1500)
+            #expect(runs.first?.inserted == 7)
+            #expect(runs.first?.status == "ok")
+            #expect(try store.completeRun() == id)
+            #expect(try store.feedsThatRan() == ["shop"])
+        }
+    }
+
+    @Test func stateIsReadByKeyAndByPrefixAndRemovedWithNil() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await store.write { connection in
+                try PostgresStore.setState("page.1", "a", feed: "shop", in: connection)
+                try PostgresStore.setState("page.2", "b", feed: "shop", in: connection)
+                try PostgresStore.setState("cursor", "c", feed: "shop", in: connection)
+                try PostgresStore.setState("page.1", "z", feed: "other", in: connection)
+            }
+            #expect(try store.state(feed: "shop", key: "cursor") == "c")
+            #expect(try store.states(feed: "shop", prefix: "page.") == ["page.1": "a", "page.2": "b"])
+            try await store.write { try PostgresStore.setState("cursor", nil, feed: "shop", in: $0) }
+            #expect(try store.state(feed: "shop", key: "cursor") == nil)
+        }
+    }
+
+    @Test func outboxEventsStayPendingUntilDelivered() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await store.write {
+                try PostgresStore.enqueueOutbox(["https://a/1", "https://a/2"], feed: "shop", run: 1, in: $0)
+            }
+            let pending = try store.pendingOutbox(feed: "shop")
+            #expect(pending.map(\.url) == ["https://a/1", "https://a/2"])
+            try await store.markOutboxFailed(pending[0].id, error: "timeout")
+            try await store.markOutboxDelivered(pending[1].id)
+            #expect(try store.pendingOutbox(feed: "shop").map(\.url) == ["https://a/1"])
+        }
+    }
+
+    @Test func aCachedResponseComesBackByteForByteCompressedOrNot() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            let body = Data([0, 1, 2, 255, 10, 13, 92, 0]) + Data(repeating: 65, count: 5000)
+            let entry = CachedResponse(
+                key: "k", url: "https://api/items", status: 200, headers: ["etag": "\"v1\""], etag: "\"v1\"",
+                lastModified: nil, fetchedAt: Date(timeIntervalSince1970: 1_767_225_600.25), body: body)
+            let compressed = BodyCompression.compress(body)
+            try await store.write { try PostgresStore.storeCache(entry, compressed: compressed, feed: "shop", in: $0) }
+            let read = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
+            #expect(read.body == body)
+            #expect(read.etag == "\"v1\"")
+            #expect(read.headers == ["etag": "\"v1\""])
+            #expect(read.fetchedAt == Date(timeIntervalSince1970: 1_767_225_600.25))
+            #expect(try store.cachedResponse(forKey: "k", includingBody: false)?.body == nil)
+            var copy = entry
+            copy.key = "plain"
+            let plain = copy
+            try await store.write { try PostgresStore.storeCache(plain, compressed: nil, feed: "shop", in: $0) }
+            #expect(try store.cachedResponse(forKey: "plain", includingBody: true)?.body == body)
+        }
+    }
+
+    @Test func aFeedsLeaseIsTakenByOnePassAtATime() async throws {
+        try await PostgresTestServer.withStore { store, schema in
+            let url = try #require(PostgresTestServer.url)
+            let first = try PostgresFeedLease(url: url, schema: schema, feed: "shop", wait: .milliseconds(0))
+            #expect(throws: PostgresFeedLease.Busy.self) {
+                try PostgresFeedLease(url: url, schema: schema, feed: "shop", wait: .milliseconds(300))
+            }
+            let other = try PostgresFeedLease(url: url, schema: schema, feed: "other", wait: .milliseconds(0))
+            first.release()
+            let again = try PostgresFeedLease(url: url, schema: schema, feed: "shop", wait: .milliseconds(0))
+            withExtendedLifetime((other, again)) {}
+        }
+    }
+
+    @Test func onlyRunsWhoseFeedNoPassHoldsAreMarkedInterrupted() async throws {
+        try await PostgresTestServer.withStore { store, schema in
+            let url = try #require(PostgresTestServer.url)
+            let held = try await store.startRun(feed: "busy", adapter: "json", at: Date())
+            let orphan = try await store.startRun(feed: "dead", adapter: "json", at: Date())
+            let lease = try PostgresFeedLease(url: url, schema: schema, feed: "busy", wait: .milliseconds(0))
+            try await store.markInterruptedRuns()
+            let statuses = Dictionary(
+                uniqueKeysWithValues: try store.runs(feed: nil, limit: 10).map { ($0.run, $0.status) })
+            #expect(statuses[held] == "running")
+            #expect(statuses[orphan] == "interrupted")
+            withExtendedLifetime(lease) {}
+        }
+    }
+}
