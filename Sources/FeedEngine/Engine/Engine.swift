@@ -100,9 +100,7 @@ public struct Engine: Sendable {
             feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
             offline: offline, cache: store, redactor: redactor, logger: logger)
         let stamp = Timestamp.string(started)
-        let transaction = FeedTransaction(store: store) { db in
-            StoreTransaction(db: db, feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
-        }
+        let transaction = store.passTransaction(feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         let backend = EnginePassBackend(
             feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction,
             readsStoredState: !fullRefresh)

@@ -93,7 +93,7 @@ final class EnginePassBackend: PassBackend {
 
     func declare(_ binding: EntityBinding) async throws {
         let path = store.path
-        try await transaction.send { try $0.declare(binding, path: path) }
+        try await transaction.send { try $0.declare(binding) }
     }
 
     func log(_ text: String, level: FeedPass.LogLevel) {

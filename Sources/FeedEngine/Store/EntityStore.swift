@@ -192,3 +192,18 @@ extension EntityStore: ResponseCacheReading {
         }
     }
 }
+
+extension EntityStore {
+    /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the pass's
+    /// jobs applied by a ``StoreTransaction``.
+    func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
+        let (pool, path) = (self.pool, self.path)
+        return FeedTransaction(writer: writer, location: path) { body in
+            try pool.writeWithoutTransaction { db in
+                let scope = StoreTransaction(db: db, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
+                defer { scope.close() }
+                try db.inTransaction(.immediate) { try body(scope) ? .commit : .rollback }
+            }
+        }
+    }
+}

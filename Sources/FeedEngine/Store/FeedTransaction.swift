@@ -1,19 +1,21 @@
 import FeedKit
 import Foundation
-import GRDB
 
 /// The single write transaction of one feed's pass, run on the store's writer thread.
 ///
-/// The pass sends jobs (records to write, rejects, cache entries, state) as it fetches; a
-/// the store's writer thread (``StoreWriter``) applies them inside one `BEGIN IMMEDIATE` transaction, so fetching the next
-/// page overlaps with writing the previous one and memory stays bounded (at most `capacity` jobs
-/// wait). SQLite allows one writer at a time: a second feed's transaction waits in the writer's queue
-/// for the first to commit, without blocking Swift's cooperative threads. The transaction is
-/// queued with the first job, so a feed that fails before writing anything never takes the
-/// write lock.
+/// The pass sends jobs (records to write, rejects, cache entries, state) as it fetches; the
+/// store's writer thread (``StoreWriter``) applies them inside one transaction (``PassWriting``,
+/// opened by the store: `BEGIN IMMEDIATE` on SQLite), so fetching the next page overlaps with
+/// writing the previous one and memory stays bounded (at most `capacity` jobs wait). SQLite
+/// allows one writer at a time: a second feed's transaction waits in the writer's queue for the
+/// first to commit, without blocking Swift's cooperative threads. The transaction is queued
+/// with the first job, so a feed that fails before writing anything never takes the write lock.
 final class FeedTransaction: @unchecked Sendable {
     // All mutable state below is guarded by `lock`.
-    typealias Job = @Sendable (StoreTransaction) throws -> Void
+    typealias Job = @Sendable (any PassWriting) throws -> Void
+    /// Opens the store's transaction, runs `body` in it with the pass's writer, and commits
+    /// when `body` returns true, else rolls back.
+    typealias Opener = @Sendable (_ body: (any PassWriting) throws -> Bool) throws -> Void
 
     private let lock = NSCondition()
     private var jobs: [Job] = []
@@ -27,12 +29,15 @@ final class FeedTransaction: @unchecked Sendable {
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
     private var outcomeWaiters: [CheckedContinuation<Void, Never>] = []
     private let capacity = 4
-    private let store: EntityStore
-    private let makeScope: @Sendable (Database) -> StoreTransaction
+    private let writer: StoreWriter
+    /// The store, for messages.
+    private let location: String
+    private let open: Opener
 
-    init(store: EntityStore, makeScope: @escaping @Sendable (Database) -> StoreTransaction) {
-        self.store = store
-        self.makeScope = makeScope
+    init(writer: StoreWriter, location: String, open: @escaping Opener) {
+        self.writer = writer
+        self.location = location
+        self.open = open
     }
 
     /// Queues `job`; waits while the queue is full.
@@ -124,7 +129,7 @@ final class FeedTransaction: @unchecked Sendable {
     }
 
     private func startThread() {
-        store.writer.submit { [self] in run() }
+        writer.submit { [self] in run() }
     }
 
     private struct RolledBack: Error {}
@@ -132,23 +137,19 @@ final class FeedTransaction: @unchecked Sendable {
     private func run() {
         let result: Result<Void, any Error>
         do {
-            try store.pool.writeWithoutTransaction { db in
-                let scope = makeScope(db)
-                defer { scope.close() }
-                try db.inTransaction(.immediate) {
-                    var done: Job?
-                    while let job = nextJob(retiring: &done) {
-                        try job(scope)
-                        done = job
-                    }
-                    return commitRequested() ? .commit : .rollback
+            try open { scope in
+                var done: Job?
+                while let job = nextJob(retiring: &done) {
+                    try job(scope)
+                    done = job
                 }
+                return commitRequested()
             }
             result = commitRequested() ? .success(()) : .failure(RolledBack())
         } catch let error as RejectLimitError {
             result = .failure(error)  // the pass's verdict on its records, not a store failure
         } catch {
-            result = .failure(StoreError(path: store.path, error))
+            result = .failure(StoreError(path: location, error))
         }
         lock.lock()
         outcome = result

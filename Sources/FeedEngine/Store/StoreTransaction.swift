@@ -2,9 +2,12 @@ import FeedKit
 import Foundation
 import GRDB
 
-/// What a feed's jobs can do inside its transaction. Lives on the transaction's thread only.
-final class StoreTransaction {
+/// What a feed's jobs can do inside its SQLite transaction. Lives on the transaction's thread
+/// only.
+final class StoreTransaction: PassWriting {
     let db: Database
+    /// The store file, for messages.
+    let path: String
     let feed: String
     let run: Int64
     let stamp: String
@@ -17,8 +20,9 @@ final class StoreTransaction {
     /// The pass's first reject, for the message of a pass that rejects too many.
     private(set) var firstReject: Reject?
 
-    init(db: Database, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) {
+    init(db: Database, path: String, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) {
         self.db = db
+        self.path = path
         self.feed = feed
         self.run = run
         self.stamp = stamp
@@ -35,7 +39,7 @@ final class StoreTransaction {
     ///
     /// - Throws: ``StoreError`` when the entity is already declared otherwise, or its table
     ///   cannot take the schema.
-    func declare(_ binding: EntityBinding, path: String) throws {
+    func declare(_ binding: EntityBinding) throws {
         let name = binding.schema.name
         if let writer = writers[name] {
             guard writer.schema != binding.schema || writer.mode != binding.mode else { return }
