@@ -64,11 +64,11 @@ public struct FixtureRunner: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "feedwork-fixtures-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let storePath = folder.appendingPathComponent("replay.sqlite").path
         let engine = try await Engine.open(
-            config, fetcher: fetcher, storePath: folder.appendingPathComponent("replay.sqlite").path,
-            startDate: startDate, deliversOutbox: false)
-        let store = engine.store
+            config, fetcher: fetcher, storePath: storePath, startDate: startDate, deliversOutbox: false)
         let report = await engine.run(feeds: feeds)
+        let store = try EntityStore(readingAt: storePath)
         let failures = report.feeds.filter { $0.status == .failed }.map {
             "feed \($0.feed): \($0.error ?? "failed")"
         }

@@ -8,7 +8,7 @@ import Logging
 public struct Engine: Sendable {
     public let config: FeedsConfig
     /// The store, opened and locked by ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``.
-    public let store: EntityStore
+    let store: any StoreDriver
     public let fetcher: any Fetching
     /// Use only cached responses.
     public var offline: Bool
@@ -32,7 +32,8 @@ public struct Engine: Sendable {
     var lock: StoreLock?
 
     init(
-        config: FeedsConfig, store: EntityStore, fetcher: any Fetching, offline: Bool = false, startDate: Date? = nil,
+        config: FeedsConfig, store: any StoreDriver, fetcher: any Fetching, offline: Bool = false,
+        startDate: Date? = nil,
         deliversOutbox: Bool = true
     ) {
         self.config = config

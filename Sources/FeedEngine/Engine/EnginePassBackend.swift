@@ -7,7 +7,7 @@ import Synchronization
 /// feed's transaction, reads to the store, and counters into the pass's statistics.
 final class EnginePassBackend: PassBackend {
     let feed: String
-    let store: EntityStore
+    let store: any StoreDriver
     let fetcher: any Fetching
     let context: FetchContext
     let transaction: FeedTransaction
@@ -16,7 +16,8 @@ final class EnginePassBackend: PassBackend {
     let readsStoredState: Bool
 
     init(
-        feed: String, store: EntityStore, fetcher: any Fetching, context: FetchContext, transaction: FeedTransaction,
+        feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext,
+        transaction: FeedTransaction,
         readsStoredState: Bool = true
     ) {
         self.readsStoredState = readsStoredState
@@ -92,7 +93,7 @@ final class EnginePassBackend: PassBackend {
     }
 
     func declare(_ binding: EntityBinding) async throws {
-        let path = store.path
+        let path = store.location
         try await transaction.send { try $0.declare(binding) }
     }
 

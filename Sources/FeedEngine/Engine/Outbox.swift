@@ -10,7 +10,7 @@ enum Outbox {
     /// Delivers the feed's pending events in order; stops at the first failure so order holds.
     ///
     /// - Returns: how many were delivered and how many remain.
-    static func deliver(feed: String, store: EntityStore, fetcher: any Fetching, context: FetchContext) async
+    static func deliver(feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext) async
         -> (delivered: Int, pending: Int)
     {
         guard let pending = try? store.pendingOutbox(feed: feed) else { return (0, 0) }

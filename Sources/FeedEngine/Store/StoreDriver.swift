@@ -1,0 +1,35 @@
+import FeedKit
+import Foundation
+
+/// What the engine needs of a store to run feeds into it, whichever database holds it: SQLite
+/// (``EntityStore``, the embedded default) or PostgreSQL (``PostgresStore``).
+///
+/// Every requirement is one job of a run: open a pass (its run row, its tables, its
+/// transaction), record how it ended, read the feed's bookmarks and cached responses, deliver
+/// its outbox. Writes of a pass go through its ``FeedTransaction``; the others are each their
+/// own transaction.
+protocol StoreDriver: ResponseCacheReading, StoredRows, Sendable {
+    /// The store, for messages: a file path or a server URL without its password.
+    var location: String { get }
+    /// Records the start of `feed`'s pass after creating or extending the tables of `bindings`;
+    /// returns the run id.
+    func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64
+    /// The transaction of the pass `run` of `feed`, which writes `bindings` stamped `stamp`.
+    func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
+    /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs).
+    func recordFailedRun(_ id: Int64, feed: String, outcome: EntityStore.RunOutcome, outbox: [String]) async throws
+    /// Marks runs left `running` by a process that died as `interrupted`.
+    func markInterruptedRuns() async throws
+    /// The value `feed` stored under `key`, or `nil`.
+    func state(feed: String, key: String) throws -> String?
+    /// The values `feed` stored under keys starting with `prefix`, by key.
+    func states(feed: String, prefix: String) throws -> [String: String]
+    /// `feed`'s undelivered outbox events, oldest first.
+    func pendingOutbox(feed: String) throws -> [EntityStore.OutboxEvent]
+    func markOutboxDelivered(_ id: Int64) async throws
+    func markOutboxFailed(_ id: Int64, error: String) async throws
+}
+
+extension EntityStore: StoreDriver {
+    var location: String { path }
+}
