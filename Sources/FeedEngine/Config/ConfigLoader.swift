@@ -108,6 +108,8 @@ public struct ConfigLoader: Sendable {
         }
         var storeName = "feeds.sqlite"
         var storeNode = document
+        var schemaName: String?
+        var schemaNode: Node?
         var defaults: DefaultsBlock?
         var feedNodes: [Node] = []
         var feedsNode: Node?
@@ -119,7 +121,19 @@ public struct ConfigLoader: Sendable {
                     storeName = name
                     storeNode = value
                 } else {
-                    problems.append(ConfigProblem("'store' must be a file path", at: location(value)))
+                    problems.append(
+                        ConfigProblem(
+                            "'store' must be a file path or a postgres:// URL", at: location(value)))
+                }
+            case "schema":
+                schemaNode = value
+                if let name = value.scalar?.string, PostgresURL.isSchemaName(name) {
+                    schemaName = name
+                } else {
+                    problems.append(
+                        ConfigProblem(
+                            "'schema' must be a PostgreSQL schema name: lowercase letters, digits and _, starting with a letter or _, at most 63 characters",
+                            at: location(value)))
                 }
             case "defaults":
                 // Every number out of range is reported, and left out so the rest is checked too.
@@ -144,18 +158,28 @@ public struct ConfigLoader: Sendable {
                 }
             default:
                 var message = "unknown key '\(key)' at the top level"
-                if let guess = Spelling.nearest(to: key, in: ["store", "defaults", "feeds"]) {
+                if let guess = Spelling.nearest(to: key, in: ["store", "schema", "defaults", "feeds"]) {
                     message += "; did you mean '\(guess)'?"
                 } else {
-                    message += "; expected store, defaults or feeds"
+                    message += "; expected store, schema, defaults or feeds"
                 }
                 problems.append(ConfigProblem(message, at: location(keyNode)))
             }
         }
         if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
         problems += interpolation.placeheld.filter { $0.location == location(storeNode) }
-        if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
+        let isPostgres = PostgresURL.isPostgres(storeName)
+        if isPostgres {
+            if let problem = PostgresURL.problem(storeName) {
+                problems.append(ConfigProblem(redactor.redact(problem), at: location(storeNode)))
+            }
+        } else if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
             problems.append(ConfigProblem(problem, at: location(storeNode)))
+        }
+        if let schemaNode, !isPostgres {
+            problems.append(
+                ConfigProblem(
+                    "'schema' applies to a PostgreSQL store (store: postgres://...)", at: location(schemaNode)))
         }
 
         let basePolicy = defaults?.request.applied(to: FetchPolicy()) ?? FetchPolicy()
@@ -249,7 +273,9 @@ public struct ConfigLoader: Sendable {
             throw ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
         }
         return FeedsConfig(
-            file: path, directory: directory, storePath: Self.resolve(storeName, in: directory),
+            file: path, directory: directory,
+            storePath: isPostgres ? storeName : Self.resolve(storeName, in: directory),
+            postgres: isPostgres ? PostgresStoreLocation(url: storeName, schema: schemaName ?? "feedwork") : nil,
             concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// A loaded and validated feeds.yaml.
 ///
 /// ```yaml
-/// store: feeds.sqlite            # relative to this file
+/// store: feeds.sqlite            # relative to this file, or postgres://user@host:5432/db
+/// schema: feedwork               # PostgreSQL only: the schema of Feedwork's tables
 /// defaults: { timeout: 30s, retries: 3, concurrency: 4 }
 /// feeds:
 ///   - name: bbc-fruit
@@ -18,8 +19,10 @@ public struct FeedsConfig: Sendable {
     public var file: String
     /// The folder relative paths are read from.
     public var directory: String
-    /// The absolute path of the SQLite store.
+    /// The absolute path of the SQLite store; for a PostgreSQL store, its URL (see ``postgres``).
     public var storePath: String
+    /// The PostgreSQL store, when `store:` is a `postgres://` URL.
+    public var postgres: PostgresStoreLocation?
     /// Feeds running at once in `feedwork run`.
     public var concurrency: Int
     public var feeds: [FeedConfig]
@@ -28,6 +31,13 @@ public struct FeedsConfig: Sendable {
 
     /// The feed named `name`.
     public func feed(named name: String) -> FeedConfig? { feeds.first { $0.name == name } }
+
+    /// The store as messages name it: the SQLite file, or the PostgreSQL server (without its
+    /// password) and schema.
+    public var storeDescription: String {
+        guard let postgres else { return storePath }
+        return "\(PostgresURL.withoutPassword(postgres.url)) (schema \(postgres.schema))"
+    }
 }
 
 /// One feed of feeds.yaml, with its adapter made from its options.
@@ -124,4 +134,11 @@ struct CommonFeedKeys: Decodable, Sendable {
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
         request = try RequestSettings(from: decoder)
     }
+}
+
+/// A PostgreSQL store: the server's URL (its password from `${VAR}`, `PGPASSWORD` or
+/// `~/.pgpass`, redacted like every secret) and the schema of Feedwork's tables.
+public struct PostgresStoreLocation: Sendable, Hashable {
+    public var url: String
+    public var schema: String
 }

@@ -137,7 +137,9 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
-        let storePath = try store ?? options.load(unsetVariables: .placeholder).storePath
+        let storePath =
+            try store
+            ?? ConfigOptions.sqliteStorePath(of: options.load(unsetVariables: .placeholder), for: "export")
         // Checked before the store is opened: an output must never be the store or its files.
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)

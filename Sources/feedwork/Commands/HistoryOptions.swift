@@ -19,9 +19,10 @@ struct HistoryOptions: ParsableArguments {
 
     /// The config's store, read-only and without the config's secrets; a missing store is an
     /// error (status 1), a `--limit` below 1 a usage error.
-    func store() throws -> EntityStore {
+    func store(for command: String) throws -> EntityStore {
         guard limit > 0 else { throw CommandFailure.usage("--limit must be 1 or more") }
-        return try ConfigOptions.readOnlyStore(at: config.load(unsetVariables: .placeholder).storePath)
+        let config = try config.load(unsetVariables: .placeholder)
+        return try ConfigOptions.readOnlyStore(at: ConfigOptions.sqliteStorePath(of: config, for: command))
     }
 
     /// Prints `entries` as JSON with `--json`, else as `table` renders them.

@@ -33,6 +33,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let config = try options.load(unsetVariables: .placeholder)
+        _ = try ConfigOptions.sqliteStorePath(of: config, for: "list")
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
         let overview =
             FileManager.default.fileExists(atPath: config.storePath)

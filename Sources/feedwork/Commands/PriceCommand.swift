@@ -112,6 +112,7 @@ struct PriceCommand: ParsableCommand {
         let source = GoodsCatalog.currency
         guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge) }
         let config = try options.load(unsetVariables: .placeholder)
+        _ = try ConfigOptions.sqliteStorePath(of: config, for: "price")
         guard FileManager.default.fileExists(atPath: config.storePath) else {
             throw failure("no stored rates: \(config.storePath) does not exist yet; run `feedwork run` first")
         }

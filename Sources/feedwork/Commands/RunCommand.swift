@@ -96,7 +96,7 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
         if json {
             Console.print(JSONText.encode(report))
         } else {
-            Console.print(ReportPrinter.table(report, storePath: config.storePath))
+            Console.print(ReportPrinter.table(report, storePath: config.storeDescription))
         }
         if interrupted {
             let selected = feeds.isEmpty ? config.feeds.filter(\.enabled).map(\.name) : feeds

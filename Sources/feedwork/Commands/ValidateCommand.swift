@@ -46,7 +46,8 @@ struct ValidateCommand: ParsableCommand {
             let config = try options.load()
             let enabled = config.feeds.filter(\.enabled).count
             Console.print(
-                "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storePath)")
+                "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storeDescription)"
+            )
             return
         }
         do {
@@ -55,7 +56,7 @@ struct ValidateCommand: ParsableCommand {
                 JSONText.encode(
                     Report(
                         config: config.file, valid: true, feeds: config.feeds.count,
-                        enabled: config.feeds.filter(\.enabled).count, store: config.storePath, problems: [])))
+                        enabled: config.feeds.filter(\.enabled).count, store: config.storeDescription, problems: [])))
         } catch let error as ConfigError {
             let problems = error.problems.map {
                 Report.Problem(

@@ -17,4 +17,25 @@ enum PostgresURL {
         guard let colon = credentials.firstIndex(of: ":") else { return url }
         return String(url[..<colon]) + String(url[at...])
     }
+
+    /// What is wrong with `url` as a store, or `nil`: it needs a host and a database.
+    static func problem(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            return
+                "the store \(withoutPassword(url)) is not a PostgreSQL URL such as postgres://user@localhost:5432/feeds"
+        }
+        guard components.path.count > 1 else {
+            return
+                "the store \(withoutPassword(url)) names no database: add it after the host, as in postgres://\(host)/feeds"
+        }
+        return nil
+    }
+
+    /// Whether `name` is a schema name Feedwork accepts: an unquoted PostgreSQL identifier.
+    static func isSchemaName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.utf8.count <= 63 else { return false }
+        let lower = "abcdefghijklmnopqrstuvwxyz_"
+        return lower.unicodeScalars.contains(first)
+            && name.unicodeScalars.allSatisfy { lower.unicodeScalars.contains($0) || ("0"..."9").contains($0) }
+    }
 }

@@ -1,0 +1,53 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import Foundation
+import Testing
+
+/// `store:` naming a PostgreSQL database, and `schema:`.
+@Suite("Config: a PostgreSQL store")
+struct PostgresStoreConfigTests {
+    let loader = ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]), environment: ["PGPASS": "p4ss-w0rd"])
+
+    func load(_ top: String) throws -> FeedsConfig {
+        try loader.load(
+            yaml: top + "\nfeeds:\n  - { name: one, adapter: items, url: a.json }\n", path: "feeds.yaml",
+            directory: "/srv/feeds")
+    }
+
+    func problems(_ top: String) -> [String] {
+        loader.problems(top + "\nfeeds:\n  - { name: one, adapter: items, url: a.json }\n")
+    }
+
+    @Test func aPostgresURLIsTheStoreWithTheFeedworkSchemaByDefault() throws {
+        let config = try load("store: postgres://feeder@db.internal:5432/feeds?sslmode=disable")
+        #expect(config.postgres?.url == "postgres://feeder@db.internal:5432/feeds?sslmode=disable")
+        #expect(config.postgres?.schema == "feedwork")
+        #expect(config.storeDescription == "postgres://feeder@db.internal:5432/feeds?sslmode=disable (schema feedwork)")
+    }
+
+    @Test func thePasswordFromTheEnvironmentIsKeptButNeverShown() throws {
+        let config = try load("store: postgres://feeder:${PGPASS}@localhost/feeds\nschema: analytics")
+        #expect(config.postgres?.url == "postgres://feeder:p4ss-w0rd@localhost/feeds")
+        #expect(config.postgres?.schema == "analytics")
+        #expect(!config.storeDescription.contains("p4ss-w0rd"))
+        #expect(config.redactor.redact(config.postgres?.url ?? "") == "postgres://feeder:***@localhost/feeds")
+    }
+
+    @Test func aURLWithoutADatabaseIsAProblemAtItsLine() {
+        #expect(
+            problems("store: postgres://localhost")
+                == [
+                    "feeds.yaml:1:8: error: the store postgres://localhost names no database: add it after the host, as in postgres://localhost/feeds"
+                ])
+    }
+
+    @Test func aSchemaMustBeAPlainIdentifierAndOnlyForPostgres() {
+        #expect(
+            problems("store: postgres://localhost/feeds\nschema: Feed-Work").first?.contains("'schema' must be") == true
+        )
+        #expect(
+            problems("schema: feedwork")
+                == ["feeds.yaml:1:9: error: 'schema' applies to a PostgreSQL store (store: postgres://...)"])
+    }
+}
