@@ -19,9 +19,9 @@ public struct ExportQuery: Sendable {
     ///
     /// - Throws: a usage ``ExportError`` naming the valid entities or fields when the request
     ///   names one the store does not have, or when a filter's value does not fit its column.
-    public static func build(_ request: ExportRequest, schemas: [String: EntitySchema]) throws(ExportError)
-        -> ExportQuery
-    {
+    public static func build(
+        _ request: ExportRequest, schemas: [String: EntitySchema], dialect: SQLDialect = .sqlite
+    ) throws(ExportError) -> ExportQuery {
         let tables = ExportTable.all(in: schemas)
         guard let table = tables.first(where: { $0.name == request.entity }) else {
             if tables.isEmpty {
@@ -31,7 +31,7 @@ public struct ExportQuery: Sendable {
             throw .usage(
                 "no entity '\(request.entity)' in the store; entities: \(tables.map(\.name).joined(separator: ", "))")
         }
-        var builder = Builder(table: table, schemas: schemas)
+        var builder = Builder(table: table, schemas: schemas, dialect: dialect)
         let fields = try builder.selectedFields(request)
         for feed in request.feeds.isEmpty ? [] : [request.feeds] {
             builder.conditions.append("t._feed IN (\(feed.map { _ in "?" }.joined(separator: ", ")))")
@@ -41,7 +41,7 @@ public struct ExportQuery: Sendable {
         if let bound = request.changedSince { builder.add(bound) }
         let order = try builder.orderClause(request.order)
 
-        var sql = "SELECT \(fields.map { "t." + EntityTable.quoted($0.name) }.joined(separator: ", "))"
+        var sql = "SELECT \(fields.map(dialect.select).joined(separator: ", "))"
         sql += " FROM \(EntityTable.quoted(table.name)) AS t"
         if !builder.conditions.isEmpty { sql += " WHERE " + builder.conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + order
@@ -51,7 +51,7 @@ public struct ExportQuery: Sendable {
             sql += " LIMIT ?"
             arguments.append(.integer(Int64(limit)))
         }
-        var query = ExportQuery(table: table, fields: fields, sql: sql, arguments: arguments)
+        var query = ExportQuery(table: table, fields: fields, sql: dialect.numbered(sql), arguments: arguments)
         if request.includeDeleted {
             guard let bound = request.changedSince else { throw DeletedRows.needsChangedSince }
             query.deleted = try DeletedRows.build(for: table, fields: fields, feeds: request.feeds, since: bound)
@@ -64,12 +64,14 @@ public struct ExportQuery: Sendable {
 private struct Builder {
     let table: ExportTable
     let schemas: [String: EntitySchema]
+    let dialect: SQLDialect
     var conditions: [String] = []
     var arguments: [FieldValue] = []
 
-    init(table: ExportTable, schemas: [String: EntitySchema]) {
+    init(table: ExportTable, schemas: [String: EntitySchema], dialect: SQLDialect) {
         self.table = table
         self.schemas = schemas
+        self.dialect = dialect
     }
 
     private var validFieldsText: String {
@@ -104,8 +106,8 @@ private struct Builder {
             let field = try field(term.column, for: "--order")
             clauses.append("t.\(EntityTable.quoted(field.name))" + (term.descending ? " DESC" : ""))
         }
-        // Rows inserted first come first among equals, so the output is stable.
-        clauses.append("t.rowid")
+        // Rows inserted first come first among equals (on SQLite), so the output is stable.
+        clauses.append(table.parent == nil ? dialect.tiebreak : dialect.childTiebreak)
         return clauses.joined(separator: ", ")
     }
 
@@ -124,12 +126,12 @@ private struct Builder {
     private mutating func add(_ filter: ExportFilter, on field: ExportField) throws(ExportError) {
         let column = "t." + EntityTable.quoted(field.name)
         if filter.op == .contains {
-            conditions.append("\(column) LIKE ? ESCAPE '\\'")
+            conditions.append("\(column) \(dialect.like) ? ESCAPE '\\'")
             arguments.append(.text(Self.likePattern(containing: filter.value)))
             return
         }
-        let (expression, value) = try Self.comparable(column, field: field, text: filter.value, filter: filter)
-        conditions.append(Self.comparison(expression, filter.op))
+        let (expression, value) = try comparable(column, field: field, text: filter.value, filter: filter)
+        conditions.append(comparison(expression, filter.op))
         arguments.append(value)
     }
 
@@ -170,19 +172,19 @@ private struct Builder {
         }
         for (expression, field) in candidates {
             if matchOp == .contains {
-                matches.append("\(expression) LIKE ? ESCAPE '\\'")
+                matches.append("\(expression) \(dialect.like) ? ESCAPE '\\'")
                 matchArguments.append(.text(Self.likePattern(containing: filter.value)))
-            } else if let (typed, value) = try? Self.comparable(
+            } else if let (typed, value) = try? comparable(
                 expression, field: field, text: filter.value, filter: filter)
             {
                 // A value that does not fit the key's type (a label for an integer key) only matches the label.
-                matches.append(Self.comparison(typed, .equal))
+                matches.append(comparison(typed, .equal))
                 matchArguments.append(value)
             }
         }
         let exists =
             "EXISTS (SELECT 1 FROM \(EntityTable.quoted(related.name)) AS r WHERE r._feed = t._feed AND \(joinExpression)"
-            + " AND (\(matches.isEmpty ? "0" : matches.joined(separator: " OR "))))"
+            + " AND (\(matches.isEmpty ? dialect.never : matches.joined(separator: " OR "))))"
         conditions.append(filter.op == .notEqual ? "NOT " + exists : exists)
         arguments += matchArguments
     }
@@ -204,21 +206,21 @@ private struct Builder {
 
     /// The column expression to compare and the value bound for it, typed by the column
     /// (``FieldCondition/operand(for:)``); decimals, stored as exact text, compare as numbers.
-    static func comparable(_ column: String, field: ExportField, text: String, filter: ExportFilter)
+    func comparable(_ column: String, field: ExportField, text: String, filter: ExportFilter)
         throws(ExportError) -> (String, FieldValue)
     {
         switch FieldCondition(field: field.name, op: filter.op, value: text).operand(for: field.type) {
-        case .success(let value): return (field.type == .decimal ? "CAST(\(column) AS REAL)" : column, value)
+        case .success(let value): return (field.type == .decimal ? dialect.number(column) : column, value)
         case .failure(let error):
             throw .usage("--where '\(filter.field)\(filter.op.rawValue)\(text)': \(error.message)")
         }
     }
 
     /// `!=` keeps rows whose value is null; the other comparisons never match null.
-    static func comparison(_ expression: String, _ op: ExportFilter.Operator) -> String {
+    func comparison(_ expression: String, _ op: ExportFilter.Operator) -> String {
         switch op {
-        case .notEqual: "\(expression) IS NOT ?"
-        case .contains: "\(expression) LIKE ? ESCAPE '\\'"
+        case .notEqual: "\(expression) \(dialect.distinct) ?"
+        case .contains: "\(expression) \(dialect.like) ? ESCAPE '\\'"
         default: "\(expression) \(op.rawValue) ?"
         }
     }

@@ -9,11 +9,7 @@ extension EntityStore: StoredRows {
     {
         let schemas = try schemas()
         guard schemas[entity] != nil else { return [] }
-        var request = ExportRequest(entity: entity)
-        request.includeMeta = true
-        request.filters = try filters.map { try ExportFilter(where: $0) }
-        request.order = try order.flatMap { try OrderTerm.parseList($0) }
-        request.limit = limit
+        let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
         let query = try ExportQuery.build(request, schemas: schemas)
         return try self.query(query.sql, arguments: query.arguments)
     }

@@ -1,0 +1,59 @@
+/// Where the SQL of an export differs between the stores: SQLite (the default) and PostgreSQL.
+///
+/// ``ExportQuery`` writes its statement with `?` parameters and the pieces below; the
+/// PostgreSQL form numbers the parameters (`$1`, `$2`...) at the end.
+public enum SQLDialect: Sendable {
+    case sqlite
+    case postgres
+
+    /// Case-insensitive `contains` (SQLite's `LIKE` ignores ASCII case; PostgreSQL's `ILIKE`
+    /// ignores case).
+    var like: String { self == .sqlite ? "LIKE" : "ILIKE" }
+
+    /// `!=` that keeps rows whose value is null.
+    var distinct: String { self == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
+
+    /// A decimal column as a value that compares as a number: SQLite stores exact decimals as
+    /// text; PostgreSQL's `numeric` compares exactly as it is.
+    func number(_ column: String) -> String { self == .sqlite ? "CAST(\(column) AS REAL)" : column }
+
+    /// What breaks ties in an order, so that an export is stable: insertion order on SQLite;
+    /// the key and the run on PostgreSQL, which has no rowid.
+    var tiebreak: String { self == .sqlite ? "t.rowid" : "t._feed, t._key, t._run" }
+
+    /// What breaks ties for a child table on PostgreSQL, whose rows have no `_run`.
+    var childTiebreak: String { self == .sqlite ? "t.rowid" : "t._feed, t._key, t._position" }
+
+    /// A condition that never holds.
+    var never: String { self == .sqlite ? "0" : "false" }
+
+    /// The expression that selects `field` of the table aliased `t`: PostgreSQL gives
+    /// timestamps as the store's ISO 8601 text and JSON as its text, as SQLite stores them.
+    func select(_ field: ExportField) -> String {
+        let column = "t." + EntityTable.quoted(field.name)
+        guard self == .postgres else { return column }
+        switch field.type {
+        case .timestamp: return PostgresSQL.isoText(column) + " AS " + EntityTable.quoted(field.name)
+        case .json: return column + "::text AS " + EntityTable.quoted(field.name)
+        default: return column
+        }
+    }
+
+    /// `sql` with its `?` parameters numbered for PostgreSQL (`$1`, `$2`...). Names in the SQL
+    /// are quoted identifiers from the schemas and literals are Feedwork's own, so a `?` is
+    /// always a parameter.
+    func numbered(_ sql: String) -> String {
+        guard self == .postgres else { return sql }
+        var result = ""
+        var index = 0
+        for character in sql {
+            if character == "?" {
+                index += 1
+                result += "$\(index)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

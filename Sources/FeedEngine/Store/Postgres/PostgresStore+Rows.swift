@@ -1,0 +1,64 @@
+import FeedKit
+import Foundation
+
+/// Reading entities back from PostgreSQL: their schemas, and rows through the export's query
+/// builder in PostgreSQL's dialect.
+extension PostgresStore: StoredRows {
+    /// The schemas of every entity the store holds, by name.
+    func schemas() throws -> [String: EntitySchema] {
+        try read { connection in
+            let rows = try connection.execute("SELECT name, schema::text FROM _entities")
+            var result: [String: EntitySchema] = [:]
+            for row in 0..<rows.count {
+                result[rows[row, 0] ?? ""] = try JSONDecoder().decode(
+                    EntitySchema.self, from: Data((rows[row, 1] ?? "").utf8))
+            }
+            return result
+        }
+    }
+
+    func rows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
+        -> [[String: FieldValue]]
+    {
+        let schemas = try schemas()
+        guard schemas[entity] != nil else { return [] }
+        let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
+        let query = try ExportQuery.build(request, schemas: schemas, dialect: .postgres)
+        return try read { connection in
+            let rows = try connection.execute(query.sql, query.arguments.map(PostgresValue.text))
+            return (0..<rows.count).map { row in
+                var values: [String: FieldValue] = [:]
+                for (index, field) in query.fields.enumerated() {
+                    values[field.name] = PostgresValue.field(rows[row, index], type: field.type)
+                }
+                return values
+            }
+        }
+    }
+}
+
+/// Values between Feedwork's ``FieldValue`` and PostgreSQL's text form.
+enum PostgresValue {
+    /// `value` as a parameter's text; `nil` for NULL.
+    static func text(_ value: FieldValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): number.description
+        case .text(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        }
+    }
+
+    /// A column's text read back as the value SQLite would give for a column of `type`:
+    /// booleans as 1 and 0, exact decimals, timestamps (selected as ISO 8601) and JSON as text.
+    static func field(_ text: String?, type: ColumnType) -> FieldValue {
+        guard let text else { return .null }
+        switch type {
+        case .integer: return Int64(text).map(FieldValue.integer) ?? .text(text)
+        case .real: return Double(text).map(FieldValue.real) ?? .text(text)
+        case .boolean: return .integer(text == "t" ? 1 : 0)
+        case .text, .decimal, .timestamp, .json: return .text(text)
+        }
+    }
+}

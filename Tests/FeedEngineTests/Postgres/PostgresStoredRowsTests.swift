@@ -1,0 +1,94 @@
+import FeedKit
+import Foundation
+import Testing
+
+@testable import FeedEngine
+
+/// `export --where` filters and orders in PostgreSQL's dialect, read back as SQLite gives them.
+@Suite("PostgreSQL store: stored rows")
+struct PostgresStoredRowsTests {
+    static let item = EntitySchema(
+        name: "item",
+        columns: [
+            Column("id", .integer), Column("name", .text), Column("price", .decimal), Column("added", .timestamp),
+            Column("ok", .boolean), Column("category_id", .integer),
+        ], key: ["id"], relations: [Relation(column: "category_id", entity: "category", labelColumn: "label")])
+    static let category = EntitySchema(
+        name: "category", columns: [Column("id", .integer), Column("label", .text)], key: ["id"])
+
+    /// Three items and two categories, in tables shaped as the PostgreSQL store makes them.
+    static func fill(_ store: PostgresStore) async throws {
+        let schemas = try [item, category].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try await store.write { connection in
+            let common = """
+                _feed text NOT NULL, _key text NOT NULL, _hash bigint NOT NULL, _run bigint NOT NULL,
+                _first_seen timestamptz NOT NULL, _last_seen timestamptz NOT NULL
+                """
+            try connection.execute(
+                """
+                CREATE TABLE item (\(common), id bigint, name text, price numeric, added timestamptz, ok boolean,
+                    category_id bigint, PRIMARY KEY (_feed, _key));
+                CREATE TABLE category (\(common), id bigint, label text, PRIMARY KEY (_feed, _key));
+                """)
+            try connection.execute("INSERT INTO _entities(name, schema) VALUES ('item', $1), ('category', $2)", schemas)
+            let stamp = "2026-01-01T00:00:00Z"
+            for (id, name, price, ok, category) in [
+                (1, "Pear", "9.50", "true", "1"), (2, "apple", "10.0", "false", "2"),
+                (3, "Fig 100%", "100", "true", "1"),
+            ] {
+                try connection.execute(
+                    "INSERT INTO item VALUES ('shop', $1, 0, $2, $3, $3, $4, $5, $6, '2026-01-31T10:00:00.5Z', $7, $8)",
+                    [String(id), String(id), stamp, String(id), name, price, ok, category])
+            }
+            try connection.execute(
+                "INSERT INTO category VALUES ('shop', '1', 0, 1, $1, $1, 1, 'Fruit'), ('shop', '2', 0, 1, $1, $1, 2, 'Pome')",
+                [stamp])
+        }
+    }
+
+    func ids(_ store: PostgresStore, _ filters: [String], order: [String] = ["id"], limit: Int? = nil) throws -> [Int64]
+    {
+        try store.rows(of: "item", where: filters, order: order, limit: limit).compactMap {
+            if case .integer(let id)? = $0["id"] { id } else { nil }
+        }
+    }
+
+    @Test func decimalsCompareAsNumbersAndValuesComeBackAsOnSQLite() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await Self.fill(store)
+            #expect(try ids(store, ["price<10"]) == [1])
+            #expect(try ids(store, ["price>=10.00"]) == [2, 3])
+            let row = try #require(try store.rows(of: "item", where: ["id=1"], order: [], limit: nil).first)
+            #expect(row["price"] == .text("9.50"))
+            #expect(row["added"] == .text("2026-01-31T10:00:00.500Z"))
+            #expect(row["ok"] == .integer(1))
+            #expect(row["_run"] == .integer(1))
+        }
+    }
+
+    @Test func containsIgnoresCaseAndTakesPercentLiterally() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await Self.fill(store)
+            #expect(try ids(store, ["name~PEAR"]) == [1])
+            #expect(try ids(store, ["name~100%"]) == [3])
+        }
+    }
+
+    @Test func notEqualKeepsNullsAndRelationsMatchByLabelOrKey() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await Self.fill(store)
+            #expect(try ids(store, ["category=Pome"]) == [2])
+            #expect(try ids(store, ["category=1"]) == [1, 3])
+            #expect(try ids(store, ["category!=Fruit"]) == [2])
+            #expect(try ids(store, ["ok=true"]) == [1, 3])
+        }
+    }
+
+    @Test func ordersAndLimitsApply() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await Self.fill(store)
+            #expect(try ids(store, [], order: ["-price"], limit: 2) == [3, 2])
+            #expect(try store.rows(of: "missing", where: [], order: [], limit: nil).isEmpty)
+        }
+    }
+}
