@@ -27,6 +27,7 @@ extension Engine {
             config: config, store: store, fetcher: fetcher, offline: offline, startDate: startDate,
             deliversOutbox: deliversOutbox)
         engine.lock = lock
+        engine.wait = wait
         return engine
     }
 }

@@ -25,6 +25,9 @@ public struct Engine: Sendable {
     /// incremental feed starts from its `start` again, and page summaries and bookmarks count
     /// as absent. What the pass stores replaces them as usual, committed with the pass.
     public var fullRefresh = false
+    /// How long a pass waits for its feed's lease when another process runs the feed (on a
+    /// PostgreSQL store; a SQLite store is waited for as a whole when the engine opens).
+    public var wait: FeedDuration = .seconds(30)
     /// Where passes and requests are logged: each feed's start and end (info), and through the
     /// fetcher each request, retry and cache decision (debug and info).
     public var logger = Logger(label: "feedwork")
@@ -87,7 +90,9 @@ public struct Engine: Sendable {
         let adapter = feed.adapter
         let bindings = adapter.entities
         let runID: Int64
+        let lease: AnyObject?
         do {
+            lease = try store.lease(of: feed.name, wait: wait)
             runID = try await store.startRun(
                 feed: feed.name, adapter: feed.adapterName, bindings: bindings, at: started)
         } catch {
@@ -154,6 +159,7 @@ public struct Engine: Sendable {
             report.outboxPending = outbox.pending
         }
         report.milliseconds = Self.milliseconds(since: started)
+        withExtendedLifetime(lease) {}
         return report
     }
 

@@ -11,6 +11,12 @@ import Foundation
 protocol StoreDriver: ResponseCacheReading, StoredRows, Sendable {
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
+    /// Takes the lease that keeps a second pass of `feed` from running at the same time, waiting
+    /// up to `wait` for it; the lease is held until the returned object goes away. `nil` when the
+    /// store needs none (a SQLite store is locked as a whole by the engine).
+    ///
+    /// - Throws: when another pass holds the lease all that time ("feed busy").
+    func lease(of feed: String, wait: FeedDuration) throws -> AnyObject?
     /// Records the start of `feed`'s pass after creating or extending the tables of `bindings`;
     /// returns the run id.
     func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64
@@ -32,4 +38,7 @@ protocol StoreDriver: ResponseCacheReading, StoredRows, Sendable {
 
 extension EntityStore: StoreDriver {
     var location: String { path }
+
+    /// None: the engine holds the store's lock (``StoreLock``) for the whole run.
+    func lease(of feed: String, wait: FeedDuration) throws -> AnyObject? { nil }
 }
