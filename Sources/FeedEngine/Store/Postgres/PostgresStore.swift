@@ -10,6 +10,8 @@ import Foundation
 final class PostgresStore: Sendable {
     /// The server and database, without the password.
     let location: String
+    /// The URL connections are made with, password included: never shown.
+    let url: String
     /// The schema holding Feedwork's tables (`feedwork` by default).
     let schema: String
     let writer = StoreWriter(label: "feedwork.postgres.writer")
@@ -21,6 +23,7 @@ final class PostgresStore: Sendable {
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement.
     init(url: String, schema: String = "feedwork") throws(PostgresError) {
         self.schema = schema
+        self.url = url
         let write = try PostgresConnection(url: url)
         location = write.location
         try PostgresMigrations.migrate(write, schema: schema)
