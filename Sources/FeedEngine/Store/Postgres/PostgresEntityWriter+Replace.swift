@@ -1,0 +1,44 @@
+import FeedKit
+
+/// `replace` on PostgreSQL: a complete pass deletes the feed's rows it did not deliver.
+extension PostgresEntityWriter {
+    /// For `replace`: deletes the feed's rows that this pass did not deliver, with their child
+    /// rows, leaving a tombstone in `_tombstones` for each (for `export --include-deleted`), in
+    /// one statement.
+    ///
+    /// A tombstone's `key_values` is a JSON array of the key columns' values as SQLite's
+    /// `json_array` gives them: numbers for integer and real columns, 1 or 0 for booleans, and
+    /// strings for the rest (a decimal's stored digits, a timestamp as ISO 8601 UTC with
+    /// milliseconds, a JSON column's text as PostgreSQL normalizes it).
+    func deleteUnseen(in connection: PostgresConnection) throws(PostgresEntityError) {
+        guard mode == .replace else { return }
+        let keyValues = schema.key.map { name -> String in
+            let column = PostgresSQL.identifier(name)
+            switch schema.columns.first(where: { $0.name == name })?.type {
+            case .boolean: return "\(column)::int"
+            case .decimal, .json: return "\(column)::text"
+            case .timestamp: return PostgresSQL.isoText(column)
+            case .integer, .real, .text, nil: return column
+            }
+        }
+        let returned = (["_feed", "_key"] + schema.key.map(PostgresSQL.identifier)).joined(separator: ", ")
+        let children = sql.children.enumerated().map { index, child in
+            ", child\(index) AS (DELETE FROM \(child.table) AS c USING gone g WHERE c._feed = $1 AND c._key = g._key)"
+        }
+        let statement = """
+            WITH gone AS (
+                DELETE FROM \(sql.table) WHERE _feed = $1 AND _last_seen <> $4::timestamptz RETURNING \(returned)
+            ), tombstones AS (
+                INSERT INTO _tombstones(feed, entity, key, key_values, run, deleted_at)
+                SELECT _feed, $2, _key, jsonb_build_array(\(keyValues.joined(separator: ", "))), $3::bigint,
+                    $4::timestamptz
+                FROM gone
+            )\(children.joined())
+            SELECT count(*) FROM gone
+            """
+        let deleted = try execute(
+            statement, [feed, schema.name, String(run), stamp], on: sql.table, "cannot delete the undelivered rows",
+            connection)
+        counts.deleted += Int(deleted[0, 0] ?? "") ?? 0
+    }
+}
