@@ -33,4 +33,45 @@ struct PostgresStoreCommandTests {
         #expect(
             result.stdout.contains("store postgres://reader@127.0.0.1:1/feeds (schema feedwork)"), "\(result.stdout)")
     }
+
+    @Test func runWritesThePassesIntoPostgreSQLAndASecondRunChangesNothing() throws {
+        guard let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"] else {
+            let message = "FEEDWORK_TEST_POSTGRES_URL is not set: run scripts/postgres-throwaway.sh start"
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
+            return print("skipped: \(message)")
+        }
+        let schema = "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Adapters/Fruit/Fixtures/data.json").standardizedFileURL,
+            to: directory.appendingPathComponent("data.json"))
+        let yaml = "store: \(url)\nschema: \(schema)\nfeeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n"
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let first = try FeedworkProcess.run(["run", "--json"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains(#""inserted" : 9"#), "\(first.stdout)")
+        #expect(first.stderr.isEmpty, "no notices from the server: \(first.stderr)")
+        let second = try FeedworkProcess.run(["run", "--json"], in: directory)
+        #expect(second.stdout.contains(#""unchanged" : 9"#), "\(second.stdout)")
+        #expect(try Self.psql(url, "SELECT count(*) FROM \(schema).fruit") == "9")
+        #expect(
+            try Self.psql(
+                url,
+                "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = '\(schema).fruit'::regclass AND attname = 'price'"
+            ) == "bigint")
+    }
+
+    /// One value from `psql` (Debian's postgresql-client), as a user would read it.
+    static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [url, "-tAc", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.spawn()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

@@ -26,6 +26,9 @@ final class PostgresConnection {
             throw PostgresError(location: location, message: "cannot connect: \(message)")
         }
         self.handle = handle
+        // The server's notices ("index ... does not exist, skipping") are not for users: libpq
+        // would print them on stderr.
+        try execute("SET client_min_messages TO warning")
     }
 
     deinit { PQfinish(handle) }

@@ -1,0 +1,116 @@
+import FeedKit
+import Foundation
+
+/// What a feed's jobs do inside its PostgreSQL transaction: the PostgreSQL side of
+/// ``PassWriting``, on the store's writer thread, with one ``PostgresEntityWriter`` per entity.
+final class PostgresPassTransaction: PassWriting {
+    let connection: PostgresConnection
+    /// The server, for messages.
+    let location: String
+    let feed: String
+    let run: Int64
+    let stamp: String
+    private var writers: [String: PostgresEntityWriter] = [:]
+    private var writerOrder: [String] = []
+    private(set) var rejected = 0
+    private(set) var firstReject: Reject?
+
+    init(
+        connection: PostgresConnection, location: String, feed: String, run: Int64, stamp: String,
+        bindings: [EntityBinding]
+    ) {
+        self.connection = connection
+        self.location = location
+        self.feed = feed
+        self.run = run
+        self.stamp = stamp
+        for binding in bindings { addWriter(binding) }
+    }
+
+    private func addWriter(_ binding: EntityBinding) {
+        writers[binding.schema.name] = PostgresEntityWriter(
+            schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp)
+        writerOrder.append(binding.schema.name)
+    }
+
+    private func writer(of entity: String, for what: String) throws -> PostgresEntityWriter {
+        guard let writer = writers[entity] else {
+            throw StoreError(
+                path: location, message: "feed '\(feed)' \(what) entity '\(entity)', which it does not declare")
+        }
+        return writer
+    }
+
+    /// Writes `records`, each entity's run of them as one set-based batch.
+    func write(_ records: [EntityRecord], hashes: [Int64]) throws {
+        var start = 0
+        while start < records.count {
+            let entity = records[start].entity
+            var end = start + 1
+            while end < records.count, records[end].entity == entity { end += 1 }
+            try writer(of: entity, for: "wrote").write(
+                Array(records[start..<end]), hashes: Array(hashes[start..<end]), in: connection)
+            start = end
+        }
+    }
+
+    func countUnchanged(_ count: Int, entity: String) throws {
+        try writer(of: entity, for: "counted").countUnchanged(count)
+    }
+
+    func reject(_ rejects: [Reject]) throws {
+        for reject in rejects {
+            try connection.execute(
+                "INSERT INTO _rejects(run, feed, entity, path, reason, raw, url, page) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [
+                    String(run), feed, reject.entity, reject.path, reject.reason, reject.raw, reject.source?.url,
+                    reject.source?.page.map { String($0) },
+                ])
+        }
+        rejected += rejects.count
+        if firstReject == nil { firstReject = rejects.first }
+    }
+
+    func storeCache(_ entry: CachedResponse, compressed: Data?) throws {
+        try PostgresStore.storeCache(entry, compressed: compressed, feed: feed, in: connection)
+    }
+
+    func setState(_ key: String, _ value: String?) throws {
+        try PostgresStore.setState(key, value, feed: feed, in: connection)
+    }
+
+    func enqueueOutbox(_ urls: [String]) throws {
+        try PostgresStore.enqueueOutbox(urls, feed: feed, run: run, in: connection)
+    }
+
+    func declare(_ binding: EntityBinding) throws {
+        let name = binding.schema.name
+        if let writer = writers[name] {
+            guard writer.schema != binding.schema || writer.mode != binding.mode else { return }
+            throw StoreError(
+                path: location,
+                message: "feed '\(feed)' declared entity '\(name)' again with another schema or write mode")
+        }
+        try PostgresStore.prepare([binding], in: connection)
+        addWriter(binding)
+    }
+
+    func recordRun(_ outcome: EntityStore.RunOutcome) throws {
+        try PostgresStore.recordRun(run, outcome: outcome, in: connection)
+    }
+
+    func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
+        var total = WriteCounts()
+        var notes: [String] = []
+        for name in writerOrder {
+            guard let writer = writers[name] else { continue }
+            try writer.deleteUnseen(in: connection)
+            total = total + writer.counts
+            if let note = writer.duplicateNote { notes.append(note) }
+        }
+        total.rejected = rejected
+        return (total, notes)
+    }
+
+    func close() {}
+}

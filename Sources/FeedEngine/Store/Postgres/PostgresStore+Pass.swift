@@ -1,0 +1,60 @@
+import FeedKit
+import Foundation
+
+/// Passes on PostgreSQL: the run row with its tables, and the pass's transaction.
+extension PostgresStore: StoreDriver {
+    func lease(of feed: String, wait: FeedDuration) throws -> AnyObject? {
+        try PostgresFeedLease(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
+    }
+
+    func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64 {
+        try await write { connection in
+            try Self.prepare(bindings, in: connection)
+            let rows = try connection.execute(
+                "INSERT INTO _runs(feed, adapter, started_at, status) VALUES ($1, $2, $3, 'running') RETURNING id",
+                [feed, adapter, Timestamp.string(started)])
+            return Int64(rows[0, 0] ?? "") ?? 0
+        }
+    }
+
+    func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
+        let session = writeSession
+        let location = location
+        return FeedTransaction(writer: writer, location: location) { body in
+            try session.with { connection in
+                try connection.execute("BEGIN")
+                let scope = PostgresPassTransaction(
+                    connection: connection, location: location, feed: feed, run: run, stamp: stamp,
+                    bindings: bindings)
+                defer { scope.close() }
+                do {
+                    if try body(scope) {
+                        try connection.execute("COMMIT")
+                    } else {
+                        try connection.execute("ROLLBACK")
+                    }
+                } catch {
+                    _ = try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Creates or extends the tables of `bindings` and records their schemas, as SQLite's
+    /// ``EntityStore/prepare(_:in:path:)`` does.
+    static func prepare(_ bindings: [EntityBinding], in connection: PostgresConnection) throws {
+        for binding in bindings {
+            let schema = binding.schema
+            let kept = try connection.execute("SELECT history FROM _entities WHERE name = $1", [schema.name])
+            let history = kept.first(column: 0) == "t" || binding.mode == .append
+            try PostgresEntityTable.ensure(schema, keyed: !history, in: connection)
+            let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+            try connection.execute(
+                """
+                INSERT INTO _entities(name, schema, history) VALUES ($1, $2, $3)
+                ON CONFLICT (name) DO UPDATE SET schema = excluded.schema, history = excluded.history
+                """, [schema.name, json, history ? "true" : "false"])
+        }
+    }
+}
