@@ -62,6 +62,45 @@ struct PostgresStoreCommandTests {
             ) == "bigint")
     }
 
+    @Test func twoProcessesRunningOneConfigNeverRunAFeedTwiceAtOnce() throws {
+        guard let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"] else {
+            let message = "FEEDWORK_TEST_POSTGRES_URL is not set: run scripts/postgres-throwaway.sh start"
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
+            return print("skipped: \(message)")
+        }
+        let schema = "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
+        // Each response takes a second, so the two processes' passes of a feed would overlap.
+        let server = try LoopbackServer { request in
+            Thread.sleep(forTimeInterval: 1)
+            return .json(#"[{"id":1},{"id":2}]"#)
+        }
+        defer { server.stop() }
+        let feeds = ["a", "b", "c"].map {
+            "  - { name: \($0), adapter: json, url: \"\(server.url("/" + $0))\", entity: item_\($0), key: id, fields: { id: int } }"
+        }
+        let yaml = "store: \(url)\nschema: \(schema)\nfeeds:\n" + feeds.joined(separator: "\n") + "\n"
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        // The schema exists before both start, so neither waits on the other's migration.
+        #expect(try FeedworkProcess.run(["validate"], in: directory).status == 0)
+        let first = try FeedworkProcess.startCollecting(["run", "--json", "--wait", "0s"], in: directory)
+        let second = try FeedworkProcess.startCollecting(["run", "--json", "--wait", "0s"], in: directory)
+        let results = [first.finish(), second.finish()]
+        let errors = results.flatMap { result in
+            ((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any])
+                .flatMap { $0["feeds"] as? [[String: Any]] }?.compactMap { $0["error"] as? String } ?? []
+        }
+        #expect(errors.allSatisfy { $0.hasPrefix("feed busy: another pass of") }, "\(errors)")
+        let overlaps = try Self.psql(
+            url,
+            """
+            SELECT count(*) FROM \(schema)._runs a JOIN \(schema)._runs b ON a.feed = b.feed AND a.id < b.id
+            WHERE a.status = 'ok' AND b.status = 'ok' AND a.started_at < b.finished_at AND b.started_at < a.finished_at
+            """)
+        #expect(overlaps == "0")
+        #expect(try Self.psql(url, "SELECT count(DISTINCT feed) FROM \(schema)._runs WHERE status = 'ok'") == "3")
+    }
+
     /// One value from `psql` (Debian's postgresql-client), as a user would read it.
     static func psql(_ url: String, _ sql: String) throws -> String {
         let process = Process()

@@ -25,7 +25,7 @@ extension PostgresStore: StoredRows {
         let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
         let query = try ExportQuery.build(request, schemas: schemas, dialect: .postgres)
         return try read { connection in
-            let rows = try connection.execute(query.sql, query.arguments.map(PostgresValue.text))
+            let rows = try connection.execute(query.sql, query.arguments.map(PostgresCopyText.text))
             return (0..<rows.count).map { row in
                 var values: [String: FieldValue] = [:]
                 for (index, field) in query.fields.enumerated() {
@@ -37,19 +37,9 @@ extension PostgresStore: StoredRows {
     }
 }
 
-/// Values between Feedwork's ``FieldValue`` and PostgreSQL's text form.
+/// Values read from PostgreSQL's text form back into Feedwork's ``FieldValue`` (they are sent
+/// as ``PostgresCopyText`` gives them).
 enum PostgresValue {
-    /// `value` as a parameter's text; `nil` for NULL.
-    static func text(_ value: FieldValue) -> String? {
-        switch value {
-        case .null: nil
-        case .integer(let number): String(number)
-        case .real(let number): number.description
-        case .text(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        }
-    }
-
     /// A column's text read back as the value SQLite would give for a column of `type`:
     /// booleans as 1 and 0, exact decimals, timestamps (selected as ISO 8601) and JSON as text.
     static func field(_ text: String?, type: ColumnType) -> FieldValue {
