@@ -19,10 +19,11 @@ struct HistoryOptions: ParsableArguments {
 
     /// The config's store, read-only and without the config's secrets; a missing store is an
     /// error (status 1), a `--limit` below 1 a usage error.
-    func store(for command: String) throws -> EntityStore {
+    func store() throws -> any StoreHistory {
         guard limit > 0 else { throw CommandFailure.usage("--limit must be 1 or more") }
         let config = try config.load(unsetVariables: .placeholder)
-        return try ConfigOptions.readOnlyStore(at: ConfigOptions.sqliteStorePath(of: config, for: command))
+        if config.postgres != nil { return try config.history() }
+        return try ConfigOptions.readOnlyStore(at: config.storePath)
     }
 
     /// Prints `entries` as JSON with `--json`, else as `table` renders them.

@@ -27,7 +27,7 @@ struct RejectsCommand: ParsableCommand {
     var runID: Int64?
 
     func run() throws {
-        let store = try options.store(for: "rejects")
+        let store = try options.store()
         options.print(
             try store.rejects(feed: options.feed, run: runID, limit: options.limit), table: HistoryPrinter.rejects)
     }

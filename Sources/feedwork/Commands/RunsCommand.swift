@@ -24,7 +24,7 @@ struct RunsCommand: ParsableCommand {
     @OptionGroup var options: HistoryOptions
 
     func run() throws {
-        let store = try options.store(for: "runs")
+        let store = try options.store()
         options.print(try store.runs(feed: options.feed, limit: options.limit), table: HistoryPrinter.runs)
     }
 }

@@ -73,7 +73,6 @@ extension PostgresStore {
             ])
     }
 
-    /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
     func runs(feed: String?, limit: Int) throws -> [RunRecord] {
         try read { connection in
             let rows = try connection.execute(

@@ -1,0 +1,47 @@
+import FeedKit
+
+/// The run history and the rejects of a store, for `feedwork runs` and `feedwork rejects`,
+/// whichever database holds it.
+public protocol StoreHistory: Sendable {
+    /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
+    func runs(feed: String?, limit: Int) throws -> [RunRecord]
+    /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
+    func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord]
+}
+
+extension EntityStore: StoreHistory {}
+
+extension PostgresStore: StoreHistory {
+    func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord] {
+        try read { connection in
+            let rows = try connection.execute(
+                """
+                SELECT run, feed, entity, reason, path, url, page, raw FROM _rejects
+                WHERE ($1::text IS NULL OR feed = $1) AND ($2::bigint IS NULL OR run = $2) ORDER BY id DESC LIMIT $3
+                """, [feed, run.map { String($0) }, String(limit)])
+            return (0..<rows.count).map { row in
+                RejectRecord(
+                    run: Int64(rows[row, 0] ?? "") ?? 0, feed: rows[row, 1] ?? "", entity: rows[row, 2] ?? "",
+                    reason: rows[row, 3] ?? "", path: rows[row, 4] ?? "", url: rows[row, 5],
+                    page: rows[row, 6].flatMap { Int($0) }, raw: rows[row, 7] ?? "")
+            }
+        }
+    }
+}
+
+extension FeedsConfig {
+    /// The run history of the config's store, opened for reading: the SQLite file (which must
+    /// exist) or the PostgreSQL schema.
+    ///
+    /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
+    public func history() throws -> any StoreHistory {
+        if let postgres {
+            do {
+                return try PostgresStore(url: postgres.url, schema: postgres.schema)
+            } catch {
+                throw StoreError(path: storeDescription, message: redactor.redact(error.message))
+            }
+        }
+        return try EntityStore(readingAt: storePath)
+    }
+}
