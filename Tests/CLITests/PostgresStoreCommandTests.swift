@@ -18,7 +18,7 @@ struct PostgresStoreCommandTests {
     }
 
     @Test func commandsThatDoNotReadPostgreSQLYetSaySoWithoutThePassword() throws {
-        for command in [["list"], ["export", "fruit"], ["price", "milk", "--currency", "EUR"]] {
+        for command in [["export", "fruit"], ["price", "milk", "--currency", "EUR"]] {
             let result = try FeedworkProcess.run(command, in: directory, environment: ["PGPASS": "s3cret"])
             #expect(result.status == 1, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("does not read a PostgreSQL store yet"), "\(command): \(result.stderr)")
@@ -59,6 +59,9 @@ struct PostgresStoreCommandTests {
         #expect(runs.status == 0, "\(runs.stderr)")
         #expect(runs.stdout.components(separatedBy: #""status" : "ok""#).count == 3, "\(runs.stdout)")
         #expect(try FeedworkProcess.run(["rejects"], in: directory).status == 0)
+        let list = try FeedworkProcess.run(["list", "--json"], in: directory)
+        #expect(list.stdout.contains(#""fruit" : 9"#), "\(list.stdout)")
+        #expect(list.stdout.contains(#""status" : "ok""#), "\(list.stdout)")
         #expect(
             try Self.psql(
                 url,

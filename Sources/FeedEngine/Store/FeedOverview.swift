@@ -21,37 +21,96 @@ public struct FeedOverview: Sendable {
         }
     }
 
-    /// The overview of every feed in `config`.
+    /// The overview of every feed in `config`, from its SQLite store.
     public static func load(config: FeedsConfig, store: EntityStore) throws -> [FeedOverview] {
-        try store.read { db in
-            try config.feeds.map { feed in
-                let last = try Row.fetchOne(
-                    db,
-                    sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
-                    arguments: [feed.name])
-                var rows: [(String, Int)] = []
-                // A feed whose entities come with its data (a Singer tap's streams) declares none
-                // up front: the store's entities holding its rows stand for them.
-                let declared = feed.adapter.entities.map(\.schema.name)
-                let names =
-                    declared.isEmpty
-                    ? try String.fetchAll(db, sql: "SELECT name FROM _entities ORDER BY name") : declared
-                for name in names where try db.tableExists(name) {
-                    let count =
-                        try Int.fetchOne(
-                            db, sql: "SELECT count(*) FROM \(EntityTable.quoted(name)) WHERE _feed = ?",
-                            arguments: [feed.name]) ?? 0
-                    if !declared.isEmpty || count > 0 { rows.append((name, count)) }
-                }
-                let finished: String? = last?["finished_at"]
-                let started: String? = last?["started_at"]
-                let cursor = try String.fetchOne(
-                    db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?",
-                    arguments: [feed.name, FeedPass.cursorStateKey])
-                return FeedOverview(
-                    name: feed.name, adapter: feed.adapterName, enabled: feed.enabled, lastRun: finished ?? started,
-                    status: last?["status"], rows: rows, cursor: cursor)
-            }
+        try store.read { db in try load(config: config, from: SQLiteFacts(db: db)) }
+    }
+
+    /// The overview of every feed in `config`, from its store: the SQLite file, or the
+    /// PostgreSQL schema.
+    public static func load(config: FeedsConfig) throws -> [FeedOverview] {
+        guard config.postgres != nil else {
+            return try load(config: config, store: EntityStore(readingAt: config.storePath))
         }
+        guard let store = try config.history() as? PostgresStore else { return neverRun(config: config) }
+        return try store.read { connection in try load(config: config, from: PostgresFacts(connection: connection)) }
+    }
+
+    private static func load(config: FeedsConfig, from facts: some OverviewFacts) throws -> [FeedOverview] {
+        try config.feeds.map { feed in
+            var rows: [(String, Int)] = []
+            // A feed whose entities come with its data (a Singer tap's streams) declares none
+            // up front: the store's entities holding its rows stand for them.
+            let declared = feed.adapter.entities.map(\.schema.name)
+            for name in declared.isEmpty ? try facts.entityNames() : declared {
+                guard let count = try facts.rowCount(of: name, feed: feed.name) else { continue }
+                if !declared.isEmpty || count > 0 { rows.append((name, count)) }
+            }
+            let last = try facts.lastRun(of: feed.name)
+            return FeedOverview(
+                name: feed.name, adapter: feed.adapterName, enabled: feed.enabled, lastRun: last?.time,
+                status: last?.status, rows: rows,
+                cursor: try facts.state(of: feed.name, key: FeedPass.cursorStateKey))
+        }
+    }
+}
+
+/// The few facts about a store an overview needs, read on one snapshot.
+private protocol OverviewFacts {
+    /// When the feed's last run finished (or started, if it never finished), and its status.
+    func lastRun(of feed: String) throws -> (time: String, status: String)?
+    func entityNames() throws -> [String]
+    /// The rows `feed` holds in `table`; `nil` when there is no such table.
+    func rowCount(of table: String, feed: String) throws -> Int?
+    func state(of feed: String, key: String) throws -> String?
+}
+
+private struct SQLiteFacts: OverviewFacts {
+    let db: Database
+
+    func lastRun(of feed: String) throws -> (time: String, status: String)? {
+        let sql = "SELECT coalesce(finished_at, started_at), status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1"
+        return try Row.fetchOne(db, sql: sql, arguments: [feed]).map { ($0[0], $0[1]) }
+    }
+
+    func entityNames() throws -> [String] { try String.fetchAll(db, sql: "SELECT name FROM _entities ORDER BY name") }
+
+    func rowCount(of table: String, feed: String) throws -> Int? {
+        guard try db.tableExists(table) else { return nil }
+        let sql = "SELECT count(*) FROM \(EntityTable.quoted(table)) WHERE _feed = ?"
+        return try Int.fetchOne(db, sql: sql, arguments: [feed]) ?? 0
+    }
+
+    func state(of feed: String, key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
+    }
+}
+
+private struct PostgresFacts: OverviewFacts {
+    let connection: PostgresConnection
+
+    func lastRun(of feed: String) throws -> (time: String, status: String)? {
+        let time = PostgresSQL.isoText("coalesce(finished_at, started_at)")
+        let rows = try connection.execute(
+            "SELECT \(time), status FROM _runs WHERE feed = $1 ORDER BY id DESC LIMIT 1", [feed])
+        return rows.count > 0 ? (rows[0, 0] ?? "", rows[0, 1] ?? "") : nil
+    }
+
+    func entityNames() throws -> [String] {
+        let rows = try connection.execute("SELECT name FROM _entities ORDER BY name")
+        return (0..<rows.count).compactMap { rows[$0, 0] }
+    }
+
+    func rowCount(of table: String, feed: String) throws -> Int? {
+        let quoted = PostgresSQL.identifier(table)
+        guard try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).first(column: 0) == "t" else {
+            return nil
+        }
+        return Int(
+            try connection.execute("SELECT count(*) FROM \(quoted) WHERE _feed = $1", [feed]).first(column: 0) ?? "0")
+    }
+
+    func state(of feed: String, key: String) throws -> String? {
+        try connection.execute("SELECT value FROM _state WHERE feed = $1 AND key = $2", [feed, key]).first(column: 0)
     }
 }

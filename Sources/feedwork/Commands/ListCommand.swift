@@ -33,11 +33,10 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let config = try options.load(unsetVariables: .placeholder)
-        _ = try ConfigOptions.sqliteStorePath(of: config, for: "list")
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
         let overview =
-            FileManager.default.fileExists(atPath: config.storePath)
-            ? try FeedOverview.load(config: config, store: EntityStore(readingAt: config.storePath))
+            config.postgres != nil || FileManager.default.fileExists(atPath: config.storePath)
+            ? try FeedOverview.load(config: config)
             : FeedOverview.neverRun(config: config)
         if json {
             Console.print(
