@@ -18,7 +18,7 @@ struct PostgresStoreCommandTests {
     }
 
     @Test func commandsThatDoNotReadPostgreSQLYetSaySoWithoutThePassword() throws {
-        for command in [["export", "fruit"], ["price", "milk", "--currency", "EUR"]] {
+        for command in [["price", "milk", "--currency", "EUR"]] {
             let result = try FeedworkProcess.run(command, in: directory, environment: ["PGPASS": "s3cret"])
             #expect(result.status == 1, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("does not read a PostgreSQL store yet"), "\(command): \(result.stderr)")
@@ -62,6 +62,15 @@ struct PostgresStoreCommandTests {
         let list = try FeedworkProcess.run(["list", "--json"], in: directory)
         #expect(list.stdout.contains(#""fruit" : 9"#), "\(list.stdout)")
         #expect(list.stdout.contains(#""status" : "ok""#), "\(list.stdout)")
+        // The export reads the same rows as from SQLite.
+        let export = try FeedworkProcess.run(["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
+        #expect(export.status == 0, "\(export.stderr)")
+        try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
+            .write(to: directory.appendingPathComponent("feeds.yaml"))
+        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
+        let sqlite = try FeedworkProcess.run(["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
+        #expect(export.stdout == sqlite.stdout)
+        #expect(!export.stdout.isEmpty)
         #expect(
             try Self.psql(
                 url,

@@ -3,10 +3,11 @@ import Foundation
 import GRDB
 
 /// Exports entities of a store as NDJSON, JSON, CSV or Singer messages, streaming rows from
-/// SQLite.
+/// SQLite or PostgreSQL.
 ///
 /// The store's `_entities` table holds every entity's schema, so an export needs neither the
-/// config nor the adapters. Each export reads one consistent snapshot, even while a run writes.
+/// config nor the adapters. Each export reads one consistent snapshot (``ExportSnapshot``),
+/// even while a run writes.
 ///
 /// ```swift
 /// var request = ExportRequest(entity: "fruit")
@@ -14,13 +15,47 @@ import GRDB
 /// let rows = try Exporter(store: store).export(request, format: .csv, to: .standardOutput())
 /// ```
 public struct Exporter: Sendable {
-    public let store: EntityStore
+    private enum Source: Sendable {
+        case sqlite(EntityStore)
+        case postgres(PostgresStore)
+    }
 
-    public init(store: EntityStore) { self.store = store }
+    private let source: Source
+
+    /// Exports from the SQLite store `store`.
+    public init(store: EntityStore) { source = .sqlite(store) }
+
+    /// Exports from the store of `config`: its SQLite file (opened read-only; it must exist)
+    /// or its PostgreSQL schema.
+    public init(config: FeedsConfig) throws {
+        if let postgres = config.postgres {
+            do {
+                source = .postgres(try PostgresStore(url: postgres.url, schema: postgres.schema))
+            } catch {
+                throw StoreError(path: config.storeDescription, message: config.redactor.redact(error.message))
+            }
+        } else {
+            source = .sqlite(try EntityStore(readingAt: config.storePath))
+        }
+    }
+
+    private var dialect: SQLDialect {
+        switch source {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    private func schemas() throws -> [String: EntitySchema] {
+        switch source {
+        case .sqlite(let store): try store.schemas()
+        case .postgres(let store): try store.schemas()
+        }
+    }
 
     /// Checks `request` against the store and returns its query, without running it.
     public func query(for request: ExportRequest) throws -> ExportQuery {
-        let query = try ExportQuery.build(request, schemas: try store.schemas())
+        let query = try ExportQuery.build(request, schemas: try schemas(), dialect: dialect)
         if !request.feeds.isEmpty { try checkFeeds(request.feeds) }
         return query
     }
@@ -37,10 +72,10 @@ public struct Exporter: Sendable {
     {
         if format == .singer, request.includeDeleted { throw SingerState.noDeletedRows }
         let query = try query(for: request)
-        let count = try read { db in
+        let count = try read { snapshot in
             var writer = format.makeWriter(for: query)
-            let count = try RowStreamer.stream(query, in: db, writer: &writer, to: output)
-            if format == .singer { try Self.endSingerStream(in: db, to: output) }
+            let count = try snapshot.stream(query, writer: &writer, to: output)
+            if format == .singer { try Self.endSingerStream(in: snapshot, to: output) }
             return count
         }
         try output.flush()
@@ -54,30 +89,30 @@ public struct Exporter: Sendable {
     public func exportAllSinger(
         to output: ExportOutput, feeds: [String] = [], changedSince: ChangedSince? = nil, includeMeta: Bool = false
     ) throws -> (tables: Int, rows: Int) {
-        let schemas = try store.schemas()
+        let schemas = try schemas()
         if !feeds.isEmpty { try checkFeeds(feeds) }
-        let total = try read { db in
+        let total = try read { snapshot in
             var total = (tables: 0, rows: 0)
             for table in ExportTable.all(in: schemas) {
                 var request = ExportRequest(entity: table.name)
                 request.feeds = feeds
                 request.changedSince = changedSince
                 request.includeMeta = includeMeta
-                let query = try ExportQuery.build(request, schemas: schemas)
+                let query = try ExportQuery.build(request, schemas: schemas, dialect: snapshot.dialect)
                 var writer = ExportFormat.singer.makeWriter(for: query)
-                total.rows += try RowStreamer.stream(query, in: db, writer: &writer, to: output).rows
+                total.rows += try snapshot.stream(query, writer: &writer, to: output).rows
                 total.tables += 1
             }
-            try Self.endSingerStream(in: db, to: output)
+            try Self.endSingerStream(in: snapshot, to: output)
             return total
         }
         try output.flush()
         return total
     }
 
-    /// The STATE that ends a Singer stream: the last run the snapshot of `db` holds completely.
-    private static func endSingerStream(in db: Database, to output: ExportOutput) throws {
-        output.append(SingerState.message(run: try EntityStore.completeRun(in: db)))
+    /// The STATE that ends a Singer stream: the last run the snapshot holds completely.
+    private static func endSingerStream(in snapshot: any ExportSnapshot, to output: ExportOutput) throws {
+        output.append(SingerState.message(run: try snapshot.completeRun()))
         output.append(UInt8(ascii: "\n"))
     }
 
@@ -90,7 +125,7 @@ public struct Exporter: Sendable {
         changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false
     ) throws -> ExportManifest {
         if includeDeleted, changedSince == nil { throw DeletedRows.needsChangedSince }
-        let schemas = try store.schemas()
+        let schemas = try schemas()
         if !feeds.isEmpty { try checkFeeds(feeds) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -98,8 +133,8 @@ public struct Exporter: Sendable {
             throw ExportError.runtime("cannot create the folder \(directory): \(error.localizedDescription)")
         }
         let folder = URL(fileURLWithPath: directory)
-        let manifest = try read { db in
-            let run = try EntityStore.completeRun(in: db)
+        let manifest = try read { snapshot in
+            let run = try snapshot.completeRun()
             var entries: [ExportManifest.Entry] = []
             for table in ExportTable.all(in: schemas) {
                 var request = ExportRequest(entity: table.name)
@@ -107,11 +142,11 @@ public struct Exporter: Sendable {
                 request.changedSince = changedSince
                 request.includeMeta = includeMeta
                 request.includeDeleted = includeDeleted
-                let query = try ExportQuery.build(request, schemas: schemas)
+                let query = try ExportQuery.build(request, schemas: schemas, dialect: snapshot.dialect)
                 let file = "\(table.name).\(format.fileExtension)"
                 let count = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
                     var writer = format.makeWriter(for: query)
-                    return try RowStreamer.stream(query, in: db, writer: &writer, to: output)
+                    return try snapshot.stream(query, writer: &writer, to: output)
                 }
                 entries.append(
                     ExportManifest.Entry(
@@ -134,7 +169,11 @@ public struct Exporter: Sendable {
     }
 
     private func checkFeeds(_ feeds: [String]) throws {
-        let known = try store.feedsThatRan()
+        let known: [String]
+        switch source {
+        case .sqlite(let store): known = try store.feedsThatRan()
+        case .postgres(let store): known = try store.feedsThatRan()
+        }
         for feed in feeds where !known.contains(feed) {
             let list = known.isEmpty ? "none has run yet" : "feeds: " + known.joined(separator: ", ")
             throw ExportError.usage("--feed: no feed '\(feed)' has run on this store; \(list)")
@@ -142,11 +181,16 @@ public struct Exporter: Sendable {
     }
 
     /// Reads on one snapshot; errors of the export itself pass through unwrapped.
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try store.pool.read(body)
-        } catch let error as DatabaseError {
-            throw StoreError(path: store.path, error)
+    private func read<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
+        switch source {
+        case .sqlite(let store):
+            do {
+                return try store.pool.read { try body(SQLiteSnapshot(db: $0)) }
+            } catch let error as DatabaseError {
+                throw StoreError(path: store.path, error)
+            }
+        case .postgres(let store):
+            return try store.snapshot { try body(PostgresSnapshot(connection: $0)) }
         }
     }
 }

@@ -28,12 +28,15 @@ public enum SQLDialect: Sendable {
     var never: String { self == .sqlite ? "0" : "false" }
 
     /// The expression that selects `field` of the table aliased `t`: PostgreSQL gives
-    /// timestamps as the store's ISO 8601 text and JSON as its text, as SQLite stores them.
+    /// timestamps and JSON as the text SQLite stores (records' times normalized, the store's
+    /// own with milliseconds).
     func select(_ field: ExportField) -> String {
         let column = "t." + EntityTable.quoted(field.name)
         guard self == .postgres else { return column }
         switch field.type {
-        case .timestamp: return PostgresSQL.isoText(column) + " AS " + EntityTable.quoted(field.name)
+        case .timestamp:
+            let text = field.isMeta ? PostgresSQL.isoText(column) : PostgresSQL.recordTimeText(column)
+            return text + " AS " + EntityTable.quoted(field.name)
         case .json: return column + "::text AS " + EntityTable.quoted(field.name)
         default: return column
         }

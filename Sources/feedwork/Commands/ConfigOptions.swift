@@ -21,7 +21,7 @@ struct ConfigOptions: ParsableArguments {
     static func sqliteStorePath(of config: FeedsConfig, for command: String) throws -> String {
         guard config.postgres == nil else {
             throw CommandFailure.failed(
-                "`feedwork \(command)` does not read a PostgreSQL store yet (`run`, `list`, `runs` and `rejects` do); query \(config.storeDescription) with psql meanwhile"
+                "`feedwork \(command)` does not read a PostgreSQL store yet (`run`, `list`, `runs`, `rejects` and `export` do); query \(config.storeDescription) with psql meanwhile"
             )
         }
         return config.storePath

@@ -137,14 +137,18 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
-        let storePath =
-            try store
-            ?? ConfigOptions.sqliteStorePath(of: options.load(unsetVariables: .placeholder), for: "export")
+        let config = try store == nil ? options.load(unsetVariables: .placeholder) : nil
+        let storePath = store ?? config?.storePath ?? ""
         // Checked before the store is opened: an output must never be the store or its files.
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
         }
-        let exporter = Exporter(store: try ConfigOptions.readOnlyStore(at: storePath))
+        let exporter =
+            if let config, config.postgres != nil {
+                try Exporter(config: config)
+            } else {
+                Exporter(store: try ConfigOptions.readOnlyStore(at: storePath))
+            }
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
         if all, format == .singer {
             let write = { (file: ExportOutput) throws -> (tables: Int, rows: Int) in

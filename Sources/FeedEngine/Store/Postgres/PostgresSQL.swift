@@ -12,4 +12,12 @@ enum PostgresSQL {
     static func isoText(_ column: String) -> String {
         #"to_char(\#(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
     }
+
+    /// `column` (a `timestamptz` of a record) as its normalized ISO 8601 text, as the SQLite store
+    /// holds it (``FeedKit/ISO8601/normalized(_:)``): whole seconds without a fraction
+    /// (`2019-11-06T11:22:35Z`), else milliseconds.
+    static func recordTimeText(_ column: String) -> String {
+        let seconds = #"to_char(\#(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')"#
+        return "CASE WHEN date_trunc('second', \(column)) = \(column) THEN \(seconds) ELSE \(isoText(column)) END"
+    }
 }

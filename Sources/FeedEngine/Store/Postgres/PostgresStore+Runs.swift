@@ -39,13 +39,7 @@ extension PostgresStore {
 
     /// The highest run id whose changes the store holds completely.
     func completeRun() throws -> Int64 {
-        try read { connection in
-            let rows = try connection.execute(
-                """
-                SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
-                """)
-            return Int64(rows[0, 0] ?? "") ?? 0
-        }
+        try read { try PostgresSnapshot(connection: $0).completeRun() }
     }
 
     /// The names of the feeds that have run on this store, sorted.

@@ -1,0 +1,75 @@
+import FeedKit
+import GRDB
+
+/// One consistent view of a store that an export reads all its tables from.
+protocol ExportSnapshot {
+    /// The dialect the export's queries are written in.
+    var dialect: SQLDialect { get }
+    /// Runs `query` and writes its rows, then its deleted rows, with `writer`, one row at a time.
+    func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount
+    /// The highest run id whose changes the snapshot holds completely.
+    func completeRun() throws -> Int64
+}
+
+/// An SQLite read transaction.
+struct SQLiteSnapshot: ExportSnapshot {
+    let db: Database
+    var dialect: SQLDialect { .sqlite }
+
+    func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
+        try RowStreamer.stream(query, in: db, writer: &writer, to: output)
+    }
+
+    func completeRun() throws -> Int64 { try EntityStore.completeRun(in: db) }
+}
+
+/// A PostgreSQL `REPEATABLE READ` read-only transaction: every statement sees the same data.
+/// Rows come through a cursor, a thousand at a time, so memory stays flat.
+struct PostgresSnapshot: ExportSnapshot {
+    let connection: PostgresConnection
+    var dialect: SQLDialect { .postgres }
+
+    func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
+        guard query.deleted == nil else {
+            throw ExportError.usage("--include-deleted does not read a PostgreSQL store yet")
+        }
+        var count = ExportCount()
+        try writer.begin(output)
+        try connection.execute(
+            "DECLARE feedwork_export NO SCROLL CURSOR FOR \(query.sql)", query.arguments.map(PostgresCopyText.text))
+        defer { _ = try? connection.execute("CLOSE feedwork_export") }
+        var row = [FieldValue](repeating: .null, count: query.fields.count)
+        while true {
+            let rows = try connection.execute("FETCH 1000 FROM feedwork_export")
+            guard rows.count > 0 else { break }
+            for index in 0..<rows.count {
+                for (column, field) in query.fields.enumerated() {
+                    row[column] = PostgresValue.field(rows[index, column], type: field.type)
+                }
+                try writer.write(row, to: output)
+            }
+            count.rows += rows.count
+        }
+        try writer.end(output)
+        return count
+    }
+
+    func completeRun() throws -> Int64 {
+        let rows = try connection.execute(
+            """
+            SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
+            """)
+        return Int64(rows.first(column: 0) ?? "0") ?? 0
+    }
+}
+
+extension PostgresStore {
+    /// Runs `body` in one read-only `REPEATABLE READ` transaction.
+    func snapshot<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try readSession.with { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { _ = try? connection.execute("COMMIT") }
+            return try body(connection)
+        }
+    }
+}
