@@ -6,9 +6,10 @@ import FeedKit
 /// Like the SQLite writer, the writer checks once per pass whether the table holds any of the
 /// feed's rows; while it held none, a key that a Bloom filter of the pass's keys
 /// (``KeyFilter``) has certainly not seen, and that the batch delivers once, cannot be in the
-/// table. The other records (keys delivered twice, and the filter's rare false positives) go
-/// through the staging tables, which tell duplicates apart; the two sets share no key, so the
-/// order between them does not matter.
+/// table; the few keys the filter may have seen are looked up in one statement, and the ones
+/// the table does not hold are new too (any it holds was written by this pass). The other
+/// records (keys delivered twice) go through the staging tables, which tell duplicates apart;
+/// the two sets share no key, so the order between them does not matter.
 extension PostgresEntityWriter {
     typealias Part = (records: [EntityRecord], hashes: [Int64])
 
@@ -26,12 +27,20 @@ extension PostgresEntityWriter {
         var seen: [String: Int] = [:]
         seen.reserveCapacity(records.count)
         for record in records { seen[record.key, default: 0] += 1 }
+        // Keys the filter may have seen: the ones the table holds were written by this pass.
+        let maybe = records.filter {
+            seen[$0.key] == 1 && freshKeys?.mightContain(KeyFilter.hash(key: $0.key, salt: 0)) ?? true
+        }.map(\.key)
+        var written: Set<String> = []
+        if !maybe.isEmpty {
+            let rows = try execute(
+                sql.storedKeys, [feed, Self.arrayLiteral(maybe)], on: sql.table, "cannot look the keys up", connection)
+            written = Set((0..<rows.count).compactMap { rows[$0, 0] })
+        }
         var direct: Part = ([], [])
         var rest: Part = ([], [])
         for (record, hash) in zip(records, hashes) {
-            let identity = KeyFilter.hash(key: record.key, salt: 0)
-            let certainlyNew = seen[record.key] == 1 && !(freshKeys?.mightContain(identity) ?? true)
-            if certainlyNew {
+            if seen[record.key] == 1 && !written.contains(record.key) {
                 direct.records.append(record)
                 direct.hashes.append(hash)
             } else {
@@ -41,6 +50,14 @@ extension PostgresEntityWriter {
         }
         for record in records { freshKeys?.insert(KeyFilter.hash(key: record.key, salt: 0)) }
         return (direct, rest)
+    }
+
+    /// `texts` as a PostgreSQL array literal, `{"a","b\\"c"}`.
+    static func arrayLiteral(_ texts: [String]) -> String {
+        let elements = texts.map { text in
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return "{" + elements.joined(separator: ",") + "}"
     }
 
     /// COPYs records known to be new straight into the entity's table, and their child rows

@@ -46,6 +46,8 @@ struct PostgresWriterSQL {
     let copyDirect: String
     /// Whether the entity's table holds rows of the feed `$1`.
     let feedHasRows: String
+    /// Which of the keys `$2` (a text array) the table holds for the feed `$1`.
+    let storedKeys: String
     /// Merges the staged batch. `$1` feed, `$2` stamp, `$3` run. Returns one row: inserted,
     /// updated, unchanged, duplicates, the ordinals of the records whose rows it inserted or
     /// rewrote (comma-separated, ascending, or NULL), and a JSON array of the first three keys
@@ -94,6 +96,7 @@ struct PostgresWriterSQL {
         let common = ["_feed", "_key", "_hash", "_run", "_first_seen", "_last_seen"].map(q)
         copyDirect = "COPY \(table) (\((common + columns).joined(separator: ", "))) FROM STDIN"
         feedHasRows = "SELECT EXISTS (SELECT 1 FROM \(table) WHERE _feed = $1)"
+        storedKeys = "SELECT DISTINCT _key FROM \(table) WHERE _feed = $1 AND _key = ANY ($2::text[])"
         let writes = """
             inserted AS (
                 INSERT INTO \(table) (\((common + columns).joined(separator: ", ")))
