@@ -103,7 +103,7 @@ struct PostgresEntityTableTests {
                 [.text("nulls"), .null, .null, .null, .null, .null, .null, .null],
                 [.text("odd reals"), .integer(-1), .real(.nan), .bool(false), .text("12.50"), .null, .null, .null],
                 [.text("infinite"), .integer(0), .real(-.infinity), .null, .null, .null, .null, .null],
-                [.text("tiny"), .integer(0), .real(5e-324), .null, .null, .null, .null, .null],
+                [.text("tiny"), .integer(0), .real(.leastNonzeroMagnitude), .null, .null, .null, .null, .null],
             ]
             let records = try values.map { try EntityRecord(schema: Self.typed, values: $0) }
             let writer = PostgresEntityWriter(

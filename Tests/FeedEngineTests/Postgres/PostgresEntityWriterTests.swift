@@ -187,6 +187,20 @@ struct PostgresEntityWriterTests {
         }
     }
 
+    @Test func keysWithQuotesBackslashesAndCommasAreLookedUpExactly() throws {
+        let keys = [#"a"b"#, #"back\slash"#, "comma,brace{}", "NULL", "", "café 🍐", "tab\there"]
+        try PostgresTestServer.withSchema { connection, _ in
+            let rows = try connection.execute(
+                "SELECT unnest($1::text[])", [PostgresEntityWriter.arrayLiteral(keys)])
+            #expect((0..<rows.count).map { rows[$0, 0] } == keys)
+        }
+        try compare(.merge) { comparison in
+            let deliveries = keys.enumerated().map { Delivery($1, Int64($0)) }
+            try pass(comparison, [deliveries, deliveries], expect: (7, 0, 0, 0, 7))
+            try pass(comparison, [deliveries], expect: (0, 0, 7, 0, 0))
+        }
+    }
+
     @Test(arguments: WriteMode.allCases, [17, 4242])
     func randomPassesMatchTheSQLiteWriter(mode: WriteMode, seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)

@@ -1,12 +1,13 @@
 import FeedKit
+import Foundation
 
 /// Writes one feed's records of one entity to PostgreSQL inside the feed's transaction,
 /// counting what changed, with the counts and resulting rows of the SQLite writer
 /// (``EntityWriter``).
 ///
 /// Writes are set-based: each batch is COPYed into temporary staging tables and merged into
-/// the entity's tables by a few statements (``PostgresWriterSQL``), not one statement per
-/// record. A key delivered twice in one batch is resolved there (the last delivery wins); a key
+/// the entity's table by one statement (``PostgresWriterSQL``), not one statement per record;
+/// the child rows of the records it wrote follow, COPYed and inserted the same way. A key delivered twice in one batch is resolved there (the last delivery wins); a key
 /// delivered again in a later batch is recognized by its `_last_seen`, which is the pass's stamp.
 ///
 /// Used from one thread (the store's writer thread) and for one transaction: the staging
@@ -28,6 +29,10 @@ final class PostgresEntityWriter {
     let sql: PostgresWriterSQL
     /// Whether the staging tables exist in this transaction, and may hold the last batch.
     private var staged = false
+    /// Keys written in this pass, while the table held none of the feed's rows when it began;
+    /// `nil` once it is known to hold some (see ``split(_:hashes:_:)``).
+    var freshKeys: KeyFilter?
+    var checkedFreshness = false
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
@@ -55,6 +60,19 @@ final class PostgresEntityWriter {
                 entity: schema.name, table: sql.table,
                 message: "a record of entity '\(stranger.entity)' was given to this entity's writer")
         }
+        let (direct, rest) = try split(records, hashes: hashes, connection)
+        if !direct.records.isEmpty {
+            try copyDirect(direct.records, hashes: direct.hashes, connection)
+            counts.inserted += direct.records.count
+        }
+        guard !rest.records.isEmpty else { return }
+        try stage(rest.records, hashes: rest.hashes, connection)
+    }
+
+    /// Writes `records` through the staging tables.
+    private func stage(_ records: [EntityRecord], hashes: [Int64], _ connection: PostgresConnection)
+        throws(PostgresEntityError)
+    {
         if staged {
             try execute(sql.truncate, [], on: sql.stage, "cannot empty the staging tables", connection)
         } else {
@@ -64,100 +82,68 @@ final class PostgresEntityWriter {
         let first = nextOrdinal
         nextOrdinal += Int64(records.count)
         try stageRows(records, hashes: hashes, from: first, connection)
-        try stageChildren(records, from: first, connection)
-        try merge(connection)
+        let written = try merge(keys: records.map(\.key), connection)
+        guard !sql.children.isEmpty, !written.isEmpty else { return }
+        let offsets = written.map { Int($0 - first) }.filter { records.indices.contains($0) }
+        for child in sql.children {
+            guard try stageChildren(child, of: records, at: offsets, from: first, connection) else { continue }
+            try execute(child.insert, [feed], on: child.table, "cannot insert the rows", connection)
+        }
     }
 
     /// COPYs the records into the staging table.
     private func stageRows(
         _ records: [EntityRecord], hashes: [Int64], from first: Int64, _ connection: PostgresConnection
     ) throws(PostgresEntityError) {
-        do {
-            try connection.copy(sql.copyRows) { stream in
-                var row: [String?] = []
-                row.reserveCapacity(3 + schema.columns.count)
-                for (offset, (record, hash)) in zip(records, hashes).enumerated() {
-                    row.removeAll(keepingCapacity: true)
-                    row.append(String(first + Int64(offset)))
-                    row.append(record.key)
-                    row.append(String(hash))
-                    for value in record.values { row.append(PostgresCopyText.text(value)) }
-                    try stream.appendRow(row)
-                }
-            }
-        } catch let error as PostgresError {
-            throw .server(
-                error, entity: schema.name, table: sql.table, doing: "a value was refused", keys: records.map(\.key))
-        } catch {
-            throw PostgresEntityError(entity: schema.name, table: sql.table, message: "\(error)")
+        let rows = Array(zip(records.indices, zip(records, hashes)))
+        try copy(sql.copyRows, into: sql.table, rows, key: { $0.1.0.key }, connection) { item, row in
+            let (offset, (record, hash)) = item
+            row.append(String(first + Int64(offset)))
+            row.append(record.key)
+            row.append(String(hash))
+            Self.append(record.values, to: &row)
         }
     }
 
-    /// COPYs the records' child rows into the children's staging tables, each row with its
-    /// parent's ordinal.
-    private func stageChildren(_ records: [EntityRecord], from first: Int64, _ connection: PostgresConnection)
-        throws(PostgresEntityError)
-    {
-        for (child, copy) in zip(sql.children, sql.copyChildren) {
-            var keys: [String] = []
-            let hasRows = records.contains { !($0.children[child.name] ?? []).isEmpty }
-            guard hasRows else { continue }
-            do {
-                try connection.copy(copy) { stream in
-                    var row: [String?] = []
-                    for (offset, record) in records.enumerated() {
-                        for (position, values) in (record.children[child.name] ?? []).enumerated() {
-                            row.removeAll(keepingCapacity: true)
-                            row.append(String(first + Int64(offset)))
-                            row.append(record.key)
-                            row.append(String(position))
-                            for value in values { row.append(PostgresCopyText.text(value)) }
-                            try stream.appendRow(row)
-                            keys.append(record.key)
-                        }
-                    }
-                }
-            } catch let error as PostgresError {
-                throw .server(error, entity: schema.name, table: child.table, doing: "a value was refused", keys: keys)
-            } catch {
-                throw PostgresEntityError(entity: schema.name, table: child.table, message: "\(error)")
-            }
+    /// COPYs the rows of the list `child` of the records at `offsets` (the ones the batch
+    /// wrote) into its staging table, each row with its parent's ordinal.
+    ///
+    /// - Returns: whether there were any.
+    private func stageChildren(
+        _ child: PostgresWriterSQL.Child, of records: [EntityRecord], at offsets: [Int], from first: Int64,
+        _ connection: PostgresConnection
+    ) throws(PostgresEntityError) -> Bool {
+        let rows = Self.childRows(child.name, of: records, at: offsets)
+        guard !rows.isEmpty else { return false }
+        try copy(child.copy, into: child.table, rows, key: { records[$0.offset].key }, connection) { item, row in
+            row.append(String(first + Int64(item.offset)))
+            row.append(records[item.offset].key)
+            row.append(String(item.position))
+            Self.append(item.values, to: &row)
         }
+        return true
     }
 
-    /// Plans the staged batch, counts it, and carries the plan out.
-    private func merge(_ connection: PostgresConnection) throws(PostgresEntityError) {
-        let planParameters = mode == .append ? [feed, String(run)] : [feed, stamp]
-        let planned = try execute(sql.planBatch, planParameters, on: sql.table, "cannot plan the batch", connection)
-        let figures = (0..<7).map { Int(planned[0, $0] ?? "") ?? 0 }
+    /// Merges the staged batch in one statement (``PostgresWriterSQL/mergeBatch``) and counts it.
+    ///
+    /// - Returns: the ordinals of the records whose rows it inserted or rewrote, ascending:
+    ///   their child rows are to be written (an unchanged batch has none).
+    private func merge(keys: [String], _ connection: PostgresConnection) throws(PostgresEntityError) -> [Int64] {
+        let result = try execute(
+            sql.mergeBatch, [feed, stamp, String(run)], on: sql.table, "cannot merge the batch", connection)
+        let figures = (0..<4).map { Int(result[0, $0] ?? "") ?? 0 }
         counts.inserted += figures[0]
         counts.updated += figures[1]
         counts.unchanged += figures[2]
         counts.duplicates += figures[3]
-        let (inserts, updates, touches) = (figures[4], figures[5], figures[6])
-        let all = [feed, String(run), stamp]
-        if inserts > 0 { try execute(sql.insert, all, on: sql.table, "cannot insert the new rows", connection) }
-        if updates > 0 { try execute(sql.update, all, on: sql.table, "cannot update the changed rows", connection) }
-        if touches > 0 {
-            try execute(sql.touch, [feed, stamp], on: sql.table, "cannot mark the unchanged rows seen", connection)
-        }
-        if inserts + updates > 0 {
-            for (child, statements) in zip(sql.children, sql.childWrites) {
-                if updates > 0 {
-                    try execute(statements.delete, [feed], on: child.table, "cannot delete the old rows", connection)
-                }
-                try execute(statements.insert, [feed], on: child.table, "cannot insert the rows", connection)
-            }
-        }
-        if figures[3] > 0 && duplicateExamples.count < 3 {
-            let keys = try execute(sql.duplicateKeys, [], on: sql.table, "cannot read the duplicate keys", connection)
-            for row in 0..<keys.count {
-                guard let key = keys[row, 0], duplicateExamples.count < 3, !duplicateExamples.contains(key) else {
-                    continue
-                }
+        if let json = result[0, 5], duplicateExamples.count < 3,
+            let keys = try? JSONDecoder().decode([String].self, from: Data(json.utf8))
+        {
+            for key in keys where duplicateExamples.count < 3 && !duplicateExamples.contains(key) {
                 duplicateExamples.append(key)
             }
         }
+        return (result[0, 4] ?? "").split(separator: ",").compactMap { Int64($0) }
     }
 
     /// Runs `statement`, naming `table` and what it was for when the server refuses it.

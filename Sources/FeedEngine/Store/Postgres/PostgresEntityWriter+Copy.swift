@@ -1,0 +1,45 @@
+import FeedKit
+
+/// The COPYs of a ``PostgresEntityWriter``: records and child rows as COPY text rows.
+extension PostgresEntityWriter {
+    /// One child row to send: its parent's place in the records given, its position in the
+    /// list, and its values.
+    typealias ChildRow = (offset: Int, position: Int, values: [FieldValue])
+
+    /// COPYs one row per item of `items` with `statement`, a `COPY ... FROM STDIN` into
+    /// `table`; `fill` appends an item's values, in the statement's column order, to the row.
+    ///
+    /// - Parameter key: the key of the record an item belongs to, to name it when the server
+    ///   refuses one of its values.
+    func copy<Item>(
+        _ statement: String, into table: String, _ items: [Item], key: (Item) -> String,
+        _ connection: PostgresConnection, fill: (Item, inout [String?]) -> Void
+    ) throws(PostgresEntityError) {
+        do {
+            try connection.copy(statement) { stream in
+                var row: [String?] = []
+                for item in items {
+                    row.removeAll(keepingCapacity: true)
+                    fill(item, &row)
+                    try stream.appendRow(row)
+                }
+            }
+        } catch let error as PostgresError {
+            throw .server(error, entity: schema.name, table: table, doing: "a value was refused", keys: items.map(key))
+        } catch {
+            throw PostgresEntityError(entity: schema.name, table: table, message: "\(error)")
+        }
+    }
+
+    /// The rows of the list `name` of the records at `offsets` of `records`, in order.
+    static func childRows(_ name: String, of records: [EntityRecord], at offsets: [Int]) -> [ChildRow] {
+        offsets.flatMap { offset in
+            (records[offset].children[name] ?? []).enumerated().map { (offset, $0, $1) }
+        }
+    }
+
+    /// Appends `values` as COPY text.
+    static func append(_ values: [FieldValue], to row: inout [String?]) {
+        for value in values { row.append(PostgresCopyText.text(value)) }
+    }
+}

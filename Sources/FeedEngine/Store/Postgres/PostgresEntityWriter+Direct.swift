@@ -1,0 +1,90 @@
+import FeedKit
+
+/// The first pass of a feed: records that can only be new go straight into the entity's
+/// tables with COPY, as fast as a bulk load, without the staging tables.
+///
+/// Like the SQLite writer, the writer checks once per pass whether the table holds any of the
+/// feed's rows; while it held none, a key that a Bloom filter of the pass's keys
+/// (``KeyFilter``) has certainly not seen, and that the batch delivers once, cannot be in the
+/// table; the few keys the filter may have seen are looked up in one statement, and the ones
+/// the table does not hold are new too (any it holds was written by this pass). The other
+/// records (keys delivered twice) go through the staging tables, which tell duplicates apart;
+/// the two sets share no key, so the order between them does not matter.
+extension PostgresEntityWriter {
+    typealias Part = (records: [EntityRecord], hashes: [Int64])
+
+    /// Splits a batch into the records that can only be new and the others, keeping order.
+    func split(_ records: [EntityRecord], hashes: [Int64], _ connection: PostgresConnection)
+        throws(PostgresEntityError) -> (direct: Part, rest: Part)
+    {
+        if !checkedFreshness {
+            checkedFreshness = true
+            let rows = try execute(
+                sql.feedHasRows, [feed], on: sql.table, "cannot look for the feed's rows", connection)
+            if rows[0, 0] == "f" { freshKeys = KeyFilter() }
+        }
+        guard freshKeys != nil else { return (([], []), (records, hashes)) }
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(records.count)
+        for record in records { seen[record.key, default: 0] += 1 }
+        // Keys the filter may have seen: the ones the table holds were written by this pass.
+        let maybe = records.filter {
+            seen[$0.key] == 1 && freshKeys?.mightContain(KeyFilter.hash(key: $0.key, salt: 0)) ?? true
+        }.map(\.key)
+        var written: Set<String> = []
+        if !maybe.isEmpty {
+            let rows = try execute(
+                sql.storedKeys, [feed, Self.arrayLiteral(maybe)], on: sql.table, "cannot look the keys up", connection)
+            written = Set((0..<rows.count).compactMap { rows[$0, 0] })
+        }
+        var direct: Part = ([], [])
+        var rest: Part = ([], [])
+        for (record, hash) in zip(records, hashes) {
+            if seen[record.key] == 1 && !written.contains(record.key) {
+                direct.records.append(record)
+                direct.hashes.append(hash)
+            } else {
+                rest.records.append(record)
+                rest.hashes.append(hash)
+            }
+        }
+        for record in records { freshKeys?.insert(KeyFilter.hash(key: record.key, salt: 0)) }
+        return (direct, rest)
+    }
+
+    /// `texts` as a PostgreSQL array literal, `{"a","b\\"c"}`.
+    static func arrayLiteral(_ texts: [String]) -> String {
+        let elements = texts.map { text in
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return "{" + elements.joined(separator: ",") + "}"
+    }
+
+    /// COPYs records known to be new straight into the entity's table, and their child rows
+    /// into the child tables.
+    func copyDirect(_ records: [EntityRecord], hashes: [Int64], _ connection: PostgresConnection)
+        throws(PostgresEntityError)
+    {
+        let constants: [String?] = [String(run), stamp, stamp]
+        let feed = feed
+        try copy(sql.copyDirect, into: sql.table, Array(zip(records, hashes)), key: { $0.0.key }, connection) {
+            item, row in
+            row.append(feed)
+            row.append(item.0.key)
+            row.append(String(item.1))
+            row.append(contentsOf: constants)
+            Self.append(item.0.values, to: &row)
+        }
+        for child in sql.children {
+            let rows = Self.childRows(child.name, of: records, at: Array(records.indices))
+            guard !rows.isEmpty else { continue }
+            try copy(child.copyDirect, into: child.table, rows, key: { records[$0.offset].key }, connection) {
+                item, row in
+                row.append(feed)
+                row.append(records[item.offset].key)
+                row.append(String(item.position))
+                Self.append(item.values, to: &row)
+            }
+        }
+    }
+}
