@@ -63,12 +63,14 @@ struct PostgresStoreCommandTests {
         #expect(list.stdout.contains(#""fruit" : 9"#), "\(list.stdout)")
         #expect(list.stdout.contains(#""status" : "ok""#), "\(list.stdout)")
         // The export reads the same rows as from SQLite.
-        let export = try FeedworkProcess.run(["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
+        let export = try FeedworkProcess.run(
+            ["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
         #expect(export.status == 0, "\(export.stderr)")
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
         #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
-        let sqlite = try FeedworkProcess.run(["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
+        let sqlite = try FeedworkProcess.run(
+            ["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
         #expect(export.stdout == sqlite.stdout)
         #expect(!export.stdout.isEmpty)
         #expect(

@@ -17,9 +17,9 @@ public enum SQLDialect: Sendable {
     /// text; PostgreSQL's `numeric` compares exactly as it is.
     func number(_ column: String) -> String { self == .sqlite ? "CAST(\(column) AS REAL)" : column }
 
-    /// What breaks ties in an order, so that an export is stable: insertion order on SQLite;
-    /// the key and the run on PostgreSQL, which has no rowid.
-    var tiebreak: String { self == .sqlite ? "t.rowid" : "t._feed, t._key, t._run" }
+    /// What breaks ties in an order, so that an export is stable: insertion order, from SQLite's
+    /// rowid or PostgreSQL's `_row` (``PostgresEntityTable/commonColumns``).
+    var tiebreak: String { self == .sqlite ? "t.rowid" : "t._row" }
 
     /// What breaks ties for a child table on PostgreSQL, whose rows have no `_run`.
     var childTiebreak: String { self == .sqlite ? "t.rowid" : "t._feed, t._key, t._position" }

@@ -39,7 +39,8 @@ struct PostgresEntityTableTests {
                 try types(of: "Typed", in: connection) == [
                     "_feed text not null", "_key text not null", "_hash bigint not null", "_run bigint not null",
                     "_first_seen timestamp with time zone not null", "_last_seen timestamp with time zone not null",
-                    "id text", "count bigint", "ratio double precision", "ok boolean", "amount numeric",
+                    "_row bigint not null", "id text", "count bigint", "ratio double precision", "ok boolean",
+                    "amount numeric",
                     "at timestamp with time zone", "doc jsonb", "note text",
                 ])
             #expect(

@@ -16,20 +16,12 @@ struct PostgresStoredRowsTests {
     static let category = EntitySchema(
         name: "category", columns: [Column("id", .integer), Column("label", .text)], key: ["id"])
 
-    /// Three items and two categories, in tables shaped as the PostgreSQL store makes them.
+    /// Three items and two categories, in the PostgreSQL store's tables.
     static func fill(_ store: PostgresStore) async throws {
         let schemas = try [item, category].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try await store.write { connection in
-            let common = """
-                _feed text NOT NULL, _key text NOT NULL, _hash bigint NOT NULL, _run bigint NOT NULL,
-                _first_seen timestamptz NOT NULL, _last_seen timestamptz NOT NULL
-                """
-            try connection.execute(
-                """
-                CREATE TABLE item (\(common), id bigint, name text, price numeric, added timestamptz, ok boolean,
-                    category_id bigint, PRIMARY KEY (_feed, _key));
-                CREATE TABLE category (\(common), id bigint, label text, PRIMARY KEY (_feed, _key));
-                """)
+            try PostgresEntityTable.ensure(Self.item, in: connection)
+            try PostgresEntityTable.ensure(Self.category, in: connection)
             try connection.execute("INSERT INTO _entities(name, schema) VALUES ('item', $1), ('category', $2)", schemas)
             let stamp = "2026-01-01T00:00:00Z"
             for (id, name, price, ok, category) in [
@@ -37,11 +29,18 @@ struct PostgresStoredRowsTests {
                 (3, "Fig 100%", "100", "true", "1"),
             ] {
                 try connection.execute(
-                    "INSERT INTO item VALUES ('shop', $1, 0, $2, $3, $3, $4, $5, $6, '2026-01-31T10:00:00.5Z', $7, $8)",
+                    """
+                    INSERT INTO item (_feed, _key, _hash, _run, _first_seen, _last_seen, id, name, price, added, ok,
+                        category_id)
+                    VALUES ('shop', $1, 0, $2, $3, $3, $4, $5, $6, '2026-01-31T10:00:00.5Z', $7, $8)
+                    """,
                     [String(id), String(id), stamp, String(id), name, price, ok, category])
             }
             try connection.execute(
-                "INSERT INTO category VALUES ('shop', '1', 0, 1, $1, $1, 1, 'Fruit'), ('shop', '2', 0, 1, $1, $1, 2, 'Pome')",
+                """
+                INSERT INTO category (_feed, _key, _hash, _run, _first_seen, _last_seen, id, label)
+                VALUES ('shop', '1', 0, 1, $1, $1, 1, 'Fruit'), ('shop', '2', 0, 1, $1, $1, 2, 'Pome')
+                """,
                 [stamp])
         }
     }

@@ -31,9 +31,13 @@ enum PostgresEntityTable {
         type == .timestamp ? "timestamp with time zone" : sqlType(type)
     }
 
+    /// The common columns, then `_row`: PostgreSQL's stand-in for SQLite's rowid, numbered as
+    /// rows are inserted and kept when they are updated, so that exports list rows that tie on
+    /// their order in the same order from both stores.
     static let commonColumns = """
         "_feed" text NOT NULL, "_key" text NOT NULL, "_hash" bigint NOT NULL, "_run" bigint NOT NULL, \
-        "_first_seen" timestamptz NOT NULL, "_last_seen" timestamptz NOT NULL
+        "_first_seen" timestamptz NOT NULL, "_last_seen" timestamptz NOT NULL, \
+        "_row" bigint GENERATED ALWAYS AS IDENTITY
         """
     static let childCommonColumns = #""_feed" text NOT NULL, "_key" text NOT NULL, "_position" bigint NOT NULL"#
 
