@@ -166,10 +166,16 @@ final class TapProcess: Sendable {
                 if text.hasSuffix("\r") { text.removeLast() }
                 if !text.isEmpty { body(text) }
             }
+            var buffer = [UInt8](repeating: 0, count: 16 << 10)
             while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
+                // read(2), retried when a signal interrupts it: Foundation's `availableData`
+                // stops the process on EINTR.
+                let count = buffer.withUnsafeMutableBytes {
+                    Foundation.read(handle.fileDescriptor, $0.baseAddress, $0.count)
+                }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                pending.append(contentsOf: buffer[0..<count])
                 while let newline = pending.firstIndex(of: 0x0A) {
                     emit(pending[pending.startIndex..<newline])
                     pending.removeSubrange(pending.startIndex...newline)

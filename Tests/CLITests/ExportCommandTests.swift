@@ -158,7 +158,7 @@ enum CSVReader {
         try process.spawn()
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         return try JSONSerialization.jsonObject(with: data) as? [[String]] ?? []
     }

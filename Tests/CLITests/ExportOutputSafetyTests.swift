@@ -128,7 +128,7 @@ struct ExportOutputSafetyTests {
         let received = Pipe()
         cat.standardOutput = received
         try cat.spawn()
-        let reader = Task.detached { received.fileHandleForReading.readDataToEndOfFile() }
+        let reader = Task.detached { received.fileHandleForReading.readAllRetryingInterrupts() }
         let result = try await FeedworkProcess.runOffPool(["export", "fruit", "--output", "pipe"], in: directory)
         let deadline = Date().addingTimeInterval(5)
         while cat.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 
 /// Runs the built `feedwork` binary as a user would, capturing its output and exit status.
@@ -72,8 +73,8 @@ struct FeedworkProcess {
         /// Waits for the process to end; its output and exit status. Both pipes are read to
         /// their end before waiting, so a large output cannot block the child.
         func finish() -> Result {
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            let stdout = out.fileHandleForReading.readAllRetryingInterrupts()
+            let stderr = err.fileHandleForReading.readAllRetryingInterrupts()
             process.waitUntilExit()
             return Result(
                 status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -17,13 +17,13 @@ struct PostgresStoreCommandTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func commandsThatDoNotReadPostgreSQLYetSaySoWithoutThePassword() throws {
-        for command in [["price", "milk", "--currency", "EUR"]] {
+    @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() throws {
+        for command in [["list"], ["runs"], ["export", "fruit"], ["run"]] {
             let result = try FeedworkProcess.run(command, in: directory, environment: ["PGPASS": "s3cret"])
-            #expect(result.status == 1, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("does not read a PostgreSQL store yet"), "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("postgres://reader@127.0.0.1:1/feeds (schema feedwork)"), "\(result.stderr)")
-            #expect(!result.stderr.contains("s3cret"))
+            #expect(result.status == 1, "\(command): \(result.stderr)\(result.stdout)")
+            let output = result.stderr + result.stdout
+            #expect(output.contains("postgres://reader@127.0.0.1:1/feeds"), "\(command): \(output)")
+            #expect(!output.contains("s3cret"), "\(command): \(output)")
         }
     }
 
@@ -127,7 +127,7 @@ struct PostgresStoreCommandTests {
         let output = Pipe()
         process.standardOutput = output
         try process.spawn()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
         process.waitUntilExit()
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }

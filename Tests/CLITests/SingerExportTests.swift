@@ -103,7 +103,7 @@ struct SingerExportTests {
         try process.spawn()
         input.fileHandleForWriting.write(Data(export.stdout.utf8))
         try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: output.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(printed.contains(#""feedwork_run": 1"#), "the target passes the state on: \(printed)")

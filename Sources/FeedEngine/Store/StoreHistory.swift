@@ -30,6 +30,13 @@ extension PostgresStore: StoreHistory {
 }
 
 extension FeedsConfig {
+    /// The rows of the config's store, for reading: the SQLite file (which must exist) or the
+    /// PostgreSQL schema.
+    public func storedRows() throws -> any StoredRows {
+        if postgres != nil, let store = try history() as? PostgresStore { return store }
+        return try EntityStore(readingAt: storePath)
+    }
+
     /// The run history of the config's store, opened for reading: the SQLite file (which must
     /// exist) or the PostgreSQL schema.
     ///

@@ -17,16 +17,6 @@ struct ConfigOptions: ParsableArguments {
         try ConfigLoader(registry: BuiltinAdapters.registry, unsetVariables: unsetVariables).load(path: config)
     }
 
-    /// The SQLite store of `config`, for commands that do not read a PostgreSQL store yet.
-    static func sqliteStorePath(of config: FeedsConfig, for command: String) throws -> String {
-        guard config.postgres == nil else {
-            throw CommandFailure.failed(
-                "`feedwork \(command)` does not read a PostgreSQL store yet (`run`, `list`, `runs`, `rejects` and `export` do); query \(config.storeDescription) with psql meanwhile"
-            )
-        }
-        return config.storePath
-    }
-
     /// The existing store at `path`, opened read-only; a missing file is an error (status 1),
     /// not a new store.
     static func readOnlyStore(at path: String) throws -> EntityStore {

@@ -112,18 +112,17 @@ struct PriceCommand: ParsableCommand {
         let source = GoodsCatalog.currency
         guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge) }
         let config = try options.load(unsetVariables: .placeholder)
-        _ = try ConfigOptions.sqliteStorePath(of: config, for: "price")
-        guard FileManager.default.fileExists(atPath: config.storePath) else {
+        guard config.postgres != nil || FileManager.default.fileExists(atPath: config.storePath) else {
             throw failure("no stored rates: \(config.storePath) does not exist yet; run `feedwork run` first")
         }
-        let rates = StoredRates(store: try EntityStore(readingAt: config.storePath))
+        let rates = StoredRates(store: try config.storedRows())
         let found: ExchangeQuote?
         let known: Bool?
         do {
             found = try rates.latest(from: source, to: code)
             known = found == nil ? try rates.knows(code) : true
         } catch {
-            throw failure("cannot read rates from \(config.storePath): \(error)")
+            throw failure("cannot read rates from \(config.storeDescription): \(error)")
         }
         guard let quote = found else {
             if known == false {

@@ -27,8 +27,8 @@ enum PythonCSV {
         // Test inputs are small: written whole before reading (a pipe holds 64 KiB).
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readAllRetryingInterrupts()
+        let message = errors.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw Failure(description: "python csv failed: " + String(decoding: message, as: UTF8.self))
