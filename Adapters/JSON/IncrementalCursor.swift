@@ -145,7 +145,4 @@ struct IncrementalCursor: Sendable {
         case .unixMilliseconds: return Double(text).map { Mark(value: .time($0 / 1000), text: text) }
         }
     }
-
-    /// The `{{cursor}}` placeholder of `url` and `body`.
-    static let placeholder = "{{cursor}}"
 }

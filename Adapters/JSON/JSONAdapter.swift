@@ -143,7 +143,7 @@ public struct JSONAdapter: FeedAdapter {
         try errors.throwIfAny()
         guard let mode, let recordsPath, let compiled, let paginator, let filter else { throw errors }
         requests = RequestPlan(
-            url: options.url, method: method,
+            url: Self.urlTemplate(options.url), method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, auth: options.auth, maxAge: options.maxAge)
@@ -161,7 +161,7 @@ public struct JSONAdapter: FeedAdapter {
     private static func checkIncremental(
         _ options: Options, mode: WriteMode?, schema: EntitySchema?, errors: inout OptionError.List
     ) -> IncrementalCursor? {
-        let inURL = options.url.contains(IncrementalCursor.placeholder)
+        let inURL = urlTemplate(options.url).holdsCursor
         let inBody = options.body?.holdsCursor ?? false
         let inParams = options.params?.entries.filter { $0.value.holdsCursor }.map(\.key) ?? []
         let inHeaders = options.headers?.entries.filter { $0.value.holdsCursor }.map(\.key) ?? []
@@ -237,6 +237,12 @@ public struct JSONAdapter: FeedAdapter {
         if storedFingerprint != fingerprint {
             try await pass.setState(Self.mappingStateKey, fingerprint)
         }
+    }
+
+    /// The `url` option as a template; one that does not parse was already reported where the
+    /// config is loaded (every `{{ }}` is checked there), so it is kept as written.
+    private static func urlTemplate(_ url: String) -> TemplatedString {
+        (try? TemplatedString(parsing: url)) ?? TemplatedString(literal: url)
     }
 
     /// Stores the greatest cursor value written, when it is past the stored one, and says in

@@ -3,7 +3,8 @@ import Foundation
 
 /// The requests of a feed: URL, method, parameters, headers, body and authentication.
 struct RequestPlan: Sendable {
-    let url: String
+    /// May hold date templates and `{{cursor}}`, rendered for each pass.
+    let url: TemplatedString
     let method: String
     let params: [(name: String, value: TemplatedString)]
     let headers: [(name: String, value: TemplatedString)]
@@ -35,8 +36,7 @@ struct RequestPlan: Sendable {
                 query.append(.init(name: endParam, value: end.render(now: now)))
             }
         }
-        let url = self.url.replacingOccurrences(
-            of: IncrementalCursor.placeholder, with: URLQuery.encode(sent ?? ""))
+        let url = self.url.render(now: now, cursor: URLQuery.encode(sent ?? ""))
         var headers = self.headers.map { HTTPHeader($0.name, $0.value.render(now: now, cursor: sent)) }
         var authQuery: PageRequest.QueryItem?
         switch auth {

@@ -35,12 +35,7 @@ struct PostgresStoreCommandTests {
     }
 
     @Test func runWritesThePassesIntoPostgreSQLAndASecondRunChangesNothing() throws {
-        guard let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"] else {
-            let message = "FEEDWORK_TEST_POSTGRES_URL is not set: run scripts/postgres-throwaway.sh start"
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
-            return print("skipped: \(message)")
-        }
-        let schema = "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        guard let (url, schema) = Self.server() else { return }
         defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -81,12 +76,7 @@ struct PostgresStoreCommandTests {
     }
 
     @Test func twoProcessesRunningOneConfigNeverRunAFeedTwiceAtOnce() throws {
-        guard let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"] else {
-            let message = "FEEDWORK_TEST_POSTGRES_URL is not set: run scripts/postgres-throwaway.sh start"
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
-            return print("skipped: \(message)")
-        }
-        let schema = "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        guard let (url, schema) = Self.server() else { return }
         defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         // Each response takes a second, so the two processes' passes of a feed would overlap.
         let server = try LoopbackServer { request in
@@ -117,6 +107,18 @@ struct PostgresStoreCommandTests {
             """)
         #expect(overlaps == "0")
         #expect(try Self.psql(url, "SELECT count(DISTINCT feed) FROM \(schema)._runs WHERE status = 'ok'") == "3")
+    }
+
+    /// The test server (`FEEDWORK_TEST_POSTGRES_URL`) and a new schema name; without a server,
+    /// `nil` after saying so (a failure when `CI` is set).
+    static func server() -> (url: String, schema: String)? {
+        guard let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"] else {
+            let message = "FEEDWORK_TEST_POSTGRES_URL is not set: run scripts/postgres-throwaway.sh start"
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
+            print("skipped: \(message)")
+            return nil
+        }
+        return (url, "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
     }
 
     /// One value from `psql` (Debian's postgresql-client), as a user would read it.

@@ -19,15 +19,9 @@ extension Engine {
         _ config: FeedsConfig, fetcher: any Fetching = StandardFetcher(), storePath: String? = nil,
         wait: FeedDuration = .seconds(30), offline: Bool = false, startDate: Date? = nil, deliversOutbox: Bool = true
     ) async throws -> Engine {
-        if storePath == nil, let postgres = config.postgres {
+        if storePath == nil, let store = try config.postgresStore() {
             // Many processes share the database: each pass takes its feed's lease instead of a
             // lock on the whole store.
-            let store: PostgresStore
-            do {
-                store = try PostgresStore(url: postgres.url, schema: postgres.schema)
-            } catch {
-                throw StoreError(path: config.storeDescription, message: config.redactor.redact(error.message))
-            }
             try await store.markInterruptedRuns()
             var engine = Engine(
                 config: config, store: store, fetcher: fetcher, offline: offline, startDate: startDate,

@@ -92,7 +92,7 @@ public struct Engine: Sendable {
         let runID: Int64
         let lease: AnyObject?
         do {
-            lease = try store.lease(of: feed.name, wait: wait)
+            lease = try await store.lease(of: feed.name, wait: wait)
             runID = try await store.startRun(
                 feed: feed.name, adapter: feed.adapterName, bindings: bindings, at: started)
         } catch {

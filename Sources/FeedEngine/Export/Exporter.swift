@@ -28,12 +28,8 @@ public struct Exporter: Sendable {
     /// Exports from the store of `config`: its SQLite file (opened read-only; it must exist)
     /// or its PostgreSQL schema.
     public init(config: FeedsConfig) throws {
-        if let postgres = config.postgres {
-            do {
-                source = .postgres(try PostgresStore(url: postgres.url, schema: postgres.schema))
-            } catch {
-                throw StoreError(path: config.storeDescription, message: config.redactor.redact(error.message))
-            }
+        if let store = try config.postgresStore() {
+            source = .postgres(store)
         } else {
             source = .sqlite(try EntityStore(readingAt: config.storePath))
         }
@@ -46,7 +42,7 @@ public struct Exporter: Sendable {
         }
     }
 
-    private func schemas() throws -> [String: EntitySchema] {
+    private func storedSchemas() throws -> [String: EntitySchema] {
         switch source {
         case .sqlite(let store): try store.schemas()
         case .postgres(let store): try store.schemas()
@@ -55,7 +51,7 @@ public struct Exporter: Sendable {
 
     /// Checks `request` against the store and returns its query, without running it.
     public func query(for request: ExportRequest) throws -> ExportQuery {
-        let query = try ExportQuery.build(request, schemas: try schemas(), dialect: dialect)
+        let query = try ExportQuery.build(request, schemas: try storedSchemas(), dialect: dialect)
         if !request.feeds.isEmpty { try checkFeeds(request.feeds) }
         return query
     }
@@ -89,7 +85,7 @@ public struct Exporter: Sendable {
     public func exportAllSinger(
         to output: ExportOutput, feeds: [String] = [], changedSince: ChangedSince? = nil, includeMeta: Bool = false
     ) throws -> (tables: Int, rows: Int) {
-        let schemas = try schemas()
+        let schemas = try storedSchemas()
         if !feeds.isEmpty { try checkFeeds(feeds) }
         let total = try read { snapshot in
             var total = (tables: 0, rows: 0)
@@ -125,7 +121,7 @@ public struct Exporter: Sendable {
         changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false
     ) throws -> ExportManifest {
         if includeDeleted, changedSince == nil { throw DeletedRows.needsChangedSince }
-        let schemas = try schemas()
+        let schemas = try storedSchemas()
         if !feeds.isEmpty { try checkFeeds(feeds) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

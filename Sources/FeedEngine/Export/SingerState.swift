@@ -23,7 +23,7 @@ public enum SingerState {
         ).jsonText
     }
 
-    static let noDeletedRows = ExportError.usage(
+    public static let noDeletedRows = ExportError.usage(
         "--include-deleted: Singer has no message for a deleted row; export deletions as ndjson, json or csv")
 
     /// The run id of a Singer state given to `--changed-since`: the state's JSON (its value or a

@@ -6,7 +6,7 @@ import GRDBSQLite
 ///
 /// Change detection is by content: each row keeps a hash of its values, so a record delivered
 /// again with the same values counts as unchanged and is not rewritten (only `_last_seen` moves).
-final class EntityWriter {
+final class EntityWriter: EntityWriteTally {
     let schema: EntitySchema
     let mode: WriteMode
     let feed: String
@@ -177,15 +177,6 @@ final class EntityWriter {
     private func countDuplicate(_ key: String) {
         counts.duplicates += 1
         if duplicateExamples.count < 3 && !duplicateExamples.contains(key) { duplicateExamples.append(key) }
-    }
-
-    /// The report's line about keys delivered twice in this pass, if any were.
-    var duplicateNote: String? {
-        guard counts.duplicates > 0 else { return nil }
-        let examples = duplicateExamples.map { "'\($0)'" }.joined(separator: ", ")
-        let more = duplicateExamples.count == 3 ? ", ..." : ""
-        return
-            "\(counts.duplicates) duplicate \(schema.name) key(s) in this pass (\(examples)\(more)); the last one wins"
     }
 
     /// Counts records the adapter did not write because it knows them to be unchanged.

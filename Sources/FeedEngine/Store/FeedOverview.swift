@@ -29,10 +29,9 @@ public struct FeedOverview: Sendable {
     /// The overview of every feed in `config`, from its store: the SQLite file, or the
     /// PostgreSQL schema.
     public static func load(config: FeedsConfig) throws -> [FeedOverview] {
-        guard config.postgres != nil else {
+        guard let store = try config.postgresStore() else {
             return try load(config: config, store: EntityStore(readingAt: config.storePath))
         }
-        guard let store = try config.history() as? PostgresStore else { return neverRun(config: config) }
         return try store.read { connection in try load(config: config, from: PostgresFacts(connection: connection)) }
     }
 

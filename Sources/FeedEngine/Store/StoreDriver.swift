@@ -16,7 +16,7 @@ protocol StoreDriver: ResponseCacheReading, StoredRows, Sendable {
     /// store needs none (a SQLite store is locked as a whole by the engine).
     ///
     /// - Throws: when another pass holds the lease all that time ("feed busy").
-    func lease(of feed: String, wait: FeedDuration) throws -> AnyObject?
+    func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject?
     /// Records the start of `feed`'s pass after creating or extending the tables of `bindings`;
     /// returns the run id.
     func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64
@@ -40,5 +40,5 @@ extension EntityStore: StoreDriver {
     var location: String { path }
 
     /// None: the engine holds the store's lock (``StoreLock``) for the whole run.
-    func lease(of feed: String, wait: FeedDuration) throws -> AnyObject? { nil }
+    func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? { nil }
 }

@@ -28,27 +28,3 @@ extension PostgresStore: StoreHistory {
         }
     }
 }
-
-extension FeedsConfig {
-    /// The rows of the config's store, for reading: the SQLite file (which must exist) or the
-    /// PostgreSQL schema.
-    public func storedRows() throws -> any StoredRows {
-        if postgres != nil, let store = try history() as? PostgresStore { return store }
-        return try EntityStore(readingAt: storePath)
-    }
-
-    /// The run history of the config's store, opened for reading: the SQLite file (which must
-    /// exist) or the PostgreSQL schema.
-    ///
-    /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
-    public func history() throws -> any StoreHistory {
-        if let postgres {
-            do {
-                return try PostgresStore(url: postgres.url, schema: postgres.schema)
-            } catch {
-                throw StoreError(path: storeDescription, message: redactor.redact(error.message))
-            }
-        }
-        return try EntityStore(readingAt: storePath)
-    }
-}

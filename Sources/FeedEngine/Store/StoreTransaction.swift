@@ -149,15 +149,8 @@ final class StoreTransaction: PassWriting {
     /// Finishes the entities' writes (deleting unseen rows in `replace` mode), sums the counts
     /// and says which keys were delivered twice.
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
-        var total = WriteCounts()
-        var notes: [String] = []
-        for name in writerOrder {
-            guard let writer = writers[name] else { continue }
-            try writer.deleteUnseen(in: db)
-            total = total + writer.counts
-            if let note = writer.duplicateNote { notes.append(note) }
-        }
-        total.rejected = rejected
-        return (total, notes)
+        let writers = writerOrder.compactMap { self.writers[$0] }
+        for writer in writers { try writer.deleteUnseen(in: db) }
+        return writers.totals(rejected: rejected)
     }
 }

@@ -53,6 +53,12 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         self.source = text
     }
 
+    /// `text` taken as it is, with no expression.
+    public init(literal text: String) {
+        parts = text.isEmpty ? [] : [.literal(text)]
+        source = text
+    }
+
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do {

@@ -110,7 +110,7 @@ struct ExportCommand: ParsableCommand {
     private func optionProblem() -> String? {
         if format == .singer {
             if outputDir != nil { return "--format singer writes one stream (stdout or --output), not --output-dir" }
-            if includeDeleted { return "--include-deleted: Singer has no message for a deleted row" }
+            if includeDeleted { return SingerState.noDeletedRows.message }
         }
         if all {
             guard entity == nil else { return "give an entity or --all, not both" }

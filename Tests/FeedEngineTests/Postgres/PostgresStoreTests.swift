@@ -36,7 +36,7 @@ struct PostgresStoreTests {
     @Test func aRunIsRecordedWithISOTimesAndItsCounts() async throws {
         try await PostgresTestServer.withStore { store, _ in
             let id = try await store.startRun(
-                feed: "shop", adapter: "json", at: Date(timeIntervalSince1970: 1_767_225_600))
+                feed: "shop", adapter: "json", bindings: [], at: Date(timeIntervalSince1970: 1_767_225_600))
             #expect(try store.completeRun() == id - 1)
             try await store.write { try PostgresStore.recordRun(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
             let runs = try store.runs(feed: "shop", limit: 10)
@@ -104,13 +104,13 @@ struct PostgresStoreTests {
     @Test func aFeedsLeaseIsTakenByOnePassAtATime() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
-            let first = try PostgresFeedLease(url: url, schema: schema, feed: "shop", wait: .milliseconds(0))
-            #expect(throws: PostgresFeedLease.Busy.self) {
-                try PostgresFeedLease(url: url, schema: schema, feed: "shop", wait: .milliseconds(300))
+            let first = try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .zero)
+            await #expect(throws: PostgresFeedLease.Busy.self) {
+                try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .milliseconds(300))
             }
-            let other = try PostgresFeedLease(url: url, schema: schema, feed: "other", wait: .milliseconds(0))
+            let other = try await PostgresFeedLease.take(url: url, schema: schema, feed: "other", wait: .zero)
             first.release()
-            let again = try PostgresFeedLease(url: url, schema: schema, feed: "shop", wait: .milliseconds(0))
+            let again = try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .zero)
             withExtendedLifetime((other, again)) {}
         }
     }
@@ -118,9 +118,9 @@ struct PostgresStoreTests {
     @Test func onlyRunsWhoseFeedNoPassHoldsAreMarkedInterrupted() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
-            let held = try await store.startRun(feed: "busy", adapter: "json", at: Date())
-            let orphan = try await store.startRun(feed: "dead", adapter: "json", at: Date())
-            let lease = try PostgresFeedLease(url: url, schema: schema, feed: "busy", wait: .milliseconds(0))
+            let held = try await store.startRun(feed: "busy", adapter: "json", bindings: [], at: Date())
+            let orphan = try await store.startRun(feed: "dead", adapter: "json", bindings: [], at: Date())
+            let lease = try await PostgresFeedLease.take(url: url, schema: schema, feed: "busy", wait: .zero)
             try await store.markInterruptedRuns()
             let statuses = Dictionary(
                 uniqueKeysWithValues: try store.runs(feed: nil, limit: 10).map { ($0.run, $0.status) })

@@ -13,7 +13,7 @@ import Foundation
 /// Used from one thread (the store's writer thread) and for one transaction: the staging
 /// tables are created on the first batch and dropped at commit, so the connection must be
 /// inside `BEGIN` (outside a transaction block they would be dropped as soon as made).
-final class PostgresEntityWriter {
+final class PostgresEntityWriter: EntityWriteTally {
     let schema: EntitySchema
     let mode: WriteMode
     let feed: String
@@ -161,14 +161,4 @@ final class PostgresEntityWriter {
 
     /// Counts records the adapter did not write because it knows them to be unchanged.
     func countUnchanged(_ count: Int) { counts.unchanged += count }
-
-    /// The report's line about keys delivered twice in this pass, if any were; the SQLite
-    /// writer's words.
-    var duplicateNote: String? {
-        guard counts.duplicates > 0 else { return nil }
-        let examples = duplicateExamples.map { "'\($0)'" }.joined(separator: ", ")
-        let more = duplicateExamples.count == 3 ? ", ..." : ""
-        return
-            "\(counts.duplicates) duplicate \(schema.name) key(s) in this pass (\(examples)\(more)); the last one wins"
-    }
 }

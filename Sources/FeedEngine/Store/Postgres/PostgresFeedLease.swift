@@ -11,21 +11,26 @@ final class PostgresFeedLease {
     let feed: String
     private let connection: PostgresConnection
 
-    /// Takes the lease of `feed`, trying again every 100 ms until `wait` runs out.
+    private init(url: String, feed: String) throws(PostgresError) {
+        self.feed = feed
+        connection = try PostgresConnection(url: url)
+    }
+
+    /// Takes the lease of `feed`, trying again every 100 ms (without holding a thread) until
+    /// `wait` runs out.
     ///
     /// - Throws: ``PostgresFeedLease/Busy`` when another pass holds it all that time;
     ///   ``PostgresError`` when the server fails.
-    init(url: String, schema: String, feed: String, wait: Duration) throws {
-        self.feed = feed
-        connection = try PostgresConnection(url: url)
+    static func take(url: String, schema: String, feed: String, wait: Duration) async throws -> PostgresFeedLease {
+        let lease = try PostgresFeedLease(url: url, feed: feed)
         let deadline = ContinuousClock.now + wait
-        while true {
-            let taken = try connection.execute(
-                "SELECT pg_try_advisory_lock(\(Self.keysSQL(schema: "$1", feed: "$2")))", [schema, feed])
-            if taken[0, 0] == "t" { return }
-            guard ContinuousClock.now < deadline else { throw Busy(feed: feed, location: connection.location) }
-            Thread.sleep(forTimeInterval: 0.1)
+        while try lease.connection.execute(
+            "SELECT pg_try_advisory_lock(\(keysSQL(schema: "$1", feed: "$2")))", [schema, feed]
+        ).first(column: 0) != "t" {
+            guard ContinuousClock.now < deadline else { throw Busy(feed: feed, location: lease.connection.location) }
+            try await Task.sleep(for: .milliseconds(100))
         }
+        return lease
     }
 
     /// Gives the lease back (closing its connection would too).

@@ -100,16 +100,9 @@ final class PostgresPassTransaction: PassWriting {
     }
 
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
-        var total = WriteCounts()
-        var notes: [String] = []
-        for name in writerOrder {
-            guard let writer = writers[name] else { continue }
-            try writer.deleteUnseen(in: connection)
-            total = total + writer.counts
-            if let note = writer.duplicateNote { notes.append(note) }
-        }
-        total.rejected = rejected
-        return (total, notes)
+        let writers = writerOrder.compactMap { self.writers[$0] }
+        for writer in writers { try writer.deleteUnseen(in: connection) }
+        return writers.totals(rejected: rejected)
     }
 
     func close() {}

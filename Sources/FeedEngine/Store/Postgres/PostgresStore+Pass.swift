@@ -3,8 +3,8 @@ import Foundation
 
 /// Passes on PostgreSQL: the run row with its tables, and the pass's transaction.
 extension PostgresStore: StoreDriver {
-    func lease(of feed: String, wait: FeedDuration) throws -> AnyObject? {
-        try PostgresFeedLease(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
+    func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? {
+        try await PostgresFeedLease.take(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
     }
 
     func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64 {

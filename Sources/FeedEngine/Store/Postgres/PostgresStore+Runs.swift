@@ -3,16 +3,6 @@ import Foundation
 
 /// `_runs` on PostgreSQL: one row per feed per pass, from `running` to its outcome.
 extension PostgresStore {
-    /// Records the start of `feed`'s pass; returns its run id.
-    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
-        try await write { connection in
-            let rows = try connection.execute(
-                "INSERT INTO _runs(feed, adapter, started_at, status) VALUES ($1, $2, $3, 'running') RETURNING id",
-                [feed, adapter, Timestamp.string(started)])
-            return Int64(rows[0, 0] ?? "") ?? 0
-        }
-    }
-
     /// Records a failed pass in a transaction of its own, with the outbox events the adapter
     /// asks for after a failure.
     func recordFailedRun(_ id: Int64, feed: String, outcome: EntityStore.RunOutcome, outbox: [String]) async throws {
