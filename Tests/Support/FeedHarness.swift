@@ -3,11 +3,13 @@ import FeedFixtures
 import FeedKit
 import Foundation
 import GRDB
+import Synchronization
 
 /// A feeds.yaml in a temporary folder with its own store, run through the real engine.
 ///
 /// Tests write the config (and any fixture files) into the folder, run the feeds with the
-/// real ``StandardFetcher`` (files or a ``LoopbackServer``) and query the SQLite file.
+/// real ``StandardFetcher`` (files or a ``LoopbackServer``) and query the store: the SQLite
+/// file, or with `store: .postgres` a PostgreSQL schema of the harness's own (``HarnessStore``).
 ///
 /// ```swift
 /// let harness = try FeedHarness(registry: AdapterRegistry([FruitAdapter.self]), yaml: """
@@ -22,21 +24,44 @@ public final class FeedHarness: Sendable {
     public let directory: URL
     public let registry: AdapterRegistry
     public let environment: [String: String]
+    /// Where the feeds are stored.
+    public let storeKind: HarnessStore
+    /// The `store:` and `schema:` lines put before every config on PostgreSQL; empty on SQLite.
+    private let storeLines: String
+    /// The last config that loaded, to drop the PostgreSQL schema with at the end.
+    private let loadedConfig = Mutex<FeedsConfig?>(nil)
 
     /// Writes `yaml` as feeds.yaml and each of `files` (path relative to the folder) into a new
-    /// temporary folder.
+    /// temporary folder; on PostgreSQL, `yaml` must not name a store of its own.
+    ///
+    /// - Throws: ``HarnessError`` for `.postgres` without a server to use.
     public init(
-        registry: AdapterRegistry, yaml: String, files: [String: Data] = [:], environment: [String: String] = [:]
+        registry: AdapterRegistry, yaml: String, files: [String: Data] = [:], environment: [String: String] = [:],
+        store: HarnessStore = .sqlite
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedwork-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.registry = registry
         self.environment = environment
-        try write("feeds.yaml", Data(yaml.utf8))
+        storeKind = store
+        switch store {
+        case .sqlite:
+            storeLines = ""
+        case .postgres:
+            guard let url = HarnessStore.postgresURL else { throw HarnessError.noPostgres }
+            let schema = "harness_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            storeLines = "store: \"\(url)\"\nschema: \(schema)\n"
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try setConfig(yaml)
         for (path, data) in files { try write(path, data) }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit {
+        if storeKind == .postgres, let config = loadedConfig.withLock({ $0 }), let postgres = config.postgres {
+            _ = try? config.storeSQL().query("DROP SCHEMA \"\(postgres.schema)\" CASCADE", arguments: [])
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// Writes (or replaces) a file in the folder, creating folders as needed.
     public func write(_ path: String, _ data: Data) throws {
@@ -45,17 +70,19 @@ public final class FeedHarness: Sendable {
         try data.write(to: url, options: .atomic)
     }
 
-    /// Replaces feeds.yaml.
-    public func setConfig(_ yaml: String) throws { try write("feeds.yaml", Data(yaml.utf8)) }
+    /// Replaces feeds.yaml (keeping the harness's store).
+    public func setConfig(_ yaml: String) throws { try write("feeds.yaml", Data((storeLines + yaml).utf8)) }
 
     public var configPath: String { directory.appendingPathComponent("feeds.yaml").path }
 
     /// Loads feeds.yaml; throws ``ConfigError`` for a bad one.
     public func config() throws -> FeedsConfig {
-        try ConfigLoader(registry: registry, environment: environment).load(path: configPath)
+        let config = try ConfigLoader(registry: registry, environment: environment).load(path: configPath)
+        loadedConfig.withLock { $0 = config }
+        return config
     }
 
-    /// The store of the config (opened anew each call).
+    /// The SQLite store of the config (opened anew each call); for SQLite-only tests.
     public func store() throws -> EntityStore { try EntityStore(path: try config().storePath) }
 
     /// Runs the enabled feeds (or the named ones) once.
@@ -66,14 +93,21 @@ public final class FeedHarness: Sendable {
         return await engine.run(feeds: feeds)
     }
 
-    /// Rows of `sql` as dictionaries of column name to value.
+    /// Rows of `sql` as dictionaries of column name to value, typed alike on both stores
+    /// (``StoreSQL``); parameters are written `$1`, `$2`...
     public func rows(_ sql: String, _ arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
-        try store().query(sql, arguments: arguments)
+        switch storeKind {
+        case .sqlite: try store().query(sql, arguments: arguments)
+        case .postgres: try config().storeSQL().query(sql, arguments: arguments)
+        }
     }
 
     /// Runs `sql`, which may change the store: for tests that damage or age what a pass left.
     public func execute(_ sql: String) throws {
-        try DatabaseQueue(path: try config().storePath).write { try $0.execute(sql: sql) }
+        switch storeKind {
+        case .sqlite: try DatabaseQueue(path: try config().storePath).write { try $0.execute(sql: sql) }
+        case .postgres: _ = try config().storeSQL().query(sql, arguments: [])
+        }
     }
 
     /// The number of rows in `table`.

@@ -126,7 +126,7 @@ private struct Builder {
     private mutating func add(_ filter: ExportFilter, on field: ExportField) throws(ExportError) {
         let column = "t." + EntityTable.quoted(field.name)
         if filter.op == .contains {
-            conditions.append("\(column) \(dialect.like) ? ESCAPE '\\'")
+            conditions.append("\(dialect.searchable(column, field: field)) \(dialect.like) ? ESCAPE '\\'")
             arguments.append(.text(Self.likePattern(containing: filter.value)))
             return
         }
@@ -172,7 +172,7 @@ private struct Builder {
         }
         for (expression, field) in candidates {
             if matchOp == .contains {
-                matches.append("\(expression) \(dialect.like) ? ESCAPE '\\'")
+                matches.append("\(dialect.searchable(expression, field: field)) \(dialect.like) ? ESCAPE '\\'")
                 matchArguments.append(.text(Self.likePattern(containing: filter.value)))
             } else if let (typed, value) = try? comparable(
                 expression, field: field, text: filter.value, filter: filter)

@@ -32,13 +32,22 @@ public enum SQLDialect: Sendable {
     /// own with milliseconds).
     func select(_ field: ExportField) -> String {
         let column = "t." + EntityTable.quoted(field.name)
-        guard self == .postgres else { return column }
+        guard self == .postgres, [.timestamp, .json].contains(field.type) else { return column }
+        return storedText(column, field: field) + " AS " + EntityTable.quoted(field.name)
+    }
+
+    /// `column` (holding `field`) as the text `~` (contains) searches: SQLite's `LIKE` reads
+    /// any value as text; PostgreSQL's `ILIKE` needs text, and its timestamps are searched as
+    /// the ISO 8601 text SQLite stores.
+    func searchable(_ column: String, field: ExportField) -> String {
+        self == .sqlite || field.type == .text ? column : storedText(column, field: field)
+    }
+
+    /// `column` as the text the SQLite store holds for `field` (PostgreSQL only).
+    private func storedText(_ column: String, field: ExportField) -> String {
         switch field.type {
-        case .timestamp:
-            let text = field.isMeta ? PostgresSQL.isoText(column) : PostgresSQL.recordTimeText(column)
-            return text + " AS " + EntityTable.quoted(field.name)
-        case .json: return column + "::text AS " + EntityTable.quoted(field.name)
-        default: return column
+        case .timestamp: field.isMeta ? PostgresSQL.isoText(column) : PostgresSQL.recordTimeText(column)
+        default: column + "::text"
         }
     }
 

@@ -28,4 +28,12 @@ extension FeedsConfig {
     public func history() throws -> any StoreHistory {
         try postgresStore() ?? EntityStore(readingAt: storePath)
     }
+
+    /// SQL on the tables of the config's store (``StoreSQL``): the SQLite file (which must
+    /// exist), read-only, or the PostgreSQL schema.
+    ///
+    /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
+    public func storeSQL() throws -> any StoreSQL {
+        try postgresStore() ?? EntityStore(readingAt: storePath)
+    }
 }

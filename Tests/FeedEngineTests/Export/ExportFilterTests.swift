@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedFixtures
 import FeedKit
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -30,20 +31,22 @@ struct ExportFilterTests {
         return rows.compactMap { $0.first.flatMap { Int($0) } }
     }
 
-    func makeStore(feeds: [String] = ["main"]) async throws -> ExportTestStore {
-        let store = try ExportTestStore(records: Self.records, feeds: feeds)
+    func makeStore(feeds: [String] = ["main"], driver: HarnessStore) async throws -> ExportTestStore {
+        let store = try ExportTestStore(records: Self.records, feeds: feeds, driver: driver)
         try await store.run()
         return store
     }
 
-    @Test func aValueContainingQuotesMatchesExactly() async throws {
-        let store = try await makeStore()
+    @Test(arguments: HarnessStore.available)
+    func aValueContainingQuotesMatchesExactly(driver: HarnessStore) async throws {
+        let store = try await makeStore(driver: driver)
         #expect(try ids(store, "item", [#"name=O'Brien "the" pear"#]) == [1])
         #expect(try ids(store, "item", [#"name~'brien "THE"#]) == [1])
     }
 
-    @Test func comparisonsFollowTheColumnType() async throws {
-        let store = try await makeStore()
+    @Test(arguments: HarnessStore.available)
+    func comparisonsFollowTheColumnType(driver: HarnessStore) async throws {
+        let store = try await makeStore(driver: driver)
         #expect(try ids(store, "item", ["price<9.99"]) == [1], "decimals compare as numbers, not text")
         #expect(try ids(store, "item", ["price=1.5"]) == [1])
         #expect(try ids(store, "item", ["active=false"]) == [2])
@@ -52,8 +55,24 @@ struct ExportFilterTests {
         #expect(try ids(store, "item", ["name~é"]) == [3])
     }
 
-    @Test func aRelatedEntityFiltersByLabelOrKey() async throws {
-        let store = try await makeStore()
+    @Test(arguments: HarnessStore.available)
+    func containsSearchesNumbersTimesAndJSONAsTheirStoredText(driver: HarnessStore) async throws {
+        let store = try ExportTestStore(
+            records: #"""
+                [{"entity":"item","fields":{"id":12,"price":"0.10","seen_at":"2026-01-10T10:11:12Z","payload":{"k":"v"}}},
+                 {"entity":"item","fields":{"id":30,"price":"7","seen_at":"2025-03-01T00:00:00.5Z"}}]
+                """#, driver: driver)
+        try await store.run()
+        #expect(try ids(store, "item", ["id~2"]) == [12])
+        #expect(try ids(store, "item", ["price~0.1"]) == [12])
+        #expect(try ids(store, "item", ["seen_at~2026-01-10T10:11"]) == [12])
+        #expect(try ids(store, "item", ["seen_at~00:00.5"]) == [30])
+        #expect(try ids(store, "item", ["payload~k"]) == [12])
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aRelatedEntityFiltersByLabelOrKey(driver: HarnessStore) async throws {
+        let store = try await makeStore(driver: driver)
         #expect(try ids(store, "listing", ["category=Maison"]) == [100, 102])
         #expect(try ids(store, "listing", ["category=20"]) == [101])
         #expect(try ids(store, "listing", ["category~jard"]) == [101])
@@ -61,8 +80,9 @@ struct ExportFilterTests {
         #expect(try ids(store, "listing", ["category=Nowhere"]) == [])
     }
 
-    @Test func aRelationMatchesOnlyRowsOfTheSameFeed() async throws {
-        let store = try await makeStore(feeds: ["a", "b"])
+    @Test(arguments: HarnessStore.available)
+    func aRelationMatchesOnlyRowsOfTheSameFeed(driver: HarnessStore) async throws {
+        let store = try await makeStore(feeds: ["a", "b"], driver: driver)
         try store.setRecords(#"[{"entity":"category","fields":{"id":10,"name":"Bureau"}}]"#, feed: "b")
         try await store.run()
         // Feed b's category 10 is now "Bureau": its listings no longer match "Maison".
@@ -70,8 +90,9 @@ struct ExportFilterTests {
         #expect(try ids(store, "listing", ["category=Maison"], feeds: ["a"]) == [100, 102])
     }
 
-    @Test func anUnknownFeedIsAUsageErrorListingTheFeeds() async throws {
-        let store = try await makeStore()
+    @Test(arguments: HarnessStore.available)
+    func anUnknownFeedIsAUsageErrorListingTheFeeds(driver: HarnessStore) async throws {
+        let store = try await makeStore(driver: driver)
         #expect {
             try ids(store, "item", [], feeds: ["ghost"])
         } throws: { error in
@@ -79,8 +100,9 @@ struct ExportFilterTests {
         }
     }
 
-    @Test func changedSinceARunExportsExactlyTheRowsALaterPassChanged() async throws {
-        let store = try ExportTestStore(records: Self.records)
+    @Test(arguments: HarnessStore.available)
+    func changedSinceARunExportsExactlyTheRowsALaterPassChanged(driver: HarnessStore) async throws {
+        let store = try ExportTestStore(records: Self.records, driver: driver)
         let first = try #require(try await store.run().first)
         try store.setRecords(Self.records.replacingOccurrences(of: #""title":"rake""#, with: #""title":"rake, steel""#))
         let second = try #require(try await store.run().first)
@@ -96,8 +118,9 @@ struct ExportFilterTests {
         #expect(try store.export(request, format: .ndjson).isEmpty)
     }
 
-    @Test func changedSinceATimeExportsRowsOfRunsStartedAtOrAfterIt() async throws {
-        let store = try ExportTestStore(records: Self.records)
+    @Test(arguments: HarnessStore.available)
+    func changedSinceATimeExportsRowsOfRunsStartedAtOrAfterIt(driver: HarnessStore) async throws {
+        let store = try ExportTestStore(records: Self.records, driver: driver)
         try await store.run()
         let between = Date()
         try await Task.sleep(for: .milliseconds(20))
@@ -111,8 +134,9 @@ struct ExportFilterTests {
         #expect(try store.export(request, format: .csv) == "name\r\n")
     }
 
-    @Test func orderAndLimitApplyToTheStream() async throws {
-        let store = try await makeStore()
+    @Test(arguments: HarnessStore.available)
+    func orderAndLimitApplyToTheStream(driver: HarnessStore) async throws {
+        let store = try await makeStore(driver: driver)
         var request = ExportRequest(entity: "item")
         request.order = [.descending("id")]
         request.limit = 2

@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedFixtures
 import FeedKit
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -77,10 +78,12 @@ struct ExportOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
     }
 
-    @Test func exportAllWritesEveryTableAndAManifestWithRowsColumnsAndTheRun() async throws {
+    @Test(arguments: HarnessStore.available)
+    func exportAllWritesEveryTableAndAManifestWithRowsColumnsAndTheRun(driver: HarnessStore) async throws {
         let store = try ExportTestStore(
             records:
-                #"[{"entity":"item","fields":{"id":1,"price":"2.5"},"children":{"tags":[{"label":"a"}]}},{"entity":"category","fields":{"id":1}}]"#
+                #"[{"entity":"item","fields":{"id":1,"price":"2.5"},"children":{"tags":[{"label":"a"}]}},{"entity":"category","fields":{"id":1}}]"#,
+            driver: driver
         )
         let run = try #require(try await store.run().first)
         let folder = store.harness.directory.appendingPathComponent("out")

@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedFixtures
 import FeedKit
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -31,8 +32,8 @@ struct ExportRoundTripTests {
         return String(decoding: try JSONSerialization.data(withJSONObject: items), as: UTF8.self)
     }
 
-    func makeStore() async throws -> ExportTestStore {
-        let store = try ExportTestStore(records: try Self.recordsJSON())
+    func makeStore(driver: HarnessStore) async throws -> ExportTestStore {
+        let store = try ExportTestStore(records: try Self.recordsJSON(), driver: driver)
         try await store.run()
         return store
     }
@@ -56,8 +57,9 @@ struct ExportRoundTripTests {
         }
     }
 
-    @Test func ndjsonLinesParseBackToTheWrittenValues() async throws {
-        let text = try await makeStore().export(ExportRequest(entity: "item"), format: .ndjson)
+    @Test(arguments: HarnessStore.available)
+    func ndjsonLinesParseBackToTheWrittenValues(driver: HarnessStore) async throws {
+        let text = try await makeStore(driver: driver).export(ExportRequest(entity: "item"), format: .ndjson)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == Self.records.count + 1)
         #expect(lines.last == "")
@@ -68,16 +70,18 @@ struct ExportRoundTripTests {
         }
     }
 
-    @Test func jsonArrayParsesBackToTheWrittenValues() async throws {
-        let text = try await makeStore().export(ExportRequest(entity: "item"), format: .json)
+    @Test(arguments: HarnessStore.available)
+    func jsonArrayParsesBackToTheWrittenValues(driver: HarnessStore) async throws {
+        let text = try await makeStore(driver: driver).export(ExportRequest(entity: "item"), format: .json)
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         #expect(objects.count == Self.records.count)
         let sorted = Self.records.sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }
         for (object, record) in zip(objects, sorted) { expectMatches(object, record) }
     }
 
-    @Test func jsonKeepsBooleansIntegersAndDecimalsAsTheirJSONTypes() async throws {
-        let text = try await makeStore().export(ExportRequest(entity: "item"), format: .ndjson)
+    @Test(arguments: HarnessStore.available)
+    func jsonKeepsBooleansIntegersAndDecimalsAsTheirJSONTypes(driver: HarnessStore) async throws {
+        let text = try await makeStore(driver: driver).export(ExportRequest(entity: "item"), format: .ndjson)
         #expect(text.contains(#""id":9007199254740993,"#))
         #expect(text.contains(#""active":true,"#))
         #expect(text.contains(#""active":false,"#))
@@ -85,8 +89,9 @@ struct ExportRoundTripTests {
         #expect(text.contains(#""amount":0.1,"#))
     }
 
-    @Test func csvParsedByPythonHasTheHeaderInSchemaOrderAndEveryValue() async throws {
-        let text = try await makeStore().export(ExportRequest(entity: "item"), format: .csv)
+    @Test(arguments: HarnessStore.available)
+    func csvParsedByPythonHasTheHeaderInSchemaOrderAndEveryValue(driver: HarnessStore) async throws {
+        let text = try await makeStore(driver: driver).export(ExportRequest(entity: "item"), format: .csv)
         let rows = try PythonCSV.parse(text)
         #expect(rows.first == Self.columns)
         #expect(rows.count == Self.records.count + 1)
@@ -106,18 +111,21 @@ struct ExportRoundTripTests {
         }
     }
 
-    @Test func csvQuotesFieldsHoldingCommasQuotesAndNewlinesWithCRLFRecords() async throws {
-        let text = try await makeStore().export(ExportRequest(entity: "item"), format: .csv)
+    @Test(arguments: HarnessStore.available)
+    func csvQuotesFieldsHoldingCommasQuotesAndNewlinesWithCRLFRecords(driver: HarnessStore) async throws {
+        let text = try await makeStore(driver: driver).export(ExportRequest(entity: "item"), format: .csv)
         #expect(text.hasPrefix("id,amount,name,active,price,seen_at,payload,note\r\n"))
         #expect(text.contains(#","comma, ""quotes""\#nnew line\#r\#ncafé ✓ 日本 🍐","#))
         #expect(text.contains(#"-3,,,,,,,\#r\#n"#), "nulls are empty fields")
         #expect(text.contains(#",0.1,"",false,"#), "an empty string is quoted")
     }
 
-    @Test func childTablesExportWithTheirParentKeyAndPosition() async throws {
+    @Test(arguments: HarnessStore.available)
+    func childTablesExportWithTheirParentKeyAndPosition(driver: HarnessStore) async throws {
         let store = try ExportTestStore(
             records:
-                #"[{"entity":"item","fields":{"id":7},"children":{"tags":[{"label":"a,b","weight":2},{"label":"c"}]}}]"#
+                #"[{"entity":"item","fields":{"id":7},"children":{"tags":[{"label":"a,b","weight":2},{"label":"c"}]}}]"#,
+            driver: driver
         )
         try await store.run()
         let text = try store.export(ExportRequest(entity: "item__tags"), format: .csv)

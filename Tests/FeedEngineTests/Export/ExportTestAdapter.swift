@@ -77,12 +77,14 @@ struct ExportTestAdapter: FeedAdapter {
 struct ExportTestStore {
     let harness: FeedHarness
 
-    /// Writes `records` (JSON text) as `records.json` and a feed `main` reading it.
-    init(records: String, feeds: [String] = ["main"]) throws {
+    /// Writes `records` (JSON text) as `<feed>.json` and a feed reading it for each of `feeds`,
+    /// stored on `driver`.
+    init(records: String, feeds: [String] = ["main"], driver: HarnessStore = .sqlite) throws {
         let yaml = "feeds:\n" + feeds.map { "  - { name: \($0), adapter: export-test, url: \($0).json }\n" }.joined()
         var files: [String: Data] = [:]
         for feed in feeds { files["\(feed).json"] = Data(records.utf8) }
-        harness = try FeedHarness(registry: AdapterRegistry([ExportTestAdapter.self]), yaml: yaml, files: files)
+        harness = try FeedHarness(
+            registry: AdapterRegistry([ExportTestAdapter.self]), yaml: yaml, files: files, store: driver)
     }
 
     /// Runs the feeds and returns the run ids, failing when a feed failed.
@@ -100,7 +102,7 @@ struct ExportTestStore {
         try harness.write("\(feed).json", Data(records.utf8))
     }
 
-    func exporter() throws -> Exporter { Exporter(store: try harness.store()) }
+    func exporter() throws -> Exporter { try Exporter(config: harness.config()) }
 
     /// The export of `request` as text.
     func export(_ request: ExportRequest, format: ExportFormat) throws -> String {

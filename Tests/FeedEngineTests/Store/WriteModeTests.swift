@@ -9,11 +9,11 @@ import Testing
 struct WriteModeTests {
     static let registry = AdapterRegistry([ItemsAdapter.self])
 
-    func harness(mode: WriteMode) throws -> FeedHarness {
+    func harness(mode: WriteMode, store: HarnessStore) throws -> FeedHarness {
         try FeedHarness(
             registry: Self.registry,
             yaml: "feeds:\n  - { name: items, adapter: items, url: items.json, mode: \(mode.rawValue) }\n",
-            files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])])
+            files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])], store: store)
     }
 
     func values(_ harness: FeedHarness) throws -> [String: Int64] {
@@ -24,8 +24,9 @@ struct WriteModeTests {
         return result
     }
 
-    @Test func mergeCountsInsertedUpdatedAndUnchangedByContent() async throws {
-        let harness = try harness(mode: .merge)
+    @Test(arguments: HarnessStore.available)
+    func mergeCountsInsertedUpdatedAndUnchangedByContent(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .merge, store: driver)
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.counts.inserted == 3)
 
@@ -38,8 +39,9 @@ struct WriteModeTests {
         #expect(try values(harness) == ["a": 1, "b": 20, "c": 3, "d": 4], "merge never deletes")
     }
 
-    @Test func mergeMarksChangedRowsWithTheRunThatChangedThem() async throws {
-        let harness = try harness(mode: .merge)
+    @Test(arguments: HarnessStore.available)
+    func mergeMarksChangedRowsWithTheRunThatChangedThem(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .merge, store: driver)
         let first = try #require(try await harness.run().feeds.first?.run)
         try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("c", 3)]))
         let second = try #require(try await harness.run().feeds.first?.run)
@@ -47,8 +49,9 @@ struct WriteModeTests {
         #expect(runs == [.integer(first), .integer(second), .integer(first)])
     }
 
-    @Test func replaceDeletesRowsThePassDidNotDeliver() async throws {
-        let harness = try harness(mode: .replace)
+    @Test(arguments: HarnessStore.available)
+    func replaceDeletesRowsThePassDidNotDeliver(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .replace, store: driver)
         _ = try await harness.run()
         try harness.write("items.json", itemsJSON([("a", 1), ("d", 4)]))
         let report = try #require(try await harness.run().feeds.first)
@@ -56,8 +59,9 @@ struct WriteModeTests {
         #expect(try values(harness) == ["a": 1, "d": 4])
     }
 
-    @Test func replaceChangesNothingWhenThePassFails() async throws {
-        let harness = try harness(mode: .replace)
+    @Test(arguments: HarnessStore.available)
+    func replaceChangesNothingWhenThePassFails(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .replace, store: driver)
         _ = try await harness.run()
         try harness.setConfig(
             "feeds:\n  - { name: items, adapter: items, url: items.json, mode: replace, fail_after: 1 }\n")
@@ -67,8 +71,9 @@ struct WriteModeTests {
         #expect(try values(harness) == ["a": 1, "b": 2, "c": 3])
     }
 
-    @Test func appendKeepsEveryVersionAsHistory() async throws {
-        let harness = try harness(mode: .append)
+    @Test(arguments: HarnessStore.available)
+    func appendKeepsEveryVersionAsHistory(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .append, store: driver)
         _ = try await harness.run()
         try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("c", 3)]))
         let report = try #require(try await harness.run().feeds.first)
@@ -78,16 +83,18 @@ struct WriteModeTests {
         #expect(try harness.count("item") == 4)
     }
 
-    @Test func aDuplicateKeyInOnePassIsCountedOnceAndTheLastOneWins() async throws {
-        let harness = try harness(mode: .merge)
+    @Test(arguments: HarnessStore.available)
+    func aDuplicateKeyInOnePassIsCountedOnceAndTheLastOneWins(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .merge, store: driver)
         try harness.write("items.json", itemsJSON([("a", 1), ("a", 2)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect((report.counts.inserted, report.counts.duplicates) == (1, 1))
         #expect(try values(harness) == ["a": 2])
     }
 
-    @Test func aDuplicateKeyInOneAppendPassKeepsOneVersionTheLast() async throws {
-        let harness = try harness(mode: .append)
+    @Test(arguments: HarnessStore.available)
+    func aDuplicateKeyInOneAppendPassKeepsOneVersionTheLast(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .append, store: driver)
         _ = try await harness.run()
         try harness.write("items.json", itemsJSON([("a", 10), ("a", 11), ("b", 2)]))
         let report = try #require(try await harness.run().feeds.first)
@@ -96,8 +103,9 @@ struct WriteModeTests {
         #expect(versions == [.integer(1), .integer(11)], "the pass's last delivery of 'a' is its one new version")
     }
 
-    @Test func duplicateKeysAreReportedInANoteNamingThem() async throws {
-        let harness = try harness(mode: .merge)
+    @Test(arguments: HarnessStore.available)
+    func duplicateKeysAreReportedInANoteNamingThem(driver: HarnessStore) async throws {
+        let harness = try harness(mode: .merge, store: driver)
         try harness.write("items.json", itemsJSON([("a", 1), ("b", 1), ("a", 2), ("a", 3)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.notes == ["2 duplicate item key(s) in this pass ('a'); the last one wins"])

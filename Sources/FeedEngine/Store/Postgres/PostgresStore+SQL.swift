@@ -1,0 +1,78 @@
+import FeedKit
+import Foundation
+
+extension PostgresStore: StoreSQL {
+    /// Runs `sql` on the read connection, in the store's schema; values typed as ``StoreSQL``
+    /// describes.
+    func query(_ sql: String, arguments: [FieldValue]) throws -> [[String: FieldValue]] {
+        try read { connection in
+            try connection.execute("SET TIME ZONE 'UTC'")  // timestamps come back as UTC text
+            let rows = try connection.execute(sql, arguments.map(Self.parameter))
+            let columns = rows.columns
+            let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
+            return (0..<rows.count).map { row in
+                var result: [String: FieldValue] = [:]
+                for (column, name) in columns.enumerated() {
+                    result[name] = types[column].value(rows[row, column])
+                }
+                return result
+            }
+        }
+    }
+
+    /// `value` as the text of a parameter; `nil` for NULL.
+    private static func parameter(_ value: FieldValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        }
+    }
+}
+
+/// How the text of a PostgreSQL result column reads back as the value the SQLite store holds.
+enum PostgresValueType {
+    case integer, real, boolean, timestamp, text
+
+    /// The reading of the type numbered `oid` (PostgreSQL's `pg_type.oid`).
+    init(oid: UInt32) {
+        switch oid {
+        case 20, 21, 23, 26: self = .integer  // int8, int2, int4, oid
+        case 700, 701: self = .real  // float4, float8
+        case 16: self = .boolean
+        case 1184, 1114: self = .timestamp  // timestamptz, timestamp
+        default: self = .text  // text, numeric (exact digits), jsonb, ...
+        }
+    }
+
+    /// `text` (`nil` for NULL) as a value.
+    func value(_ text: String?) -> FieldValue {
+        guard let text else { return .null }
+        switch self {
+        case .integer: return Int64(text).map { .integer($0) } ?? .text(text)
+        case .real: return Double(text).map { .real($0) } ?? .text(text)
+        case .boolean: return .integer(text == "t" ? 1 : 0)
+        case .timestamp: return .text(Self.iso8601(text))
+        case .text: return .text(text)
+        }
+    }
+
+    /// PostgreSQL's ISO output of a timestamp in UTC (`2026-01-10 10:10:00.25+00`) as the
+    /// store's text (`2026-01-10T10:10:00.250Z`; `2026-01-10T10:10:00Z` for whole seconds).
+    static func iso8601(_ text: String) -> String {
+        var body = Substring(text)
+        if let zone = body.lastIndex(where: { $0 == "+" || $0 == "-" }),
+            zone > body.index(body.startIndex, offsetBy: 10)
+        {
+            body = body[..<zone]
+        }
+        let parts = body.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return text }
+        let time = parts[1].split(separator: ".", maxSplits: 1)
+        guard time.count == 2 else { return "\(parts[0])T\(time[0])Z" }
+        let milliseconds = String(time[1].prefix(3)).padding(toLength: 3, withPad: "0", startingAt: 0)
+        return "\(parts[0])T\(time[0]).\(milliseconds)Z"
+    }
+}
