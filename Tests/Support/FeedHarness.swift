@@ -70,8 +70,12 @@ public final class FeedHarness: Sendable {
         try data.write(to: url, options: .atomic)
     }
 
-    /// Replaces feeds.yaml (keeping the harness's store).
-    public func setConfig(_ yaml: String) throws { try write("feeds.yaml", Data((storeLines + yaml).utf8)) }
+    /// Replaces feeds.yaml, keeping the harness's store (a config read back from the folder
+    /// keeps its store lines once).
+    public func setConfig(_ yaml: String) throws {
+        let body = yaml.hasPrefix(storeLines) ? String(yaml.dropFirst(storeLines.count)) : yaml
+        try write("feeds.yaml", Data((storeLines + body).utf8))
+    }
 
     public var configPath: String { directory.appendingPathComponent("feeds.yaml").path }
 

@@ -36,4 +36,9 @@ extension FeedsConfig {
     public func storeSQL() throws -> any StoreSQL {
         try postgresStore() ?? EntityStore(readingAt: storePath)
     }
+
+    /// The response cache of the config's store, for reading (tests and tools).
+    package func responseCache() throws -> any ResponseCacheReading {
+        try postgresStore() ?? EntityStore(readingAt: storePath)
+    }
 }

@@ -10,7 +10,7 @@ import Testing
 struct FruitAdapterTests {
     static let registry = AdapterRegistry([FruitAdapter.self])
 
-    func harness(body: Data, extra: String = "") throws -> FeedHarness {
+    func harness(body: Data, extra: String = "", driver: HarnessStore = .sqlite) throws -> FeedHarness {
         try FeedHarness(
             registry: Self.registry,
             yaml: """
@@ -20,7 +20,7 @@ struct FruitAdapterTests {
                     url: data.json
                     max_reject_ratio: 1  # these tests reject most records on purpose
                 \(extra)
-                """, files: ["data.json": body])
+                """, files: ["data.json": body], store: driver)
     }
 
     @Test(.enabled(if: RealFixtures.available, "../shared/fixtures/real is not beside the checkout"))
@@ -45,8 +45,9 @@ struct FruitAdapterTests {
         #expect(types == ["apple", "banana", "blueberry", "kiwi", "kumquat", "orange", "pear", "pitaya", "strawberry"])
     }
 
-    @Test func malformedItemsAreRejectedWithReasonsWhileValidOnesLand() async throws {
-        let harness = try harness(body: try TestFixtures.data("fruit/malformed.json"))
+    @Test(arguments: HarnessStore.available)
+    func malformedItemsAreRejectedWithReasonsWhileValidOnesLand(driver: HarnessStore) async throws {
+        let harness = try harness(body: try TestFixtures.data("fruit/malformed.json"), driver: driver)
         let report = try await harness.run()
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .okWithRejects)
@@ -71,8 +72,10 @@ struct FruitAdapterTests {
         #expect(reasons.contains("$.fruit[7]: expected an object, found a list"))
     }
 
-    @Test func aBodyWithoutAFruitListFailsTheFeedAndKeepsEarlierRows() async throws {
-        let harness = try harness(body: Data(#"{"fruit":[{"type":"apple","price":1,"weight":2}]}"#.utf8))
+    @Test(arguments: HarnessStore.available)
+    func aBodyWithoutAFruitListFailsTheFeedAndKeepsEarlierRows(driver: HarnessStore) async throws {
+        let harness = try harness(
+            body: Data(#"{"fruit":[{"type":"apple","price":1,"weight":2}]}"#.utf8), driver: driver)
         _ = try await harness.run()
         try harness.write("data.json", Data(#"{"fruits":[]}"#.utf8))
         let report = try await harness.run()
@@ -82,11 +85,12 @@ struct FruitAdapterTests {
         #expect(try harness.count("fruit") == 1)
     }
 
-    @Test func statsEventsAreDeliveredWithTheRightQuery() async throws {
+    @Test(arguments: HarnessStore.available)
+    func statsEventsAreDeliveredWithTheRightQuery(driver: HarnessStore) async throws {
         let server = try LoopbackServer { _ in .text("") }
         let harness = try harness(
             body: Data(#"{"fruit":[{"type":"apple","price":1,"weight":2}]}"#.utf8),
-            extra: "    stats_url: \(server.url("/stats"))")
+            extra: "    stats_url: \(server.url("/stats"))", driver: driver)
         let report = try await harness.run()
         #expect(report.feeds.first?.outboxDelivered == 2)
         let events = server.requests.map { $0.query("event") ?? "" }
@@ -97,14 +101,15 @@ struct FruitAdapterTests {
         }
     }
 
-    @Test func statsEventsWaitWhileTheServerIsDownAndAreDeliveredOnceWhenItIsBack() async throws {
+    @Test(arguments: HarnessStore.available)
+    func statsEventsWaitWhileTheServerIsDownAndAreDeliveredOnceWhenItIsBack(driver: HarnessStore) async throws {
         let server = try LoopbackServer(start: false) { _ in .text("") }
         try server.start()
         let port = server.port
         server.stop()
         let harness = try harness(
             body: Data(#"{"fruit":[{"type":"apple","price":1,"weight":2}]}"#.utf8),
-            extra: "    stats_url: http://127.0.0.1:\(port)/stats\n    retries: 0")
+            extra: "    stats_url: http://127.0.0.1:\(port)/stats\n    retries: 0", driver: driver)
         let offline = try await harness.run()
         #expect(offline.feeds.first?.outboxPending == 2)
         #expect(try harness.count("_outbox") == 2)
@@ -120,10 +125,11 @@ struct FruitAdapterTests {
         #expect(back.requestCount == 6)
     }
 
-    @Test func aFailedPassRecordsAnErrorEvent() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aFailedPassRecordsAnErrorEvent(driver: HarnessStore) async throws {
         let server = try LoopbackServer { _ in .text("") }
         let harness = try harness(
-            body: Data("not json".utf8), extra: "    stats_url: \(server.url("/stats"))")
+            body: Data("not json".utf8), extra: "    stats_url: \(server.url("/stats"))", driver: driver)
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .failed)
         #expect(server.requests.map { $0.query("event") } == ["error"])

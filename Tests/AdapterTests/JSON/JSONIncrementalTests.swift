@@ -37,9 +37,9 @@ struct JSONIncrementalTests {
 
     static let fields = "fields: { id: int, updated_at: timestamp, total: decimal }"
 
-    static func harness(_ api: OrdersAPI, incremental: String, url: String = "/orders", extra: String = "") throws
-        -> (FeedHarness, LoopbackServer)
-    {
+    static func harness(
+        _ api: OrdersAPI, incremental: String, url: String = "/orders", extra: String = "", driver: HarnessStore
+    ) throws -> (FeedHarness, LoopbackServer) {
         let server = try LoopbackServer { api.reply($0) }
         let harness = try JSONFeedTest.harness(
             url: server.url(url),
@@ -50,7 +50,7 @@ struct JSONIncrementalTests {
                 \(fields)
                 incremental: \(incremental)
             \(extra)
-            """)
+            """, driver: driver)
         return (harness, server)
     }
 
@@ -69,9 +69,10 @@ struct JSONIncrementalTests {
 
     static let basic = #"{ cursor_path: updated_at, param: since, start: "{{today-30d|iso}}" }"#
 
-    @Test func laterPassesReadOnlyNewAndChangedRecords() async throws {
+    @Test(arguments: HarnessStore.available)
+    func laterPassesReadOnlyNewAndChangedRecords(driver: HarnessStore) async throws {
         let api = OrdersAPI()
-        let (harness, server) = try Self.harness(api, incremental: Self.basic)
+        let (harness, server) = try Self.harness(api, incremental: Self.basic, driver: driver)
         let first = try await Self.pass(harness)
         #expect(first.counts.inserted == 3)
         #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
@@ -87,9 +88,10 @@ struct JSONIncrementalTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func aFailedPassLeavesTheCursorWhereItWas() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aFailedPassLeavesTheCursorWhereItWas(driver: HarnessStore) async throws {
         let api = OrdersAPI()
-        let (harness, server) = try Self.harness(api, incremental: Self.basic)
+        let (harness, server) = try Self.harness(api, incremental: Self.basic, driver: driver)
         _ = try await Self.pass(harness)
         api.change(4, updated: "2026-01-06T00:00:00Z", total: "40")
         api.failing.set(true)
@@ -103,9 +105,10 @@ struct JSONIncrementalTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func aFullRefreshSendsTheStartAgainAndReadsEverything() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aFullRefreshSendsTheStartAgainAndReadsEverything(driver: HarnessStore) async throws {
         let api = OrdersAPI()
-        let (harness, server) = try Self.harness(api, incremental: Self.basic)
+        let (harness, server) = try Self.harness(api, incremental: Self.basic, driver: driver)
         _ = try await Self.pass(harness)
         _ = try await Self.pass(harness)
         let full = try await Self.pass(harness, fullRefresh: true)
@@ -116,10 +119,11 @@ struct JSONIncrementalTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func lagReReadsTheOverlapAndCountsItUnchanged() async throws {
+    @Test(arguments: HarnessStore.available)
+    func lagReReadsTheOverlapAndCountsItUnchanged(driver: HarnessStore) async throws {
         let api = OrdersAPI()
         let (harness, server) = try Self.harness(
-            api, incremental: #"{ cursor_path: updated_at, param: since, lag: 25h }"#)
+            api, incremental: #"{ cursor_path: updated_at, param: since, lag: 25h }"#, driver: driver)
         let first = try await Self.pass(harness)
         #expect(first.counts.inserted == 3)
         #expect(api.sent.value.first == .some(nil))
@@ -129,9 +133,10 @@ struct JSONIncrementalTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func olderRecordsTheAPIReturnsAnywayAreMergedAndTheCursorNeverMovesBack() async throws {
+    @Test(arguments: HarnessStore.available)
+    func olderRecordsTheAPIReturnsAnywayAreMergedAndTheCursorNeverMovesBack(driver: HarnessStore) async throws {
         let api = OrdersAPI()
-        let (harness, server) = try Self.harness(api, incremental: Self.basic)
+        let (harness, server) = try Self.harness(api, incremental: Self.basic, driver: driver)
         _ = try await Self.pass(harness)
         // An API that ignores `since` on this pass: every record comes back, one of them changed.
         let ignoring = try LoopbackServer { _ in
@@ -146,7 +151,8 @@ struct JSONIncrementalTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func anIntegerCursorIsSentAsStoredInThePath() async throws {
+    @Test(arguments: HarnessStore.available)
+    func anIntegerCursorIsSentAsStoredInThePath(driver: HarnessStore) async throws {
         let api = OrdersAPI()
         let server = try LoopbackServer { request in
             let after = Int(request.path.split(separator: "/").last ?? "") ?? 0
@@ -161,7 +167,7 @@ struct JSONIncrementalTests {
                 key: id
                 fields: { id: int }
                 incremental: { cursor_path: id, start: "0" }
-            """)
+            """, driver: driver)
         _ = try await Self.pass(harness)
         let second = try await Self.pass(harness)
         #expect(api.sent.value == ["0", "5"])
@@ -169,7 +175,8 @@ struct JSONIncrementalTests {
         #expect(try Self.cursor(harness) == "5")
     }
 
-    @Test func theCursorCanGoInThePOSTBody() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theCursorCanGoInThePOSTBody(driver: HarnessStore) async throws {
         let bodies = Shared<[String]>([])
         let server = try LoopbackServer { request in
             bodies.set(bodies.value + [request.bodyText])
@@ -184,7 +191,7 @@ struct JSONIncrementalTests {
                 key: id
                 fields: { id: int, name: string }
                 incremental: { cursor_path: name, start: a }
-            """)
+            """, driver: driver)
         _ = try await Self.pass(harness)
         _ = try await Self.pass(harness)
         #expect(
@@ -193,7 +200,8 @@ struct JSONIncrementalTests {
             ])
     }
 
-    @Test func aDescendingAPIStopsPagingPastTheCursor() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aDescendingAPIStopsPagingPastTheCursor(driver: HarnessStore) async throws {
         // Ten records, newest first, three a page; `since` is not understood by this API.
         let requested = Shared<[Int]>([])
         let server = try LoopbackServer { request in
@@ -211,7 +219,7 @@ struct JSONIncrementalTests {
                 fields: { id: int, updated_at: timestamp }
                 pagination: { type: page, limit: 3, stop_on_short_page: true }
                 incremental: { cursor_path: updated_at, param: since, order: desc }
-            """)
+            """, driver: driver)
         _ = try await Self.pass(harness)
         #expect(requested.value == [1, 2, 3, 4])
         requested.set([])
@@ -220,7 +228,8 @@ struct JSONIncrementalTests {
         #expect(second.hasNote("reached records older than the cursor"), "\(second.notes)")
     }
 
-    @Test func anEndWindowIsSentWithEveryPass() async throws {
+    @Test(arguments: HarnessStore.available)
+    func anEndWindowIsSentWithEveryPass(driver: HarnessStore) async throws {
         let api = OrdersAPI()
         let until = Shared<[String]>([])
         let server = try LoopbackServer { request in
@@ -235,7 +244,7 @@ struct JSONIncrementalTests {
                 key: id
                 \(Self.fields)
                 incremental: { cursor_path: updated_at, param: since, end: "{{today|iso}}", end_param: until }
-            """)
+            """, driver: driver)
         _ = try await Self.pass(harness)
         #expect(until.value == ["2026-01-10T00:00:00Z"])
     }

@@ -22,12 +22,14 @@ struct JSONPageSummaryTests {
             try harness.rows("SELECT value FROM _state WHERE key LIKE 'json.page.%' ORDER BY key"), "value")
     }
 
-    @Test func anUnchangedPageIsCountedWithoutReadingItsCachedBody() async throws {
+    @Test(arguments: HarnessStore.available)
+    func anUnchangedPageIsCountedWithoutReadingItsCachedBody(driver: HarnessStore) async throws {
         let server = try JSONWriteModeTests.server(Shared([1, 2, 3, 4, 5]), version: Shared(1))
-        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
         // Bodies that no longer inflate: a pass that needed one would have no cache entry.
-        try harness.execute("UPDATE _http_cache SET body = x'00', body_size = 1000")
+        let byte = harness.storeKind == .postgres ? #"'\x00'::bytea"# : "x'00'"
+        try harness.execute("UPDATE _http_cache SET body = \(byte), body_size = 1000")
         let firstPassRequests = server.requestCount
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.hasNote("3 page(s) unchanged"))
@@ -36,9 +38,10 @@ struct JSONPageSummaryTests {
         #expect(conditional == [true, true, true])
     }
 
-    @Test func aSummaryThatNoLongerMatchesItsPageIsReadAgainAndReplaced() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aSummaryThatNoLongerMatchesItsPageIsReadAgainAndReplaced(driver: HarnessStore) async throws {
         let server = try JSONWriteModeTests.server(Shared([1, 2, 3]), version: Shared(1))
-        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
         let written = try summaries(harness)
         #expect(written.count == 2)
@@ -51,9 +54,10 @@ struct JSONPageSummaryTests {
         #expect(after == written, "\(after) \(written)")
     }
 
-    @Test func changedPaginationOptionsMakeUnchangedPagesBeReadAgain() async throws {
+    @Test(arguments: HarnessStore.available)
+    func changedPaginationOptionsMakeUnchangedPagesBeReadAgain(driver: HarnessStore) async throws {
         let server = try JSONWriteModeTests.server(Shared([1, 2, 3]), version: Shared(1))
-        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
         let config = try String(contentsOf: URL(fileURLWithPath: harness.configPath), encoding: .utf8)
         try harness.setConfig(
@@ -63,11 +67,12 @@ struct JSONPageSummaryTests {
         #expect((report.counts.unchanged, report.counts.inserted, report.counts.updated) == (3, 0, 0))
     }
 
-    @Test func summariesOfPagesNoLongerWalkedAreDropped() async throws {
+    @Test(arguments: HarnessStore.available)
+    func summariesOfPagesNoLongerWalkedAreDropped(driver: HarnessStore) async throws {
         let ids = Shared([1, 2, 3, 4, 5])
         let version = Shared(1)
         let server = try JSONWriteModeTests.server(ids, version: version)
-        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
         #expect(try summaries(harness).count == 3)
         ids.set([1, 2])
@@ -76,11 +81,12 @@ struct JSONPageSummaryTests {
         #expect(try summaries(harness).count == 1)
     }
 
-    @Test func aFailedPassKeepsTheSummariesItFound() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aFailedPassKeepsTheSummariesItFound(driver: HarnessStore) async throws {
         let ids = Shared([1, 2, 3])
         let version = Shared(1)
         let server = try JSONWriteModeTests.server(ids, version: version)
-        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml)
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
         let written = try summaries(harness)
         server.stop()
@@ -89,7 +95,8 @@ struct JSONPageSummaryTests {
         #expect(try summaries(harness) == written)
     }
 
-    @Test func aNextLinkWithASecretIsStoredOnlySealedAsItsVariable() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aNextLinkWithASecretIsStoredOnlySealedAsItsVariable(driver: HarnessStore) async throws {
         let server = try LoopbackServer { request in
             let page = Int(request.query("page") ?? "1") ?? 1
             let next = page < 2 ? #","next":"/items?page=\#(page + 1)&key=\#(request.query("key") ?? "")""# : ""
@@ -106,7 +113,7 @@ struct JSONPageSummaryTests {
                 entity: item
                 key: id
                 fields: { id: int }
-            """, environment: ["KEY": "very-secret-key"])
+            """, environment: ["KEY": "very-secret-key"], driver: driver)
         _ = try await harness.run()
         // The first page's summary holds its next link with the key sealed as `${KEY}`.
         let stored = try summaries(harness)

@@ -10,8 +10,9 @@ import Testing
 /// nothing; one with fewer rejects commits with the status `ok_with_rejects`.
 @Suite("json adapter: max_reject_ratio")
 struct JSONRejectRatioTests {
-    /// A json feed over `items.json` whose `id` is an int: a string id is a reject.
-    static func harness(_ extra: String = "") throws -> FeedHarness {
+    /// A json feed over `items.json` whose `id` is an int (a string id is a reject), stored on
+    /// `driver`.
+    static func harness(_ extra: String = "", driver: HarnessStore) throws -> FeedHarness {
         try JSONFeedTest.harness(
             url: "items.json",
             """
@@ -19,7 +20,7 @@ struct JSONRejectRatioTests {
                 key: id
                 fields: { id: int, name: string }
             \(extra)
-            """, files: ["items.json": Data(JSONFeedTest.items(0..<250).utf8)])
+            """, files: ["items.json": Data(JSONFeedTest.items(0..<250).utf8)], driver: driver)
     }
 
     /// `count` items, the first `bad` of them with a string id.
@@ -32,8 +33,9 @@ struct JSONRejectRatioTests {
 
     static func text(_ value: FieldValue?) -> String? { if case .text(let text)? = value { text } else { nil } }
 
-    @Test func aPassThatRejectsEveryRecordFailsAndLeavesTheStoreAsItWas() async throws {
-        let harness = try Self.harness()
+    @Test(arguments: HarnessStore.available)
+    func aPassThatRejectsEveryRecordFailsAndLeavesTheStoreAsItWas(driver: HarnessStore) async throws {
+        let harness = try Self.harness(driver: driver)
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.status == .ok)
         let before = try harness.rows("SELECT * FROM item ORDER BY id")
@@ -53,8 +55,9 @@ struct JSONRejectRatioTests {
         #expect(Self.text(run["error"])?.contains("250 of 250 records rejected (100%)") == true)
     }
 
-    @Test func rejectsWithinTheRatioCommitWithTheStatusOkWithRejects() async throws {
-        let harness = try Self.harness()
+    @Test(arguments: HarnessStore.available)
+    func rejectsWithinTheRatioCommitWithTheStatusOkWithRejects(driver: HarnessStore) async throws {
+        let harness = try Self.harness(driver: driver)
         try harness.write("items.json", Self.items(4, bad: 1))
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
@@ -64,28 +67,31 @@ struct JSONRejectRatioTests {
         #expect(run["status"] == .text("ok_with_rejects"))
     }
 
-    @Test func aRatioExactlyAtTheLimitIsWithinIt() async throws {
-        let harness = try Self.harness()
+    @Test(arguments: HarnessStore.available)
+    func aRatioExactlyAtTheLimitIsWithinIt(driver: HarnessStore) async throws {
+        let harness = try Self.harness(driver: driver)
         try harness.write("items.json", Self.items(4, bad: 2))
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
     }
 
-    @Test func theFeedsOwnRatioDecides() async throws {
-        let strict = try Self.harness("    max_reject_ratio: 0")
+    @Test(arguments: HarnessStore.available)
+    func theFeedsOwnRatioDecides(driver: HarnessStore) async throws {
+        let strict = try Self.harness("    max_reject_ratio: 0", driver: driver)
         try strict.write("items.json", Self.items(100, bad: 1))
         let failed = try #require(try await strict.run().feeds.first)
         #expect(failed.status == .failed)
         #expect(failed.error?.contains("1 of 100 records rejected (1%), above max_reject_ratio 0") == true)
 
-        let lenient = try Self.harness("    max_reject_ratio: 1")
+        let lenient = try Self.harness("    max_reject_ratio: 1", driver: driver)
         try lenient.write("items.json", Self.items(3, bad: 3))
         let passed = try #require(try await lenient.run().feeds.first)
         #expect(passed.status == .okWithRejects, "\(passed.error ?? "")")
     }
 
-    @Test func aPassWithNoRecordsAndNoRejectsIsOk() async throws {
-        let harness = try Self.harness("    max_reject_ratio: 0")
+    @Test(arguments: HarnessStore.available)
+    func aPassWithNoRecordsAndNoRejectsIsOk(driver: HarnessStore) async throws {
+        let harness = try Self.harness("    max_reject_ratio: 0", driver: driver)
         try harness.write("items.json", Data("[]".utf8))
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .ok, "\(feed.error ?? "")")

@@ -10,9 +10,11 @@ import Synchronization
 enum JSONFeedTest {
     static let registry = AdapterRegistry([JSONAdapter.self])
 
-    /// A harness with one json feed named `items`; `body` holds the feed's keys, indented by 4.
+    /// A harness with one json feed named `items`, stored on `driver`; `body` holds the feed's
+    /// keys, indented by 4.
     static func harness(
-        url: String, _ body: String, files: [String: Data] = [:], environment: [String: String] = [:]
+        url: String, _ body: String, files: [String: Data] = [:], environment: [String: String] = [:],
+        driver: HarnessStore = .sqlite
     ) throws -> FeedHarness {
         try FeedHarness(
             registry: registry,
@@ -23,7 +25,7 @@ enum JSONFeedTest {
                     url: \(url)
                     retries: 0
                 \(body)
-                """, files: files, environment: environment)
+                """, files: files, environment: environment, store: driver)
     }
 
     /// `{"id": N, "name": "item-N"}` objects for ids in `range`, as a JSON list.

@@ -32,12 +32,13 @@ struct JSONWriteModeTests {
         }
     }
 
-    @Test func replaceDeletesRowsThePassDidNotDeliver() async throws {
+    @Test(arguments: HarnessStore.available)
+    func replaceDeletesRowsThePassDidNotDeliver(driver: HarnessStore) async throws {
         let ids = Shared([1, 2, 3, 4])
         let version = Shared(1)
         let server = try Self.server(ids, version: version)
         let harness = try JSONFeedTest.harness(
-            url: server.url("/i"), Self.yaml("replace"))
+            url: server.url("/i"), Self.yaml("replace"), driver: driver)
         _ = try await harness.run()
         ids.set([1, 3, 4])
         version.set(2)
@@ -46,12 +47,13 @@ struct JSONWriteModeTests {
         #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 3, 4])
     }
 
-    @Test func mergeKeepsRowsThePassDidNotDeliver() async throws {
+    @Test(arguments: HarnessStore.available)
+    func mergeKeepsRowsThePassDidNotDeliver(driver: HarnessStore) async throws {
         let ids = Shared([1, 2, 3])
         let version = Shared(1)
         let server = try Self.server(ids, version: version)
         let harness = try JSONFeedTest.harness(
-            url: server.url("/i"), Self.yaml("merge"))
+            url: server.url("/i"), Self.yaml("merge"), driver: driver)
         _ = try await harness.run()
         ids.set([3])
         version.set(2)
@@ -59,22 +61,24 @@ struct JSONWriteModeTests {
         #expect(try harness.count("item") == 3)
     }
 
-    @Test func appendKeepsEveryVersionOfARecord() async throws {
+    @Test(arguments: HarnessStore.available)
+    func appendKeepsEveryVersionOfARecord(driver: HarnessStore) async throws {
         let body = Shared(#"{"items":[{"id":1,"name":"a"}],"total":1}"#)
         let server = try LoopbackServer { _ in .json(body.value) }
-        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml("append"))
+        let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml("append"), driver: driver)
         _ = try await harness.run()
         body.set(#"{"items":[{"id":1,"name":"b"}],"total":1}"#)
         _ = try await harness.run()
         _ = try await harness.run()
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY rowid"), "name") == ["a", "b"])
+        #expect(JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY _run"), "name") == ["a", "b"])
     }
 
-    @Test func unchangedPagesAreCountedWithoutBeingMappedAgainInMergeMode() async throws {
+    @Test(arguments: HarnessStore.available)
+    func unchangedPagesAreCountedWithoutBeingMappedAgainInMergeMode(driver: HarnessStore) async throws {
         let ids = Shared([1, 2, 3, 4, 5])
         let server = try Self.server(ids, version: Shared(1))
         let harness = try JSONFeedTest.harness(
-            url: server.url("/i"), Self.yaml("merge"))
+            url: server.url("/i"), Self.yaml("merge"), driver: driver)
         _ = try await harness.run()
         let before = try harness.rows("SELECT id, _last_seen FROM item ORDER BY id")
         let report = try #require(try await harness.run().feeds.first)
@@ -85,11 +89,12 @@ struct JSONWriteModeTests {
         #expect(try harness.rows("SELECT id, _last_seen FROM item ORDER BY id") == before)
     }
 
-    @Test func unchangedPagesAreStillMappedInReplaceMode() async throws {
+    @Test(arguments: HarnessStore.available)
+    func unchangedPagesAreStillMappedInReplaceMode(driver: HarnessStore) async throws {
         let ids = Shared([1, 2, 3])
         let server = try Self.server(ids, version: Shared(1))
         let harness = try JSONFeedTest.harness(
-            url: server.url("/i"), Self.yaml("replace"))
+            url: server.url("/i"), Self.yaml("replace"), driver: driver)
         _ = try await harness.run()
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == FeedReport.Status.ok)
@@ -99,11 +104,12 @@ struct JSONWriteModeTests {
         #expect(try harness.count("item") == 3)
     }
 
-    @Test func aChangedFieldMappingMapsUnchangedPagesAgain() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aChangedFieldMappingMapsUnchangedPagesAgain(driver: HarnessStore) async throws {
         let ids = Shared([1, 2])
         let server = try Self.server(ids, version: Shared(1))
         let harness = try JSONFeedTest.harness(
-            url: server.url("/i"), Self.yaml("merge", fields: "{ id: int }"))
+            url: server.url("/i"), Self.yaml("merge", fields: "{ id: int }"), driver: driver)
         _ = try await harness.run()
         let config = try String(contentsOf: URL(fileURLWithPath: harness.configPath), encoding: .utf8)
         try harness.setConfig(config.replacingOccurrences(of: "{ id: int }", with: "{ id: int, name: string }"))

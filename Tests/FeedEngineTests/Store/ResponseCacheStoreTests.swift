@@ -7,14 +7,15 @@ import Testing
 
 @Suite("Response cache in the store")
 struct ResponseCacheStoreTests {
-    @Test func aLargeBodyIsKeptCompressedAndServesAConditionalRequest() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aLargeBodyIsKeptCompressedAndServesAConditionalRequest(driver: HarnessStore) async throws {
         let body = itemsJSON((0..<200).map { ("key-\($0)", $0) })
         let server = try LoopbackServer { request in
             request.header("If-None-Match") == "\"v1\"" ? .status(304) : .data(body, headers: [("ETag", "\"v1\"")])
         }
         let harness = try FeedHarness(
             registry: AdapterRegistry([ItemsAdapter.self]),
-            yaml: "feeds:\n  - { name: items, adapter: items, url: \"\(server.url("/items"))\" }\n")
+            yaml: "feeds:\n  - { name: items, adapter: items, url: \"\(server.url("/items"))\" }\n", store: driver)
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.counts.inserted == 200)
 
@@ -26,7 +27,8 @@ struct ResponseCacheStoreTests {
         #expect(server.requests.last?.header("If-None-Match") == "\"v1\"")
         #expect((second.counts.inserted, second.counts.updated, second.counts.unchanged) == (0, 0, 200))
         let response = try #require(
-            try harness.store().cachedResponse(forKey: (FetchRequest(url: server.url("/items"))).cacheKey))
+            try harness.config().responseCache().cachedResponse(
+                forKey: (FetchRequest(url: server.url("/items"))).cacheKey))
         #expect(response.body == body)
     }
 }
