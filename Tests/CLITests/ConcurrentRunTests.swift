@@ -7,18 +7,21 @@ import Synchronization
 import Testing
 
 /// Two `feedwork run` on one store: the second waits for the first (bounded by `--wait`) or
-/// exits with "store in use"; `export` and `list` read the store while a run writes it.
+/// reports it busy ("store in use" for SQLite, whose store a run locks as a whole; "feed busy"
+/// for PostgreSQL, which leases each feed); `export` and `list` read the store while a run
+/// writes it. Each test runs on both stores.
 @Suite("Reliability: concurrent runs on one store")
 struct ConcurrentRunTests {
     static let body = #"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#
 
     /// A folder whose feeds.yaml has one fruit feed on a loopback server that answers after
-    /// `delay` once `slow` is set.
+    /// `delay` once `slow` is set, stored on `driver` (a PostgreSQL schema of its own).
     final class SlowStore: Sendable {
         let directory: URL
         let server: LoopbackServer
+        let postgres: (url: String, schema: String)?
 
-        init(delay: Duration = .milliseconds(1500)) throws {
+        init(delay: Duration = .milliseconds(1500), driver: HarnessStore = .sqlite) throws {
             directory = try FeedworkProcess.makeFolder("lock")
             let slow = Mutex(false)
             server = try LoopbackServer { _ in
@@ -26,18 +29,29 @@ struct ConcurrentRunTests {
                 return slow.withLock { $0 } ? reply.delayed(by: delay) : reply
             }
             slowFlag = { slow.withLock { $0 = true } }
-            let yaml = """
-                feeds:
-                  - name: fruit
-                    adapter: fruit
-                    url: \(server.url("/fruit"))
-                """
+            switch driver {
+            case .sqlite: postgres = nil
+            case .postgres:
+                guard let url = HarnessStore.postgresURL else { throw HarnessError.noPostgres }
+                postgres = (url, "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+            }
+            let store = postgres.map { "store: \"\($0.url)\"\nschema: \($0.schema)\n" } ?? ""
+            let yaml =
+                store + """
+                    feeds:
+                      - name: fruit
+                        adapter: fruit
+                        url: \(server.url("/fruit"))
+                    """
             try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         }
 
         private let slowFlag: @Sendable () -> Void
 
         deinit {
+            if let postgres {
+                _ = try? PostgresStoreCommandTests.psql(postgres.url, "DROP SCHEMA \(postgres.schema) CASCADE")
+            }
             server.stop()
             try? FileManager.default.removeItem(at: directory)
         }
@@ -63,32 +77,37 @@ struct ConcurrentRunTests {
         }
     }
 
-    @Test func aSecondRunWithAShortWaitExitsWithStoreInUse() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aSecondRunWithAShortWaitExitsSayingTheStoreOrFeedIsBusy(driver: HarnessStore) async throws {
         // Long enough that the second process starts within it on a loaded machine.
-        let store = try SlowStore(delay: .seconds(6))
+        let store = try SlowStore(delay: .seconds(6), driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
         let second = try await FeedworkProcess.runOffPool(["run", "--wait", "200ms"], in: store.directory)
         #expect(second.status == 1)
-        #expect(second.stderr.contains("store in use"), "\(second.stderr)")
-        #expect(second.stderr.contains("--wait"))
+        let busy = driver == .sqlite ? "store in use" : "feed busy: another pass of 'fruit'"
+        #expect((second.stdout + second.stderr).contains(busy), "\(second.stdout)\(second.stderr)")
+        #expect((second.stdout + second.stderr).contains("--wait"))
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(first.terminationStatus == 0)
     }
 
-    @Test func aSecondRunWithTheDefaultWaitCompletesAfterTheFirst() async throws {
-        let store = try SlowStore()
+    @Test(arguments: HarnessStore.available)
+    func aSecondRunWithTheDefaultWaitCompletesAfterTheFirst(driver: HarnessStore) async throws {
+        let store = try SlowStore(driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
         let second = try await FeedworkProcess.runOffPool(["run", "--json"], in: store.directory)
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         // The second run started only once the first had finished (the process may still have
         // been exiting when the second one was done, so its runs in the store tell the order).
-        let runs = try EntityStore(path: store.directory.appendingPathComponent("feeds.sqlite").path)
-            .query("SELECT started_at, finished_at FROM _runs ORDER BY id")
+        let history = try await FeedworkProcess.runOffPool(["runs", "--json"], in: store.directory)
+        let runs = try #require(
+            try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history.stderr)")
         #expect(runs.count == 3, "the preparing run, the slow first run, the second run")
-        if runs.count == 3, case .text(let firstFinished)? = runs[1]["finished_at"],
-            case .text(let secondStarted)? = runs[2]["started_at"]
+        // Newest first.
+        if runs.count == 3, let firstFinished = runs[1]["finished_at"] as? String,
+            let secondStarted = runs[0]["started_at"] as? String
         {
             #expect(secondStarted >= firstFinished, "the second run waited for the first")
         }
@@ -97,8 +116,9 @@ struct ConcurrentRunTests {
         #expect(second.stdout.contains(#""status" : "ok""#) || second.stdout.contains(#""status":"ok""#))
     }
 
-    @Test func exportAndListReadTheStoreDuringARun() async throws {
-        let store = try SlowStore(delay: .seconds(10))
+    @Test(arguments: HarnessStore.available)
+    func exportAndListReadTheStoreDuringARun(driver: HarnessStore) async throws {
+        let store = try SlowStore(delay: .seconds(10), driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
         let export = try await FeedworkProcess.runOffPool(["export", "fruit"], in: store.directory)

@@ -38,7 +38,7 @@ public enum HarnessStore: String, Sendable, CustomStringConvertible {
 public struct HarnessError: Error, CustomStringConvertible {
     public var description: String
 
-    static let noPostgres = HarnessError(
+    public static let noPostgres = HarnessError(
         description: "a PostgreSQL test needs FEEDWORK_TEST_POSTGRES_URL: start a server with "
             + "`eval \"$(bash scripts/postgres-throwaway.sh start)\"` (needs Debian's postgresql package)")
 }

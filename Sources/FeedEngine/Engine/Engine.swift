@@ -80,7 +80,7 @@ public struct Engine: Sendable {
 
     /// Runs one feed's pass and reports it; never throws.
     public func runFeed(_ feed: FeedConfig, live: RunProgress? = nil) async -> FeedReport {
-        let started = Date()
+        var started = Date()
         let secrets = feed.adapter.secrets
         let redactor = secrets.isEmpty ? config.redactor : config.redactor.merging(Redactor(secrets: secrets))
         var report = FeedReport(
@@ -93,6 +93,7 @@ public struct Engine: Sendable {
         let lease: AnyObject?
         do {
             lease = try await store.lease(of: feed.name, wait: wait)
+            started = Date()  // the pass starts once it holds its feed, so one feed's runs never overlap
             runID = try await store.startRun(
                 feed: feed.name, adapter: feed.adapterName, bindings: bindings, at: started)
         } catch {

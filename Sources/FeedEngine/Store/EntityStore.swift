@@ -23,7 +23,8 @@ public final class EntityStore: Sendable {
 
     /// Opens (creating when missing) the store at `path` and brings its system tables up to date.
     ///
-    /// - Throws: ``StoreError`` when the file cannot be opened or is not a Feedwork store.
+    /// - Throws: ``StoreError`` when the file cannot be opened, is not a Feedwork store, or was
+    ///   written by a newer Feedwork (whose tables this one would misread).
     public init(path: String) throws {
         self.path = path
         _ = Self.sqliteConfigured
@@ -34,7 +35,10 @@ public final class EntityStore: Sendable {
             configuration.busyMode = .timeout(10)
             configuration.label = "feedwork.store"
             pool = try DatabasePool(path: path, configuration: configuration)
+            if try pool.read(StoreMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
             try StoreMigrations.migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(path: path, error)
         }
@@ -58,6 +62,7 @@ public final class EntityStore: Sendable {
         configuration.label = "feedwork.store.read"
         func open(_ location: String) throws -> DatabasePool {
             let pool = try DatabasePool(path: location, configuration: configuration)
+            if try pool.read(StoreMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
             guard try pool.read({ try StoreMigrations.migrator.hasCompletedMigrations($0) }) else {
                 throw StoreError(
                     path: path,

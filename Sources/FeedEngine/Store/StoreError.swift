@@ -22,4 +22,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(message)" }
+
+    /// The store at `path` has migrations this Feedwork does not know: it would misread them.
+    static func newerFeedwork(_ path: String) -> StoreError {
+        StoreError(path: path, message: StoreError.newerFeedworkMessage)
+    }
+
+    static let newerFeedworkMessage =
+        "the store was written by a newer Feedwork, whose tables this one does not know; use that version or a later one"
 }

@@ -10,6 +10,63 @@ import Testing
 
 @Suite("Store migrations")
 struct StoreMigrationTests {
+    /// The table in which `driver`'s store records the migrations it ran.
+    static func migrations(_ driver: HarnessStore) -> String {
+        driver == .sqlite ? "grdb_migrations" : "_migrations"
+    }
+
+    /// A row recording a migration from a later Feedwork.
+    static func laterMigration(_ driver: HarnessStore) -> String {
+        driver == .sqlite
+            ? "INSERT INTO grdb_migrations(identifier) VALUES ('v99: from a later Feedwork')"
+            : "INSERT INTO _migrations(version, name) VALUES (99, 'from a later Feedwork')"
+    }
+
+    /// Removes the later migration's row with the database's own client (Feedwork refuses
+    /// the store while it is there).
+    static func forgetLaterMigration(_ harness: FeedHarness) throws {
+        if let postgres = try harness.config().postgres {
+            let connection = try PostgresConnection(url: postgres.url)
+            try connection.execute(
+                "DELETE FROM \(PostgresSQL.identifier(postgres.schema))._migrations WHERE version = 99")
+        } else {
+            try harness.execute("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99:%'")
+        }
+    }
+
+    static func itemsHarness(_ driver: HarnessStore) throws -> FeedHarness {
+        try FeedHarness(
+            registry: AdapterRegistry([ItemsAdapter.self]),
+            yaml: "feeds:\n  - { name: items, adapter: items, url: items.json }\n",
+            files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])], store: driver)
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func openingAStoreAgainMigratesNothingAndKeepsItsRows(driver: HarnessStore) async throws {
+        let harness = try Self.itemsHarness(driver)
+        _ = try await harness.run()
+        let applied = try harness.count(Self.migrations(driver))
+        #expect(applied > 0)
+        let second = try #require(try await harness.run().feeds.first)
+        #expect(second.counts.unchanged == 3)
+        #expect(try harness.count(Self.migrations(driver)) == applied)
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aStoreWrittenByANewerFeedworkIsRefusedAndLeftAsItWas(driver: HarnessStore) async throws {
+        let harness = try Self.itemsHarness(driver)
+        _ = try await harness.run()
+        try harness.execute(Self.laterMigration(driver))
+        try harness.write("items.json", itemsJSON([("z", 9)]))
+        await #expect {
+            _ = try await harness.run()
+        } throws: { error in
+            "\(error)".contains("written by a newer Feedwork")
+        }
+        try Self.forgetLaterMigration(harness)
+        #expect(try harness.count("item") == 3, "the refused run wrote nothing")
+    }
+
     @Test func aStoreMadeBySchemaVersionOneOpensAndKeepsItsRows() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

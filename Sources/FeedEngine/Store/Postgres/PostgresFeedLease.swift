@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 
 /// The lease that keeps two passes of one feed from running at once, whichever machines they
@@ -27,7 +28,9 @@ final class PostgresFeedLease {
         while try lease.connection.execute(
             "SELECT pg_try_advisory_lock(\(keysSQL(schema: "$1", feed: "$2")))", [schema, feed]
         ).first(column: 0) != "t" {
-            guard ContinuousClock.now < deadline else { throw Busy(feed: feed, location: lease.connection.location) }
+            guard ContinuousClock.now < deadline else {
+                throw Busy(feed: feed, location: lease.connection.location, waited: wait)
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         return lease
@@ -63,8 +66,10 @@ final class PostgresFeedLease {
     struct Busy: Error, CustomStringConvertible {
         var feed: String
         var location: String
+        var waited: Duration
         var description: String {
-            "feed busy: another pass of '\(feed)' is running on \(location) (from this machine or another); try again when it ends"
+            "feed busy: another pass of '\(feed)' is running on \(location) (from this machine or another; waited "
+                + "\(FeedDuration(milliseconds: Int64(waited / .milliseconds(1)))); use --wait to wait longer)"
         }
     }
 }

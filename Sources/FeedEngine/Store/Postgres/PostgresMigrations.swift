@@ -98,11 +98,11 @@ enum PostgresMigrations {
     static var latest: Int { steps.map(\.version).max() ?? 0 }
 
     /// Creates `schema` when missing and applies the steps it lacks, then points the
-    /// connection's `search_path` at it.
+    /// connection's `search_path` at it; refuses a store with steps this Feedwork does not know.
     static func migrate(_ connection: PostgresConnection, schema: String) throws(PostgresError) {
         let quoted = PostgresSQL.identifier(schema)
         try connection.execute("BEGIN")
-        do {
+        do throws(PostgresError) {
             // One opener at a time per schema; released with the transaction.
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", ["feedwork.migrate." + schema])
             try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quoted)")
@@ -114,6 +114,9 @@ enum PostgresMigrations {
                 )
                 """)
             let done = try version(connection)
+            if done > latest {
+                throw PostgresError(location: connection.location, message: StoreError.newerFeedworkMessage)
+            }
             for step in steps where step.version > done {
                 try connection.execute(step.sql)
                 try connection.execute(
