@@ -114,6 +114,22 @@ public final class FeedHarness: Sendable {
         }
     }
 
+    /// The entities of the store, by name, with their schemas.
+    public func schemas() throws -> [String: EntitySchema] { try config().storedSchemas() }
+
+    /// The names of the store's tables and views that match `pattern` (SQL `LIKE`), sorted.
+    public func tableNames(like pattern: String = "%") throws -> [String] {
+        let sql =
+            switch storeKind {
+            case .sqlite: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE $1"
+            case .postgres:
+                "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE $1"
+            }
+        return try rows(sql, [.text(pattern)]).compactMap { row in
+            if case .text(let name)? = row["name"] { name } else { nil }
+        }.sorted()
+    }
+
     /// The number of rows in `table`.
     public func count(_ table: String) throws -> Int {
         let rows = try rows("SELECT count(*) AS n FROM \"\(table)\"")

@@ -41,4 +41,12 @@ extension FeedsConfig {
     package func responseCache() throws -> any ResponseCacheReading {
         try postgresStore() ?? EntityStore(readingAt: storePath)
     }
+
+    /// The entities the config's store holds, by name, with the schemas their feeds declared.
+    ///
+    /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
+    public func storedSchemas() throws -> [String: EntitySchema] {
+        if let store = try postgresStore() { return try store.schemas() }
+        return try EntityStore(readingAt: storePath).schemas()
+    }
 }

@@ -7,14 +7,15 @@ import Testing
 
 @Suite("singer adapter: loading a tap")
 struct SingerAdapterTests {
-    @Test func eachStreamBecomesAnEntityWithTypedColumns() async throws {
-        let harness = try SingerFeedTest.harness("good_tap.py")
+    @Test(arguments: HarnessStore.available)
+    func eachStreamBecomesAnEntityWithTypedColumns(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.inserted == 5)
         #expect(try harness.count("users") == 2)
         #expect(try harness.count("order_lines") == 3)
-        let schemas = try harness.store().schemas()
+        let schemas = try harness.schemas()
         let users = try #require(schemas["users"])
         #expect(
             users.columns.map { "\($0.name):\($0.type.rawValue)" } == [
@@ -25,8 +26,9 @@ struct SingerAdapterTests {
         #expect(schemas["order_lines"]?.key == ["orderId"])
     }
 
-    @Test func valuesAreStoredExactlyAndInUTC() async throws {
-        let harness = try SingerFeedTest.harness("good_tap.py")
+    @Test(arguments: HarnessStore.available)
+    func valuesAreStoredExactlyAndInUTC(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         _ = try await harness.run()
         let rows = try harness.rows(#"SELECT score, "signedUp", active, profile, tags FROM users ORDER BY id"#)
         #expect(SingerFeedTest.texts(rows, "score") == ["12.5", "7"])
@@ -35,24 +37,27 @@ struct SingerAdapterTests {
         #expect(SingerFeedTest.texts(rows, "tags") == [#"["a","b"]"#, "[]"])
     }
 
-    @Test func aSecondPassOfTheSameRecordsChangesNothing() async throws {
-        let harness = try SingerFeedTest.harness("good_tap.py")
+    @Test(arguments: HarnessStore.available)
+    func aSecondPassOfTheSameRecordsChangesNothing(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         _ = try await harness.run()
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.unchanged == 5)
         #expect(report.counts.inserted == 0 && report.counts.updated == 0)
     }
 
-    @Test func theLastStateIsStoredWithThePass() async throws {
-        let harness = try SingerFeedTest.harness("good_tap.py")
+    @Test(arguments: HarnessStore.available)
+    func theLastStateIsStoredWithThePass(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         _ = try await harness.run()
         let state = try harness.rows("SELECT value FROM _state WHERE feed = 'taps' AND key = 'singer.state'")
         #expect(
             SingerFeedTest.texts(state, "value") == [#"{"bookmarks":{"users":{"signedUp":"2024-03-02T00:00:00Z"}}}"#])
     }
 
-    @Test func theNextPassResumesFromTheStoredState() async throws {
-        let harness = try SingerFeedTest.harness("bookmark_tap.py", "    config: { count: 5 }")
+    @Test(arguments: HarnessStore.available)
+    func theNextPassResumesFromTheStoredState(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("bookmark_tap.py", "    config: { count: 5 }", driver: driver)
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.counts.inserted == 5)
         try harness.setConfig(SingerFeedTest.yaml("bookmark_tap.py", "    config: { count: 8 }"))
@@ -63,16 +68,18 @@ struct SingerAdapterTests {
         #expect(try harness.count("events") == 8)
     }
 
-    @Test func ignoredMessageTypesAreNoted() async throws {
-        let harness = try SingerFeedTest.harness("good_tap.py")
+    @Test(arguments: HarnessStore.available)
+    func ignoredMessageTypesAreNoted(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.notes.contains("ignored 1 ACTIVATE_VERSION message(s)"))
     }
 
-    @Test func theConfigIsPassedAsAPrivateFileWithVariablesInterpolated() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theConfigIsPassedAsAPrivateFileWithVariablesInterpolated(driver: HarnessStore) async throws {
         let harness = try SingerFeedTest.harness(
             "config_tap.py", "    config: { token: \"${TOKEN}\", region: eu-west, port: 8080 }",
-            environment: ["TOKEN": "s3cret-token"])
+            environment: ["TOKEN": "s3cret-token"], driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         let row = try #require(try harness.rows("SELECT path, mode, token_length, region, port FROM config").first)
@@ -91,18 +98,20 @@ struct SingerAdapterTests {
         #expect(feed.adapter.entities.map(\.schema.name) == ["users", "order_lines"])
     }
 
-    @Test func aFeedWithACatalogLoadsItsStreams() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aFeedWithACatalogLoadsItsStreams(driver: HarnessStore) async throws {
         let harness = try SingerFeedTest.harness(
-            "good_tap.py", "    catalog: \(SingerFeedTest.tap("catalog.json"))")
+            "good_tap.py", "    catalog: \(SingerFeedTest.tap("catalog.json"))", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(try harness.count("users") == 2)
         #expect(!report.notes.contains { $0.contains("differs from the catalog") })
     }
 
-    @Test func streamOptionsNameTheEntityAndItsWriteMode() async throws {
+    @Test(arguments: HarnessStore.available)
+    func streamOptionsNameTheEntityAndItsWriteMode(driver: HarnessStore) async throws {
         let harness = try SingerFeedTest.harness(
-            "good_tap.py", "    streams: { order-lines: { entity: orders, write: replace } }")
+            "good_tap.py", "    streams: { order-lines: { entity: orders, write: replace } }", driver: driver)
         _ = try await harness.run()
         #expect(try harness.count("orders") == 3)
     }

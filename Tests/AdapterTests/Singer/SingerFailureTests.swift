@@ -38,9 +38,11 @@ struct SingerFailureTests {
         #expect(error.contains("HTTP 401 with token none: unauthorized"))
     }
 
-    @Test func secretsInTheCommandAndStderrAreRedacted() async throws {
+    @Test(arguments: HarnessStore.available)
+    func secretsInTheCommandAndStderrAreRedacted(driver: HarnessStore) async throws {
         let harness = try SingerFeedTest.harness(
-            "failing_tap.py", arguments: ["--token", "${TOKEN}"], environment: ["TOKEN": "hunter2-token"])
+            "failing_tap.py", arguments: ["--token", "${TOKEN}"], environment: ["TOKEN": "hunter2-token"],
+            driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         let error = try #require(report.error)
         #expect(!error.contains("hunter2-token"))
@@ -62,8 +64,9 @@ struct SingerFailureTests {
         #expect(after == before)
     }
 
-    @Test func aRecordOfTheWrongTypeIsRejectedAndTheOthersKept() async throws {
-        let harness = try SingerFeedTest.harness("wrong_type_tap.py", "    max_reject_ratio: 0.5")
+    @Test(arguments: HarnessStore.available)
+    func aRecordOfTheWrongTypeIsRejectedAndTheOthersKept(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("wrong_type_tap.py", "    max_reject_ratio: 0.5", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .okWithRejects)
         #expect(report.counts.inserted == 2)
@@ -76,10 +79,11 @@ struct SingerFailureTests {
         #expect(rejects.first?["page"] == .integer(3))
     }
 
-    @Test func tooManyRejectedRecordsFailThePass() async throws {
-        let harness = try SingerFeedTest.harness("wrong_type_tap.py", "    max_reject_ratio: 0")
+    @Test(arguments: HarnessStore.available)
+    func tooManyRejectedRecordsFailThePass(driver: HarnessStore) async throws {
+        let harness = try SingerFeedTest.harness("wrong_type_tap.py", "    max_reject_ratio: 0", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
-        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
+        #expect(try harness.tableNames(like: "users").isEmpty)
     }
 }

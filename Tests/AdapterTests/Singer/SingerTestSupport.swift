@@ -15,9 +15,11 @@ enum SingerFeedTest {
     /// A harness with one singer feed named `taps` running `python3 <script> arguments...`;
     /// `body` holds more of the feed's keys, indented by 4.
     static func harness(
-        _ script: String, arguments: [String] = [], _ body: String = "", environment: [String: String] = [:]
+        _ script: String, arguments: [String] = [], _ body: String = "", environment: [String: String] = [:],
+        driver: HarnessStore = .sqlite
     ) throws -> FeedHarness {
-        try FeedHarness(registry: registry, yaml: yaml(script, arguments: arguments, body), environment: environment)
+        try FeedHarness(
+            registry: registry, yaml: yaml(script, arguments: arguments, body), environment: environment, store: driver)
     }
 
     /// feeds.yaml with the feed of ``harness(_:arguments:_:environment:)``.
@@ -35,9 +37,8 @@ enum SingerFeedTest {
     /// Every row of every table of the store that a pass may change, as text: to compare a store
     /// before and after a pass that must change nothing.
     static func snapshot(_ harness: FeedHarness) throws -> [String] {
-        let tables = try harness.rows(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT IN ('_runs', 'sqlite_sequence', 'grdb_migrations') ORDER BY name"
-        ).compactMap { $0["name"]?.description }
+        let bookkeeping = ["_runs", "sqlite_sequence", "grdb_migrations", "_migrations"]
+        let tables = try harness.tableNames().filter { !bookkeeping.contains($0) }
         var lines: [String] = ["tables: " + tables.joined(separator: ",")]
         for table in tables {
             for row in try harness.rows("SELECT * FROM \"\(table)\"") {

@@ -38,31 +38,34 @@ private struct FoundAdapter: FeedAdapter {
 
 @Suite("FeedPass.declare: entities declared during a pass")
 struct DeclaredEntityTests {
-    static func harness(_ options: String = "") throws -> FeedHarness {
+    static func harness(_ options: String = "", driver: HarnessStore) throws -> FeedHarness {
         try FeedHarness(
             registry: AdapterRegistry([FoundAdapter.self]),
-            yaml: "feeds:\n  - { name: finder, adapter: found\(options) }\n")
+            yaml: "feeds:\n  - { name: finder, adapter: found\(options) }\n", store: driver)
     }
 
-    @Test func aDeclaredEntityGetsItsTableSchemaAndViewAndItsRecords() async throws {
-        let harness = try Self.harness()
+    @Test(arguments: HarnessStore.available)
+    func aDeclaredEntityGetsItsTableSchemaAndViewAndItsRecords(driver: HarnessStore) async throws {
+        let harness = try Self.harness(driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(try harness.count("found") == 1)
-        #expect(try harness.store().schemas()["found"] == FoundAdapter.schema())
-        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'found_view'").count == 1)
+        #expect(try harness.schemas()["found"] == FoundAdapter.schema())
+        #expect(try harness.tableNames(like: "found%") == ["found", "found_view"])
     }
 
-    @Test func aFailedPassTakesItsDeclaredEntityWithIt() async throws {
-        let harness = try Self.harness(", fail: true")
+    @Test(arguments: HarnessStore.available)
+    func aFailedPassTakesItsDeclaredEntityWithIt(driver: HarnessStore) async throws {
+        let harness = try Self.harness(", fail: true", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
-        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name LIKE 'found%'").isEmpty)
-        #expect(try harness.store().schemas()["found"] == nil)
+        #expect(try harness.tableNames(like: "found%").isEmpty)
+        #expect(try harness.schemas()["found"] == nil)
     }
 
-    @Test func declaringAnEntityAgainWithAnotherSchemaFailsThePass() async throws {
-        let harness = try Self.harness(", redeclare: true")
+    @Test(arguments: HarnessStore.available)
+    func declaringAnEntityAgainWithAnotherSchemaFailsThePass(driver: HarnessStore) async throws {
+        let harness = try Self.harness(", redeclare: true", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
         #expect(report.error?.contains("declared entity 'found' again with another schema or write mode") == true)

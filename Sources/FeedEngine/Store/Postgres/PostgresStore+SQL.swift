@@ -34,7 +34,7 @@ extension PostgresStore: StoreSQL {
 
 /// How the text of a PostgreSQL result column reads back as the value the SQLite store holds.
 enum PostgresValueType {
-    case integer, real, boolean, timestamp, text
+    case integer, real, boolean, timestamp, json, text
 
     /// The reading of the type numbered `oid` (PostgreSQL's `pg_type.oid`).
     init(oid: UInt32) {
@@ -43,6 +43,7 @@ enum PostgresValueType {
         case 700, 701: self = .real  // float4, float8
         case 16: self = .boolean
         case 1184, 1114: self = .timestamp  // timestamptz, timestamp
+        case 3802, 114: self = .json  // jsonb, json
         default: self = .text  // text, numeric (exact digits), jsonb, ...
         }
     }
@@ -55,8 +56,36 @@ enum PostgresValueType {
         case .real: return Double(text).map { .real($0) } ?? .text(text)
         case .boolean: return .integer(text == "t" ? 1 : 0)
         case .timestamp: return .text(Self.iso8601(text))
+        case .json: return .text(Self.compact(text))
         case .text: return .text(text)
         }
+    }
+
+    /// JSON text without the spaces `jsonb` prints after `,` and `:` (strings kept as they
+    /// are), as the SQLite store holds the JSON it was given.
+    static func compact(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var inString = false
+        var escaped = false
+        for character in text {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                result.append(character)
+            } else if character == "\"" {
+                inString = true
+                result.append(character)
+            } else if !character.isWhitespace {
+                result.append(character)
+            }
+        }
+        return result
     }
 
     /// PostgreSQL's ISO output of a timestamp in UTC (`2026-01-10 10:10:00.25+00`) as the
