@@ -136,8 +136,9 @@ struct ClassifiedAdapterTests {
                 == .text("A new title"))
     }
 
-    @Test func aSecondRunOfTheSamePayloadsChangesNothing() async throws {
-        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json")
+    @Test(arguments: HarnessStore.available)
+    func aSecondRunOfTheSamePayloadsChangesNothing(driver: HarnessStore) async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.counts.inserted == 6)
         let second = try #require(try await harness.run().feeds.first)
@@ -145,8 +146,9 @@ struct ClassifiedAdapterTests {
         #expect(second.counts.inserted + second.counts.updated == 0)
     }
 
-    @Test func offsetsWithoutAColonBecomeUTCAndPricesBecomeMinorUnits() async throws {
-        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json")
+    @Test(arguments: HarnessStore.available)
+    func offsetsWithoutAColonBecomeUTCAndPricesBecomeMinorUnits(driver: HarnessStore) async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
         let rows = try harness.rows(
             "SELECT id, price, created_at, image_small, image_thumb, siret FROM classified ORDER BY id")
@@ -159,10 +161,11 @@ struct ClassifiedAdapterTests {
         #expect(rows.map { $0["siret"] } == [.null, .text("123 323 002"), .null])
     }
 
-    @Test func theCurrencyOptionSetsTheScaleOfMinorUnits() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theCurrencyOptionSetsTheScaleOfMinorUnits(driver: HarnessStore) async throws {
         let harness = try ClassifiedFeedFiles.harness(
             categories: try TestFixtures.data("classified/categories.json"),
-            listing: try TestFixtures.data("classified/listing.json"), extra: "    currency: jpy")
+            listing: try TestFixtures.data("classified/listing.json"), extra: "    currency: jpy", driver: driver)
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.inserted == 4, "3 categories and the one ad with a whole yen price")
         let row = try #require(try harness.rows("SELECT price, currency FROM classified").first)
@@ -181,8 +184,9 @@ struct ClassifiedAdapterTests {
         #expect(throws: ConfigError.self) { try harness.config() }
     }
 
-    @Test func duplicateAdIdsKeepTheLastOneAndAreReported() async throws {
-        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "duplicates.json")
+    @Test(arguments: HarnessStore.available)
+    func duplicateAdIdsKeepTheLastOneAndAreReported(driver: HarnessStore) async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "duplicates.json", driver: driver)
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .ok)
         #expect(try harness.count("classified") == 2)
@@ -191,7 +195,8 @@ struct ClassifiedAdapterTests {
         #expect(feed.notes.contains("1 duplicate classified key(s) in this pass ('601'); the last one wins"))
     }
 
-    @Test func theCategoryRelationAndItsLabelFilterAdsByCategoryName() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theCategoryRelationAndItsLabelFilterAdsByCategoryName(driver: HarnessStore) async throws {
         let schema = try #require(ClassifiedAdapter.description.entities.first { $0.name == "classified" })
         let relation = try #require(schema.relations.first)
         let target = try #require(ClassifiedAdapter.description.entities.first { $0.name == relation.entity })
@@ -200,7 +205,7 @@ struct ClassifiedAdapterTests {
         #expect(target.columnIndex(label) != nil)
         #expect(schema.columnIndex(relation.column) != nil)
 
-        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json")
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
         let ids = try harness.integers(
             """

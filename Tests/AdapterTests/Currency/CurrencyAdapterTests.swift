@@ -44,9 +44,11 @@ struct CurrencyAdapterTests {
         #expect(try harness.snapshot() == before)
     }
 
-    @Test func quotesKeepTheirExactTextWhetherIntegersOrExponentNotation() async throws {
+    @Test(arguments: HarnessStore.available)
+    func quotesKeepTheirExactTextWhetherIntegersOrExponentNotation(driver: HarnessStore) async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live-notation.json"))
+            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live-notation.json"),
+            driver: driver)
         _ = try await harness.run()
         #expect(
             try harness.rateLines() == [
@@ -56,9 +58,11 @@ struct CurrencyAdapterTests {
             ])
     }
 
-    @Test func ratesAreKeptAsHistoryOneRowPerQuoteTime() async throws {
+    @Test(arguments: HarnessStore.available)
+    func ratesAreKeptAsHistoryOneRowPerQuoteTime(driver: HarnessStore) async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"))
+            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"),
+            driver: driver)
         _ = try await harness.run()
         let again = try await harness.run()
         #expect(again.feeds.first?.counts.unchanged == 10, "5 currencies and 5 rates, all seen before")
@@ -70,20 +74,22 @@ struct CurrencyAdapterTests {
         #expect(euro == ["EUR 1.5 2019-09-11T16:08:06Z", "EUR 0.9 2019-09-11T17:08:06Z"])
     }
 
-    @Test func ratesCurrenciesKeepsOnlyTheNamedTargetsFromAFile() async throws {
+    @Test(arguments: HarnessStore.available)
+    func ratesCurrenciesKeepsOnlyTheNamedTargetsFromAFile(driver: HarnessStore) async throws {
         let harness = try CurrencyHarness.files(
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"),
-            extra: ", currencies: [eur, JPY, NOK]")
+            extra: ", currencies: [eur, JPY, NOK]", driver: driver)
         let report = try await harness.run()
         #expect(try harness.rateLines().map { String($0.prefix(3)) } == ["EUR", "JPY"])
         #expect(report.feeds.first?.notes.contains("no quote for NOK") == true)
     }
 
-    @Test func theKeyAndTheFilterAreSentAsQueryParametersOverHTTP() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theKeyAndTheFilterAreSentAsQueryParametersOverHTTP(driver: HarnessStore) async throws {
         let list = try CurrencyHarness.fixture("list.json")
         let live = try CurrencyHarness.fixture("live.json")
         let server = try CurrencyHarness.api(list: list) { _ in live }
-        let harness = try CurrencyHarness.server(server, rates: ", currencies: [EUR, GBP]")
+        let harness = try CurrencyHarness.server(server, rates: ", currencies: [EUR, GBP]", driver: driver)
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
         let requests = server.requests
@@ -93,11 +99,12 @@ struct CurrencyAdapterTests {
         #expect(try harness.count("exchange_rate") == 2)
     }
 
-    @Test func aSecondPassInsideMaxAgeMakesNoRequest() async throws {
+    @Test(arguments: HarnessStore.available)
+    func aSecondPassInsideMaxAgeMakesNoRequest(driver: HarnessStore) async throws {
         let list = try CurrencyHarness.fixture("list.json")
         let live = try CurrencyHarness.fixture("live.json")
         let server = try CurrencyHarness.api(list: list) { _ in live }
-        let harness = try CurrencyHarness.server(server)
+        let harness = try CurrencyHarness.server(server, driver: driver)
         let first = try await harness.run()
         #expect(first.feeds.first?.status == .ok)
         #expect(server.requestCount == 2)
@@ -109,11 +116,12 @@ struct CurrencyAdapterTests {
         #expect(try harness.count("exchange_rate") == 5)
     }
 
-    @Test func ratesAreRequestedAgainOnceTheirMaxAgeHasPassed() async throws {
+    @Test(arguments: HarnessStore.available)
+    func ratesAreRequestedAgainOnceTheirMaxAgeHasPassed(driver: HarnessStore) async throws {
         let list = try CurrencyHarness.fixture("list.json")
         let live = try CurrencyHarness.fixture("live.json")
         let server = try CurrencyHarness.api(list: list) { _ in live }
-        let harness = try CurrencyHarness.server(server, rates: ", max_age: 0s")
+        let harness = try CurrencyHarness.server(server, rates: ", max_age: 0s", driver: driver)
         _ = try await harness.run()
         _ = try await harness.run()
         #expect(server.requests.map(\.path) == ["/api/list", "/api/live", "/api/live"])

@@ -10,7 +10,8 @@ enum CurrencyHarness {
     static let registry = AdapterRegistry([CurrencyAdapter.self])
 
     /// A `rates` feed reading `list.json` and `live.json` from its folder.
-    static func files(list: Data, live: Data, extra: String = "") throws -> FeedHarness {
+    static func files(list: Data, live: Data, extra: String = "", driver: HarnessStore = .sqlite) throws -> FeedHarness
+    {
         try FeedHarness(
             registry: registry,
             yaml: """
@@ -20,11 +21,13 @@ enum CurrencyHarness {
                     max_reject_ratio: 1  # these suites reject most records on purpose
                     currencies: { url: list.json }
                     rates: { url: live.json\(extra) }
-                """, files: ["list.json": list, "live.json": live])
+                """, files: ["list.json": list, "live.json": live], store: driver)
     }
 
     /// A feed whose two endpoints are on `server`, with the key from the environment.
-    static func server(_ server: LoopbackServer, key: String = "sekret-123", rates: String = "") throws -> FeedHarness {
+    static func server(
+        _ server: LoopbackServer, key: String = "sekret-123", rates: String = "", driver: HarnessStore = .sqlite
+    ) throws -> FeedHarness {
         try FeedHarness(
             registry: registry,
             yaml: """
@@ -35,7 +38,7 @@ enum CurrencyHarness {
                     retries: 0
                     currencies: { url: "\(server.url("/api/list"))" }
                     rates: { url: "\(server.url("/api/live"))"\(rates) }
-                """, environment: ["CURRENCYLAYER_KEY": key])
+                """, environment: ["CURRENCYLAYER_KEY": key], store: driver)
     }
 
     /// A loopback server answering `/api/list` and `/api/live` with the given bodies.
