@@ -118,7 +118,9 @@ struct ConcurrentRunTests {
 
     @Test(arguments: HarnessStore.available)
     func exportAndListReadTheStoreDuringARun(driver: HarnessStore) async throws {
-        let store = try SlowStore(delay: .seconds(10), driver: driver)
+        // The run waits far longer than the readers can take on a loaded machine; it is
+        // interrupted once they are done.
+        let store = try SlowStore(delay: .seconds(60), driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
         let export = try await FeedworkProcess.runOffPool(["export", "fruit"], in: store.directory)
@@ -128,7 +130,7 @@ struct ConcurrentRunTests {
         #expect(export.stdout.contains(#""type":"apple""#), "\(export.stdout)")
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("fruit"))
+        first.interrupt()
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(first.terminationStatus == 0)
     }
 }

@@ -19,7 +19,7 @@ extension Engine {
         _ config: FeedsConfig, fetcher: any Fetching = StandardFetcher(), storePath: String? = nil,
         wait: FeedDuration = .seconds(30), offline: Bool = false, startDate: Date? = nil, deliversOutbox: Bool = true
     ) async throws -> Engine {
-        if storePath == nil, let store = try config.postgresStore() {
+        if storePath == nil, let store = try config.postgresStore(forWriting: true) {
             // Many processes share the database: each pass takes its feed's lease instead of a
             // lock on the whole store.
             try await store.markInterruptedRuns()

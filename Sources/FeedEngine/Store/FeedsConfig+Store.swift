@@ -1,15 +1,32 @@
 import FeedKit
+import Foundation
 
 /// Opening the store a config names, for the commands that read it.
 extension FeedsConfig {
-    /// The config's PostgreSQL store, connected (its schema created or brought up to date when
-    /// needed); `nil` when the store is an SQLite file.
+    /// The config's PostgreSQL store, connected; `nil` when the store is an SQLite file. For
+    /// writing, its schema is created or brought up to date when needed; for reading, nothing
+    /// is created, so a role that may only read the schema can use it.
     ///
-    /// - Throws: ``StoreError`` naming the server without its password.
-    func postgresStore() throws -> PostgresStore? {
+    /// - Throws: ``StoreError`` naming the server without its password; for reading, also when
+    ///   the schema holds no store of this Feedwork's version.
+    func postgresStore(forWriting: Bool = false) throws -> PostgresStore? {
         guard let postgres else { return nil }
         do {
-            return try PostgresStore(url: postgres.url, schema: postgres.schema)
+            return try PostgresStore(url: postgres.url, schema: postgres.schema, migrating: forWriting)
+        } catch {
+            throw StoreError(path: storeDescription, message: redactor.redact(error.message))
+        }
+    }
+
+    /// Whether the config's store exists: the SQLite file, or a Feedwork store in the
+    /// PostgreSQL schema.
+    ///
+    /// - Throws: ``StoreError`` when the server cannot be reached.
+    public func storeExists() throws -> Bool {
+        guard let postgres else { return FileManager.default.fileExists(atPath: storePath) }
+        do {
+            let connection = try PostgresConnection(url: postgres.url)
+            return try PostgresMigrations.storedVersion(connection, schema: postgres.schema) != nil
         } catch {
             throw StoreError(path: storeDescription, message: redactor.redact(error.message))
         }

@@ -35,7 +35,7 @@ struct ListCommand: ParsableCommand {
         let config = try options.load(unsetVariables: .placeholder)
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
         let overview =
-            config.postgres != nil || FileManager.default.fileExists(atPath: config.storePath)
+            try config.storeExists()
             ? try FeedOverview.load(config: config)
             : FeedOverview.neverRun(config: config)
         if json {

@@ -112,8 +112,8 @@ struct PriceCommand: ParsableCommand {
         let source = GoodsCatalog.currency
         guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge) }
         let config = try options.load(unsetVariables: .placeholder)
-        guard config.postgres != nil || FileManager.default.fileExists(atPath: config.storePath) else {
-            throw failure("no stored rates: \(config.storePath) does not exist yet; run `feedwork run` first")
+        guard try config.storeExists() else {
+            throw failure("no stored rates: \(config.storeDescription) does not exist yet; run `feedwork run` first")
         }
         let rates = StoredRates(store: try config.storedRows())
         let found: ExchangeQuote?

@@ -130,6 +130,31 @@ enum PostgresMigrations {
         try connection.execute("SET search_path TO \(quoted)")
     }
 
+    /// Checks, without changing anything, that `schema` holds a store at the latest version.
+    ///
+    /// - Throws: ``PostgresError`` saying what to do: run a pass first (no store), run one to
+    ///   update it (older), or use a newer Feedwork.
+    static func checkCurrent(_ connection: PostgresConnection, schema: String) throws(PostgresError) {
+        let version = try storedVersion(connection, schema: schema)
+        let problem: String? =
+            switch version {
+            case nil: "no Feedwork store in schema '\(schema)' yet; run `feedwork run` first"
+            case let version? where version < latest:
+                "the store was written by an older Feedwork; run `feedwork run` once to update it"
+            case let version? where version > latest: StoreError.newerFeedworkMessage
+            default: nil
+            }
+        if let problem { throw PostgresError(location: connection.location, message: problem) }
+    }
+
+    /// The version of the store in `schema`; `nil` when there is none.
+    static func storedVersion(_ connection: PostgresConnection, schema: String) throws(PostgresError) -> Int? {
+        let table = PostgresSQL.identifier(schema) + "._migrations"
+        let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [table])
+        guard exists[0, 0] == "t" else { return nil }
+        return Int(try connection.execute("SELECT coalesce(max(version), 0) FROM \(table)")[0, 0] ?? "0") ?? 0
+    }
+
     /// The version of the store the connection's `search_path` points at (0 when new).
     static func version(_ connection: PostgresConnection) throws(PostgresError) -> Int {
         let exists = try connection.execute("SELECT to_regclass('_migrations') IS NOT NULL")

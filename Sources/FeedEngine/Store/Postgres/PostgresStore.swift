@@ -18,18 +18,29 @@ final class PostgresStore: Sendable {
     let writeSession: PostgresSession
     let readSession: PostgresSession
 
-    /// Connects to `url`, creating `schema` and its tables when missing and migrating them.
+    /// Connects to `url`, creating `schema` and its tables when missing and migrating them;
+    /// with `migrating` false (the reading commands), it only checks that the store is there
+    /// and up to date, so a role that may only read the schema can use it.
     ///
-    /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement.
-    init(url: String, schema: String = "feedwork") throws(PostgresError) {
+    /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement,
+    ///   or (not migrating) the schema holds no store of this Feedwork's version.
+    init(url: String, schema: String = "feedwork", migrating: Bool = true) throws(PostgresError) {
         self.schema = schema
         self.url = url
-        let write = try PostgresConnection(url: url)
-        location = write.location
-        try PostgresMigrations.migrate(write, schema: schema)
+        let first = try PostgresConnection(url: url)
+        location = first.location
+        guard migrating else {
+            // A reading store holds one connection: the reading commands never write.
+            try PostgresMigrations.checkCurrent(first, schema: schema)
+            try first.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+            readSession = PostgresSession(first)
+            writeSession = readSession
+            return
+        }
+        try PostgresMigrations.migrate(first, schema: schema)
         let read = try PostgresConnection(url: url)
         try read.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
-        writeSession = PostgresSession(write)
+        writeSession = PostgresSession(first)
         readSession = PostgresSession(read)
     }
 
