@@ -17,26 +17,27 @@ extension PostgresStore: StoreDriver {
         }
     }
 
+    /// Unlike SQLite's, which allows one writer, each pass writes on a connection and thread of
+    /// its own, made when its first job arrives: passes of different feeds in one process
+    /// write at the same time, as they do from different processes.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
-        let session = writeSession
-        let location = location
-        return FeedTransaction(writer: writer, location: location) { body in
-            try session.with { connection in
-                try connection.execute("BEGIN")
-                let scope = PostgresPassTransaction(
-                    connection: connection, location: location, feed: feed, run: run, stamp: stamp,
-                    bindings: bindings)
-                defer { scope.close() }
-                do {
-                    if try body(scope) {
-                        try connection.execute("COMMIT")
-                    } else {
-                        try connection.execute("ROLLBACK")
-                    }
-                } catch {
-                    _ = try? connection.execute("ROLLBACK")
-                    throw error
+        let (url, schema, location) = (url, schema, location)
+        return FeedTransaction(writer: StoreWriter(label: "feedwork.postgres.pass"), location: location) { body in
+            let connection = try PostgresConnection(url: url)
+            try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+            try connection.execute("BEGIN")
+            let scope = PostgresPassTransaction(
+                connection: connection, location: location, feed: feed, run: run, stamp: stamp, bindings: bindings)
+            defer { scope.close() }
+            do {
+                if try body(scope) {
+                    try connection.execute("COMMIT")
+                } else {
+                    try connection.execute("ROLLBACK")
                 }
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
             }
         }
     }

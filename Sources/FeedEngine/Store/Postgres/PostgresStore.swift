@@ -4,8 +4,10 @@ import Foundation
 /// The PostgreSQL store: the same tables as the SQLite store (``EntityStore``), in one schema
 /// of a database that many machines share.
 ///
-/// Statements block, so writes run on the store's writer thread (``StoreWriter``), like
-/// SQLite's, each on the write connection; reads take turns on a connection of their own.
+/// Statements block, so one-shot writes (run records, failed runs) run on the store's writer
+/// thread (``StoreWriter``) on the write connection, and each feed pass on a thread and
+/// connection of its own (``passTransaction(feed:run:stamp:bindings:)``); reads take turns on a
+/// connection of their own.
 /// The system tables are created and migrated when the store opens (``PostgresMigrations``).
 final class PostgresStore: Sendable {
     /// The server and database, without the password.
