@@ -59,8 +59,9 @@ struct EntityViewTests {
         #expect(try harness.rows("SELECT code FROM rate_view") == [["code": .text("mine")]])
     }
 
-    @Test func moneyInMinorUnitsGainsItsAmountAndCurrency() async throws {
-        let harness = try JSONFeedTest.harness(
+    /// One price in yen (no minor units) and one in pounds (two decimals).
+    func pricesHarness() throws -> FeedHarness {
+        try JSONFeedTest.harness(
             url: "prices.json",
             """
                 records: prices
@@ -69,6 +70,10 @@ struct EntityViewTests {
                 fields: { sku: string, amount: { type: money, currency: JPY }, cost: { type: money, currency: GBP } }
             """,
             files: ["prices.json": Data(#"{"prices":[{"sku":"a","amount":1500,"cost":"2.49"}]}"#.utf8)])
+    }
+
+    @Test func moneyInMinorUnitsGainsItsAmountAndCurrency() async throws {
+        let harness = try pricesHarness()
         _ = try await harness.run()
         #expect(
             try harness.rows(
