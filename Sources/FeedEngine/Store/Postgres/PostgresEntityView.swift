@@ -15,7 +15,9 @@ import FeedKit
 ///
 /// Passes of different processes may write one entity's view at once: the writing is
 /// serialized by a transaction-level advisory lock on the schema's views (``lockSQL``), and
-/// what is there is read again once it is held.
+/// what is there is read again once it is held. The lock lasts until the transaction ends: a
+/// moment when a pass starts, the whole pass when an adapter declares an entity whose view
+/// must be written during it.
 enum PostgresEntityView {
     /// The start of the comment of every view Feedwork writes; the view's query follows it.
     static let marker =
