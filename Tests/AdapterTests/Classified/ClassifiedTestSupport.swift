@@ -9,7 +9,9 @@ import Foundation
 enum ClassifiedFeedFiles {
     static let registry = AdapterRegistry([ClassifiedAdapter.self])
 
-    static func harness(categories: Data, listing: Data, extra: String = "") throws -> FeedHarness {
+    static func harness(categories: Data, listing: Data, extra: String = "", driver: HarnessStore = .sqlite) throws
+        -> FeedHarness
+    {
         try FeedHarness(
             registry: registry,
             yaml: """
@@ -20,14 +22,16 @@ enum ClassifiedFeedFiles {
                     listing_url: listing.json
                     max_reject_ratio: 1  # these suites reject most records on purpose
                 \(extra)
-                """, files: ["categories.json": categories, "listing.json": listing])
+                """, files: ["categories.json": categories, "listing.json": listing], store: driver)
     }
 
     /// A harness over this target's own `classified/` fixtures.
-    static func fixtureHarness(categories: String = "categories.json", listing: String) throws -> FeedHarness {
+    static func fixtureHarness(
+        categories: String = "categories.json", listing: String, driver: HarnessStore = .sqlite
+    ) throws -> FeedHarness {
         try harness(
             categories: try TestFixtures.data("classified/\(categories)"),
-            listing: try TestFixtures.data("classified/\(listing)"))
+            listing: try TestFixtures.data("classified/\(listing)"), driver: driver)
     }
 
     /// A harness over the real recorded payloads.
