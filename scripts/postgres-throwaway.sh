@@ -6,6 +6,8 @@
 #   bash scripts/postgres-throwaway.sh stop "$FEEDWORK_TEST_POSTGRES_DIR"
 #
 # Needs Debian's postgresql package (its binaries are found under /usr/lib/postgresql).
+# max_connections is 500: the store-level suites run on PostgreSQL in parallel, each harness
+# with connections of its own (about 260 at once were seen on 2 cores; the default 100 fails them).
 set -euo pipefail
 
 bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
@@ -25,7 +27,7 @@ start)
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     as_server "$bin/initdb" -D "$dir/data" -U postgres -A trust --no-sync >"$dir/initdb.log" 2>&1
     as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" start >/dev/null
     echo "export FEEDWORK_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable'"
     echo "export FEEDWORK_TEST_POSTGRES_DIR='$dir'"
     ;;
