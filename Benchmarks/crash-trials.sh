@@ -1,21 +1,49 @@
 #!/usr/bin/env bash
 # Crash safety: SIGKILLs `feedwork run` at random moments of a large pass, then checks that the
-# store is intact (PRAGMA integrity_check), that every feed's rows are all the previous pass's or
-# all the new one's, and that the next run completes normally.
+# store is intact, that every feed's rows are all the previous pass's or all the new one's, and
+# that the next run completes normally.
 #
-# Usage: Benchmarks/crash-trials.sh [TRIALS] [ITEMS_PER_FEED]   (defaults: 24 trials, 20000 items)
-# Needs python3 (with its sqlite3 module). Prints "crash-trials: N passed, M failed" last and
-# exits non-zero when any trial failed.
+# Usage: Benchmarks/crash-trials.sh [TRIALS] [ITEMS_PER_FEED]                (SQLite)
+#        Benchmarks/crash-trials.sh --postgres URL [TRIALS] [ITEMS_PER_FEED] (PostgreSQL)
+# Defaults: 24 trials, 20000 items per feed (two feeds: 40,000 rows a pass).
+#
+# SQLite: the store is checked with PRAGMA integrity_check; the kill lands at a random moment
+# between 0 and 1.1 times the duration of a first, uninterrupted pass, counted from the start.
+#
+# PostgreSQL: the trials run in a new schema of URL, dropped at the end, and are checked
+# through psql. Each kill lands DURING a pass: the script waits until the pass has begun (its
+# `running` rows are in `_runs`), then sleeps a random time within the measured duration of an
+# uninterrupted pass of the same kind (every row changed), and kills. A kill that came after
+# both feeds committed is reported and not counted: trials go on until TRIALS kills have landed
+# while a feed's pass was still uncommitted. After each kill, the script waits (30 s at most)
+# until no session holds a feed's lease (advisory lock) or any lock on the schema's tables
+# (an idle transaction included), then the next run must complete with `--wait 0s`, so a lease
+# left behind would fail it with "feed busy"; it marks the killed passes `interrupted`.
+#
+# Needs python3 (with its sqlite3 module), and psql for PostgreSQL. Prints
+# "crash-trials: N passed, M failed" last and exits non-zero when any trial failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+postgres_url=""
+if [ "${1:-}" = "--postgres" ]; then
+    postgres_url=${2:?"--postgres needs the server's URL"}
+    shift 2
+fi
 trials=${1:-24}
 items=${2:-20000}
 
 swift build >/dev/null
 binary="$(swift build --show-bin-path)/feedwork"
 work=$(mktemp -d "${TMPDIR:-/tmp}/feedwork-crash.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+schema="crash_$(date +%s)_$$"
+cleanup() {
+    if [ -n "$postgres_url" ]; then
+        psql "$postgres_url" -XAtq -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
 
 # Two fruit feeds of $items items each; every item's price is the pass's marker.
 python3 - "$work" "$items" <<'PY'
@@ -26,20 +54,31 @@ for marker in (1, 2):
         fruit = [{"type": f"{feed}-fruit-{i:07d}", "price": marker, "weight": i % 997} for i in range(items)]
         with open(f"{work}/{feed}-{marker}.json", "w") as out:
             json.dump({"fruit": fruit}, out)
-with open(f"{work}/feeds.yaml", "w") as out:
-    out.write("feeds:\n"
-              "  - { name: north, adapter: fruit, url: north.json }\n"
-              "  - { name: south, adapter: fruit, url: south.json }\n")
 PY
+{
+    if [ -n "$postgres_url" ]; then printf 'store: %s\nschema: %s\n' "$postgres_url" "$schema"; fi
+    printf 'feeds:\n'
+    printf '  - { name: north, adapter: fruit, url: north.json }\n'
+    printf '  - { name: south, adapter: fruit, url: south.json }\n'
+} >"$work/feeds.yaml"
 
 use_marker() {
     cp "$work/north-$1.json" "$work/north.json"
     cp "$work/south-$1.json" "$work/south.json"
 }
 
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# One value (or rows, fields separated by |) from the PostgreSQL store, through psql.
+pg() { psql "$postgres_url" -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
+
 # Prints "ok" and each feed's state (old or new) when the store is intact and each feed holds
 # only marker $1 or only marker $2; otherwise what is wrong.
 check_store() {
+    if [ -n "$postgres_url" ]; then
+        check_postgres "$@"
+        return
+    fi
     python3 - "$work/feeds.sqlite" "$items" "$1" "$2" <<'PY'
 import sqlite3, sys
 path, items, old, new = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -60,48 +99,146 @@ print("ok " + ", ".join(states) if not problems else "; ".join(problems))
 PY
 }
 
-# A first full pass, timed, to learn how long a pass takes.
+# check_store on PostgreSQL: each feed's row count and distinct prices.
+check_postgres() {
+    local problems="" states="" feed count prices
+    for feed in north south; do
+        IFS='|' read -r count prices < <(pg "SELECT count(*), string_agg(DISTINCT price::text, ',') FROM $schema.fruit WHERE _feed = '$feed'")
+        if [ "$count" != "$items" ] || { [ "$prices" != "$1" ] && [ "$prices" != "$2" ]; }; then
+            problems+="feed $feed: prices {$prices}, $count rows (expected all $1 or all $2, $items rows); "
+        elif [ "$prices" = "$2" ] && [ "$1" != "$2" ]; then
+            states+="${states:+, }$feed new"
+        else
+            states+="${states:+, }$feed old"
+        fi
+    done
+    if [ -z "$problems" ]; then echo "ok $states"; else echo "${problems%; }"; fi
+}
+
+# PostgreSQL: the sessions that still hold a feed's lease in the schema (an advisory lock keyed
+# as PostgresFeedLease keys it) or any lock on its tables (an open transaction, idle or not).
+holders() {
+    pg "SELECT count(DISTINCT pid) FROM pg_locks l LEFT JOIN pg_class c ON c.oid = l.relation
+        WHERE l.pid <> pg_backend_pid() AND (c.relnamespace = '$schema'::regnamespace
+            OR (l.locktype = 'advisory' AND l.objsubid = 2
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND l.classid::bigint = (hashtext('feedwork.' || '$schema')::bigint & 4294967295)))"
+}
+
+# PostgreSQL: starts a run, waits until its passes have begun, sleeps $1 ms and kills it; sets
+# `midpass` to whether a pass was still uncommitted.
+kill_postgres_pass() {
+    local before
+    before=$(pg "SELECT COALESCE(max(id), 0) FROM $schema._runs")
+    "$binary" run --config "$work/feeds.yaml" >/dev/null 2>&1 &
+    pid=$!
+    until [ "$(pg "SELECT count(*) FROM $schema._runs WHERE id > $before")" != 0 ]; do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+    done
+    sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    midpass=false
+    [ "$(pg "SELECT count(*) FROM $schema._runs WHERE id > $before AND status = 'running'")" = 0 ] || midpass=true
+}
+
+# A first full pass, then a timed one that changes every row (what the killed passes do).
 use_marker 1
-start=$(date +%s%N)
 "$binary" run --config "$work/feeds.yaml" >/dev/null
-duration_ms=$(( ($(date +%s%N) - start) / 1000000 ))
-echo "a full pass of 2 x $items items takes ${duration_ms} ms"
 result=$(check_store 1 1)
 [[ "$result" == ok* ]] || { echo "the first pass is wrong: $result"; exit 1; }
+old=1
+if [ -n "$postgres_url" ]; then
+    use_marker 2
+    before=$(pg "SELECT COALESCE(max(id), 0) FROM $schema._runs")
+    "$binary" run --config "$work/feeds.yaml" >/dev/null &
+    pid=$!
+    until [ "$(pg "SELECT count(*) FROM $schema._runs WHERE id > $before")" != 0 ]; do
+        kill -0 "$pid" 2>/dev/null || { echo "the timed pass ended before it began"; exit 1; }
+        sleep 0.01
+    done
+    start=$(now_ms)
+    wait "$pid"
+    duration_ms=$(($(now_ms) - start))
+    echo "PostgreSQL (schema $schema): a pass changing 2 x $items rows takes ${duration_ms} ms once begun"
+    result=$(check_store 2 2)
+    [[ "$result" == ok* ]] || { echo "the timed pass is wrong: $result"; exit 1; }
+    old=2
+else
+    start=$(now_ms)
+    "$binary" run --config "$work/feeds.yaml" >/dev/null
+    duration_ms=$(($(now_ms) - start))
+    echo "a full pass of 2 x $items items takes ${duration_ms} ms"
+fi
 
 passed=0
 failed=0
-old=1
-for trial in $(seq 1 "$trials"); do
-    new=$(( 3 - old ))
+landed=0
+trial=0
+while [ "$landed" -lt "$trials" ] && [ "$trial" -lt $((trials * 2)) ]; do
+    trial=$((trial + 1))
+    new=$((3 - old))
     use_marker "$new"
-    delay_ms=$(python3 -c "import random; print(random.randint(0, int($duration_ms * 1.1)))")
-    "$binary" run --config "$work/feeds.yaml" >/dev/null 2>&1 &
-    pid=$!
-    python3 -c "import time; time.sleep($delay_ms / 1000)"
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-
     problem=""
-    result=$(check_store "$old" "$new")
-    state=${result#ok }
-    [[ "$result" == ok* ]] || problem="after the kill at ${delay_ms} ms: $result"
-    if [ -z "$problem" ] && ! "$binary" run --config "$work/feeds.yaml" >"$work/next.log" 2>&1; then
+    when=""
+    if [ -n "$postgres_url" ]; then
+        delay_ms=$(python3 -c "import random; print(random.randint(0, $duration_ms))")
+        kill_postgres_pass "$delay_ms"
+        when="${delay_ms} ms into the pass"
+        $midpass || when+=" (after both commits: not counted)"
+        cleared=$(now_ms)
+        until [ "$(holders)" = 0 ]; do
+            if [ $(($(now_ms) - cleared)) -gt 30000 ]; then
+                problem="a session still holds a lease or a lock 30 s after the kill"
+                break
+            fi
+            sleep 0.05
+        done
+        when+=", released in $(($(now_ms) - cleared)) ms"
+    else
+        delay_ms=$(python3 -c "import random; print(random.randint(0, int($duration_ms * 1.1)))")
+        "$binary" run --config "$work/feeds.yaml" >/dev/null 2>&1 &
+        pid=$!
+        python3 -c "import time; time.sleep($delay_ms / 1000)"
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        midpass=true
+        when="at ${delay_ms} ms"
+    fi
+    $midpass && landed=$((landed + 1))
+
+    if [ -z "$problem" ]; then
+        result=$(check_store "$old" "$new")
+        state=${result#ok }
+        [[ "$result" == ok* ]] || problem="after the kill $when: $result"
+    fi
+    if [ -z "$problem" ] && ! "$binary" run --config "$work/feeds.yaml" --wait 0s >"$work/next.log" 2>&1; then
         problem="the next run failed: $(tail -5 "$work/next.log")"
+    fi
+    if [ -z "$problem" ] && grep -q "feed busy" "$work/next.log"; then
+        problem="the next run found a feed busy: $(grep "feed busy" "$work/next.log" | head -1)"
     fi
     if [ -z "$problem" ]; then
         result=$(check_store "$new" "$new")
         [[ "$result" == ok* ]] || problem="after the next run: $result"
     fi
+    if [ -z "$problem" ] && [ -n "$postgres_url" ] && [ "$(pg "SELECT count(*) FROM $schema._runs WHERE status = 'running'")" != 0 ]; then
+        problem="after the next run, a killed pass is still 'running' in _runs"
+    fi
     if [ -z "$problem" ]; then
-        passed=$(( passed + 1 ))
-        echo "trial $trial: killed at ${delay_ms} ms: ok ($state); the next run completed"
+        passed=$((passed + 1))
+        echo "trial $trial: killed $when: ok ($state); the next run completed"
     else
-        failed=$(( failed + 1 ))
+        failed=$((failed + 1))
         echo "trial $trial: FAILED: $problem"
     fi
     old=$new
 done
 
+if [ -n "$postgres_url" ]; then
+    echo "PostgreSQL: $landed of $trial kills landed while a pass was uncommitted"
+    [ "$landed" -ge "$trials" ] || { echo "fewer than $trials kills landed during a pass"; failed=$((failed + 1)); }
+fi
 echo "crash-trials: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

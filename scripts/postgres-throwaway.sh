@@ -24,7 +24,8 @@ start)
     [ "$(id -u)" = 0 ] && chown postgres "$dir"
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     as_server "$bin/initdb" -D "$dir/data" -U postgres -A trust --no-sync >"$dir/initdb.log" 2>&1
-    # Room for the tests, which run in parallel and hold a few connections per store.
+    # Room for the tests, which run in parallel with a few connections per store (about 320 at
+    # once were seen; the default 100 fails them).
     as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
         -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000" start >/dev/null
     echo "export FEEDWORK_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable'"

@@ -10,6 +10,10 @@ import FeedKit
 ///
 /// Tombstones are not filtered by `--where` (the deleted row's other values are gone) or cut
 /// by `--limit`; `--feed` applies.
+///
+/// `_tombstones.key_values` is a JSON array: text read with `json_extract` on SQLite, `jsonb`
+/// read with `->>` on PostgreSQL (see ``SQLDialect/keyValue(at:of:)``), so both stores give
+/// the same tombstones.
 public struct DeletedRows: Sendable {
     /// The fields of each tombstone, in order: the key fields, `_feed`, `_key`, `_run`.
     public var fields: [ExportField]
@@ -25,7 +29,8 @@ public struct DeletedRows: Sendable {
     /// - Throws: a usage ``ExportError`` when `fields` lack what identifies a deleted row: the
     ///   key fields, or `_key` for a child table.
     static func build(
-        for table: ExportTable, fields selected: [ExportField], feeds: [String], since bound: ChangedSince
+        for table: ExportTable, fields selected: [ExportField], feeds: [String], since bound: ChangedSince,
+        dialect: SQLDialect
     )
         throws(ExportError) -> DeletedRows
     {
@@ -44,7 +49,7 @@ public struct DeletedRows: Sendable {
                 ExportField(name: "_run", type: .integer, isMeta: true),
             ]
         let entity = table.parent ?? table.name
-        let values = keyFields.indices.map { "json_extract(d.key_values, '$[\($0)]')" }
+        let values = keyFields.enumerated().map { index, field in dialect.keyValue(at: index, of: field) }
         var conditions = ["d.entity = ?"]
         var arguments: [FieldValue] = [.text(entity)]
         if !feeds.isEmpty {
@@ -63,6 +68,26 @@ public struct DeletedRows: Sendable {
         let sql =
             "SELECT \((values + ["d.feed", "d.key", "d.run"]).joined(separator: ", ")) FROM _tombstones AS d WHERE "
             + conditions.joined(separator: " AND ") + " ORDER BY d.id"
-        return DeletedRows(fields: fields, sql: sql, arguments: arguments)
+        return DeletedRows(fields: fields, sql: dialect.numbered(sql), arguments: arguments)
+    }
+}
+
+extension SQLDialect {
+    /// The key field at `index` of a tombstone's `key_values` (aliased `d`), as the dialect's
+    /// export reads it back.
+    ///
+    /// SQLite's `json_extract` gives a JSON number as a number and a string as text. On
+    /// PostgreSQL, `->>` gives text, which ``PostgresValue/field(_:type:)`` types again, except
+    /// that a boolean key (1 or 0 in the array, as SQLite's `json_array` writes it) is cast to
+    /// `boolean`, and a timestamp key (ISO 8601 with milliseconds in the array) is normalized
+    /// as the row's own column is exported (``PostgresSQL/recordTimeText(_:)``).
+    func keyValue(at index: Int, of field: ExportField) -> String {
+        guard self == .postgres else { return "json_extract(d.key_values, '$[\(index)]')" }
+        let text = "(d.key_values ->> \(index))"
+        switch field.type {
+        case .boolean: return "\(text)::int::boolean"
+        case .timestamp: return PostgresSQL.recordTimeText("\(text)::timestamptz")
+        case .integer, .real, .decimal, .text, .json: return text
+        }
     }
 }

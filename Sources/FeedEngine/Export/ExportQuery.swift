@@ -54,7 +54,8 @@ public struct ExportQuery: Sendable {
         var query = ExportQuery(table: table, fields: fields, sql: dialect.numbered(sql), arguments: arguments)
         if request.includeDeleted {
             guard let bound = request.changedSince else { throw DeletedRows.needsChangedSince }
-            query.deleted = try DeletedRows.build(for: table, fields: fields, feeds: request.feeds, since: bound)
+            query.deleted = try DeletedRows.build(
+                for: table, fields: fields, feeds: request.feeds, since: bound, dialect: dialect)
         }
         return query
     }

@@ -30,27 +30,43 @@ struct PostgresSnapshot: ExportSnapshot {
     var dialect: SQLDialect { .postgres }
 
     func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
-        guard query.deleted == nil else {
-            throw ExportError.usage("--include-deleted does not read a PostgreSQL store yet")
-        }
         var count = ExportCount()
         try writer.begin(output)
+        count.rows = try fetch(query.sql, query.arguments, typed: query.fields) { row throws(ExportError) in
+            try writer.write(row, to: output)
+        }
+        if let deleted = query.deleted {
+            count.deleted = try fetch(deleted.sql, deleted.arguments, typed: deleted.fields) {
+                row throws(ExportError) in
+                try writer.writeDeleted(row, to: output)
+            }
+        }
+        try writer.end(output)
+        return count
+    }
+
+    /// Runs `sql` through a cursor and hands each row, its columns typed as `fields`, to `body`
+    /// (the same array, refilled); returns the count.
+    private func fetch(
+        _ sql: String, _ arguments: [FieldValue], typed fields: [ExportField],
+        _ body: ([FieldValue]) throws(ExportError) -> Void
+    ) throws -> Int {
         try connection.execute(
-            "DECLARE feedwork_export NO SCROLL CURSOR FOR \(query.sql)", query.arguments.map(PostgresCopyText.text))
+            "DECLARE feedwork_export NO SCROLL CURSOR FOR \(sql)", arguments.map(PostgresCopyText.text))
         defer { _ = try? connection.execute("CLOSE feedwork_export") }
-        var row = [FieldValue](repeating: .null, count: query.fields.count)
+        var row = [FieldValue](repeating: .null, count: fields.count)
+        var count = 0
         while true {
             let rows = try connection.execute("FETCH 1000 FROM feedwork_export")
             guard rows.count > 0 else { break }
             for index in 0..<rows.count {
-                for (column, field) in query.fields.enumerated() {
+                for (column, field) in fields.enumerated() {
                     row[column] = PostgresValue.field(rows[index, column], type: field.type)
                 }
-                try writer.write(row, to: output)
+                try body(row)
             }
-            count.rows += rows.count
+            count += rows.count
         }
-        try writer.end(output)
         return count
     }
 

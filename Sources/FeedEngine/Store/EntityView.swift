@@ -13,6 +13,9 @@ import GRDB
 /// Views are written again at the start of each pass, so they follow the schema. A view of that
 /// name that Feedwork did not write (no `/* feedwork view */` in its SQL), or a table of that
 /// name, is left alone.
+///
+/// PostgreSQL stores get the same views, with the same columns, from the same query in
+/// PostgreSQL's dialect (``PostgresEntityView``).
 enum EntityView {
     static let marker = "/* feedwork view */"
 
@@ -31,33 +34,39 @@ enum EntityView {
             try db.execute(sql: "DROP VIEW \(EntityTable.quoted(view))")
         }
         try db.execute(
-            sql: "CREATE VIEW \(EntityTable.quoted(view)) AS \(marker) " + select(schema, schemas: schemas, in: db))
+            sql: "CREATE VIEW \(EntityTable.quoted(view)) AS \(marker) "
+                + select(schema, schemas: schemas, dialect: .sqlite) { try db.tableExists($0) })
     }
 
-    /// The view's query.
-    static func select(_ schema: EntitySchema, schemas: [String: EntitySchema], in db: Database) throws -> String {
+    /// The view's query in `dialect`. Decimals compare as numbers (``SQLDialect/number(_:)``);
+    /// a money amount is a `REAL` on SQLite and an exact `numeric` on PostgreSQL. A relation's
+    /// label is joined only when `tableExists` says the related entity's table is there.
+    static func select<Failure: Error>(
+        _ schema: EntitySchema, schemas: [String: EntitySchema], dialect: SQLDialect,
+        tableExists: (String) throws(Failure) -> Bool
+    ) throws(Failure) -> String {
         let q = EntityTable.quoted
         var columns = ["_feed", "_key", "_run", "_first_seen", "_last_seen"].map { "t.\(q($0))" }
         var names = Set(schema.columns.map(\.name))
         for column in schema.columns {
             columns.append(
                 column.type == .decimal
-                    ? "CAST(t.\(q(column.name)) AS REAL) AS \(q(column.name))" : "t.\(q(column.name))")
+                    ? "\(dialect.number("t.\(q(column.name))")) AS \(q(column.name))" : "t.\(q(column.name))")
         }
         for column in schema.columns {
             // Money in minor units gains its amount and currency: 249 beside 2.49 and 'GBP'.
             guard let currency = column.currency, column.type == .integer else { continue }
-            let scale = (0..<Money.exponent(of: currency)).reduce(1) { value, _ in value * 10 }
+            let code = currency.filter(\.isLetter)
             for (alias, expression) in [
-                ("\(column.name)_amount", "t.\(q(column.name)) / \(scale).0"),
-                ("\(column.name)_currency", "'\(currency.filter(\.isLetter))'"),
+                ("\(column.name)_amount", amount("t.\(q(column.name))", digits: Money.exponent(of: currency), dialect)),
+                ("\(column.name)_currency", dialect == .sqlite ? "'\(code)'" : "'\(code)'::text"),
             ] where names.insert(alias).inserted {
                 columns.append("\(expression) AS \(q(alias))")
             }
         }
         for relation in schema.relations {
             guard let label = relation.labelColumn, let related = schemas[relation.entity],
-                related.key.count == 1, try db.tableExists(related.name)
+                related.key.count == 1, try tableExists(related.name)
             else { continue }
             let alias = "\(relation.entity)_\(label)"
             guard names.insert(alias).inserted else { continue }
@@ -66,5 +75,15 @@ enum EntityView {
             )
         }
         return "SELECT \(columns.joined(separator: ", ")) FROM \(q(schema.name)) AS t"
+    }
+
+    /// Minor units in `column` as an amount with `digits` decimals: a `REAL` on SQLite
+    /// (`249 / 100.0`), an exact `numeric` of that scale on PostgreSQL (`249 * 0.01` is `2.49`).
+    private static func amount(_ column: String, digits: Int, _ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: "\(column) / \((0..<digits).reduce(1) { value, _ in value * 10 }).0"
+        case .postgres:
+            digits == 0 ? "\(column)::numeric" : "\(column) * 0.\(String(repeating: "0", count: digits - 1))1"
+        }
     }
 }

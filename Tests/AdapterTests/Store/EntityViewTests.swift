@@ -5,10 +5,11 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-/// `<entity>_view`: decimals as numbers for SQL, relation labels beside their column.
+/// `<entity>_view`: decimals as numbers for SQL, relation labels beside their column, on both
+/// stores.
 @Suite("Store: entity views for SQL")
 struct EntityViewTests {
-    func ratesHarness() throws -> FeedHarness {
+    func ratesHarness(_ driver: HarnessStore) throws -> FeedHarness {
         try JSONFeedTest.harness(
             url: "rates.json",
             """
@@ -21,11 +22,12 @@ struct EntityViewTests {
                 "rates.json": Data(
                     #"{"rates":[{"code":"AED","rate":"3.673103"},{"code":"AFN","rate":"107.7575"},{"code":"EUR","rate":"0.9"}]}"#
                         .utf8)
-            ])
+            ], driver: driver)
     }
 
-    @Test func decimalsCompareAsNumbersInTheView() async throws {
-        let harness = try ratesHarness()
+    @Test(arguments: HarnessStore.available)
+    func decimalsCompareAsNumbersInTheView(driver: HarnessStore) async throws {
+        let harness = try ratesHarness(driver)
         _ = try await harness.run()
         #expect(try harness.rows("SELECT code FROM rate_view WHERE rate > 100") == [["code": .text("AFN")]])
         #expect(
@@ -33,33 +35,51 @@ struct EntityViewTests {
                 == [.text("EUR"), .text("AED"), .text("AFN")])
     }
 
-    @Test func theTableKeepsTheExactDigits() async throws {
-        let harness = try ratesHarness()
+    @Test(arguments: HarnessStore.available)
+    func theTableKeepsTheExactDigits(driver: HarnessStore) async throws {
+        let harness = try ratesHarness(driver)
         _ = try await harness.run()
         #expect(try harness.rows("SELECT rate FROM rate WHERE code = 'AED'") == [["rate": .text("3.673103")]])
     }
 
-    @Test func aRelationWithALabelGainsTheLabelColumn() async throws {
-        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json")
+    @Test(arguments: HarnessStore.available)
+    func aRelationWithALabelGainsTheLabelColumn(driver: HarnessStore) async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
         let rows = try harness.rows("SELECT category_id, category_name FROM classified_view ORDER BY id")
         #expect(!rows.isEmpty)
         for row in rows {
             guard case .integer(let id)? = row["category_id"] else { Issue.record("no category id"); continue }
-            let name = try harness.rows("SELECT name FROM category WHERE id = ?", [.integer(id)]).first?["name"]
+            let name = try harness.rows("SELECT name FROM category WHERE id = $1", [.integer(id)]).first?["name"]
             #expect(row["category_name"] == name)
         }
     }
 
-    @Test func aViewTheUserWroteIsLeftAlone() async throws {
-        let harness = try ratesHarness()
+    @Test(arguments: HarnessStore.available)
+    func aViewTheUserWroteIsLeftAlone(driver: HarnessStore) async throws {
+        let harness = try ratesHarness(driver)
         _ = try await harness.run()
         try harness.execute("DROP VIEW rate_view; CREATE VIEW rate_view AS SELECT 'mine' AS code")
         _ = try await harness.run()
         #expect(try harness.rows("SELECT code FROM rate_view") == [["code": .text("mine")]])
     }
 
-    @Test func moneyInMinorUnitsGainsItsAmountAndCurrency() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theViewFollowsTheSchema(driver: HarnessStore) async throws {
+        let harness = try ratesHarness(driver)
+        _ = try await harness.run()
+        let yaml = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        try harness.setConfig(yaml.replacingOccurrences(of: "rate: decimal }", with: "rate: decimal, note: string }"))
+        _ = try await harness.run()
+        #expect(
+            try harness.rows("SELECT code, note FROM rate_view WHERE code = 'EUR'")
+                == [["code": .text("EUR"), "note": .null]])
+    }
+
+    /// The amount is a `REAL` on SQLite and an exact `numeric` on PostgreSQL (read back, as
+    /// every decimal, as its digits).
+    @Test(arguments: HarnessStore.available)
+    func moneyInMinorUnitsGainsItsAmountAndCurrency(driver: HarnessStore) async throws {
         let harness = try JSONFeedTest.harness(
             url: "prices.json",
             """
@@ -68,15 +88,18 @@ struct EntityViewTests {
                 key: sku
                 fields: { sku: string, amount: { type: money, currency: JPY }, cost: { type: money, currency: GBP } }
             """,
-            files: ["prices.json": Data(#"{"prices":[{"sku":"a","amount":1500,"cost":"2.49"}]}"#.utf8)])
+            files: ["prices.json": Data(#"{"prices":[{"sku":"a","amount":1500,"cost":"2.49"}]}"#.utf8)],
+            driver: driver)
         _ = try await harness.run()
+        let yen: FieldValue = driver == .sqlite ? .real(1500) : .text("1500")
+        let pounds: FieldValue = driver == .sqlite ? .real(2.49) : .text("2.49")
         #expect(
             try harness.rows(
                 "SELECT amount, amount_amount, amount_currency, cost, cost_amount, cost_currency FROM price_view")
                 == [
                     [
-                        "amount": .integer(1500), "amount_amount": .real(1500), "amount_currency": .text("JPY"),
-                        "cost": .integer(249), "cost_amount": .real(2.49), "cost_currency": .text("GBP"),
+                        "amount": .integer(1500), "amount_amount": yen, "amount_currency": .text("JPY"),
+                        "cost": .integer(249), "cost_amount": pounds, "cost_currency": .text("GBP"),
                     ]
                 ])
     }

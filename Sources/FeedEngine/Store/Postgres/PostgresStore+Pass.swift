@@ -42,8 +42,8 @@ extension PostgresStore: StoreDriver {
         }
     }
 
-    /// Creates or extends the tables of `bindings` and records their schemas, as SQLite's
-    /// ``EntityStore/prepare(_:in:path:)`` does.
+    /// Creates or extends the tables of `bindings`, records their schemas and writes their
+    /// views (``PostgresEntityView``), as SQLite's ``EntityStore/prepare(_:in:path:)`` does.
     static func prepare(_ bindings: [EntityBinding], in connection: PostgresConnection) throws {
         for binding in bindings {
             let schema = binding.schema
@@ -57,5 +57,7 @@ extension PostgresStore: StoreDriver {
                 ON CONFLICT (name) DO UPDATE SET schema = excluded.schema, history = excluded.history
                 """, [schema.name, json, history ? "true" : "false"])
         }
+        let known = try schemas(in: connection)
+        for binding in bindings { try PostgresEntityView.ensure(binding.schema, schemas: known, in: connection) }
     }
 }

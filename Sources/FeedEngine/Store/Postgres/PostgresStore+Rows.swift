@@ -5,16 +5,17 @@ import Foundation
 /// builder in PostgreSQL's dialect.
 extension PostgresStore: StoredRows {
     /// The schemas of every entity the store holds, by name.
-    func schemas() throws -> [String: EntitySchema] {
-        try read { connection in
-            let rows = try connection.execute("SELECT name, schema::text FROM _entities")
-            var result: [String: EntitySchema] = [:]
-            for row in 0..<rows.count {
-                result[rows[row, 0] ?? ""] = try JSONDecoder().decode(
-                    EntitySchema.self, from: Data((rows[row, 1] ?? "").utf8))
-            }
-            return result
+    func schemas() throws -> [String: EntitySchema] { try read(Self.schemas(in:)) }
+
+    /// The schemas recorded in `_entities`, read on `connection`, by entity name.
+    static func schemas(in connection: PostgresConnection) throws -> [String: EntitySchema] {
+        let rows = try connection.execute("SELECT name, schema::text FROM _entities")
+        var result: [String: EntitySchema] = [:]
+        for row in 0..<rows.count {
+            result[rows[row, 0] ?? ""] = try JSONDecoder().decode(
+                EntitySchema.self, from: Data((rows[row, 1] ?? "").utf8))
         }
+        return result
     }
 
     func rows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
