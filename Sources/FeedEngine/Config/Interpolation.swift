@@ -8,7 +8,8 @@ import Yams
 /// Values taken from the environment are secrets: they are collected so they can be redacted
 /// wherever they might leave the engine. YAML merge keys (`<<: *base`) are applied here too. `${VAR:-fallback}` uses `fallback` when `VAR` is unset
 /// (the fallback is not a secret, but may hold variables: `${A:-${B}}`); `$${` writes a literal
-/// `${`. In a URL value (`url`, `*_url`), a variable after the host is percent-encoded. An unset
+/// `${`. In a URL value (`url`, `*_url`), a variable after the host is percent-encoded, and in a
+/// PostgreSQL `store:` URL one in the user and password too (`p@ss` is `p%40ss`). An unset
 /// variable is a problem, or, for commands that only read the store, the placeholder `***`
 /// (``ConfigLoader/UnsetVariables``). The walk also bounds the number
 /// of nodes, so a document of nested aliases (an "alias bomb") is refused instead of expanded.
@@ -54,7 +55,8 @@ struct Interpolation {
             for (key, value) in mapping {
                 // `url`, `stats_url`, `listing_url`...: values that are URLs.
                 let name = key.scalar?.string ?? ""
-                guard let newValue = apply(to: value, inURL: name == "url" || name.hasSuffix("_url")) else {
+                let isURL = name == "url" || name.hasSuffix("_url") || name == "store"
+                guard let newValue = apply(to: value, inURL: isURL) else {
                     return nil
                 }
                 pairs.append((key, newValue))
@@ -149,7 +151,8 @@ struct Interpolation {
                 return nil
             }
             if let value = environment[name] ?? placeholder(for: name, at: location, hasFallback: separator != nil) {
-                result += inURL && Self.isPastHost(prefix + result) ? URLQuery.encode(value) : value
+                let encoded = inURL && Self.encodes(after: prefix + result, before: rest[rest.index(after: end)...])
+                result += encoded ? URLQuery.encode(value) : value
                 secrets.append(value)
                 variables[name] = value
             } else if let separator {
@@ -198,6 +201,17 @@ struct Interpolation {
             index = text.index(after: index)
         }
         return nil
+    }
+
+    /// Whether a variable between `prefix` and `suffix` (the value's text around it) is data to
+    /// percent-encode: past the host of an http(s) URL, or in the user or password of a
+    /// PostgreSQL URL (an `@` follows it within the authority).
+    static func encodes(after prefix: String, before suffix: Substring) -> Bool {
+        let lower = prefix.lowercased()
+        guard PostgresURL.isPostgres(lower), let scheme = lower.range(of: "://") else { return isPastHost(prefix) }
+        let authorityEnds: (Character) -> Bool = { $0 == "/" || $0 == "?" || $0 == "#" }
+        guard !lower[scheme.upperBound...].contains(where: { $0 == "@" || authorityEnds($0) }) else { return false }
+        return suffix.prefix(while: { !authorityEnds($0) }).contains("@")
     }
 
     /// Whether `prefix` is an http(s) URL up to at least the start of its path or query, so

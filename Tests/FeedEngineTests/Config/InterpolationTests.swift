@@ -51,6 +51,36 @@ struct InterpolationTests {
                 == "https://api.example.com/accounts/a%2Fb%3Fc/items")
     }
 
+    /// The URL of a PostgreSQL `store:`, after interpolation.
+    func storeURL(_ store: String, environment: [String: String]) throws -> String {
+        let loader = ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]), environment: environment)
+        let config = try loader.load(
+            yaml: "store: \"\(store)\"\nfeeds:\n  - { name: one, adapter: items, url: a.json }\n", path: "feeds.yaml",
+            directory: "/tmp")
+        return try #require(config.postgres?.url)
+    }
+
+    @Test func aVariableInAPostgreSQLUserOrPasswordIsPercentEncoded() throws {
+        #expect(
+            try storeURL("postgres://feedwork:${PW}@db:5432/feeds", environment: ["PW": "p@ss:w/rd"])
+                == "postgres://feedwork:p%40ss%3Aw%2Frd@db:5432/feeds")
+        #expect(
+            try storeURL("postgres://${USER}@db/feeds", environment: ["USER": "me@corp"])
+                == "postgres://me%40corp@db/feeds")
+    }
+
+    @Test func aVariableHoldingAPostgreSQLHostOrTheWholeURLIsKeptAsWritten() throws {
+        #expect(
+            try storeURL("postgres://u@${HOST}:5432/feeds", environment: ["HOST": "db.internal"])
+                == "postgres://u@db.internal:5432/feeds")
+        #expect(
+            try storeURL("postgres://${HOSTPORT}/feeds", environment: ["HOSTPORT": "db:5432"])
+                == "postgres://db:5432/feeds")
+        #expect(
+            try storeURL("${DATABASE_URL}", environment: ["DATABASE_URL": "postgres://u:p@db/feeds"])
+                == "postgres://u:p@db/feeds")
+    }
+
     @Test func aVariableHoldingTheSchemeAndHostIsKeptAsWritten() throws {
         #expect(
             try load("${BASE}/items?x=1", environment: ["BASE": "https://api.example.com:8443"]).url
