@@ -156,8 +156,14 @@ final class FeedTransaction: @unchecked Sendable {
         let waiters = spaceWaiters + outcomeWaiters
         spaceWaiters = []
         outcomeWaiters = []
+        // The jobs hold the pass, which holds this transaction: kept, they would keep the pass,
+        // its store and the writer thread alive after the pass.
+        let leftovers = (retired, jobs)
+        retired = []
+        jobs = []
         lock.unlock()
         for waiter in waiters { waiter.resume() }
+        withExtendedLifetime(leftovers) {}  // released here, outside the lock
     }
 
     private func commitRequested() -> Bool {
