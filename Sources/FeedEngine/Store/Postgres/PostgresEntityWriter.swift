@@ -9,6 +9,8 @@ import Foundation
 /// the entity's table by one statement (``PostgresWriterSQL``), not one statement per record;
 /// the child rows of the records it wrote follow, COPYed and inserted the same way. A key delivered twice in one batch is resolved there (the last delivery wins); a key
 /// delivered again in a later batch is recognized by its `_last_seen`, which is the pass's stamp.
+/// Two shortcuts skip the staging tables: records that can only be new are COPYed straight in
+/// (`+Direct`), and records delivered unchanged only have their rows touched (`+Touch`).
 ///
 /// Used from one thread (the store's writer thread) and for one transaction: the staging
 /// tables are created on the first batch and dropped at commit, so the connection must be
@@ -65,8 +67,9 @@ final class PostgresEntityWriter: EntityWriteTally {
             try copyDirect(direct.records, hashes: direct.hashes, connection)
             counts.inserted += direct.records.count
         }
-        guard !rest.records.isEmpty else { return }
-        try stage(rest.records, hashes: rest.hashes, connection)
+        let toStage = try touchUnchanged(rest, connection)
+        guard !toStage.records.isEmpty else { return }
+        try stage(toStage.records, hashes: toStage.hashes, connection)
     }
 
     /// Writes `records` through the staging tables.
