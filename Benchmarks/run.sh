@@ -46,6 +46,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# pg_query SQL...: runs untimed statements with psql, trying again for a while when the server
+# refuses the connection (a shared server may be at max_connections for a moment).
+pg_query() {
+    local args=() attempt sql
+    for sql in "$@"; do args+=(-c "$sql"); done
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        psql -X -q -A -t -v ON_ERROR_STOP=1 "$pg_url" "${args[@]}" 2>"$work/pg-query" && return
+        grep -q "too many clients" "$work/pg-query" || break
+        sleep 1
+    done
+    cat "$work/pg-query" >&2
+    return 1
+}
+
 pg_skipped=""  # why the PostgreSQL rows are not measured, when they are not
 if ! command -v psql >/dev/null; then
     pg_skipped="no psql (apt-get install postgresql-client)"
@@ -146,7 +160,7 @@ YAML
             { echo "store: $pg_url"; echo "schema: $schema"; sed 1d "$work/feeds-$n.yaml"; } >"$work/pg-$n/feeds.yaml"
             measure "pg-$n" "$bin/feedwork" run -c "$work/pg-$n/feeds.yaml"
             pg_fws+=("$WALL"); pg_rss+=("$RSS")
-            rows=$(psql -X -A -t "$pg_url" -c "SELECT count(*) FROM $schema.item")
+            rows=$(pg_query "SELECT count(*) FROM $schema.item")
             [ "$rows" = "$n" ] || { echo "feedwork stored $rows rows in PostgreSQL, expected $n"; exit 1; }
             # The floor's CSV files, written now from the rows the first pass stored (untimed).
             bash Benchmarks/floor-postgres.sh "$pg_url" "$schema" "${schema}_floor" "$work/pg-floor-$n"
@@ -155,13 +169,12 @@ YAML
             # Every record sent again (no page skipped), all unchanged: the writer's own cost.
             measure "pg3-$n" "$bin/feedwork" run --full-refresh -c "$work/pg-$n/feeds.yaml"
             pg_fulls+=("$WALL"); pg_full_rss+=("$RSS")
-            touched=$(psql -X -A -t "$pg_url" -c \
+            touched=$(pg_query \
                 "SELECT count(*) FROM $schema.item WHERE _last_seen = (SELECT max(_last_seen) FROM $schema.item)")
             [ "$touched" = "$n" ] || { echo "the full refresh delivered $touched rows, expected $n"; exit 1; }
             measure "pg-floor-$n" psql -X -q -1 -v ON_ERROR_STOP=1 "$pg_url" -f "$work/pg-floor-$n/floor.psql"
             pg_floors+=("$WALL"); pg_floor_rss=$RSS
-            psql -X -q "$pg_url" -c "SET client_min_messages = warning" -c "DROP SCHEMA $schema CASCADE" \
-                -c "DROP SCHEMA ${schema}_floor CASCADE" >/dev/null
+            pg_query "SET client_min_messages = warning" "DROP SCHEMA $schema CASCADE" "DROP SCHEMA ${schema}_floor CASCADE"
             rm -rf "$work/pg-floor-$n"
         done
         pg_wall[$n]=$(median "${pg_fws[@]}")
