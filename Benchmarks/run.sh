@@ -37,8 +37,7 @@ cleanup() {
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
     if [ -n "$pg_url" ]; then
         for schema in "${pg_schemas[@]}"; do
-            psql -X -q "$pg_url" -c "SET client_min_messages = warning" -c "DROP SCHEMA IF EXISTS $schema CASCADE" \
-                >/dev/null 2>&1 || true
+            pg_query "SET client_min_messages = warning" "DROP SCHEMA IF EXISTS $schema CASCADE" || true
         done
     fi
     [ -n "$pg_dir" ] && bash scripts/postgres-throwaway.sh stop "$pg_dir"
