@@ -92,6 +92,9 @@ measure() {
 # median VALUES...: the middle value.
 median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# Other work on the machine moves the ratios (a server-bound floor suffers more from it than a
+# pass whose client and server overlap): say how busy the machine was.
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
 declare -A wall rss ref second floor pg_wall pg_peak pg_second pg_full pg_floor
 for n in "${sizes[@]}"; do
@@ -217,6 +220,7 @@ else
     fi
 fi
 echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "summary: $summary"
 # A missed target fails the command, so the benchmark can gate a change.
 [[ "$summary" != *FAIL* ]]
