@@ -35,6 +35,12 @@ final class PostgresEntityWriter: EntityWriteTally {
     /// `nil` once it is known to hold some (see ``split(_:hashes:_:)``).
     var freshKeys: KeyFilter?
     var checkedFreshness = false
+    /// Records known to be new, not yet sent: COPYed together once ``directBatch`` of them are
+    /// waiting, before any other statement reads the entity's table, and when the pass ends
+    /// (``deleteUnseen(in:)``); see `+Direct`.
+    var pendingDirect: Part = ([], [])
+    /// The keys of ``pendingDirect``.
+    var pendingKeys: Set<String> = []
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
@@ -64,9 +70,11 @@ final class PostgresEntityWriter: EntityWriteTally {
         }
         let (direct, rest) = try split(records, hashes: hashes, connection)
         if !direct.records.isEmpty {
-            try copyDirect(direct.records, hashes: direct.hashes, connection)
+            try holdDirect(direct, connection)
             counts.inserted += direct.records.count
         }
+        guard !rest.records.isEmpty else { return }
+        try sendDirect(connection)
         let toStage = try touchUnchanged(rest, connection)
         guard !toStage.records.isEmpty else { return }
         try stage(toStage.records, hashes: toStage.hashes, connection)
