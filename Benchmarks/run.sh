@@ -2,12 +2,17 @@
 # The throughput benchmark (workload W1): feedwork's json adapter against a synthetic API running
 # as a separate process on 127.0.0.1, timed side by side with a hand-written Python loader that
 # reads the same pages from local files, and next to SQLite's own floor: the same rows inserted
-# by SQLite alone (Benchmarks/floor-sql.sh). Prints a table and a final summary line.
+# by SQLite alone (Benchmarks/floor-sql.sh). Then the PostgreSQL column: the same passes into a
+# PostgreSQL store, next to PostgreSQL's floor, `psql`'s `\copy` of the same rows from CSV files
+# (Benchmarks/floor-postgres.sh). Prints a table and a final summary line.
 #
 # Usage: Benchmarks/run.sh [N ...]        (default: 100000 1000000; exits 1 when a target is missed)
 #        REPEAT=5 Benchmarks/run.sh      (each measurement is the median of REPEAT runs, default 3,
 #                                         alternating reference and feedwork so noise hits both)
 # Needs: a release build (made here), python3, GNU time (/usr/bin/time; apt-get install time).
+# PostgreSQL: the server at FEEDWORK_BENCH_POSTGRES_URL, else FEEDWORK_TEST_POSTGRES_URL, else a
+# throwaway one (scripts/postgres-throwaway.sh, stopped at exit); each pass writes a schema of its
+# own, dropped afterwards. Without a server or psql the PostgreSQL rows are skipped, loudly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +30,53 @@ build=(swift build -c release --static-swift-stdlib --scratch-path .build-releas
 bin=$("${build[@]}" --show-bin-path)
 work=$(mktemp -d)
 server_pid=""
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+pg_url=${FEEDWORK_BENCH_POSTGRES_URL:-${FEEDWORK_TEST_POSTGRES_URL:-}}
+pg_dir=""      # the throwaway server's folder, when this script started one
+pg_schemas=()  # schemas made by this run, dropped at exit
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    if [ -n "$pg_url" ]; then
+        for schema in "${pg_schemas[@]}"; do
+            pg_query "SET client_min_messages = warning" "DROP SCHEMA IF EXISTS $schema CASCADE" || true
+        done
+    fi
+    [ -n "$pg_dir" ] && bash scripts/postgres-throwaway.sh stop "$pg_dir"
+    rm -rf "$work"
+}
 trap cleanup EXIT
+
+# pg_query SQL...: runs untimed statements with psql, trying again for a while when the server
+# refuses the connection (a shared server may be at max_connections for a moment).
+pg_query() {
+    local args=() attempt sql
+    for sql in "$@"; do args+=(-c "$sql"); done
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        psql -X -q -A -t -v ON_ERROR_STOP=1 "$pg_url" "${args[@]}" 2>"$work/pg-query" && return
+        grep -q "too many clients" "$work/pg-query" || break
+        sleep 1
+    done
+    cat "$work/pg-query" >&2
+    return 1
+}
+
+pg_skipped=""  # why the PostgreSQL rows are not measured, when they are not
+if ! command -v psql >/dev/null; then
+    pg_skipped="no psql (apt-get install postgresql-client)"
+elif [ -z "$pg_url" ]; then
+    if started=$(bash scripts/postgres-throwaway.sh start 2>"$work/postgres-start"); then
+        eval "$started"
+        pg_url=$FEEDWORK_TEST_POSTGRES_URL pg_dir=$FEEDWORK_TEST_POSTGRES_DIR
+    else
+        pg_skipped="no PostgreSQL server: $(cat "$work/postgres-start")"
+    fi
+fi
+if [ -z "$pg_skipped" ] && ! psql -X -q "$pg_url" -c "SELECT 1" >/dev/null 2>"$work/postgres-check"; then
+    pg_skipped="cannot reach PostgreSQL: $(cat "$work/postgres-check")"
+fi
+if [ -n "$pg_skipped" ]; then
+    echo "!!! PostgreSQL rows SKIPPED: $pg_skipped" >&2
+    echo "!!! (set FEEDWORK_BENCH_POSTGRES_URL, or install Debian's postgresql package)" >&2
+fi
 
 repeat=${REPEAT:-3}
 
@@ -42,8 +92,11 @@ measure() {
 # median VALUES...: the middle value.
 median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# Other work on the machine moves the ratios (a server-bound floor suffers more from it than a
+# pass whose client and server overlap): say how busy the machine was.
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
-declare -A wall rss ref second floor
+declare -A wall rss ref second floor pg_wall pg_peak pg_second pg_full pg_floor
 for n in "${sizes[@]}"; do
     pages="$work/pages-$n"
     "$bin/feedwork-bench-server" --rows "$n" --write-pages "$pages" >"$work/server-$n" &
@@ -99,6 +152,46 @@ YAML
     echo "          feedwork's first pass is $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x SQLite's floor"
     [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s)"
 
+    if [ -z "$pg_skipped" ]; then
+        # The same passes into PostgreSQL, each trial into a schema of its own, next to the floor.
+        pg_fws=(); pg_rss=(); pg_seconds=(); pg_second_rss=(); pg_fulls=(); pg_full_rss=(); pg_floors=()
+        for trial in $(seq 1 "$runs"); do
+            schema="feedwork_bench_$$_${n}_$trial"
+            pg_schemas+=("$schema" "${schema}_floor")
+            rm -rf "$work/pg-$n"; mkdir -p "$work/pg-$n"
+            { echo "store: $pg_url"; echo "schema: $schema"; sed 1d "$work/feeds-$n.yaml"; } >"$work/pg-$n/feeds.yaml"
+            measure "pg-$n" "$bin/feedwork" run -c "$work/pg-$n/feeds.yaml"
+            pg_fws+=("$WALL"); pg_rss+=("$RSS")
+            rows=$(pg_query "SELECT count(*) FROM $schema.item")
+            [ "$rows" = "$n" ] || { echo "feedwork stored $rows rows in PostgreSQL, expected $n"; exit 1; }
+            # The floor's CSV files, written now from the rows the first pass stored (untimed).
+            bash Benchmarks/floor-postgres.sh "$pg_url" "$schema" "${schema}_floor" "$work/pg-floor-$n"
+            measure "pg2-$n" "$bin/feedwork" run -c "$work/pg-$n/feeds.yaml"
+            pg_seconds+=("$WALL"); pg_second_rss+=("$RSS")
+            # Every record sent again (no page skipped), all unchanged: the writer's own cost.
+            measure "pg3-$n" "$bin/feedwork" run --full-refresh -c "$work/pg-$n/feeds.yaml"
+            pg_fulls+=("$WALL"); pg_full_rss+=("$RSS")
+            touched=$(pg_query \
+                "SELECT count(*) FROM $schema.item WHERE _last_seen = (SELECT max(_last_seen) FROM $schema.item)")
+            [ "$touched" = "$n" ] || { echo "the full refresh delivered $touched rows, expected $n"; exit 1; }
+            measure "pg-floor-$n" psql -X -q -1 -v ON_ERROR_STOP=1 "$pg_url" -f "$work/pg-floor-$n/floor.psql"
+            pg_floors+=("$WALL"); pg_floor_rss=$RSS
+            pg_query "SET client_min_messages = warning" "DROP SCHEMA $schema CASCADE" "DROP SCHEMA ${schema}_floor CASCADE"
+            rm -rf "$work/pg-floor-$n"
+        done
+        pg_wall[$n]=$(median "${pg_fws[@]}")
+        pg_peak[$n]=$(printf "%s\n" "${pg_rss[@]}" | sort -g | tail -1)
+        pg_second[$n]=$(median "${pg_seconds[@]}")
+        pg_full[$n]=$(median "${pg_fulls[@]}")
+        pg_floor[$n]=$(median "${pg_floors[@]}")
+        printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "postgres: feedwork run" "${pg_wall[$n]}" "$(awk "BEGIN { print $n / ${pg_wall[$n]} }")" "${pg_peak[$n]}" "$(awk "BEGIN { printf \"%.2f\", ${pg_wall[$n]} / ${pg_floor[$n]} }") fl"
+        printf "%-9s %-22s %9.2f %11s %9s %8s\n" "$n" "postgres: nothing new" "${pg_second[$n]}" "-" "$(printf "%s\n" "${pg_second_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${pg_second[$n]} / ${pg_wall[$n]} }") of 1st"
+        printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "postgres: full refresh" "${pg_full[$n]}" "$(awk "BEGIN { print $n / ${pg_full[$n]} }")" "$(printf "%s\n" "${pg_full_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${pg_full[$n]} / ${pg_wall[$n]} }") of 1st"
+        printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "postgres: \\copy floor" "${pg_floor[$n]}" "$(awk "BEGIN { print $n / ${pg_floor[$n]} }")" "$pg_floor_rss" "1.00 fl"
+        echo "          feedwork's first pass into PostgreSQL is $(awk "BEGIN { printf \"%.2f\", ${pg_wall[$n]} / ${pg_floor[$n]} }")x psql's \\copy floor"
+        [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; first passes: ${pg_fws[*]} s; floor: ${pg_floors[*]} s; full refresh: ${pg_fulls[*]} s)"
+    fi
+
     kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
     rm -rf "$pages"
 done
@@ -114,7 +207,20 @@ if [ ${#sizes[@]} -gt 1 ]; then
     summary+="; N=$last: RSS ${rss[$last]} MB ($(awk "BEGIN { printf \"%+.0f%%\", 100 * (${rss[$last]} / ${rss[$first]} - 1) }") vs N=$first, target <= +10%: $(verdict "${rss[$last]} <= 1.10 * ${rss[$first]}"))"
     summary+=", time x$(awk "BEGIN { printf \"%.1f\", ${wall[$last]} / ${wall[$first]} }") (target <= 11: $(verdict "${wall[$last]} <= 11 * ${wall[$first]}"))"
 fi
+if [ -n "$pg_skipped" ]; then
+    summary+="; PostgreSQL NOT MEASURED ($pg_skipped)"
+else
+    summary+="; PostgreSQL N=$first: $(awk "BEGIN { printf \"%.2f\", ${pg_wall[$first]} / ${pg_floor[$first]} }")x the \\copy floor of ${pg_floor[$first]}s (target <= 1.50: $(verdict "${pg_wall[$first]} <= 1.5 * ${pg_floor[$first]}"))"
+    summary+=", second pass $(awk "BEGIN { printf \"%.0f%%\", 100 * ${pg_second[$first]} / ${pg_wall[$first]} }") of first (target <= 10%: $(verdict "${pg_second[$first]} <= 0.10 * ${pg_wall[$first]}"))"
+    summary+=", full refresh $(awk "BEGIN { printf \"%.0f%%\", 100 * ${pg_full[$first]} / ${pg_wall[$first]} }") of first (not a target)"
+    if [ ${#sizes[@]} -gt 1 ]; then
+        summary+="; PostgreSQL N=$last: $(awk "BEGIN { printf \"%.2f\", ${pg_wall[$last]} / ${pg_floor[$last]} }")x the floor (target <= 1.50: $(verdict "${pg_wall[$last]} <= 1.5 * ${pg_floor[$last]}"))"
+        summary+=", RSS ${pg_peak[$last]} MB ($(awk "BEGIN { printf \"%+.0f%%\", 100 * (${pg_peak[$last]} / ${pg_peak[$first]} - 1) }") vs N=$first, target <= +10%: $(verdict "${pg_peak[$last]} <= 1.10 * ${pg_peak[$first]}"))"
+        summary+=", second pass $(awk "BEGIN { printf \"%.0f%%\", 100 * ${pg_second[$last]} / ${pg_wall[$last]} }") of first (target <= 10%: $(verdict "${pg_second[$last]} <= 0.10 * ${pg_wall[$last]}"))"
+    fi
+fi
 echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "summary: $summary"
 # A missed target fails the command, so the benchmark can gate a change.
 [[ "$summary" != *FAIL* ]]

@@ -111,6 +111,7 @@ struct PostgresEntityTableTests {
                 schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z")
             try connection.execute("BEGIN")
             try writer.write(records, hashes: records.map(ContentHash.of), in: connection)
+            try writer.deleteUnseen(in: connection)
             try connection.execute("COMMIT")
             let rows = try connection.execute(
                 """
@@ -144,8 +145,10 @@ struct PostgresEntityTableTests {
                 schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z")
             try connection.execute("BEGIN")
             defer { _ = try? connection.execute("ROLLBACK") }
+            // New records may be held until the pass ends (deleteUnseen), where the server refuses them.
             let error = try #require(throws: PostgresEntityError.self) {
                 try writer.write(records, hashes: records.map(ContentHash.of), in: connection)
+                try writer.deleteUnseen(in: connection)
             }
             #expect(error.entity == "Typed")
             #expect(error.column == "at")

@@ -10,8 +10,35 @@ import FeedKit
 /// the table does not hold are new too (any it holds was written by this pass). The other
 /// records (keys delivered twice) go through the staging tables, which tell duplicates apart;
 /// the two sets share no key, so the order between them does not matter.
+///
+/// New records are held until ``directBatch`` of them wait, and COPYed together: one COPY per
+/// table for several pages instead of two per page (measured with `psql` on W1, 200 COPYs of
+/// 100,000 rows and their 200,000 child rows took 1.33 to 1.40 s against 1.15 to 1.25 s for
+/// two). The held records are sent before any statement that reads the entity's table (the
+/// staging tables' merge, the touch of unchanged rows) and when the pass ends; a key the Bloom
+/// filter may have seen is looked up among them before the table.
 extension PostgresEntityWriter {
     typealias Part = (records: [EntityRecord], hashes: [Int64])
+
+    /// How many new records are held before they are sent.
+    static let directBatch = 5_000
+
+    /// Holds records known to be new, sending them all once ``directBatch`` wait.
+    func holdDirect(_ part: Part, _ connection: PostgresConnection) throws(PostgresEntityError) {
+        pendingDirect.records += part.records
+        pendingDirect.hashes += part.hashes
+        for record in part.records { pendingKeys.insert(record.key) }
+        if pendingDirect.records.count >= Self.directBatch { try sendDirect(connection) }
+    }
+
+    /// COPYs the held records, if any, into the entity's tables.
+    func sendDirect(_ connection: PostgresConnection) throws(PostgresEntityError) {
+        guard !pendingDirect.records.isEmpty else { return }
+        let part = pendingDirect
+        pendingDirect = ([], [])
+        pendingKeys.removeAll(keepingCapacity: true)
+        try copyDirect(part.records, hashes: part.hashes, connection)
+    }
 
     /// Splits a batch into the records that can only be new and the others, keeping order.
     func split(_ records: [EntityRecord], hashes: [Int64], _ connection: PostgresConnection)
@@ -27,15 +54,17 @@ extension PostgresEntityWriter {
         var seen: [String: Int] = [:]
         seen.reserveCapacity(records.count)
         for record in records { seen[record.key, default: 0] += 1 }
-        // Keys the filter may have seen: the ones the table holds were written by this pass.
+        // Keys the filter may have seen: the ones held or in the table were written by this pass.
         let maybe = records.filter {
             seen[$0.key] == 1 && freshKeys?.mightContain(KeyFilter.hash(key: $0.key, salt: 0)) ?? true
         }.map(\.key)
-        var written: Set<String> = []
-        if !maybe.isEmpty {
+        var written = Set(maybe.filter { pendingKeys.contains($0) })
+        let unknown = maybe.filter { !written.contains($0) }
+        if !unknown.isEmpty {
             let rows = try execute(
-                sql.storedKeys, [feed, Self.arrayLiteral(maybe)], on: sql.table, "cannot look the keys up", connection)
-            written = Set((0..<rows.count).compactMap { rows[$0, 0] })
+                sql.storedKeys, [feed, Self.arrayLiteral(unknown)], on: sql.table, "cannot look the keys up", connection
+            )
+            written.formUnion((0..<rows.count).compactMap { rows[$0, 0] })
         }
         var direct: Part = ([], [])
         var rest: Part = ([], [])

@@ -2,15 +2,17 @@ import FeedKit
 
 /// `replace` on PostgreSQL: a complete pass deletes the feed's rows it did not deliver.
 extension PostgresEntityWriter {
-    /// For `replace`: deletes the feed's rows that this pass did not deliver, with their child
-    /// rows, leaving a tombstone in `_tombstones` for each (for `export --include-deleted`), in
-    /// one statement.
+    /// Ends the pass's writes, in every mode: sends the new records still held (`+Direct`),
+    /// then, for `replace`, deletes the feed's rows that this pass did not deliver, with their
+    /// child rows, leaving a tombstone in `_tombstones` for each (for
+    /// `export --include-deleted`), in one statement. Call it before the transaction commits.
     ///
     /// A tombstone's `key_values` is a JSON array of the key columns' values as SQLite's
     /// `json_array` gives them: numbers for integer and real columns, 1 or 0 for booleans, and
     /// strings for the rest (a decimal's stored digits, a timestamp as ISO 8601 UTC with
     /// milliseconds, a JSON column's text as PostgreSQL normalizes it).
     func deleteUnseen(in connection: PostgresConnection) throws(PostgresEntityError) {
+        try sendDirect(connection)
         guard mode == .replace else { return }
         let keyValues = schema.key.map { name -> String in
             let column = PostgresSQL.identifier(name)

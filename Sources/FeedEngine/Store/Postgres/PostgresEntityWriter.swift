@@ -9,6 +9,8 @@ import Foundation
 /// the entity's table by one statement (``PostgresWriterSQL``), not one statement per record;
 /// the child rows of the records it wrote follow, COPYed and inserted the same way. A key delivered twice in one batch is resolved there (the last delivery wins); a key
 /// delivered again in a later batch is recognized by its `_last_seen`, which is the pass's stamp.
+/// Two shortcuts skip the staging tables: records that can only be new are COPYed straight in
+/// (`+Direct`), and records delivered unchanged only have their rows touched (`+Touch`).
 ///
 /// Used from one thread (the store's writer thread) and for one transaction: the staging
 /// tables are created on the first batch and dropped at commit, so the connection must be
@@ -33,6 +35,12 @@ final class PostgresEntityWriter: EntityWriteTally {
     /// `nil` once it is known to hold some (see ``split(_:hashes:_:)``).
     var freshKeys: KeyFilter?
     var checkedFreshness = false
+    /// Records known to be new, not yet sent: COPYed together once ``directBatch`` of them are
+    /// waiting, before any other statement reads the entity's table, and when the pass ends
+    /// (``deleteUnseen(in:)``); see `+Direct`.
+    var pendingDirect: Part = ([], [])
+    /// The keys of ``pendingDirect``.
+    var pendingKeys: Set<String> = []
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
@@ -62,11 +70,14 @@ final class PostgresEntityWriter: EntityWriteTally {
         }
         let (direct, rest) = try split(records, hashes: hashes, connection)
         if !direct.records.isEmpty {
-            try copyDirect(direct.records, hashes: direct.hashes, connection)
+            try holdDirect(direct, connection)
             counts.inserted += direct.records.count
         }
         guard !rest.records.isEmpty else { return }
-        try stage(rest.records, hashes: rest.hashes, connection)
+        try sendDirect(connection)
+        let toStage = try touchUnchanged(rest, connection)
+        guard !toStage.records.isEmpty else { return }
+        try stage(toStage.records, hashes: toStage.hashes, connection)
     }
 
     /// Writes `records` through the staging tables.

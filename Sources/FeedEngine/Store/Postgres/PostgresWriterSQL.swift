@@ -48,6 +48,13 @@ struct PostgresWriterSQL {
     let feedHasRows: String
     /// Which of the keys `$2` (a text array) the table holds for the feed `$1`.
     let storedKeys: String
+    /// Moves `_last_seen` to the stamp `$2` on the feed `$1`'s rows whose key and hash are a pair
+    /// of the arrays `$3` (text) and `$4` (bigint) and that this pass has not delivered yet, and
+    /// returns their keys: the records delivered unchanged, touched without staging them.
+    ///
+    /// Rows are found through the key's index (`LATERAL ... LIMIT 1`, for the reason above) and
+    /// rewritten by `ctid`.
+    let touchUnchanged: String
     /// Merges the staged batch. `$1` feed, `$2` stamp, `$3` run. Returns one row: inserted,
     /// updated, unchanged, duplicates, the ordinals of the records whose rows it inserted or
     /// rewrote (comma-separated, ascending, or NULL), and a JSON array of the first three keys
@@ -97,6 +104,15 @@ struct PostgresWriterSQL {
         copyDirect = "COPY \(table) (\((common + columns).joined(separator: ", "))) FROM STDIN"
         feedHasRows = "SELECT EXISTS (SELECT 1 FROM \(table) WHERE _feed = $1)"
         storedKeys = "SELECT DISTINCT _key FROM \(table) WHERE _feed = $1 AND _key = ANY ($2::text[])"
+        touchUnchanged = """
+            UPDATE \(table) SET _last_seen = $2::timestamptz WHERE ctid = ANY (ARRAY (
+                SELECT t.ctid FROM unnest($3::text[], $4::bigint[]) AS d(_key, _hash) CROSS JOIN LATERAL (
+                    SELECT ctid FROM \(table)
+                    WHERE _feed = $1 AND _key = d._key AND _hash = d._hash AND _last_seen <> $2::timestamptz LIMIT 1
+                ) t
+            ))
+            RETURNING _key
+            """
         let writes = """
             inserted AS (
                 INSERT INTO \(table) (\((common + columns).joined(separator: ", ")))
