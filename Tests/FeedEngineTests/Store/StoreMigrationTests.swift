@@ -41,6 +41,24 @@ struct StoreMigrationTests {
             files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])], store: driver)
     }
 
+    @Test func aPostgreSQLStoreAtVersionOneGainsRoomForUpdatesAndKeepsItsRows() async throws {
+        try PostgresTestServer.withSchema { connection, schema in
+            // A store as version 1 left it: an entity table without a fillfactor, one row.
+            try PostgresMigrations.migrate(connection, schema: schema, upTo: 1)
+            try connection.execute(
+                "CREATE TABLE item (_feed text NOT NULL, _key text NOT NULL, value bigint, PRIMARY KEY (_feed, _key))")
+            try connection.execute("INSERT INTO _entities(name, schema) VALUES ('item', '{}')")
+            try connection.execute("INSERT INTO item VALUES ('items', 'a', 1)")
+
+            try PostgresMigrations.migrate(connection, schema: schema)
+            #expect(try PostgresMigrations.version(connection) == PostgresMigrations.latest)
+            let options = try connection.execute(
+                "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'item'::regclass")
+            #expect(options[0, 0] == "fillfactor=50")
+            #expect(try connection.execute("SELECT value FROM item WHERE _key = 'a'")[0, 0] == "1")
+        }
+    }
+
     @Test(arguments: HarnessStore.available)
     func openingAStoreAgainMigratesNothingAndKeepsItsRows(driver: HarnessStore) async throws {
         let harness = try Self.itemsHarness(driver)

@@ -49,7 +49,8 @@ enum PostgresEntityTable {
     /// against 1.68 to 2.05 s at 100 (the default) and 1.42 to 1.78 s at 70; the table is
     /// twice as large after the first pass, and after four passes smaller (28 MB against 54 MB
     /// at 100, whose rewritten rows leave dead versions and index entries behind). It is given
-    /// when a table is created: a table of an older store keeps the default.
+    /// when a table is created, and to the tables of an older store by migration 2 (for the
+    /// pages written from then on).
     static let entityStorage = "fillfactor = 50"
 
     /// Creates the entity's tables when missing, adds the columns the schema gained since, and

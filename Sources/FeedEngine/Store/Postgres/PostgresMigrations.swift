@@ -91,15 +91,31 @@ enum PostgresMigrations {
                 );
                 CREATE INDEX _tombstones_entity ON _tombstones(entity, run);
                 CREATE INDEX _tombstones_key ON _tombstones(entity, feed, key);
-                """)
+                """),
+        Step(
+            version: 2, name: "entity tables leave room on their pages for rows a pass updates",
+            sql: """
+                DO $$
+                DECLARE entity record;
+                BEGIN
+                    FOR entity IN SELECT name FROM _entities LOOP
+                        IF to_regclass(quote_ident(entity.name)) IS NOT NULL THEN
+                            EXECUTE format('ALTER TABLE %I SET (\(PostgresEntityTable.entityStorage))', entity.name);
+                        END IF;
+                    END LOOP;
+                END $$;
+                """),
     ]
 
     /// The newest version.
     static var latest: Int { steps.map(\.version).max() ?? 0 }
 
-    /// Creates `schema` when missing and applies the steps it lacks, then points the
-    /// connection's `search_path` at it; refuses a store with steps this Feedwork does not know.
-    static func migrate(_ connection: PostgresConnection, schema: String) throws(PostgresError) {
+    /// Creates `schema` when missing and applies the steps it lacks (up to `target`), then
+    /// points the connection's `search_path` at it; refuses a store with steps this Feedwork
+    /// does not know.
+    static func migrate(_ connection: PostgresConnection, schema: String, upTo target: Int = latest)
+        throws(PostgresError)
+    {
         let quoted = PostgresSQL.identifier(schema)
         try connection.execute("BEGIN")
         do throws(PostgresError) {
@@ -117,7 +133,7 @@ enum PostgresMigrations {
             if done > latest {
                 throw PostgresError(location: connection.location, message: StoreError.newerFeedworkMessage)
             }
-            for step in steps where step.version > done {
+            for step in steps where step.version > done && step.version <= target {
                 try connection.execute(step.sql)
                 try connection.execute(
                     "INSERT INTO _migrations(version, name) VALUES ($1, $2)", [String(step.version), step.name])
