@@ -145,6 +145,11 @@ struct PostgresCopyStream {
                 buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
                 continue
             }
+            // Most values hold nothing to escape: those are copied in one go.
+            guard value.utf8.contains(where: Self.needsEscape) else {
+                buffer.append(contentsOf: value.utf8)
+                continue
+            }
             for byte in value.utf8 {
                 switch byte {
                 case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -157,6 +162,12 @@ struct PostgresCopyStream {
         }
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= Self.chunk { try flush() }
+    }
+
+    /// Whether `byte` must be escaped in COPY's text format.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 
     /// Sends what is buffered.
