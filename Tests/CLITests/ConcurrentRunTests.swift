@@ -33,7 +33,7 @@ struct ConcurrentRunTests {
             case .sqlite: postgres = nil
             case .postgres:
                 guard let url = HarnessStore.postgresURL else { throw HarnessError.noPostgres }
-                postgres = (url, "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+                postgres = (url, HarnessStore.schemaName("cli"))
             }
             let store = postgres.map { "store: \"\($0.url)\"\nschema: \($0.schema)\n" } ?? ""
             let yaml =

@@ -112,13 +112,14 @@ struct PostgresStoreCommandTests {
     /// The test server (`FEEDWORK_TEST_POSTGRES_URL`) and a new schema name; without a server,
     /// `nil` after saying so (a failure when `CI` is set).
     static func server() -> (url: String, schema: String)? {
-        guard let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"] else {
-            let message = "FEEDWORK_TEST_POSTGRES_URL is not set: run scripts/postgres-throwaway.sh start"
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
-            print("skipped: \(message)")
+        guard let url = HarnessStore.postgresURL else {
+            if ProcessInfo.processInfo.environment["CI"] != nil {
+                Issue.record(Comment(rawValue: HarnessStore.absenceMessage))
+            }
+            print("skipped: \(HarnessStore.absenceMessage)")
             return nil
         }
-        return (url, "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+        return (url, HarnessStore.schemaName("cli"))
     }
 
     /// One value from `psql` (Debian's postgresql-client), as a user would read it.

@@ -48,7 +48,7 @@ public final class FeedHarness: Sendable {
             storeLines = ""
         case .postgres:
             guard let url = HarnessStore.postgresURL else { throw HarnessError.noPostgres }
-            let schema = "harness_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let schema = HarnessStore.schemaName("harness")
             storeLines = "store: \"\(url)\"\nschema: \(schema)\n"
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

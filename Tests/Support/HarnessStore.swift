@@ -22,14 +22,22 @@ public enum HarnessStore: String, Sendable, CustomStringConvertible {
     /// throwaway cluster and sets it).
     public static let postgresURL = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"]
 
+    /// Why the PostgreSQL tests cannot run, and how to start a server for them.
+    public static let absenceMessage =
+        "FEEDWORK_TEST_POSTGRES_URL is not set; start a server with "
+        + "`eval \"$(bash scripts/postgres-throwaway.sh start)\"` (needs Debian's postgresql package)"
+
+    /// A new schema name for one test: `prefix` and 32 hex digits.
+    public static func schemaName(_ prefix: String) -> String {
+        prefix + "_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+
     /// The stores to run a store-level test on: both. Without a server outside CI, SQLite
     /// alone, and a line saying so; in CI (`CI` set) PostgreSQL stays, so its tests fail loudly
     /// when the server is missing.
     public static let available: [HarnessStore] = {
         if postgresURL != nil || ProcessInfo.processInfo.environment["CI"] != nil { return [.sqlite, .postgres] }
-        print(
-            "PostgreSQL cases of the store-level tests skipped: FEEDWORK_TEST_POSTGRES_URL is not set; start a server with "
-                + "`eval \"$(bash scripts/postgres-throwaway.sh start)\"` (needs Debian's postgresql package)")
+        print("PostgreSQL cases of the store-level tests skipped: \(absenceMessage)")
         return [.sqlite]
     }()
 }
@@ -39,6 +47,5 @@ public struct HarnessError: Error, CustomStringConvertible {
     public var description: String
 
     public static let noPostgres = HarnessError(
-        description: "a PostgreSQL test needs FEEDWORK_TEST_POSTGRES_URL: start a server with "
-            + "`eval \"$(bash scripts/postgres-throwaway.sh start)\"` (needs Debian's postgresql package)")
+        description: "a PostgreSQL test cannot run: \(HarnessStore.absenceMessage)")
 }

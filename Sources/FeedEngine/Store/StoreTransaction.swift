@@ -62,7 +62,7 @@ final class StoreTransaction: PassWriting {
             }
             guard let writer = writers[record.entity] else {
                 throw StoreError(
-                    path: "", message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
+                    path: path, message: "feed '\(feed)' wrote entity '\(record.entity)', which it does not declare")
             }
             lastWriter = writer
             try writer.write(record, hash: hash, in: db)
@@ -76,7 +76,8 @@ final class StoreTransaction: PassWriting {
 
     func countUnchanged(_ count: Int, entity: String) throws {
         guard let writer = writers[entity] else {
-            throw StoreError(path: "", message: "feed '\(feed)' counted entity '\(entity)', which it does not declare")
+            throw StoreError(
+                path: path, message: "feed '\(feed)' counted entity '\(entity)', which it does not declare")
         }
         writer.countUnchanged(count)
     }

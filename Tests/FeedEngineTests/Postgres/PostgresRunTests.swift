@@ -27,7 +27,7 @@ struct PostgresRunTests {
     }
 
     static func schemaName() -> String {
-        "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        HarnessStore.schemaName("test")
     }
 
     static func dropping(_ schema: String, _ body: () async throws -> Void) async throws {

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -7,14 +8,12 @@ import Testing
 /// throwaway cluster (`scripts/postgres-throwaway.sh`). Each test works in a schema of its own,
 /// dropped at the end.
 enum PostgresTestServer {
-    static let url = ProcessInfo.processInfo.environment["FEEDWORK_TEST_POSTGRES_URL"]
+    static let url = HarnessStore.postgresURL
 
     /// Why the PostgreSQL tests cannot run here, said loudly: a test failure in CI (which must
     /// have the server), a printed line elsewhere.
     static func reportAbsence() {
-        let message =
-            "FEEDWORK_TEST_POSTGRES_URL is not set, so the PostgreSQL tests did not run: start a server with "
-            + "`eval \"$(bash scripts/postgres-throwaway.sh start)\"` (needs Debian's postgresql package)"
+        let message = HarnessStore.absenceMessage
         if ProcessInfo.processInfo.environment["CI"] != nil {
             Issue.record(Comment(rawValue: message))
         } else {
@@ -27,7 +26,7 @@ enum PostgresTestServer {
     static func withSchema(_ body: (PostgresConnection, String) throws -> Void) throws {
         guard let url else { return reportAbsence() }
         let connection = try PostgresConnection(url: url)
-        let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let schema = HarnessStore.schemaName("test")
         try connection.execute("CREATE SCHEMA \(schema)")
         defer { _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE") }
         try connection.execute("SET search_path TO \(schema)")
@@ -38,7 +37,7 @@ enum PostgresTestServer {
     /// absence instead when there is none.
     static func withStore(_ body: (PostgresStore, String) async throws -> Void) async throws {
         guard let url else { return reportAbsence() }
-        let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let schema = HarnessStore.schemaName("test")
         defer { _ = try? PostgresConnection(url: url).execute("DROP SCHEMA \(schema) CASCADE") }
         try await body(try PostgresStore(url: url, schema: schema), schema)
     }

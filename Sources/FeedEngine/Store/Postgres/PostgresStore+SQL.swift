@@ -2,11 +2,10 @@ import FeedKit
 import Foundation
 
 extension PostgresStore: StoreSQL {
-    /// Runs `sql` on the read connection, in the store's schema; values typed as ``StoreSQL``
-    /// describes.
+    /// Runs `sql` on the read connection, in the store's schema and in UTC; values typed as
+    /// ``StoreSQL`` describes.
     func query(_ sql: String, arguments: [FieldValue]) throws -> [[String: FieldValue]] {
         try read { connection in
-            try connection.execute("SET TIME ZONE 'UTC'")  // timestamps come back as UTC text
             let rows = try connection.execute(sql, arguments.map(Self.parameter))
             let columns = rows.columns
             let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }

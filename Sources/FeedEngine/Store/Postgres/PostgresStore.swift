@@ -34,16 +34,24 @@ final class PostgresStore: Sendable {
         guard migrating else {
             // A reading store holds one connection: the reading commands never write.
             try PostgresMigrations.checkCurrent(first, schema: schema)
-            try first.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+            try Self.prepareReading(first, schema: schema)
             readSession = PostgresSession(first)
             writeSession = readSession
             return
         }
         try PostgresMigrations.migrate(first, schema: schema)
         let read = try PostgresConnection(url: url)
-        try read.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+        try Self.prepareReading(read, schema: schema)
         writeSession = PostgresSession(first)
         readSession = PostgresSession(read)
+    }
+
+    /// Points a read connection at `schema`, with its session in UTC, so that timestamps a
+    /// query returns as text are UTC (``StoreSQL``); the store's own reads format times
+    /// explicitly (``PostgresSQL/isoText(_:)``).
+    private static func prepareReading(_ connection: PostgresConnection, schema: String) throws(PostgresError) {
+        try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+        try connection.execute("SET TIME ZONE 'UTC'")
     }
 
     /// Runs `body` on a read connection; errors come out as ``PostgresError``.
