@@ -39,6 +39,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Log lines (requests, retries, cache decisions) at the level a user asks for.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The HTTP server of `feedwork worker --metrics` (on SwiftNIO, the one server stack).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Prometheus's text format for the worker's metrics.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
@@ -66,12 +70,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // HTTP endpoints over the engine: the worker's metrics and health check.
+        .target(
+            name: "FeedServer",
+            dependencies: [
+                "FeedKit", "FeedEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .target(
             name: "FeedFixtures", dependencies: ["FeedKit", "FeedEngine", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "feedwork",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures",
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ] + adapterTargets,
