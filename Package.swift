@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Prometheus's text format for the worker's metrics.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Graceful shutdown of the HTTP server (Hummingbird builds on it already).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
@@ -77,6 +79,7 @@ let package = Package(
                 "FeedKit", "FeedEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(

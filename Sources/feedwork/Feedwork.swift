@@ -13,6 +13,7 @@ struct Feedwork: AsyncParsableCommand {
             Examples:
               feedwork run                        run every enabled feed of ./feeds.yaml
               feedwork run --feed bbc-fruit       run one feed
+              feedwork worker                     run scheduled feeds when due, until stopped
               feedwork validate -c my.yaml        check a config, print every problem
               feedwork list                       feeds, last runs and row counts
               feedwork runs --feed bbc-fruit      a feed's run history, newest first
@@ -26,7 +27,8 @@ struct Feedwork: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ListCommand.self, RunsCommand.self, RejectsCommand.self,
+            RunCommand.self, WorkerCommand.self, ValidateCommand.self, ListCommand.self, RunsCommand.self,
+            RejectsCommand.self,
             ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
             TestCommand.self, RecordCommand.self,
         ]

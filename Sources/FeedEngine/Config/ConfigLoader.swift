@@ -140,7 +140,7 @@ public struct ConfigLoader: Sendable {
                 var block = value
                 if let mapping = value.mapping {
                     let checked = RequestLimits.check(mapping, includesConcurrency: true, file: path)
-                    problems += checked.problems
+                    problems += checked.problems + ScheduleSettings.problems(in: mapping, file: path)
                     block = .mapping(checked.mapping)
                 }
                 do {
@@ -204,7 +204,7 @@ public struct ConfigLoader: Sendable {
             let limits = RequestLimits.check(
                 Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark),
                 includesConcurrency: false, file: decoder.file)
-            problems += limits.problems
+            problems += limits.problems + ScheduleSettings.problems(in: feedMapping, file: decoder.file)
             let commonNode = Node.mapping(limits.mapping)
             let optionsNode = Node.mapping(
                 Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
@@ -263,7 +263,7 @@ public struct ConfigLoader: Sendable {
                     location: location(node), policy: common.request.applied(to: basePolicy),
                     fixtures: common.fixtures.map { Self.resolve($0, in: directory) },
                     maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
-                    adapter: adapter))
+                    schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter))
         }
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
@@ -272,11 +272,13 @@ public struct ConfigLoader: Sendable {
             let redacted = problems.map { ConfigProblem(redactor.redact($0.message), at: $0.location) }
             throw ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
         }
-        return FeedsConfig(
+        var config = FeedsConfig(
             file: path, directory: directory,
             storePath: isPostgres ? storeName : Self.resolve(storeName, in: directory),
             postgres: isPostgres ? PostgresStoreLocation(url: storeName, schema: schemaName ?? "feedwork") : nil,
             concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
+        if let lease = defaults?.lease { config.lease = lease }
+        return config
     }
 
     /// "unknown key 'adapterr'; did you mean 'adapter'?" for each required feed key (`name`,

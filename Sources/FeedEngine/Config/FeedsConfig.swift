@@ -23,8 +23,12 @@ public struct FeedsConfig: Sendable {
     public var storePath: String
     /// The PostgreSQL store, when `store:` is a `postgres://` URL.
     public var postgres: PostgresStoreLocation?
-    /// Feeds running at once in `feedwork run`.
+    /// Feeds running at once in `feedwork run` and `feedwork worker`.
     public var concurrency: Int
+    /// How long a worker's claim on a due feed lasts unless renewed (`defaults: { lease: 60s }`):
+    /// a worker renews it while the pass runs, and when a worker dies, another takes the feed
+    /// over once it runs out.
+    public var lease: FeedDuration = .seconds(60)
     public var feeds: [FeedConfig]
     /// Hides every value that came from `${VAR}`.
     public var redactor: Redactor
@@ -54,6 +58,8 @@ public struct FeedConfig: Sendable {
     /// The largest share of a pass's records that may be rejected (`max_reject_ratio`, 0 to 1):
     /// a pass above it fails and commits nothing. See ``RejectLimit``.
     public var maxRejectRatio: Double
+    /// When `feedwork worker` runs the feed; `nil` leaves it to `feedwork run`.
+    public var schedule: FeedSchedule?
     public var adapter: any FeedAdapter
 }
 
@@ -90,19 +96,23 @@ struct RequestSettings: Decodable, Sendable {
 
 struct DefaultsBlock: Decodable, Sendable {
     var request: RequestSettings
+    var schedule: ScheduleSettings
     var concurrency: Int?
     var maxRejectRatio: Double?
+    var lease: FeedDuration?
 
     enum CodingKeys: String, CodingKey {
-        case concurrency
+        case concurrency, lease
         case maxRejectRatio = "max_reject_ratio"
     }
 
     init(from decoder: any Decoder) throws {
         request = try RequestSettings(from: decoder)
+        schedule = try ScheduleSettings(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
+        lease = try container.decodeIfPresent(FeedDuration.self, forKey: .lease)
     }
 }
 
@@ -114,11 +124,12 @@ struct CommonFeedKeys: Decodable, Sendable {
     var fixtures: String?
     var maxRejectRatio: Double?
     var request: RequestSettings
+    var schedule: ScheduleSettings
 
-    static let names: Set<String> = [
+    static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
         "backoff", "retry_after_cap", "max_response_size", "max_redirects",
-    ]
+    ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {
         case name, adapter, enabled, fixtures
@@ -133,6 +144,7 @@ struct CommonFeedKeys: Decodable, Sendable {
         fixtures = try container.decodeIfPresent(String.self, forKey: .fixtures)
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
         request = try RequestSettings(from: decoder)
+        schedule = try ScheduleSettings(from: decoder)
     }
 }
 

@@ -2,7 +2,8 @@ import FeedKit
 import Foundation
 import Yams
 
-/// The numeric settings of `defaults:` and of each feed (request limits, `max_reject_ratio`),
+/// The numeric settings of `defaults:` and of each feed (request limits, `max_reject_ratio`,
+/// schedule intervals),
 /// checked key by key before the block is decoded, so that every value out of range is reported
 /// at once (with the range it must be in) instead of the first one hiding the others.
 ///
@@ -29,10 +30,17 @@ enum RequestLimits {
         ("max_response_size", .size(1...(1 << 40)), "between 1 byte and 1024GB"),
         ("concurrency", .count(1...64), "between 1 and 64"),
         ("max_reject_ratio", .ratio, "a number between 0 and 1"),
+        ("every", .duration(1000...(366 * day)), "between 1s and 366d"),
+        ("retry_failed_after", .duration(1000...day), "between 1s and 1d"),
+        ("lease", .duration(2000...day), "between 2s and 1d"),
     ]
 
+    /// Keys of `defaults:` only: how a process runs feeds, not how one feed is fetched.
+    static let defaultsOnly: Set<String> = ["concurrency", "lease"]
+
     /// `mapping` without the keys whose values are out of range or unreadable, and a problem
-    /// for each. `concurrency` is only checked where `includesConcurrency` (the defaults).
+    /// for each. The ``defaultsOnly`` keys are only checked where `includesConcurrency` (the
+    /// defaults).
     static func check(_ mapping: Node.Mapping, includesConcurrency: Bool, file: String)
         -> (mapping: Node.Mapping, problems: [ConfigProblem])
     {
@@ -40,7 +48,8 @@ enum RequestLimits {
         var kept: [(Node, Node)] = []
         for (keyNode, value) in mapping {
             let key = keyNode.scalar?.string ?? ""
-            guard let limit = limits.first(where: { $0.key == key }), includesConcurrency || key != "concurrency",
+            guard let limit = limits.first(where: { $0.key == key }),
+                includesConcurrency || !defaultsOnly.contains(key),
                 let message = problem(value, key: key, kind: limit.kind, range: limit.range)
             else {
                 kept.append((keyNode, value))

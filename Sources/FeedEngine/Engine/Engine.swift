@@ -6,7 +6,7 @@ import Logging
 ///
 /// A feed that fails leaves its rows exactly as they were while the other feeds commit.
 public struct Engine: Sendable {
-    public let config: FeedsConfig
+    public private(set) var config: FeedsConfig
     /// The store, opened and locked by ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``.
     let store: any StoreDriver
     public let fetcher: any Fetching
@@ -162,6 +162,14 @@ public struct Engine: Sendable {
         report.milliseconds = Self.milliseconds(since: started)
         withExtendedLifetime(lease) {}
         return report
+    }
+
+    /// The same engine (store, lock, fetcher) running the feeds of `config`, whose store must
+    /// be this one's.
+    func reconfigured(_ config: FeedsConfig) -> Engine {
+        var engine = self
+        engine.config = config
+        return engine
     }
 
     static func milliseconds(since start: Date) -> Int { Int((Date().timeIntervalSince(start) * 1000).rounded()) }

@@ -1,4 +1,5 @@
 import FeedKit
+import Foundation
 import GRDB
 
 /// A feed's last run and its row counts, for `feedwork list`.
@@ -12,18 +13,26 @@ public struct FeedOverview: Sendable {
     public var rows: [(entity: String, count: Int)]
     /// The incremental cursor the feed's last committed pass stored (``FeedPass/cursorStateKey``).
     public var cursor: String? = nil
+    /// The feed's schedule in the config (`every: 15m`, `cron: ...`), for `feedwork worker`.
+    public var schedule: FeedSchedule? = nil
+    /// When a worker runs the feed next (ISO 8601), once a worker has put it on the schedule.
+    public var nextRun: String? = nil
+    /// The worker holding the feed (running its pass) while its lease lasts.
+    public var worker: String? = nil
 
     /// The overview of every feed in `config` when there is no store yet: none has run.
     public static func neverRun(config: FeedsConfig) -> [FeedOverview] {
         config.feeds.map {
             FeedOverview(
-                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled, lastRun: nil, status: nil, rows: [])
+                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled, lastRun: nil, status: nil, rows: [],
+                schedule: $0.schedule)
         }
     }
 
     /// The overview of every feed in `config`, from its SQLite store.
     public static func load(config: FeedsConfig, store: EntityStore) throws -> [FeedOverview] {
-        try store.read { db in try load(config: config, from: SQLiteFacts(db: db)) }
+        let board = try store.scheduleEntries()
+        return try store.read { db in try load(config: config, from: SQLiteFacts(db: db), board: board) }
     }
 
     /// The overview of every feed in `config`, from its store: the SQLite file, or the
@@ -32,11 +41,17 @@ public struct FeedOverview: Sendable {
         guard let store = try config.postgresStore() else {
             return try load(config: config, store: EntityStore(readingAt: config.storePath))
         }
-        return try store.read { connection in try load(config: config, from: PostgresFacts(connection: connection)) }
+        let board = try store.scheduleEntries()
+        return try store.read { connection in
+            try load(config: config, from: PostgresFacts(connection: connection), board: board)
+        }
     }
 
-    private static func load(config: FeedsConfig, from facts: some OverviewFacts) throws -> [FeedOverview] {
-        try config.feeds.map { feed in
+    private static func load(config: FeedsConfig, from facts: some OverviewFacts, board: [String: ScheduleEntry])
+        throws -> [FeedOverview]
+    {
+        let now = Date()
+        return try config.feeds.map { feed in
             var rows: [(String, Int)] = []
             // A feed whose entities come with its data (a Singer tap's streams) declares none
             // up front: the store's entities holding its rows stand for them.
@@ -46,10 +61,14 @@ public struct FeedOverview: Sendable {
                 if !declared.isEmpty || count > 0 { rows.append((name, count)) }
             }
             let last = try facts.lastRun(of: feed.name)
+            let entry = board[feed.name]
+            let held = entry.flatMap { entry in entry.leaseUntil.map { $0 > now } } ?? false
             return FeedOverview(
                 name: feed.name, adapter: feed.adapterName, enabled: feed.enabled, lastRun: last?.time,
                 status: last?.status, rows: rows,
-                cursor: try facts.state(of: feed.name, key: FeedPass.cursorStateKey))
+                cursor: try facts.state(of: feed.name, key: FeedPass.cursorStateKey), schedule: feed.schedule,
+                nextRun: feed.schedule == nil ? nil : entry.map { Timestamp.string($0.nextRunAt) },
+                worker: held ? entry?.worker : nil)
         }
     }
 }

@@ -141,6 +141,20 @@ enum StoreMigrations {
             // has no primary key (see `EntityTable+Key.swift`).
             try db.execute(sql: "ALTER TABLE _entities ADD COLUMN history INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v8: worker schedule") { db in
+            // One row per scheduled feed (see `ScheduleBoard`): when it is next due, and the
+            // worker holding it until `lease_until`. Times are ISO 8601 UTC text.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _schedule (
+                        feed TEXT PRIMARY KEY,
+                        schedule TEXT NOT NULL,
+                        next_run_at TEXT NOT NULL,
+                        claimed_by TEXT,
+                        lease_until TEXT
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -9,7 +9,11 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract:
-            "List the feeds with their last run's status and time, their row counts per entity and, for incremental feeds, their cursor."
+            "List the feeds with their last run's status and time, their row counts per entity and, for incremental feeds, their cursor.",
+        discussion: """
+            Once a feed has a schedule (`every:` or `cron:`), the list also shows it, when `feedwork \
+            worker` runs the feed next, and which worker holds it while its pass runs.
+            """
     )
 
     @OptionGroup var options: ConfigOptions
@@ -29,6 +33,12 @@ struct ListCommand: ParsableCommand {
         var rows: [String: Int]
         /// An incremental feed's cursor: the greatest value its passes have committed.
         @NullWhenAbsent var cursor: String?
+        /// The feed's schedule (`every 15m`, `cron 0 6 * * *`), `nil` when it has none.
+        @NullWhenAbsent var schedule: String?
+        /// When a worker runs it next (ISO 8601), `nil` until a worker put it on the schedule.
+        @NullWhenAbsent var nextRun: String?
+        /// The worker running its pass now.
+        @NullWhenAbsent var worker: String?
     }
 
     func run() throws {
@@ -46,20 +56,26 @@ struct ListCommand: ParsableCommand {
                             feed: $0.name, adapter: $0.adapter, enabled: $0.enabled, lastRun: $0.lastRun,
                             status: $0.status,
                             rows: Dictionary($0.rows.map { ($0.entity, $0.count) }, uniquingKeysWith: +),
-                            cursor: $0.cursor)
+                            cursor: $0.cursor, schedule: $0.schedule?.description, nextRun: $0.nextRun,
+                            worker: $0.worker)
                     }))
             return
         }
         // The cursor column appears once a feed has one.
         let cursors = overview.contains { $0.cursor != nil }
+        // So do the schedule columns, once a feed has a schedule.
+        let schedules = overview.contains { $0.schedule != nil }
         var table = TextTable(
-            ["feed", "adapter", "enabled", "last run", "status", "rows"] + (cursors ? ["cursor"] : []))
+            ["feed", "adapter", "enabled", "last run", "status", "rows"] + (cursors ? ["cursor"] : [])
+                + (schedules ? ["schedule", "next run", "worker"] : []))
         for feed in overview {
             table.add(
                 [
                     feed.name, feed.adapter, feed.enabled ? "yes" : "no", feed.lastRun ?? "never", feed.status ?? "-",
                     feed.rows.map { "\($0.entity) \($0.count)" }.joined(separator: ", "),
-                ] + (cursors ? [feed.cursor ?? "-"] : []))
+                ] + (cursors ? [feed.cursor ?? "-"] : [])
+                    + (schedules
+                        ? [feed.schedule?.description ?? "-", feed.nextRun ?? "-", feed.worker ?? "-"] : []))
         }
         Console.print(table.rendered)
     }

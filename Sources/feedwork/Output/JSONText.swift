@@ -4,9 +4,18 @@ import Foundation
 /// `outbox_delivered`), sorted, indented, with `/` unescaped.
 enum JSONText {
     static func encode(_ value: some Encodable) -> String {
+        encode(value, formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// `value` on one line, for output read line by line (`feedwork worker --json`).
+    static func line(_ value: some Encodable) -> String {
+        encode(value, formatting: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func encode(_ value: some Encodable, formatting: JSONEncoder.OutputFormatting) -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         // Every value printed is plain data (strings, numbers, arrays); encoding cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
         let text = String(decoding: data, as: UTF8.self)

@@ -105,6 +105,17 @@ enum PostgresMigrations {
                     END LOOP;
                 END $$;
                 """),
+        Step(
+            version: 3, name: "worker schedule",
+            sql: """
+                CREATE TABLE _schedule (
+                    feed text PRIMARY KEY,
+                    schedule text NOT NULL,
+                    next_run_at timestamptz NOT NULL,
+                    claimed_by text,
+                    lease_until timestamptz
+                );
+                """),
     ]
 
     /// The newest version.

@@ -1,0 +1,102 @@
+import FeedKit
+import Foundation
+
+/// `_schedule` on PostgreSQL, shared by every worker on the store: a claim takes due rows
+/// with `FOR UPDATE SKIP LOCKED`, so two workers claiming at once never get the same feed.
+extension PostgresStore: ScheduleBoard {
+    func plan(_ feeds: [PlannedFeed]) async throws {
+        try await write { connection in
+            for planned in feeds {
+                _ = try connection.execute(
+                    """
+                    INSERT INTO _schedule(feed, schedule, next_run_at) VALUES ($1, $2, $3::timestamptz)
+                    ON CONFLICT (feed) DO UPDATE SET schedule = excluded.schedule, next_run_at = excluded.next_run_at
+                    WHERE _schedule.schedule != excluded.schedule AND _schedule.claimed_by IS NULL
+                    """, [planned.feed, planned.schedule, Timestamp.string(planned.due)])
+            }
+        }
+    }
+
+    func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
+        -> [ScheduleClaim]
+    {
+        let parameters = [
+            worker, Timestamp.string(now.addingTimeInterval(lease.seconds)), feeds.jsonArrayText,
+            Timestamp.string(now), String(limit),
+        ]
+        return try await write { connection in
+            let rows = try connection.execute(
+                """
+                UPDATE _schedule SET claimed_by = $1, lease_until = $2::timestamptz
+                WHERE feed IN (
+                    SELECT feed FROM _schedule
+                    WHERE feed IN (SELECT jsonb_array_elements_text($3::jsonb)) AND next_run_at <= $4::timestamptz
+                        AND (claimed_by IS NULL OR lease_until < $4::timestamptz)
+                    ORDER BY next_run_at, feed LIMIT $5::bigint
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING feed, \(PostgresSQL.isoText("next_run_at"))
+                """, parameters)
+            return (0..<rows.count).map {
+                ScheduleClaim(feed: rows[$0, 0] ?? "", due: rows[$0, 1].flatMap(Timestamp.date) ?? now)
+            }.sorted { ($0.due, $0.feed) < ($1.due, $1.feed) }
+        }
+    }
+
+    func renew(feed: String, worker: String, until: Date) async throws -> Bool {
+        try await write { connection in
+            let rows = try connection.execute(
+                "UPDATE _schedule SET lease_until = $1::timestamptz WHERE feed = $2 AND claimed_by = $3 RETURNING feed",
+                [Timestamp.string(until), feed, worker])
+            return rows.count > 0
+        }
+    }
+
+    func release(feed: String, worker: String, next: Date) async throws {
+        try await write { connection in
+            _ = try connection.execute(
+                """
+                UPDATE _schedule SET claimed_by = NULL, lease_until = NULL, next_run_at = $1::timestamptz
+                WHERE feed = $2 AND claimed_by = $3
+                """, [Timestamp.string(next), feed, worker])
+        }
+    }
+
+    func nextClaimable(_ feeds: [String]) async throws -> Date? {
+        try read { connection in
+            let rows = try connection.execute(
+                """
+                SELECT \(PostgresSQL.isoText("min(CASE WHEN claimed_by IS NULL THEN next_run_at ELSE greatest(next_run_at, lease_until) END)"))
+                FROM _schedule WHERE feed IN (SELECT jsonb_array_elements_text($1::jsonb))
+                """, [feeds.jsonArrayText])
+            return rows.first(column: 0).flatMap(Timestamp.date)
+        }
+    }
+
+    func scheduleEntries() throws -> [String: ScheduleEntry] {
+        try read { connection in
+            guard try connection.execute("SELECT to_regclass('_schedule') IS NOT NULL")[0, 0] == "t" else { return [:] }
+            let rows = try connection.execute(
+                """
+                SELECT feed, schedule, \(PostgresSQL.isoText("next_run_at")), claimed_by, \(PostgresSQL.isoText("lease_until"))
+                FROM _schedule
+                """)
+            var entries: [String: ScheduleEntry] = [:]
+            for row in 0..<rows.count {
+                entries[rows[row, 0] ?? ""] = ScheduleEntry(
+                    schedule: rows[row, 1] ?? "", nextRunAt: rows[row, 2].flatMap(Timestamp.date) ?? .distantPast,
+                    worker: rows[row, 3], leaseUntil: rows[row, 4].flatMap(Timestamp.date))
+            }
+            return entries
+        }
+    }
+
+    func lastRunStarts() throws -> [String: Date] {
+        try read { connection in
+            let rows = try connection.execute(
+                "SELECT feed, \(PostgresSQL.isoText("max(started_at)")) FROM _runs GROUP BY feed")
+            var starts: [String: Date] = [:]
+            for row in 0..<rows.count { starts[rows[row, 0] ?? ""] = rows[row, 1].flatMap(Timestamp.date) }
+            return starts
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import FeedKit
+import Foundation
+
+/// `_schedule`: when each scheduled feed is next due, and which worker holds it.
+///
+/// A worker claims due feeds from the board, holds each claim for a lease it renews while the
+/// pass runs, and gives the feed back with its next due time. Claims are atomic, so of any
+/// number of workers sharing a PostgreSQL store exactly one runs a due feed; a claim whose
+/// lease ran out (its worker died) can be taken by another. The feed's own lease
+/// (``StoreDriver/lease(of:wait:)``) still guards the pass itself.
+///
+/// Times are the workers' clocks, so machines sharing a store keep theirs in sync (NTP).
+protocol ScheduleBoard: Sendable {
+    /// Puts each of `feeds` on the board, due at its `due` time, unless it is there already
+    /// with the same schedule; a feed whose schedule changed and that no worker holds is due
+    /// at its new `due` time.
+    func plan(_ feeds: [PlannedFeed]) async throws
+    /// Claims up to `limit` of `feeds` that are due at `now` and held by no worker (or by one
+    /// whose lease ran out) for `worker`, until `now + lease`; the most overdue first.
+    func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
+        -> [ScheduleClaim]
+    /// Extends `worker`'s claim on `feed` to `until`; `false` when the worker no longer holds it.
+    func renew(feed: String, worker: String, until: Date) async throws -> Bool
+    /// Gives `feed` back, due next at `next`.
+    func release(feed: String, worker: String, next: Date) async throws
+    /// The earliest moment one of `feeds` may be claimed: its due time, or for a feed another
+    /// worker holds, the later of that and the end of its lease. `nil` when none is on the board.
+    func nextClaimable(_ feeds: [String]) async throws -> Date?
+    /// Every feed on the board, by name.
+    func scheduleEntries() throws -> [String: ScheduleEntry]
+    /// When each feed's latest pass started, by feed.
+    func lastRunStarts() throws -> [String: Date]
+}
+
+/// A feed to put on the board (``ScheduleBoard/plan(_:)``).
+struct PlannedFeed: Sendable {
+    var feed: String
+    /// The schedule as ``FeedSchedule/description`` writes it.
+    var schedule: String
+    var due: Date
+}
+
+/// A due feed a worker holds.
+public struct ScheduleClaim: Sendable, Hashable {
+    public var feed: String
+    /// When it was due.
+    public var due: Date
+}
+
+/// One row of the board, for `feedwork list`.
+public struct ScheduleEntry: Sendable, Hashable, Codable {
+    public var schedule: String
+    public var nextRunAt: Date
+    /// The worker holding the feed, while its lease lasts.
+    public var worker: String?
+    public var leaseUntil: Date?
+}
+
+extension [String] {
+    /// The names as a JSON array, the one parameter a board query filters by on either store.
+    var jsonArrayText: String {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+}

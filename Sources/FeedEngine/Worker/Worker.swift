@@ -1,0 +1,217 @@
+import FeedKit
+import Foundation
+import Logging
+
+/// `feedwork worker`: runs each scheduled feed when it is due, up to `concurrency` passes at
+/// once, until told to stop.
+///
+/// Due feeds are claimed from the store's schedule board (``ScheduleBoard``), so any number of
+/// workers can share a PostgreSQL store: each due feed is run by exactly one of them, and the
+/// feeds of a worker that dies are taken over once its claims' lease runs out. A claim is
+/// renewed every third of the lease while its pass runs.
+///
+/// Stopping is graceful: no new pass starts, running passes get ``grace`` to finish and are
+/// then cancelled, which rolls them back; their feeds are given back still due.
+public struct Worker: Sendable {
+    /// The engine passes run on; its config is replaced on ``WorkerControl/reload(_:)``.
+    public var engine: Engine
+    /// The worker's name on the board and in `feedwork list`: `host:pid` unless given.
+    public var name: String
+    public var observer: any WorkerObserver
+    /// How long running passes may go on once the worker is told to stop.
+    public var grace: FeedDuration = .seconds(30)
+    /// The longest the worker sleeps before looking at the board again: other workers give
+    /// feeds back and leases run out without telling it.
+    public var pollInterval: FeedDuration = .seconds(1)
+    public var logger = Logger(label: "feedwork.worker")
+
+    public init(engine: Engine, name: String, observer: any WorkerObserver) {
+        var engine = engine
+        // A feed held by another process is given back at once rather than waited for.
+        engine.wait = .seconds(1)
+        self.engine = engine
+        self.name = name
+        self.observer = observer
+    }
+
+    /// The default worker name: this machine's host name and the process id.
+    public static var defaultName: String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    private enum Event: Sendable {
+        case command(WorkerControl)
+        case wake(Date)
+        case finished(ScheduleClaim, FeedReport)
+        case graceOver
+    }
+
+    /// Runs until ``WorkerControl/stop`` arrives and the passes under way have ended.
+    ///
+    /// - Throws: when the schedule cannot be put on the board at the start (the store is
+    ///   unreachable); later store failures are reported as ``WorkerEvent/boardFailed(_:)``
+    ///   and retried.
+    public func run(commands: AsyncStream<WorkerControl>) async throws {
+        var engine = engine
+        let store = engine.store
+        try await plan(engine.config)
+        observer.worker(.started(worker: name, feeds: Self.scheduled(engine.config).count))
+        let (events, sink) = AsyncStream<Event>.makeStream()
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await command in commands { sink.yield(.command(command)) }
+            }
+            var running: [String: ScheduleClaim] = [:]
+            var stopping = false
+            var pendingWake: Date?
+            sink.yield(.wake(.distantPast))
+            for await event in events {
+                switch event {
+                case .command(.stop):
+                    guard !stopping else { break }
+                    stopping = true
+                    observer.worker(.stopping(running: running.count))
+                    let grace = grace
+                    group.addTask {
+                        try? await Task.sleep(for: .milliseconds(grace.milliseconds))
+                        sink.yield(.graceOver)
+                    }
+                case .command(.reload(let config)):
+                    if let problem = reloadProblem(config, current: engine.config) {
+                        observer.worker(.reloadRefused(problem))
+                    } else {
+                        do {
+                            try await plan(config)
+                            engine = engine.reconfigured(config)
+                            observer.worker(.reloaded(feeds: Self.scheduled(config).count))
+                        } catch {
+                            observer.worker(.reloadRefused("\(error)"))
+                        }
+                    }
+                case .wake(let at):
+                    // A wake that a sooner one replaced comes too late to matter.
+                    guard at == .distantPast || at == pendingWake else { continue }
+                    pendingWake = nil
+                case .finished(let claim, let report):
+                    running[claim.feed] = nil
+                    let next = nextDue(claim, report: report, config: engine.config, stopping: stopping)
+                    do {
+                        try await store.release(feed: claim.feed, worker: name, next: next)
+                    } catch {
+                        observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
+                    }
+                    observer.worker(.passFinished(report, next: next))
+                case .graceOver:
+                    guard !running.isEmpty else { break }
+                    observer.worker(.graceExpired(running: running.keys.sorted()))
+                    // Cancels the passes (they roll back and report back) and the timers.
+                    group.cancelAll()
+                }
+                if stopping {
+                    if running.isEmpty { break }
+                    continue
+                }
+                let candidates = Self.scheduled(engine.config).map(\.name).filter { running[$0] == nil }
+                let free = max(1, engine.config.concurrency) - running.count
+                var wakeAt = Date().addingTimeInterval(pollInterval.seconds)
+                if free > 0, !candidates.isEmpty {
+                    do {
+                        let now = Date()
+                        let claims = try await store.claim(
+                            candidates, worker: name, now: now, lease: engine.config.lease, limit: free)
+                        for claim in claims {
+                            guard let feed = engine.config.feed(named: claim.feed) else { continue }
+                            running[claim.feed] = claim
+                            observer.worker(
+                                .passStarted(feed: claim.feed, due: claim.due, lag: now.timeIntervalSince(claim.due)))
+                            let engine = engine
+                            group.addTask {
+                                let report = await pass(feed, engine: engine)
+                                sink.yield(.finished(claim, report))
+                            }
+                        }
+                        if running.count < engine.config.concurrency,
+                            let next = try await store.nextClaimable(candidates.filter { running[$0] == nil })
+                        {
+                            wakeAt = min(wakeAt, next)
+                        }
+                    } catch {
+                        observer.worker(.boardFailed("\(error)"))
+                    }
+                }
+                if running.count < engine.config.concurrency, pendingWake.map({ wakeAt < $0 }) ?? true {
+                    pendingWake = wakeAt
+                    group.addTask {
+                        let delay = wakeAt.timeIntervalSinceNow
+                        if delay > 0 { try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up)))) }
+                        sink.yield(.wake(wakeAt))
+                    }
+                }
+            }
+            sink.finish()
+            group.cancelAll()
+        }
+    }
+
+    /// One pass of a claimed feed, renewing the claim every third of the lease until it ends.
+    private func pass(_ feed: FeedConfig, engine: Engine) async -> FeedReport {
+        let store = engine.store
+        let lease = engine.config.lease
+        let name = name
+        let observer = observer
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(lease.milliseconds / 3))
+                    guard !Task.isCancelled else { break }
+                    let until = Date().addingTimeInterval(lease.seconds)
+                    if (try? await store.renew(feed: feed.name, worker: name, until: until)) == false {
+                        observer.worker(.claimLost(feed: feed.name))
+                    }
+                }
+            }
+            let report = await engine.runFeed(feed)
+            group.cancelAll()
+            return report
+        }
+    }
+
+    /// When a feed is due after its pass: by its schedule, sooner after a failure
+    /// (`retry_failed_after`), at its old time when the pass was cut short by stopping (so
+    /// another worker runs it), and shortly when another process held it.
+    private func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig, stopping: Bool) -> Date {
+        let now = Date()
+        if report.status == .interrupted { return claim.due }
+        if report.run == nil { return now.addingTimeInterval(pollInterval.seconds * 2) }
+        guard let schedule = config.feed(named: claim.feed)?.schedule else { return .distantFuture }
+        return schedule.nextDue(
+            after: claim.due, ended: now, failed: report.status == .failed, random: Double.random(in: 0...1))
+    }
+
+    /// Puts the scheduled feeds of `config` on the board.
+    private func plan(_ config: FeedsConfig) async throws {
+        let starts = try engine.store.lastRunStarts()
+        let now = Date()
+        let planned = Self.scheduled(config).compactMap { feed in
+            feed.schedule.map { schedule in
+                PlannedFeed(
+                    feed: feed.name, schedule: schedule.description,
+                    due: schedule.firstDue(lastStarted: starts[feed.name], now: now))
+            }
+        }
+        try await engine.store.plan(planned)
+    }
+
+    /// Why `config` cannot replace `current` in a running worker, or `nil`.
+    private func reloadProblem(_ config: FeedsConfig, current: FeedsConfig) -> String? {
+        guard config.storePath == current.storePath, config.postgres == current.postgres else {
+            return "the new config names another store (\(config.storeDescription)); restart the worker to use it"
+        }
+        return nil
+    }
+
+    /// The enabled feeds with a schedule.
+    static func scheduled(_ config: FeedsConfig) -> [FeedConfig] {
+        config.feeds.filter { $0.enabled && $0.schedule != nil }
+    }
+}
