@@ -114,7 +114,7 @@ let package = Package(
             dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport"] + adapterTargets,
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedTestSupport"]),
     ]
         + builtinAdapters.map { name in
             .target(name: "\(name)Feed", dependencies: ["FeedKit"], path: "Adapters/\(name)", exclude: ["Fixtures"])

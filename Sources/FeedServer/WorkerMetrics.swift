@@ -48,7 +48,7 @@ public final class WorkerMetrics: WorkerObserver {
             running.increment()
             lag.record(max(0, lagSeconds))
             health.withLock { if $0?.hasPrefix("store") == true { $0 = nil } }
-        case .passFinished(let report, _):
+        case .passFinished(let report, _, _, _):
             running.decrement()
             record(report)
         case .boardFailed(let message):

@@ -42,7 +42,7 @@ public struct Worker: Sendable {
     private enum Event: Sendable {
         case command(WorkerControl)
         case wake(Date)
-        case finished(ScheduleClaim, FeedReport)
+        case finished(ScheduleClaim, FeedReport, lag: TimeInterval)
         case graceOver
     }
 
@@ -92,7 +92,7 @@ public struct Worker: Sendable {
                     // A wake that a sooner one replaced comes too late to matter.
                     guard at == .distantPast || at == pendingWake else { continue }
                     pendingWake = nil
-                case .finished(let claim, let report):
+                case .finished(let claim, let report, let lag):
                     running[claim.feed] = nil
                     let next = nextDue(claim, report: report, config: engine.config, stopping: stopping)
                     do {
@@ -100,7 +100,7 @@ public struct Worker: Sendable {
                     } catch {
                         observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
                     }
-                    observer.worker(.passFinished(report, next: next))
+                    observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
                 case .graceOver:
                     guard !running.isEmpty else { break }
                     observer.worker(.graceExpired(running: running.keys.sorted()))
@@ -122,12 +122,12 @@ public struct Worker: Sendable {
                         for claim in claims {
                             guard let feed = engine.config.feed(named: claim.feed) else { continue }
                             running[claim.feed] = claim
-                            observer.worker(
-                                .passStarted(feed: claim.feed, due: claim.due, lag: now.timeIntervalSince(claim.due)))
+                            let lag = now.timeIntervalSince(claim.due)
+                            observer.worker(.passStarted(feed: claim.feed, due: claim.due, lag: lag))
                             let engine = engine
                             group.addTask {
                                 let report = await pass(feed, engine: engine)
-                                sink.yield(.finished(claim, report))
+                                sink.yield(.finished(claim, report, lag: lag))
                             }
                         }
                         if running.count < engine.config.concurrency,

@@ -7,8 +7,9 @@ public enum WorkerEvent: Sendable {
     case started(worker: String, feeds: Int)
     /// A claimed feed's pass starts, `lag` seconds after it was due.
     case passStarted(feed: String, due: Date, lag: TimeInterval)
-    /// A pass ended (committed, failed or rolled back); the feed is next due at `next`.
-    case passFinished(FeedReport, next: Date)
+    /// A pass ended (committed, failed or rolled back). It was due at `due` and started `lag`
+    /// seconds later; the feed is next due at `next`.
+    case passFinished(FeedReport, due: Date, lag: TimeInterval, next: Date)
     /// Renewing the claim on `feed` found another worker holding it: this worker's lease ran
     /// out while the pass went on (the feed's own lease still keeps the two passes apart).
     case claimLost(feed: String)

@@ -11,9 +11,12 @@ struct WorkerOutput: WorkerObserver {
     var metrics: WorkerMetrics
     var logger: Logger
 
-    /// A finished pass as a JSON line: the run report's fields, and when the feed is next due.
+    /// A finished pass as a JSON line: the run report's fields, when the pass was due and how
+    /// late it started, and when the feed is next due (empty when no longer scheduled).
     struct PassLine: Encodable {
         var event = "pass"
+        var dueAt: String
+        var lagSeconds: Double
         var finishedAt: String
         var nextRunAt: String
         var report: FeedReport
@@ -22,11 +25,13 @@ struct WorkerOutput: WorkerObserver {
             try report.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(event, forKey: .event)
+            try container.encode(dueAt, forKey: .dueAt)
+            try container.encode(lagSeconds, forKey: .lagSeconds)
             try container.encode(finishedAt, forKey: .finishedAt)
             try container.encode(nextRunAt, forKey: .nextRunAt)
         }
 
-        enum CodingKeys: String, CodingKey { case event, finishedAt, nextRunAt }
+        enum CodingKeys: String, CodingKey { case event, dueAt, lagSeconds, finishedAt, nextRunAt }
     }
 
     func worker(_ event: WorkerEvent) {
@@ -36,11 +41,14 @@ struct WorkerOutput: WorkerObserver {
             logger.notice("worker \(worker) started with \(feeds) scheduled feed(s)")
         case .passStarted(let feed, _, let lag):
             logger.info("\(feed): pass started \(String(format: "%.3f", lag))s after it was due")
-        case .passFinished(let report, let next):
+        case .passFinished(let report, let due, let lag, let next):
             let now = Timestamp.string(Date())
             let nextText = next == .distantFuture ? "" : Timestamp.string(next)
             if json {
-                Console.print(JSONText.line(PassLine(finishedAt: now, nextRunAt: nextText, report: report)))
+                let line = PassLine(
+                    dueAt: Timestamp.string(due), lagSeconds: (lag * 1000).rounded() / 1000, finishedAt: now,
+                    nextRunAt: nextText, report: report)
+                Console.print(JSONText.line(line))
             } else {
                 var line = "\(now) \(ReportPrinter.progressLine(report))"
                 if !nextText.isEmpty { line += "; next \(nextText)" }

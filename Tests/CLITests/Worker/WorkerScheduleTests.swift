@@ -1,0 +1,94 @@
+import FeedEngine
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feedwork worker` on one SQLite store: feeds run as often as their schedules say, one pass
+/// of a feed at a time, each pass committed.
+@Suite("feedwork worker: schedules")
+struct WorkerScheduleTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("worker-schedule")
+    }
+
+    @Test func tenFeedsEveryOneToThreeSecondsRunTheExpectedNumberOfTimes() throws {
+        let server = try WorkerConfig.server()
+        let feeds = (1...10).map { (name: "f\($0)", every: "\($0 % 3 + 1)s") }
+        try WorkerConfig.write(
+            feeds: feeds, server: server, directory: directory, header: "defaults: { concurrency: 4 }\n")
+        let worker = try FeedworkProcess.startCollecting(["worker", "--json"], in: directory)
+        Thread.sleep(forTimeInterval: 20)
+        worker.send(SIGTERM)
+        let stoppedAt = Date()
+        let result = worker.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let runs = try WorkerRun.all(in: directory)
+        let firstStart = try #require(runs.map(\.started).min())
+        for feed in feeds {
+            let every = Double(feed.every.dropLast()) ?? 1
+            let ofFeed = runs.filter { $0.feed == feed.name }
+            // Due at once, then every `every` seconds until the worker was stopped.
+            let expected = Int((stoppedAt.timeIntervalSince(firstStart) / every).rounded(.down)) + 1
+            #expect(
+                abs(ofFeed.count - expected) <= 1,
+                "\(feed.name) every \(feed.every): \(ofFeed.count) runs, expected \(expected)")
+            #expect(ofFeed.allSatisfy { $0.status == "ok" }, "\(feed.name): \(ofFeed.map(\.status))")
+        }
+        #expect(WorkerRun.overlaps(runs).isEmpty, "\(WorkerRun.overlaps(runs))")
+        // Every pass changed its feed's three rows and committed them: the last pass's values are stored.
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == runs.count, "one line per finished pass")
+        let export = try FeedworkProcess.run(["export", "item", "--format", "ndjson", "--include-meta"], in: directory)
+        #expect(export.stdout.split(separator: "\n").count == 30, "\(export.stdout)")
+        for line in export.stdout.split(separator: "\n") {
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let feed = try #require(row["_feed"] as? String)
+            #expect(row["pass"] as? Int == runs.filter { $0.feed == feed }.count, "\(row)")
+        }
+    }
+
+    @Test func aSecondWorkerOnASQLiteStoreSaysTheStoreIsInUse() throws {
+        let server = try WorkerConfig.server()
+        try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
+        let first = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        defer {
+            first.send(SIGTERM)
+            _ = first.finish()
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while server.requestCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let second = try FeedworkProcess.run(["worker"], in: directory)
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(second.stderr.contains("in use"), "\(second.stderr)")
+    }
+
+    @Test func listShowsEachFeedsScheduleAndNextRun() throws {
+        let server = try WorkerConfig.server()
+        try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        let deadline = Date().addingTimeInterval(20)
+        while server.requestCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.5)
+        worker.send(SIGTERM)
+        _ = worker.finish()
+        let list = try FeedworkProcess.run(["list", "--json"], in: directory)
+        let feeds = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        let feed = try #require(feeds.first)
+        #expect(feed["schedule"] as? String == "every 1h")
+        let lastRun = try #require((feed["last_run"] as? String).flatMap(Timestamp.date))
+        let nextRun = try #require((feed["next_run"] as? String).flatMap(Timestamp.date))
+        #expect(abs(nextRun.timeIntervalSince(lastRun) - 3600) < 5, "next run an hour after the last: \(feed)")
+        #expect(feed["worker"] is NSNull, "no worker holds it between passes: \(feed)")
+    }
+
+    @Test func aConfigWithoutAnyScheduleIsAUsageError() throws {
+        try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
+            .write(to: directory.appendingPathComponent("feeds.yaml"))
+        let result = try FeedworkProcess.run(["worker"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("has a schedule"), "\(result.stderr)")
+    }
+}

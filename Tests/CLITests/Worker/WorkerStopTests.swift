@@ -1,0 +1,90 @@
+import FeedEngine
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// SIGTERM during a pass: the worker exits 0 within its grace time, and the pass either
+/// committed whole or left its feed as it was.
+@Suite("feedwork worker: graceful stop")
+struct WorkerStopTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("worker-stop")
+    }
+
+    /// Ten pages of one item each, every page answered after `delay`.
+    func slowFeed(delay: Duration) throws -> LoopbackServer {
+        let server = try LoopbackServer { request in
+            let page = Int(request.query("page") ?? "1") ?? 1
+            let next = page < 10 ? #","next":"/items?page=\#(page + 1)""# : ""
+            var reply = LoopbackReply.json(#"{"items":[{"id":\#(page)}]\#(next)}"#)
+            reply.delay = delay
+            return reply
+        }
+        let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        return server
+    }
+
+    func waitForRequests(_ server: LoopbackServer, _ count: Int) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while server.requestCount < count {
+            try #require(Date() < deadline, "the pass never reached request \(count)")
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    @Test func aPassLongerThanTheGraceTimeRollsBackAndTheWorkerExitsZero() throws {
+        let server = try slowFeed(delay: .milliseconds(400))
+        let worker = try FeedworkProcess.startCollecting(["worker", "--grace", "1s"], in: directory)
+        try waitForRequests(server, 3)
+        let stopped = Date()
+        worker.send(SIGTERM)
+        let result = worker.finish()
+        let took = Date().timeIntervalSince(stopped)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(took < 3, "the grace time is 1 s; the worker took \(took) s")
+        #expect(result.stdout.contains("[slow] interrupted"), "\(result.stdout)")
+        let items = try FeedworkProcess.run(["export", "item"], in: directory)
+        #expect(items.stdout.isEmpty, "the pass was rolled back whole: \(items.stdout)")
+        #expect(try WorkerRun.all(in: directory).map(\.status) == ["interrupted"])
+    }
+
+    @Test func aPassWithinTheGraceTimeFinishesAndCommits() throws {
+        let server = try slowFeed(delay: .milliseconds(100))
+        let worker = try FeedworkProcess.startCollecting(["worker", "--grace", "30s"], in: directory)
+        try waitForRequests(server, 2)
+        worker.send(SIGTERM)
+        let result = worker.finish()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requestCount == 10, "the pass went on to its last page")
+        let items = try FeedworkProcess.run(["export", "item", "--format", "ndjson"], in: directory)
+        #expect(items.stdout.split(separator: "\n").count == 10, "\(items.stdout)")
+        #expect(try WorkerRun.all(in: directory).map(\.status) == ["ok"])
+    }
+
+    @Test func sighupReloadsTheConfigAndABrokenOneIsReportedAndKept() throws {
+        let server = try WorkerConfig.server()
+        try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        try waitForRequests(server, 1)
+        try Data("feeds: [ {".utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        worker.send(SIGHUP)
+        Thread.sleep(forTimeInterval: 0.5)
+        try WorkerConfig.write(feeds: [("f1", "1h"), ("f2", "1h")], server: server, directory: directory)
+        worker.send(SIGHUP)
+        try waitForRequests(server, 2)
+        worker.send(SIGTERM)
+        let result = worker.finish()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("the config has problems; the old one stays in use"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("feeds.yaml:2:1: error: YAML syntax"), "the problem names its line: \(result.stderr)"
+        )
+        #expect(Set(try WorkerRun.all(in: directory).map(\.feed)) == ["f1", "f2"])
+    }
+}
