@@ -85,7 +85,8 @@ struct PostgresEntityTableTests {
             try PostgresEntityTable.ensure(Self.typed, keyed: false, in: connection)
             #expect(try primaryKey(of: "Typed", in: connection) == nil)
             #expect(try primaryKey(of: "Typed__lines", in: connection) == nil)
-            let indexes = try connection.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'Typed'")
+            let indexes = try connection.execute(
+                "SELECT indexname FROM pg_indexes WHERE tablename = 'Typed' AND schemaname = current_schema()")
             #expect(indexes.first(column: 0) == "Typed_feed_key")
             try PostgresEntityTable.ensure(Self.typed, keyed: true, in: connection)
             #expect(try primaryKey(of: "Typed", in: connection) == "PRIMARY KEY (_feed, _key)")

@@ -3,6 +3,9 @@ import Foundation
 
 /// `_schedule` on PostgreSQL, shared by every worker on the store: a claim takes due rows
 /// with `FOR UPDATE SKIP LOCKED`, so two workers claiming at once never get the same feed.
+///
+/// A worker that claims a feed also takes over what a dead worker left of it: the feed's runs
+/// still `running` without their lease are marked `interrupted` in the claim's transaction.
 extension PostgresStore: ScheduleBoard {
     func plan(_ feeds: [PlannedFeed]) async throws {
         try await write { connection in
@@ -24,6 +27,7 @@ extension PostgresStore: ScheduleBoard {
             worker, Timestamp.string(now.addingTimeInterval(lease.seconds)), feeds.jsonArrayText,
             Timestamp.string(now), String(limit),
         ]
+        let schema = schema
         return try await write { connection in
             let rows = try connection.execute(
                 """
@@ -36,9 +40,18 @@ extension PostgresStore: ScheduleBoard {
                     FOR UPDATE SKIP LOCKED)
                 RETURNING feed, \(PostgresSQL.isoText("next_run_at"))
                 """, parameters)
-            return (0..<rows.count).map {
+            let claims = (0..<rows.count).map {
                 ScheduleClaim(feed: rows[$0, 0] ?? "", due: rows[$0, 1].flatMap(Timestamp.date) ?? now)
             }.sorted { ($0.due, $0.feed) < ($1.due, $1.feed) }
+            if !claims.isEmpty {
+                _ = try connection.execute(
+                    """
+                    UPDATE _runs SET status = 'interrupted'
+                    WHERE status = 'running' AND feed IN (SELECT jsonb_array_elements_text($2::jsonb))
+                        AND NOT \(PostgresFeedLease.heldSQL(schema: "$1", feed: "_runs.feed"))
+                    """, [schema, claims.map(\.feed).jsonArrayText])
+            }
+            return claims
         }
     }
 
