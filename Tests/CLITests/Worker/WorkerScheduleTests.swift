@@ -84,6 +84,23 @@ struct WorkerScheduleTests {
         #expect(feed["worker"] is NSNull, "no worker holds it between passes: \(feed)")
     }
 
+    @Test func aFeedWhoseCachedResponseIsStillFreshIsNotFetchedAgainEarly() throws {
+        let server = try WorkerConfig.server()
+        try WorkerConfig.write(feeds: [("f1", "1s")], server: server, directory: directory)
+        var yaml = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
+        yaml += "    max_age: 1h\n"
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        Thread.sleep(forTimeInterval: 3.5)
+        worker.send(SIGTERM)
+        let result = worker.finish()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        let runs = try WorkerRun.all(in: directory)
+        #expect(runs.count >= 3, "a pass every second: \(runs.count)")
+        #expect(server.requestCount == 1, "later passes read the cached response younger than max_age")
+    }
+
     @Test func aConfigWithoutAnyScheduleIsAUsageError() throws {
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
