@@ -17,8 +17,8 @@ struct PostgresWorkersTests {
     @Test func threeWorkersShareThirtyFeedsAndTakeOverAKilledWorkersFeedsWithinTheLease() throws {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
-        // Each pass takes about 300 ms, so a kill lands in the middle of some.
-        let server = try WorkerConfig.server(delay: .milliseconds(300))
+        // Each pass takes about 600 ms, so a kill lands in the middle of some.
+        let server = try WorkerConfig.server(delay: .milliseconds(600))
         let feeds = (1...30).map { (name: "f\($0)", every: "2s") }
         try WorkerConfig.write(
             feeds: feeds, server: server, directory: directory,
@@ -27,12 +27,17 @@ struct PostgresWorkersTests {
             try FeedworkProcess.startCollecting(["worker", "--name", "w\($0)"], in: directory)
         }
         Thread.sleep(forTimeInterval: 5)
-        // Killed while it holds feeds, in the middle of their passes.
+        // Killed in the middle of passes: while runs of feeds it holds are `running`.
         var held = ""
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(20)
         while held.isEmpty && Date() < deadline {
             held = try PostgresStoreCommandTests.psql(
-                url, "SELECT coalesce(string_agg(feed, ','), '') FROM \(schema)._schedule WHERE claimed_by = 'w1'")
+                url,
+                """
+                SELECT coalesce(string_agg(r.feed, ','), '') FROM \(schema)._runs r
+                JOIN \(schema)._schedule s ON s.feed = r.feed AND s.claimed_by = 'w1'
+                WHERE r.status = 'running' AND r.started_at > now() - interval '300 milliseconds'
+                """)
         }
         workers[0].send(SIGKILL)
         let killedAt = Date()
