@@ -20,8 +20,16 @@ public final class WorkerMetrics: WorkerObserver {
     public let registry = PrometheusCollectorRegistry()
     private let running: Gauge
     private let lag: ValueHistogram
-    /// Whether the worker is healthy, and why not.
-    private let health = Mutex<String?>(nil)
+    /// Why the worker is unwell, if it is.
+    private enum Health {
+        case well
+        /// The schedule board failed; well again once a pass starts.
+        case storeFailing(String)
+        /// Told to stop: never well again.
+        case stopping
+    }
+
+    private let health = Mutex(Health.well)
 
     static let durationBuckets: [Duration] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600].map {
         .milliseconds(Int64($0 * 1000))
@@ -37,7 +45,13 @@ public final class WorkerMetrics: WorkerObserver {
     }
 
     /// Why the worker is unwell (stopping, or the store failing), or `nil` when it is well.
-    public var problem: String? { health.withLock { $0 } }
+    public var problem: String? {
+        switch health.withLock({ $0 }) {
+        case .well: nil
+        case .storeFailing(let message): "store: \(message)"
+        case .stopping: "stopping"
+        }
+    }
 
     /// The metrics as Prometheus's text exposition format.
     public func exposition() -> [UInt8] { registry.emitToBuffer() }
@@ -47,14 +61,14 @@ public final class WorkerMetrics: WorkerObserver {
         case .passStarted(_, _, let lagSeconds):
             running.increment()
             lag.record(max(0, lagSeconds))
-            health.withLock { if $0?.hasPrefix("store") == true { $0 = nil } }
+            health.withLock { if case .storeFailing = $0 { $0 = .well } }
         case .passFinished(let report, _, _, _):
             running.decrement()
             record(report)
         case .boardFailed(let message):
-            health.withLock { $0 = "store: \(message)" }
+            health.withLock { if case .stopping = $0 {} else { $0 = .storeFailing(message) } }
         case .stopping:
-            health.withLock { $0 = "stopping" }
+            health.withLock { $0 = .stopping }
         case .started, .claimLost, .reloaded, .reloadRefused, .graceExpired:
             break
         }

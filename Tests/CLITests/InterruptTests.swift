@@ -12,17 +12,6 @@ struct InterruptTests {
         directory = try FeedworkProcess.makeFolder("interrupt")
     }
 
-    /// Pages of one item each, every page answered after `delay`, ten pages in all.
-    func slowServer(delay: Duration) throws -> LoopbackServer {
-        try LoopbackServer { request in
-            let page = Int(request.query("page") ?? "1") ?? 1
-            let next = page < 10 ? #","next":"/items?page=\#(page + 1)""# : ""
-            var reply = LoopbackReply.json(#"{"items":[{"id":\#(page)}]\#(next)}"#)
-            reply.delay = delay
-            return reply
-        }
-    }
-
     func writeConfig(slowURL: String) throws {
         try Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
             .write(to: directory.appendingPathComponent("data.json"))
@@ -36,20 +25,11 @@ struct InterruptTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    /// Waits until `server` has received `count` requests (at most 20 s).
-    func waitForRequests(_ server: LoopbackServer, _ count: Int) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while server.requestCount < count {
-            try #require(Date() < deadline, "the run never reached request \(count)")
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-    }
-
     @Test func theFeedInProgressRollsBackAndIsRecordedInterruptedAtOnce() throws {
-        let server = try slowServer(delay: .seconds(5))
+        let server = try PagedItemsFeed.slowServer(delay: .seconds(5))
         try writeConfig(slowURL: server.url("/items"))
         let running = try FeedworkProcess.startCollecting(["run"], in: directory)
-        try waitForRequests(server, 2)
+        try server.waitForRequests(2)
         let interruptedAt = Date()
         running.send(SIGINT)
         let result = running.finish()

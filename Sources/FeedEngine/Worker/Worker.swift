@@ -94,7 +94,7 @@ public struct Worker: Sendable {
                     pendingWake = nil
                 case .finished(let claim, let report, let lag):
                     running[claim.feed] = nil
-                    let next = nextDue(claim, report: report, config: engine.config, stopping: stopping)
+                    let next = nextDue(claim, report: report, config: engine.config)
                     do {
                         try await store.release(feed: claim.feed, worker: name, next: next)
                     } catch {
@@ -179,7 +179,7 @@ public struct Worker: Sendable {
     /// When a feed is due after its pass: by its schedule, sooner after a failure
     /// (`retry_failed_after`), at its old time when the pass was cut short by stopping (so
     /// another worker runs it), and shortly when another process held it.
-    private func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig, stopping: Bool) -> Date {
+    private func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig) -> Date {
         let now = Date()
         if report.status == .interrupted { return claim.due }
         if report.run == nil { return now.addingTimeInterval(pollInterval.seconds * 2) }

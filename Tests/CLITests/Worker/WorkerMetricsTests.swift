@@ -131,4 +131,41 @@ struct WorkerMetricsTests {
         #expect(metrics.value("feedwork_schedule_lag_seconds_count", [:]) == 3)
         #expect(metrics.health.status == 200 && metrics.health.text == "ok", "\(metrics.health)")
     }
+
+    @Test func healthzSaysStoppingWhileTheLastPassesFinish() throws {
+        guard let python = Self.python else { return }
+        let server = try PagedItemsFeed.slowServer(delay: .milliseconds(300))
+        let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let port = try Self.freePort()
+        let worker = try FeedworkProcess.startCollecting(
+            ["worker", "--metrics", "127.0.0.1:\(port)", "--grace", "30s"], in: directory)
+        try server.waitForRequests(2)
+        worker.send(SIGTERM)
+        Thread.sleep(forTimeInterval: 0.3)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            "-c",
+            """
+            import sys, urllib.request, urllib.error
+            try:
+                reply = urllib.request.urlopen(sys.argv[1])
+                print(reply.status, reply.read().decode().strip())
+            except urllib.error.HTTPError as error:
+                print(error.code, error.read().decode().strip())
+            """,
+            "http://127.0.0.1:\(port)/healthz",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.spawn()
+        let health = String(decoding: output.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
+        process.waitUntilExit()
+        let result = worker.finish()
+
+        #expect(health.trimmingCharacters(in: .whitespacesAndNewlines) == "503 stopping", "\(health)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requestCount == 10, "the pass under way finished within the grace time")
+    }
 }

@@ -58,8 +58,7 @@ struct WorkerScheduleTests {
             first.send(SIGTERM)
             _ = first.finish()
         }
-        let deadline = Date().addingTimeInterval(20)
-        while server.requestCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try server.waitForRequests(1)
         let second = try FeedworkProcess.run(["worker"], in: directory)
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("in use"), "\(second.stderr)")
@@ -69,8 +68,7 @@ struct WorkerScheduleTests {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        let deadline = Date().addingTimeInterval(20)
-        while server.requestCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try server.waitForRequests(1)
         Thread.sleep(forTimeInterval: 0.5)
         worker.send(SIGTERM)
         _ = worker.finish()

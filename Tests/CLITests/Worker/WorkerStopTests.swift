@@ -13,32 +13,18 @@ struct WorkerStopTests {
         directory = try FeedworkProcess.makeFolder("worker-stop")
     }
 
-    /// Ten pages of one item each, every page answered after `delay`.
+    /// The paged items feed of ``PagedItemsFeed/slowServer(delay:)``, every hour.
     func slowFeed(delay: Duration) throws -> LoopbackServer {
-        let server = try LoopbackServer { request in
-            let page = Int(request.query("page") ?? "1") ?? 1
-            let next = page < 10 ? #","next":"/items?page=\#(page + 1)""# : ""
-            var reply = LoopbackReply.json(#"{"items":[{"id":\#(page)}]\#(next)}"#)
-            reply.delay = delay
-            return reply
-        }
+        let server = try PagedItemsFeed.slowServer(delay: delay)
         let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         return server
     }
 
-    func waitForRequests(_ server: LoopbackServer, _ count: Int) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while server.requestCount < count {
-            try #require(Date() < deadline, "the pass never reached request \(count)")
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-    }
-
     @Test func aPassLongerThanTheGraceTimeRollsBackAndTheWorkerExitsZero() throws {
         let server = try slowFeed(delay: .milliseconds(400))
         let worker = try FeedworkProcess.startCollecting(["worker", "--grace", "1s"], in: directory)
-        try waitForRequests(server, 3)
+        try server.waitForRequests(3)
         let stopped = Date()
         worker.send(SIGTERM)
         let result = worker.finish()
@@ -55,7 +41,7 @@ struct WorkerStopTests {
     @Test func aPassWithinTheGraceTimeFinishesAndCommits() throws {
         let server = try slowFeed(delay: .milliseconds(100))
         let worker = try FeedworkProcess.startCollecting(["worker", "--grace", "30s"], in: directory)
-        try waitForRequests(server, 2)
+        try server.waitForRequests(2)
         worker.send(SIGTERM)
         let result = worker.finish()
 
@@ -70,13 +56,13 @@ struct WorkerStopTests {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        try waitForRequests(server, 1)
+        try server.waitForRequests(1)
         try Data("feeds: [ {".utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         worker.send(SIGHUP)
         Thread.sleep(forTimeInterval: 0.5)
         try WorkerConfig.write(feeds: [("f1", "1h"), ("f2", "1h")], server: server, directory: directory)
         worker.send(SIGHUP)
-        try waitForRequests(server, 2)
+        try server.waitForRequests(2)
         worker.send(SIGTERM)
         let result = worker.finish()
 

@@ -44,12 +44,7 @@ extension PostgresStore: ScheduleBoard {
                 ScheduleClaim(feed: rows[$0, 0] ?? "", due: rows[$0, 1].flatMap(Timestamp.date) ?? now)
             }.sorted { ($0.due, $0.feed) < ($1.due, $1.feed) }
             if !claims.isEmpty {
-                _ = try connection.execute(
-                    """
-                    UPDATE _runs SET status = 'interrupted'
-                    WHERE status = 'running' AND feed IN (SELECT jsonb_array_elements_text($2::jsonb))
-                        AND NOT \(PostgresFeedLease.heldSQL(schema: "$1", feed: "_runs.feed"))
-                    """, [schema, claims.map(\.feed).jsonArrayText])
+                try Self.markInterruptedRuns(of: claims.map(\.feed), schema: schema, in: connection)
             }
             return claims
         }
