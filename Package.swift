@@ -43,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Prometheus's text format for the worker's metrics.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Mustache templates for the HTML pages of `feedwork serve` (escapes every value by default;
+        // the templates are Swift string constants, so the binary carries them).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
@@ -70,13 +73,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // HTTP endpoints over the engine: the worker's metrics and health check.
+        // HTTP endpoints over the engine: the worker's metrics and health check, and `feedwork serve`
+        // (web pages and a JSON API over the store, read-only).
         .target(
             name: "FeedServer",
             dependencies: [
                 "FeedKit", "FeedEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .target(

@@ -28,7 +28,7 @@ struct Feedwork: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, ValidateCommand.self, ListCommand.self, RunsCommand.self, RejectsCommand.self,
             ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
-            TestCommand.self, RecordCommand.self,
+            TestCommand.self, RecordCommand.self, ServeCommand.self,
         ]
     )
 
