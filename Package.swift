@@ -118,6 +118,12 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedTestSupport"]),
+        .testTarget(
+            name: "FeedServerTests",
+            dependencies: [
+                "FeedServer", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ]
         + builtinAdapters.map { name in
             .target(name: "\(name)Feed", dependencies: ["FeedKit"], path: "Adapters/\(name)", exclude: ["Fixtures"])

@@ -25,7 +25,8 @@ enum ValueText {
         case .integer:
             guard let currency = field.currency, case .integer(let minor) = value else { return text }
             return Money.display(minorUnits: minor, currency: currency)
-        case .timestamp: return text.hasSuffix("Z") ? text.replacingOccurrences(of: "T", with: " ") + " UTC" : text
+        case .timestamp:
+            return text.hasSuffix("Z") ? text.dropLast().replacingOccurrences(of: "T", with: " ") + " UTC" : text
         default: return text
         }
     }

@@ -9,7 +9,8 @@ enum Chart {
     static func svg(_ runs: [RunRecord]) -> String {
         let runs = Array(runs.reversed())
         guard !runs.isEmpty else { return "" }
-        let step = Double(width) / Double(max(runs.count, 1))
+        // One slot per run the overview keeps, so that one run is a thin bar, not the whole width.
+        let step = Double(width) / Double(max(runs.count, StoreBrowser.recentRuns))
         let longest = Double(runs.compactMap(\.durationMilliseconds).max() ?? 1)
         let rows = runs.map { Double($0.inserted + $0.updated + $0.unchanged) }
         let most = max(rows.max() ?? 1, 1)

@@ -142,10 +142,11 @@ struct PageRoutes: Sendable {
         let limit = view.limit
         let page = try await read { try browser.page(pageRequest, limit: limit) }
         let shown = page.fields.filter { !$0.isMeta || $0.name == "_feed" || $0.name == "_key" }
+        let money = Set(schema?.columns.filter { $0.role == .money }.map(\.name) ?? [])
         var context: [String: Any] = [
             "entityPath": Pages.segment(name),
             "hidden": Self.hiddenInputs(view),
-            "fieldNames": page.table.allFields.filter { $0.name != "_hash" }.map { $0.name },
+            "fieldNames": (page.table.dataFields + page.table.metaFields).filter { $0.name != "_hash" }.map { $0.name },
             "ops": ["=", "!=", "<", "<=", ">", ">=", "~"],
             "conditions": view.conditions.enumerated().map { index, condition -> [String: Any] in
                 var remaining = view
@@ -169,7 +170,10 @@ struct PageRoutes: Sendable {
             },
             "rows": page.rows.map { row -> [String: Any] in
                 [
-                    "cells": shown.map { field in Self.cell(page.value(field.name, in: row), field: field) },
+                    "cells": shown.map { field in
+                        let field = money.contains(field.name) ? Self.priced(field, page: page, row: row) : field
+                        return Self.cell(page.value(field.name, in: row), field: field)
+                    },
                     "record": Self.recordPath(name, page: page, row: row),
                 ]
             },
@@ -209,14 +213,26 @@ struct PageRoutes: Sendable {
         return "/entities/\(Pages.segment(table))/records/\(Pages.segment(feed))/\(Pages.segment(key))"
     }
 
+    /// A `money` column whose currency is the row's `currency` column.
+    static func priced(_ field: ExportField, page: EntityPage, row: [FieldValue]) -> ExportField {
+        guard field.currency == nil, case .text(let currency) = page.value("currency", in: row) else { return field }
+        var field = field
+        field.currency = currency
+        return field
+    }
+
+    /// The longest text a table cell shows; the rest is on the record's page.
+    static let cellLength = 160
+
     static func cell(_ value: FieldValue, field: ExportField) -> [String: Any] {
-        let text = ValueText.display(value, field: field)
+        var text = ValueText.display(value, field: field)
         if field.type == .json, value != .null {
             return [
                 "kind": "json", "short": String(text.prefix(40)) + (text.count > 40 ? "…" : ""),
                 "json": ValueText.pretty(text),
             ]
         }
+        if text.count > cellLength { text = text.prefix(cellLength) + "…" }
         return [
             "kind": value == .null ? "null" : field.currency != nil ? "money" : field.type.rawValue, "text": text,
             "json": "",

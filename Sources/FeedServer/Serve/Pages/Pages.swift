@@ -22,11 +22,26 @@ enum Pages {
     static func render(_ template: String, title: String, store: String, refresh: Int? = nil, _ context: [String: Any])
         throws(ServeError) -> String
     {
-        guard let library, let content = library.render(context, withTemplate: template),
+        guard let library, let content = library.render(pruned(context), withTemplate: template),
             let page = library.render(
                 ["title": title, "store": store, "refresh": refresh as Any, "content": content], withTemplate: "layout")
         else { throw ServeError(.internalServerError, "the page template '\(template)' does not parse") }
         return page
+    }
+
+    /// `value` without its empty texts: Mustache renders a section for any text, even an empty
+    /// one, so a page leaves out what it has not got (`{{#error}}` shows only a real error).
+    static func pruned(_ value: Any) -> Any {
+        switch value {
+        case let dictionary as [String: Any]:
+            return dictionary.compactMapValues { item -> Any? in
+                if let text = item as? String, text.isEmpty { return nil }
+                return pruned(item)
+            }
+        case let array as [[String: Any]]: return array.map { pruned($0) }
+        case let array as [Any]: return array.map { pruned($0) }
+        default: return value
+        }
     }
 
     /// The HTML page of an error, or `nil` when the templates do not parse.
