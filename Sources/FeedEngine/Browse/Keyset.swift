@@ -34,6 +34,16 @@ extension SQLDialect {
 
 /// The ORDER BY and WHERE of a keyset page, for ``ExportQuery``.
 struct KeysetClauses {
+    /// The condition that a row's `keys` (`_feed`, `_key`, then the tie-breaker) sort after
+    /// `values`, and its arguments. Written `(_feed, _key) >= (a, b) AND ((_feed, _key) > (a, b)
+    /// OR tie > c)` rather than as one row comparison of three: both databases then read the
+    /// `(_feed, _key)` index from the cursor on (PostgreSQL would scan the table for the latter).
+    static func after(_ keys: [String], values: [FieldValue]) -> (String, [FieldValue]) {
+        let pair = "(\(keys[0]), \(keys[1]))"
+        let condition = "\(pair) >= (?, ?) AND (\(pair) > (?, ?) OR \(keys[2]) > ?)"
+        return ("(" + condition + ")", [values[0], values[1], values[0], values[1], values[2]])
+    }
+
     var order: String
     var condition: String?
     var arguments: [FieldValue] = []
@@ -44,7 +54,6 @@ struct KeysetClauses {
         let keys = Keyset.keyColumns(of: table).map { name in
             name == Keyset.tiebreakField.name ? dialect.rowExpression : "t." + EntityTable.quoted(name)
         }
-        let tuple = "(" + keys.joined(separator: ", ") + ")"
         var sortExpression: String?
         var orderTerms: [String] = []
         var sortField: ExportField?
@@ -63,24 +72,23 @@ struct KeysetClauses {
         guard let after = keyset.after else { return }
         let expected = keys.count + (sortField == nil ? 0 : 1)
         guard after.count == expected else { throw .usage("cursor: it does not belong to this order") }
-        let keyValues = Array(after.suffix(keys.count))
-        let placeholders = "(" + keys.map { _ in "?" }.joined(separator: ", ") + ")"
+        let (tail, keyArguments) = Self.after(keys, values: Array(after.suffix(keys.count)))
         guard let field = sortField, let expression = sortExpression, let sort = keyset.sort else {
-            condition = "\(tuple) > \(placeholders)"
-            arguments = keyValues
+            condition = tail
+            arguments = keyArguments
             return
         }
         let column = "t." + EntityTable.quoted(field.name)
         let value = after[0]
         if value == .null {
-            condition = "(\(column) IS NULL AND \(tuple) > \(placeholders))"
-            arguments = keyValues
+            condition = "(\(column) IS NULL AND \(tail))"
+            arguments = keyArguments
             return
         }
         let bound = field.type == .decimal ? dialect.number("?") : "?"
         let beyond = sort.descending ? "<" : ">"
         condition =
-            "(\(column) IS NULL OR \(expression) \(beyond) \(bound) OR (\(expression) = \(bound) AND \(tuple) > \(placeholders)))"
-        arguments = [value, value] + keyValues
+            "(\(column) IS NULL OR \(expression) \(beyond) \(bound) OR (\(expression) = \(bound) AND \(tail)))"
+        arguments = [value, value] + keyArguments
     }
 }
