@@ -168,15 +168,14 @@ struct PageRoutes: Sendable {
                     "sortQuery": view.query(["sort": descending ? "-" + field.name : field.name, "after": nil]),
                 ]
             },
-            "rows": page.rows.map { row -> [String: Any] in
-                [
-                    "cells": shown.map { field in
+            "rowsHTML": TableBody.html(
+                page.rows.map { row in
+                    let cells = shown.map { field in
                         let field = money.contains(field.name) ? Self.priced(field, page: page, row: row) : field
                         return Self.cell(page.value(field.name, in: row), field: field)
-                    },
-                    "record": Self.recordPath(name, page: page, row: row),
-                ]
-            },
+                    }
+                    return (cells, Self.recordPath(name, page: page, row: row))
+                }),
             "first": view.after == nil ? "" : view.query(["after": nil]),
             "next": page.next.map { view.query(["after": $0.token]) } ?? "",
         ]

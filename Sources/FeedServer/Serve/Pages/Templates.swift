@@ -1,6 +1,6 @@
 /// The pages' Mustache templates. `{{name}}` escapes what it prints, and every value from the
-/// store is printed that way; `{{{name}}}` only prints markup the server built itself (an SVG
-/// chart of numbers).
+/// store is printed that way; `{{{name}}}` only prints markup the server built itself: an SVG
+/// chart of numbers, and an entity's table rows (``TableBody``, which escapes every value).
 enum Templates {
     static let layout = """
         <!doctype html>
@@ -75,8 +75,7 @@ enum Templates {
         {{#link}}<p><a class="buy" href="{{link}}" rel="noopener noreferrer">BUY</a></p>{{/link}}
         </article>{{/items}}</div>{{/cards}}
         {{^cards}}<table class="rows" id="rows"><thead><tr>{{#columns}}<th><a href="?{{sortQuery}}" class="sort" data-field="{{name}}">{{name}}{{arrow}}</a><span class="type">{{type}}</span></th>{{/columns}}<th></th></tr></thead><tbody>
-        {{#rows}}<tr>{{#cells}}<td class="{{kind}}">{{#json}}<details><summary>{{short}}</summary><pre>{{json}}</pre></details>{{/json}}{{^json}}{{text}}{{/json}}</td>{{/cells}}<td><a href="{{record}}">record</a></td></tr>
-        {{/rows}}</tbody></table>{{/cards}}
+        {{{rowsHTML}}}</tbody></table>{{/cards}}
         <p class="paging">{{#first}}<a href="?{{first}}" id="first-page">First page</a>{{/first}} {{#next}}<a href="?{{next}}" id="next-page">Next page</a>{{/next}}{{^next}}<span id="last-page">Last page</span>{{/next}}</p>
         """
 
