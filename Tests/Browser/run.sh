@@ -35,7 +35,7 @@ ln -s "$repo/Adapters" "$work/Adapters"
 server=$!
 url=""
 for _ in $(seq 1 100); do
-    url=$(grep -o 'http://[^ ]*/' "$work/serve.log" || true)
+    url=$(grep -o 'http://[^ ]*/' "$work/serve.log" 2>/dev/null || true)
     [[ -n "$url" ]] && break
     sleep 0.1
 done
