@@ -35,9 +35,8 @@ struct ServePricing: BasketPricing {
             throw ServeError(.badRequest, error.description)
         }
         if basket.isEmpty { throw ServeError(.badRequest, PricingError.emptyBasket.description) }
-        let unknown = basket.items.filter { catalog.good(named: $0.name) == nil }.map(\.name)
-        if !unknown.isEmpty {
-            throw ServeError(.badRequest, PricingError.unknownGoods(unknown, known: catalog.names).description)
+        if let unknown = BasketQuote.unknownGoods(basket, in: catalog) {
+            throw ServeError(.badRequest, unknown.description)
         }
         let quote: ExchangeQuote
         if code == GoodsCatalog.currency {
@@ -56,8 +55,7 @@ struct ServePricing: BasketPricing {
         }
         let maxAge = quote.feed.flatMap { maxAges[$0] } ?? CurrencyAdapter.defaultRatesMaxAge
         do {
-            let priced = try BasketPricer.price(basket, catalog: catalog, quote: quote)
-            let stale = !quote.isIdentity && (quote.age(at: Date()).map { $0 > maxAge.seconds } ?? false)
+            let (priced, stale) = try BasketQuote.price(basket, catalog: catalog, quote: quote, maxAge: maxAge)
             return PriceReport.json(priced, stale: stale, maxAge: maxAge)
         } catch {
             throw ServeError(.badRequest, error.description)
