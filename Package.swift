@@ -45,6 +45,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Graceful shutdown of the HTTP server (Hummingbird builds on it already).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Mustache templates for the HTML pages of `feedwork serve` (escapes every value by default;
+        // the templates are Swift string constants, so the binary carries them).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
@@ -72,14 +75,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // HTTP endpoints over the engine: the worker's metrics and health check.
+        // HTTP endpoints over the engine: the worker's metrics and health check, and `feedwork serve`
+        // (web pages and a JSON API over the store, read-only).
         .target(
             name: "FeedServer",
             dependencies: [
                 "FeedKit", "FeedEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .target(
@@ -115,6 +121,12 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedTestSupport"]),
+        .testTarget(
+            name: "FeedServerTests",
+            dependencies: [
+                "FeedServer", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ]
         + builtinAdapters.map { name in
             .target(name: "\(name)Feed", dependencies: ["FeedKit"], path: "Adapters/\(name)", exclude: ["Fixtures"])

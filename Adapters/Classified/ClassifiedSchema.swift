@@ -19,12 +19,14 @@ public enum ClassifiedSchema {
         columns: [
             Column("id", .integer, nullable: false, summary: "the ad's id (the key)"),
             Column("category_id", .integer, nullable: false, summary: "the ad's category (category.id)"),
-            Column("title", .text, nullable: false, summary: "the ad's title"),
+            Column("title", .text, nullable: false, summary: "the ad's title", role: .title),
             Column("description", .text, summary: "the ad's text"),
-            Column("price", .integer, nullable: false, summary: "price in minor units of the currency (cents)"),
+            Column(
+                "price", .integer, nullable: false, summary: "price in minor units of the currency (cents)",
+                role: .money),
             Column("currency", .text, nullable: false, summary: "ISO 4217 code of the price"),
             Column("image_small", .text, summary: "URL of the small image, if any"),
-            Column("image_thumb", .text, summary: "URL of the thumbnail, if any"),
+            Column("image_thumb", .text, summary: "URL of the thumbnail, if any", role: .image),
             Column("created_at", .timestamp, nullable: false, summary: "when the ad was created (UTC)"),
             Column("is_urgent", .boolean, nullable: false, summary: "whether the ad is marked urgent"),
             Column("siret", .text, summary: "the professional seller's SIRET number, if any"),

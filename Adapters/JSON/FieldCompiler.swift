@@ -52,9 +52,11 @@ enum FieldCompiler {
                     try columnPlan(name: name, spec: spec, path: path ?? .root, at: at)
                 })
             else { continue }
+            let role = errors.check { () throws(OptionError) in try Self.role(of: spec, at: at) } ?? nil
             columns.append(
                 Column(
-                    name, plan.converter.columnType, nullable: !key.contains(name), currency: plan.converter.currency))
+                    name, plan.converter.columnType, nullable: !key.contains(name), currency: plan.converter.currency,
+                    role: role))
             plans.append(plan)
         }
         if key.isEmpty { errors.append(OptionError("key must name at least one field", at: ["key"])) }
@@ -273,5 +275,21 @@ enum FieldCompiler {
             throw OptionError(
                 "\(what) name '\(name)' must be letters, digits and single underscores, starting with a letter", at: at)
         }
+    }
+
+    /// The field's `role:`, checked against its type: `image`, `link` and `title` name text,
+    /// `money` minor units.
+    static func role(of spec: JSONAdapter.FieldSpec, at: [String]) throws(OptionError) -> ColumnRole? {
+        guard let text = spec.role else { return nil }
+        guard let role = ColumnRole(rawValue: text) else {
+            let roles = ColumnRole.allCases.map(\.rawValue).joined(separator: ", ")
+            throw OptionError("unknown role '\(text)'; use \(roles)", at: at + ["role"])
+        }
+        let fits = role == .money ? ["money", "int"].contains(spec.type) : spec.type == "string"
+        guard fits else {
+            let wanted = role == .money ? "a money or int field" : "a string field"
+            throw OptionError("role \(text) needs \(wanted), not \(spec.type)", at: at + ["role"])
+        }
+        return role
     }
 }

@@ -60,7 +60,7 @@ public struct JSONAdapter: FeedAdapter {
             ),
             OptionHelp(
                 "fields", "mapping",
-                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as}"
+                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as, role}"
             ),
             OptionHelp(
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),

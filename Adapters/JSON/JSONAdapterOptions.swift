@@ -220,9 +220,12 @@ extension JSONAdapter {
         public var fields: OrderedMapping<FieldSpec>?
         /// A `list` stored as a child table (`table`, the default) or as a JSON column (`json`).
         public var storage: String?
+        /// What the column means to a person (``ColumnRole``): `image`, `link` or `title` on a
+        /// `string`, `money` on a `money` or `int` field.
+        public var role: String?
 
         enum CodingKeys: String, CodingKey {
-            case type, path, required, transform, multiply, divide, format, currency, of, fields
+            case type, path, required, transform, multiply, divide, format, currency, of, fields, role
             case defaultValue = "default"
             case storage = "as"
         }
@@ -249,6 +252,7 @@ extension JSONAdapter {
             if type != "json" {
                 defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
             }
+            role = try container.decodeIfPresent(String.self, forKey: .role)
             required = try container.decodeIfPresent(Bool.self, forKey: .required)
             if type == "string" || !known {
                 transform = try container.decodeIfPresent(OneOrMany.self, forKey: .transform)?.values

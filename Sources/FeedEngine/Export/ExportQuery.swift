@@ -32,16 +32,29 @@ public struct ExportQuery: Sendable {
                 "no entity '\(request.entity)' in the store; entities: \(tables.map(\.name).joined(separator: ", "))")
         }
         var builder = Builder(table: table, schemas: schemas, dialect: dialect)
-        let fields = try builder.selectedFields(request)
+        var fields = try builder.selectedFields(request)
         for feed in request.feeds.isEmpty ? [] : [request.feeds] {
             builder.conditions.append("t._feed IN (\(feed.map { _ in "?" }.joined(separator: ", ")))")
             builder.arguments += feed.map { .text($0) }
         }
         for filter in request.filters { try builder.add(filter) }
         if let bound = request.changedSince { builder.add(bound) }
-        let order = try builder.orderClause(request.order)
+        var order = try builder.orderClause(request.order)
+        var selected = fields.map(dialect.select)
+        if let keyset = request.keyset {
+            let clauses = try KeysetClauses(keyset, table: table, dialect: dialect)
+            order = clauses.order
+            if let condition = clauses.condition {
+                builder.conditions.append(condition)
+                builder.arguments += clauses.arguments
+            }
+            if table.parent == nil {
+                fields.append(Keyset.tiebreakField)
+                selected.append("\(dialect.rowExpression) AS \(EntityTable.quoted(Keyset.tiebreakField.name))")
+            }
+        }
 
-        var sql = "SELECT \(fields.map(dialect.select).joined(separator: ", "))"
+        var sql = "SELECT \(selected.joined(separator: ", "))"
         sql += " FROM \(EntityTable.quoted(table.name)) AS t"
         if !builder.conditions.isEmpty { sql += " WHERE " + builder.conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + order

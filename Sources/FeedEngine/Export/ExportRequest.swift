@@ -21,6 +21,10 @@ public struct ExportRequest: Sendable, Hashable {
     /// Whether to write, after the rows, the rows deleted since ``changedSince`` (which it
     /// needs); see ``DeletedRows``.
     public var includeDeleted = false
+    /// A keyset page instead of the export's order: the query sorts as ``Keyset`` says, keeps
+    /// the rows after its cursor, and selects the columns the next cursor is made of (with an
+    /// entity table's tie-breaker as `_row`, last).
+    public var keyset: Keyset?
 
     public init(entity: String) { self.entity = entity }
 }

@@ -25,6 +25,9 @@ public struct Exporter: Sendable {
     /// Exports from the SQLite store `store`.
     public init(store: EntityStore) { source = .sqlite(store) }
 
+    /// Exports from the PostgreSQL store `store`.
+    init(postgres store: PostgresStore) { source = .postgres(store) }
+
     /// Exports from the store of `config`: its SQLite file (opened read-only; it must exist)
     /// or its PostgreSQL schema.
     public init(config: FeedsConfig) throws {
@@ -35,14 +38,14 @@ public struct Exporter: Sendable {
         }
     }
 
-    private var dialect: SQLDialect {
+    var dialect: SQLDialect {
         switch source {
         case .sqlite: .sqlite
         case .postgres: .postgres
         }
     }
 
-    private func storedSchemas() throws -> [String: EntitySchema] {
+    func storedSchemas() throws -> [String: EntitySchema] {
         switch source {
         case .sqlite(let store): try store.schemas()
         case .postgres(let store): try store.schemas()
@@ -164,7 +167,7 @@ public struct Exporter: Sendable {
         return manifest
     }
 
-    private func checkFeeds(_ feeds: [String]) throws {
+    func checkFeeds(_ feeds: [String]) throws {
         let known: [String]
         switch source {
         case .sqlite(let store): known = try store.feedsThatRan()
@@ -177,7 +180,7 @@ public struct Exporter: Sendable {
     }
 
     /// Reads on one snapshot; errors of the export itself pass through unwrapped.
-    private func read<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
+    func read<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
         switch source {
         case .sqlite(let store):
             do {

@@ -32,16 +32,17 @@ public struct RunRecord: Sendable, Hashable, Codable {
 }
 
 extension EntityStore {
-    /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
-    public func runs(feed: String?, limit: Int) throws -> [RunRecord] {
+    /// The runs of `feed` (or of every feed) older than run `before` (when given), newest first,
+    /// at most `limit` of them.
+    public func runs(feed: String?, before: Int64?, limit: Int) throws -> [RunRecord] {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, feed, adapter, status, started_at, finished_at, inserted, updated, unchanged, deleted,
                         rejected, requests, error
-                    FROM _runs WHERE ?1 IS NULL OR feed = ?1 ORDER BY id DESC LIMIT ?2
-                    """, arguments: [feed, limit])
+                    FROM _runs WHERE (?1 IS NULL OR feed = ?1) AND (?3 IS NULL OR id < ?3) ORDER BY id DESC LIMIT ?2
+                    """, arguments: [feed, limit, before])
             return rows.map { row in
                 let started: String = row["started_at"]
                 let finished: String? = row["finished_at"]

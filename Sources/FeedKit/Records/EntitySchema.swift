@@ -17,6 +17,20 @@ public enum ColumnType: String, Sendable, Codable, CaseIterable {
     case json
 }
 
+/// What a column means to a person looking at the rows, beyond its type: `feedwork serve`
+/// shows an entity with an `image` and a `title` as cards, with its `money` as the price and
+/// its `link` as a button.
+public enum ColumnRole: String, Sendable, Codable, CaseIterable {
+    /// The URL of a picture of the record.
+    case image
+    /// The URL of the record's page (where to buy it, read it...).
+    case link
+    /// What the record is called.
+    case title
+    /// The record's price: minor units, in the row's `currency` column or the column's own.
+    case money
+}
+
 /// One typed column of an entity.
 public struct Column: Sendable, Hashable, Codable {
     public var name: String
@@ -29,15 +43,19 @@ public struct Column: Sendable, Hashable, Codable {
     /// `249` reads as GBP 2.49 wherever the schema goes (`_entities`, `schema`, the export
     /// manifest, the entity's SQL view). `nil` for any other column.
     public var currency: String?
+    /// What the column means to a person (``ColumnRole``); `nil` for most columns.
+    public var role: ColumnRole?
 
     public init(
-        _ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "", currency: String? = nil
+        _ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "", currency: String? = nil,
+        role: ColumnRole? = nil
     ) {
         self.name = name
         self.type = type
         self.nullable = nullable
         self.summary = summary
         self.currency = currency
+        self.role = role
     }
 }
 

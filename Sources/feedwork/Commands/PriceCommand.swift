@@ -50,18 +50,15 @@ struct PriceCommand: ParsableCommand {
         }
         let catalog = try loadCatalog()
         let basket = try loadBasket()
-        let unknown = basket.items.filter { catalog.good(named: $0.name) == nil }.map(\.name)
-        if !unknown.isEmpty {
-            throw usage(PricingError.unknownGoods(unknown, known: catalog.names).description)
-        }
+        if let unknown = BasketQuote.unknownGoods(basket, in: catalog) { throw usage(unknown.description) }
         let (quote, maxAge) = try quote(for: code)
         let priced: PricedBasket
+        let stale: Bool
         do {
-            priced = try BasketPricer.price(basket, catalog: catalog, quote: quote)
+            (priced, stale) = try BasketQuote.price(basket, catalog: catalog, quote: quote, maxAge: maxAge)
         } catch {
             throw usage(error.description)
         }
-        let stale = quote.age(at: Date()).map { $0 > maxAge.seconds } ?? false
         if stale {
             Console.error(
                 "warning: the \(quote.source)->\(quote.target) rate is as of \(quote.asOf), older than the rates "

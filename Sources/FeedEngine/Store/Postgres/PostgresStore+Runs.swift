@@ -62,7 +62,7 @@ extension PostgresStore {
             ])
     }
 
-    func runs(feed: String?, limit: Int) throws -> [RunRecord] {
+    func runs(feed: String?, before: Int64?, limit: Int) throws -> [RunRecord] {
         try read { connection in
             let rows = try connection.execute(
                 """
@@ -70,8 +70,9 @@ extension PostgresStore {
                     \(PostgresSQL.isoText("finished_at")),
                     (extract(epoch FROM finished_at - started_at) * 1000)::bigint,
                     inserted, updated, unchanged, deleted, rejected, requests, error
-                FROM _runs WHERE $1::text IS NULL OR feed = $1 ORDER BY id DESC LIMIT $2
-                """, [feed, String(limit)])
+                FROM _runs WHERE ($1::text IS NULL OR feed = $1) AND ($3::bigint IS NULL OR id < $3)
+                ORDER BY id DESC LIMIT $2
+                """, [feed, String(limit), before.map { String($0) }])
             return (0..<rows.count).map { row in
                 func int(_ column: Int) -> Int { Int(rows[row, column] ?? "") ?? 0 }
                 return RunRecord(

@@ -1,0 +1,90 @@
+import FeedKit
+
+/// The counts of the few values a column takes, among the rows a view selects: a category,
+/// a state, a kind. Columns qualify when the first rows show few distinct values.
+public struct Facet: Sendable, Hashable {
+    public struct Count: Sendable, Hashable {
+        public var value: FieldValue
+        /// A related entity's label for the value (`category_id` 12 is "Maison"), when known.
+        public var label: String?
+        public var rows: Int
+    }
+
+    public var field: String
+    /// The most frequent values first, at most ``StoreBrowser/facetValues``.
+    public var counts: [Count]
+    /// Whether the counts are of a sample (the first ``StoreBrowser/facetSample`` rows of the
+    /// view), not of all of it.
+    public var sampled: Bool
+}
+
+extension StoreBrowser {
+    /// The most values a facet lists; a column with more in its first rows is no facet.
+    public static let facetValues = 12
+    /// The rows of a view that facets count at most, so that counting stays quick at any size.
+    public static let facetSample = 100_000
+
+    /// The facets of the view `request` selects (its feeds and filters).
+    ///
+    /// - Throws: a usage ``ExportError`` as ``page(_:limit:)`` does.
+    public func facets(_ request: ExportRequest) throws -> [Facet] {
+        let schemas = try exporter.storedSchemas()
+        let first = try page(request, limit: Self.maximumPageSize)
+        let candidates = first.fields.filter { field in
+            !field.isMeta && [.text, .boolean, .integer].contains(field.type)
+        }.filter { field in
+            let values = Set(first.rows.map { first.value(field.name, in: $0) })
+            let isRelation = first.table.relations.contains { $0.column == field.name }
+            return values.count > 1 && values.count <= Self.facetValues
+                && (field.type != .integer || isRelation) && first.rows.count > values.count
+        }
+        return try candidates.map { field in
+            var view = request
+            view.columns = [field.name]
+            view.includeMeta = false
+            view.keyset = Keyset()
+            view.limit = Self.facetSample
+            let inner = try exporter.query(for: view)
+            let column = EntityTable.quoted(field.name)
+            let rows = try query(
+                "SELECT s.\(column) AS value, count(*) AS n FROM (\(inner.sql)) AS s GROUP BY s.\(column)"
+                    + " ORDER BY n DESC, value LIMIT \(Self.facetValues)", inner.arguments)
+            let total = rows.reduce(0) { $0 + Int(integer($1["n"])) }
+            var counts = rows.map { Facet.Count(value: $0["value"] ?? .null, label: nil, rows: Int(integer($0["n"]))) }
+            if let relation = first.table.relations.first(where: { $0.column == field.name }),
+                let related = schemas[relation.entity]
+            {
+                counts = try labelled(counts, relation: relation, related: related)
+            }
+            return Facet(field: field.name, counts: counts, sampled: total >= Self.facetSample)
+        }
+    }
+
+    private func integer(_ value: FieldValue?) -> Int64 {
+        if case .integer(let number)? = value { return number }
+        return 0
+    }
+
+    /// `counts` with the related entity's label of each value, when it has one.
+    private func labelled(_ counts: [Facet.Count], relation: Relation, related: EntitySchema) throws -> [Facet.Count] {
+        guard let label = relation.labelColumn, related.columnIndex(label) != nil, related.key.count == 1 else {
+            return counts
+        }
+        let key = EntityTable.quoted(related.key[0])
+        let values = counts.map(\.value).filter { $0 != .null }
+        guard !values.isEmpty else { return counts }
+        let list = values.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        let rows = try query(
+            "SELECT \(key) AS k, \(EntityTable.quoted(label)) AS l FROM \(EntityTable.quoted(related.name))"
+                + " WHERE \(key) IN (\(list))", values)
+        var labels: [FieldValue: String] = [:]
+        for row in rows {
+            if case .text(let text)? = row["l"], let value = row["k"] { labels[value] = text }
+        }
+        return counts.map { count in
+            var count = count
+            count.label = labels[count.value]
+            return count
+        }
+    }
+}

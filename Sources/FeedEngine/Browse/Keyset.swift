@@ -1,0 +1,94 @@
+import FeedKit
+
+/// A keyset page of an entity: the rows that sort after a cursor, in an order an index can
+/// serve, so that page 10,000 reads as few rows as page 1 (no `OFFSET`).
+///
+/// Rows sort by the optional column, nulls last, then by `_feed`, `_key` and what breaks ties
+/// among a key's rows (SQLite's rowid, PostgreSQL's `_row`, a child row's `_position`). With no
+/// column that is the table's primary key order, so a page is an index range scan.
+public struct Keyset: Sendable, Hashable {
+    /// The column to sort by, if any.
+    public var sort: OrderTerm?
+    /// The sort values of the last row of the previous page (``PageCursor/values``), or `nil`
+    /// for the first page.
+    public var after: [FieldValue]?
+
+    public init(sort: OrderTerm? = nil, after: [FieldValue]? = nil) {
+        self.sort = sort
+        self.after = after
+    }
+
+    /// The name under which a page query selects the tie-breaking column of an entity table.
+    static let tiebreakField = ExportField(name: "_row", type: .integer, isMeta: true)
+
+    /// The columns, after the sort column, whose values place a row: the table's key order.
+    static func keyColumns(of table: ExportTable) -> [String] {
+        table.parent == nil ? ["_feed", "_key", tiebreakField.name] : ["_feed", "_key", "_position"]
+    }
+}
+
+extension SQLDialect {
+    /// The expression of a page query's tie-breaking column `_row` (entity tables only).
+    var rowExpression: String { self == .sqlite ? "t.rowid" : "t._row" }
+}
+
+/// The ORDER BY and WHERE of a keyset page, for ``ExportQuery``.
+struct KeysetClauses {
+    /// The condition that a row's `keys` (`_feed`, `_key`, then the tie-breaker) sort after
+    /// `values`, and its arguments. Written `(_feed, _key) >= (a, b) AND ((_feed, _key) > (a, b)
+    /// OR tie > c)` rather than as one row comparison of three: both databases then read the
+    /// `(_feed, _key)` index from the cursor on (PostgreSQL would scan the table for the latter).
+    static func after(_ keys: [String], values: [FieldValue]) -> (String, [FieldValue]) {
+        let pair = "(\(keys[0]), \(keys[1]))"
+        let condition = "\(pair) >= (?, ?) AND (\(pair) > (?, ?) OR \(keys[2]) > ?)"
+        return ("(" + condition + ")", [values[0], values[1], values[0], values[1], values[2]])
+    }
+
+    var order: String
+    var condition: String?
+    var arguments: [FieldValue] = []
+
+    /// - Throws: a usage ``ExportError`` for a sort column the table does not have, a `json`
+    ///   column, or a cursor that does not fit the order.
+    init(_ keyset: Keyset, table: ExportTable, dialect: SQLDialect) throws(ExportError) {
+        let keys = Keyset.keyColumns(of: table).map { name in
+            name == Keyset.tiebreakField.name ? dialect.rowExpression : "t." + EntityTable.quoted(name)
+        }
+        var sortExpression: String?
+        var orderTerms: [String] = []
+        var sortField: ExportField?
+        if let sort = keyset.sort {
+            guard let field = table.field(sort.column), field.name != Keyset.tiebreakField.name else {
+                throw .usage("sort: '\(table.name)' has no field '\(sort.column)'")
+            }
+            guard field.type != .json else { throw .usage("sort: '\(field.name)' holds JSON, which has no order") }
+            let column = "t." + EntityTable.quoted(field.name)
+            let expression = field.type == .decimal ? dialect.number(column) : column
+            orderTerms = ["(\(column) IS NULL)", expression + (sort.descending ? " DESC" : "")]
+            sortExpression = expression
+            sortField = field
+        }
+        order = (orderTerms + keys).joined(separator: ", ")
+        guard let after = keyset.after else { return }
+        let expected = keys.count + (sortField == nil ? 0 : 1)
+        guard after.count == expected else { throw .usage("cursor: it does not belong to this order") }
+        let (tail, keyArguments) = Self.after(keys, values: Array(after.suffix(keys.count)))
+        guard let field = sortField, let expression = sortExpression, let sort = keyset.sort else {
+            condition = tail
+            arguments = keyArguments
+            return
+        }
+        let column = "t." + EntityTable.quoted(field.name)
+        let value = after[0]
+        if value == .null {
+            condition = "(\(column) IS NULL AND \(tail))"
+            arguments = keyArguments
+            return
+        }
+        let bound = field.type == .decimal ? dialect.number("?") : "?"
+        let beyond = sort.descending ? "<" : ">"
+        condition =
+            "(\(column) IS NULL OR \(expression) \(beyond) \(bound) OR (\(expression) = \(bound) AND \(tail)))"
+        arguments = [value, value] + keyArguments
+    }
+}

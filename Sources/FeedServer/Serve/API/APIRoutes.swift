@@ -1,0 +1,174 @@
+import FeedEngine
+import FeedKit
+import Foundation
+import Hummingbird
+
+/// The JSON API under `/api` (described by ``OpenAPIDocument`` at `/api/openapi.json`).
+struct APIRoutes: Sendable {
+    /// The most runs or rejects one answer lists.
+    static let maximumHistory = 200
+
+    let settings: ServeSettings
+    var browser: StoreBrowser { settings.browser }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/api/openapi.json") { _, _ in jsonResponse(OpenAPIDocument.text) }
+        router.get("/api/feeds") { _, _ in
+            jsonResponse(try JSONText.encode(try await read { try browser.overview() }))
+        }
+        router.get("/api/feeds/:feed/runs") { request, context in
+            let feed = try context.parameters.require("feed")
+            let limit = try Self.limit(request, default: 20)
+            let before = try request.uri.queryParameters["before"].map { text throws(ServeError) -> Int64 in
+                guard let run = Int64(text) else { throw .badRequest("before '\(text)': expected a run id") }
+                return run
+            }
+            let runs = try await read { () throws -> [RunRecord] in
+                try requireFeed(feed)
+                return try browser.history.runs(feed: feed, before: before, limit: limit)
+            }
+            return jsonResponse(
+                try JSONText.encode(RunsPage(runs: runs, next: runs.count == limit ? runs.last?.run : nil)))
+        }
+        router.get("/api/feeds/:feed/rejects") { request, context in
+            let feed = try context.parameters.require("feed")
+            let limit = try Self.limit(request, default: 50)
+            let rejects = try await read { () throws -> [RejectRecord] in
+                try requireFeed(feed)
+                return try browser.history.rejects(feed: feed, run: nil, limit: limit)
+            }
+            return jsonResponse(try JSONText.encode(["rejects": rejects]))
+        }
+        router.get("/api/entities") { _, _ in
+            jsonResponse(try JSONText.encode(try await read { try browser.tables().map(EntityDescription.init) }))
+        }
+        router.get("/api/entities/:entity/rows") { request, context in
+            let view = try EntityView(
+                entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
+            let pageRequest = try view.pageRequest()
+            let page = try await read { try browser.page(pageRequest, limit: view.limit) }
+            return jsonResponse(Self.json(page))
+        }
+        router.get("/api/entities/:entity/facets") { request, context in
+            let view = try EntityView(
+                entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
+            let exportRequest = try view.exportRequest()
+            let facets = try await read { try browser.facets(exportRequest) }
+            return jsonResponse(try JSONText.encode(["facets": facets.map(FacetDocument.init)]))
+        }
+        router.get("/api/entities/:entity/records/:feed/:key") { _, context in
+            let entity = try context.parameters.require("entity")
+            let feed = try context.parameters.require("feed")
+            let key = try context.parameters.require("key")
+            guard let record = try await read({ try browser.record(entity: entity, feed: feed, key: key) }) else {
+                throw ServeError.notFound("no record '\(key)' of feed '\(feed)' in '\(entity)'")
+            }
+            var children = "{"
+            for (index, child) in record.children.enumerated() {
+                children += (index > 0 ? "," : "") + JSONText.string(child.table.name) + ":" + child.rowsJSON
+            }
+            return jsonResponse("{\"children\":\(children)},\"versions\":\(record.versions.rowsJSON)}")
+        }
+        // `export.csv`, `export.ndjson`, `export.json`: a path parameter is a whole segment.
+        router.get("/api/entities/:entity/:file") { request, context in
+            let file = try context.parameters.require("file")
+            guard file.hasPrefix("export.") else { throw ServeError.notFound("no route \(request.uri.path)") }
+            return try await Download(browser: browser).response(
+                entity: try context.parameters.require("entity"), format: String(file.dropFirst("export.".count)),
+                query: request.uri.queryParameters)
+        }
+        router.get("/api/price") { request, _ in
+            guard let pricing = settings.pricing else { throw ServeError.notFound("this server prices no baskets") }
+            let items = request.uri.queryParameters[values: "item"].map(String.init)
+            let currency = request.uri.queryParameters["currency"].map(String.init) ?? pricing.catalogCurrency
+            let rows = browser.storedRows
+            return jsonResponse(
+                try await read { () throws -> String in try pricing.price(items: items, currency: currency, rows: rows)
+                })
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws(ServeError) -> T {
+        do {
+            return try await Blocking.run(body)
+        } catch {
+            throw ServeError.from(error)
+        }
+    }
+
+    private func requireFeed(_ feed: String) throws {
+        guard try browser.hasFeed(feed) else { throw ServeError.notFound("no feed '\(feed)' has run on this store") }
+    }
+
+    static func limit(_ request: Request, default value: Int) throws(ServeError) -> Int {
+        guard let text = request.uri.queryParameters["limit"] else { return value }
+        guard let number = Int(text), (1...maximumHistory).contains(number) else {
+            throw .badRequest("limit '\(text)': expected a number from 1 to \(maximumHistory)")
+        }
+        return number
+    }
+
+    /// A page as JSON: the fields with their types, the rows as `feedwork export --format json`
+    /// writes them, and the next page's cursor.
+    static func json(_ page: EntityPage) -> String {
+        let fields = (try? JSONText.encode(page.fields.map(FieldDescription.init))) ?? "[]"
+        let next = page.next.map { JSONText.string($0.token) } ?? "null"
+        return
+            "{\"entity\":\(JSONText.string(page.table.name)),\"fields\":\(fields),\"next\":\(next),\"rows\":\(page.rowsJSON)}"
+    }
+}
+
+/// A page of a feed's run history; `next` is the `before` of the following page.
+struct RunsPage: Encodable {
+    var runs: [RunRecord]
+    var next: Int64?
+}
+
+/// A column as the API describes it.
+struct FieldDescription: Encodable {
+    var name: String
+    var type: String
+    var currency: String?
+    var meta: Bool
+
+    init(_ field: ExportField) {
+        name = field.name
+        type = field.type.rawValue
+        currency = field.currency
+        meta = field.isMeta
+    }
+}
+
+/// An entity or child table as `/api/entities` lists it.
+struct EntityDescription: Encodable {
+    var name: String
+    var parent: String?
+    var key: [String]
+    var fields: [FieldDescription]
+
+    init(_ table: ExportTable) {
+        name = table.name
+        parent = table.parent
+        key = table.key
+        fields = table.allFields.map(FieldDescription.init)
+    }
+}
+
+/// A facet as the API gives it: values as text (null as null), most rows first.
+struct FacetDocument: Encodable {
+    struct Count: Encodable {
+        var value: String?
+        var label: String?
+        var rows: Int
+    }
+
+    var field: String
+    var sampled: Bool
+    var counts: [Count]
+
+    init(_ facet: Facet) {
+        field = facet.field
+        sampled = facet.sampled
+        counts = facet.counts.map { Count(value: ValueText.plain($0.value), label: $0.label, rows: $0.rows) }
+    }
+}

@@ -1,0 +1,117 @@
+import FeedEngine
+import FeedKit
+import Foundation
+import Hummingbird
+import HummingbirdCore
+
+/// What a request asks to see of an entity, from its query string: `where` (repeatable, the
+/// conditions of `feedwork export --where`), `feed` (repeatable), `sort` (a field, `-` for
+/// descending), `after` (a page's cursor) and `limit` (rows per page).
+struct EntityView: Sendable {
+    static let defaultLimit = 50
+
+    var entity: String
+    var conditions: [String]
+    var feeds: [String]
+    var sort: String?
+    var after: String?
+    var limit: Int
+
+    init(entity: String, query: FlatDictionary<Substring, Substring>) throws(ServeError) {
+        self.entity = entity
+        conditions = query[values: "where"].map(String.init).filter { !$0.isEmpty }
+        // A page's filter form sends one more condition as field, operator and value.
+        if let field = query["field"].map(String.init), !field.isEmpty, let op = query["op"].map(String.init),
+            let value = query["value"].map(String.init), !value.isEmpty || op == "=" || op == "!="
+        {
+            conditions.append(field + op + value)
+        }
+        feeds = query[values: "feed"].map(String.init).filter { !$0.isEmpty }
+        sort = query["sort"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        after = query["after"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        if let text = query["limit"] {
+            guard let number = Int(text), (1...StoreBrowser.maximumPageSize).contains(number) else {
+                throw .badRequest(
+                    "limit '\(text)': expected a number of rows from 1 to \(StoreBrowser.maximumPageSize)")
+            }
+            limit = number
+        } else {
+            limit = Self.defaultLimit
+        }
+    }
+
+    /// The sort as an order term.
+    var sortTerm: OrderTerm? {
+        guard let sort else { return nil }
+        return sort.hasPrefix("-") ? OrderTerm(String(sort.dropFirst()), descending: true) : OrderTerm(sort)
+    }
+
+    /// The export request of this view: its entity, feeds, conditions and (for downloads) order.
+    func exportRequest() throws(ServeError) -> ExportRequest {
+        var request = ExportRequest(entity: entity)
+        request.feeds = feeds
+        do {
+            request.filters = try conditions.map { text throws(ExportError) in try ExportFilter(where: text) }
+        } catch {
+            throw .badRequest(error.message)
+        }
+        if let sortTerm { request.order = [sortTerm] }
+        return request
+    }
+
+    /// The request of one page of this view.
+    func pageRequest() throws(ServeError) -> ExportRequest {
+        var request = try exportRequest()
+        request.order = []
+        do {
+            request.keyset = Keyset(
+                sort: sortTerm, after: try after.map { text throws(ExportError) in try PageCursor(token: text).values })
+        } catch {
+            throw .badRequest(error.message)
+        }
+        return request
+    }
+
+    /// The query string of this view, with `changes` applied (a nil value removes the key).
+    func query(_ changes: [String: String?] = [:]) -> String {
+        var pairs: [(String, String)] = conditions.map { ("where", $0) } + feeds.map { ("feed", $0) }
+        var single: [String: String] = [:]
+        if let sort { single["sort"] = sort }
+        if let after { single["after"] = after }
+        if limit != Self.defaultLimit { single["limit"] = String(limit) }
+        for (key, value) in changes { single[key] = value }
+        for key in single.keys.sorted() { if let value = single[key] { pairs.append((key, value)) } }
+        return pairs.map { "\($0.0)=\(URLText.encode($0.1))" }.joined(separator: "&")
+    }
+
+    /// The `feedwork export` command line that writes what a download of this view holds.
+    func exportCommand(format: String) -> String {
+        var words = ["feedwork", "export", entity, "--format", format]
+        for feed in feeds { words += ["--feed", feed] }
+        for condition in conditions { words += ["--where", condition] }
+        if let sort { words += ["--order", sort] }
+        return words.map(URLText.shellQuoted).joined(separator: " ")
+    }
+}
+
+/// Percent-encoding of query values and quoting of shell words.
+enum URLText {
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    static func encode(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                result.append(Character(UnicodeScalar(byte)))
+            } else {
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=,:@".contains($0) }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

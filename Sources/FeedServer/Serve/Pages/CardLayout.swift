@@ -1,0 +1,60 @@
+import FeedEngine
+import FeedKit
+
+/// The cards of an entity whose schema marks an `image` and a `title` column: the picture,
+/// the title, the price (`money`, with the row's `currency` column), a badge for each true
+/// boolean (`is_urgent` reads URGENT) and a BUY link (`link`).
+struct CardLayout {
+    var image: String
+    var title: String
+    var money: String?
+    var link: String?
+    var details: [String]
+    /// The first boolean column: its true rows come first and wear a badge.
+    var badge: String?
+
+    init?(schema: EntitySchema?) {
+        guard let schema else { return nil }
+        func column(_ role: ColumnRole) -> String? { schema.columns.first { $0.role == role }?.name }
+        guard let image = column(.image), let title = column(.title) else { return nil }
+        self.image = image
+        self.title = title
+        money = column(.money)
+        link = column(.link)
+        badge = schema.columns.first { $0.type == .boolean }?.name
+        details = schema.columns.filter { $0.type == .timestamp }.map(\.name)
+    }
+
+    func card(page: EntityPage, row: [FieldValue], record: String) -> [String: Any] {
+        func text(_ name: String?) -> String {
+            guard let name, let field = page.fields.first(where: { $0.name == name }) else { return "" }
+            return ValueText.display(page.value(name, in: row), field: field)
+        }
+        var price = ""
+        if let money, case .integer(let minor) = page.value(money, in: row) {
+            if case .text(let currency) = page.value("currency", in: row) {
+                price = Money.display(minorUnits: minor, currency: currency)
+            } else {
+                price = text(money)
+            }
+        }
+        let badges: [String] =
+            badge.flatMap { name in
+                page.value(name, in: row) == .integer(1) || page.value(name, in: row) == .bool(true)
+                    ? [name.hasPrefix("is_") ? String(name.dropFirst(3)).uppercased() : name.uppercased()] : nil
+            } ?? []
+        let image = text(image)
+        let link = text(link)
+        return [
+            "key": ValueText.plain(page.value("_key", in: row)) ?? "", "image": Self.isWebURL(image) ? image : "",
+            "title": text(title), "money": price, "badges": badges, "record": record,
+            "link": Self.isWebURL(link) ? link : "", "details": details.map { "\($0): \(text($0))" },
+        ]
+    }
+
+    /// Only http(s) URLs become links or images: never `javascript:` or `data:`.
+    static func isWebURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://")
+    }
+}

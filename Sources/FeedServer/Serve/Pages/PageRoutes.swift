@@ -1,0 +1,304 @@
+import FeedEngine
+import FeedKit
+import Foundation
+import Hummingbird
+import HummingbirdCore
+
+/// The HTML pages: overview, feed, entities, entity (table or cards), record and basket.
+struct PageRoutes: Sendable {
+    let settings: ServeSettings
+    var browser: StoreBrowser { settings.browser }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/assets/app.css") { _, _ in asset(Assets.css, type: "text/css; charset=utf-8") }
+        router.get("/assets/app.js") { _, _ in asset(Assets.javascript, type: "text/javascript; charset=utf-8") }
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
+        router.get("/") { _, _ in try await overview() }
+        router.get("/feeds/:feed") { request, context in
+            try await feed(try context.parameters.require("feed"), before: request.uri.queryParameters["before"])
+        }
+        router.get("/entities") { _, _ in try await entities() }
+        router.get("/entities/:entity") { request, context in
+            try await entity(try context.parameters.require("entity"), query: request.uri.queryParameters)
+        }
+        router.get("/entities/:entity/records/:feed/:key") { _, context in
+            try await record(
+                entity: try context.parameters.require("entity"), feed: try context.parameters.require("feed"),
+                key: try context.parameters.require("key"))
+        }
+        router.get("/basket") { request, _ in try await basket(request.uri.queryParameters) }
+    }
+
+    private func asset(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private func html(_ page: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                .contentSecurityPolicy: "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'",
+                .xContentTypeOptions: "nosniff",
+            ], body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws(ServeError) -> T {
+        do {
+            return try await Blocking.run(body)
+        } catch {
+            throw ServeError.from(error)
+        }
+    }
+
+    private func render(_ template: String, title: String, refresh: Int? = nil, _ context: [String: Any])
+        throws(ServeError) -> Response
+    {
+        html(try Pages.render(template, title: title, store: browser.storeDescription, refresh: refresh, context))
+    }
+
+    // MARK: overview
+
+    private func overview() async throws -> Response {
+        let feeds = try await read { try browser.overview() }
+        let running = feeds.contains { $0.last?.status == "running" }
+        let rows: [[String: Any]] = feeds.map { summary in
+            let last = summary.last
+            return [
+                "feed": summary.feed, "feedPath": Pages.segment(summary.feed),
+                "feedQuery": URLText.encode(summary.feed),
+                "adapter": summary.adapter, "time": last.map { $0.finishedAt ?? $0.startedAt } ?? "",
+                "status": last?.status ?? "", "error": last?.error ?? "",
+                "counts": last.map { "\($0.inserted) / \($0.updated) / \($0.unchanged) / \($0.deleted)" } ?? "",
+                "chart": Chart.svg(summary.recent), "rejects": summary.rejects > 0 ? String(summary.rejects) : "",
+                "rows": summary.rows.map {
+                    ["entity": $0.entity, "entityPath": Pages.segment($0.entity), "rows": $0.rows]
+                },
+            ]
+        }
+        return try render(
+            "overview", title: "Feeds", refresh: running ? 5 : nil, ["feeds": rows, "refreshing": running])
+    }
+
+    // MARK: feed
+
+    private func feed(_ name: String, before text: Substring?) async throws -> Response {
+        let before = text.flatMap { Int64($0) }
+        let limit = 20
+        let (runs, rejects) = try await read { () throws -> ([RunRecord], [RejectRecord]) in
+            guard try browser.hasFeed(name) else {
+                throw ServeError.notFound("no feed '\(name)' has run on this store")
+            }
+            return (
+                try browser.history.runs(feed: name, before: before, limit: limit),
+                try browser.history.rejects(feed: name, run: nil, limit: 50)
+            )
+        }
+        let context: [String: Any] = [
+            "adapter": runs.first?.adapter ?? "",
+            "runs": runs.map { run -> [String: Any] in
+                [
+                    "run": run.run, "status": run.status, "started": run.startedAt,
+                    "duration": run.durationMilliseconds.map { "\($0) ms" } ?? "", "inserted": run.inserted,
+                    "updated": run.updated, "unchanged": run.unchanged, "deleted": run.deleted,
+                    "rejected": run.rejected,
+                    "requests": run.requests, "error": run.error ?? "",
+                ]
+            },
+            "older": runs.count == limit ? String(runs.last?.run ?? 0) : "",
+            "rejects": rejects.map { reject -> [String: Any] in
+                [
+                    "reason": reject.reason, "run": reject.run, "entity": reject.entity, "path": reject.path,
+                    "url": reject.url ?? "", "page": reject.page.map(String.init) ?? "",
+                    "raw": ValueText.pretty(reject.raw),
+                ]
+            },
+        ]
+        return try render("feed", title: "Feed \(name)", context)
+    }
+
+    // MARK: entities
+
+    private func entities() async throws -> Response {
+        let tables = try await read { try browser.tables() }
+        let rows = tables.map { table -> [String: Any] in
+            [
+                "name": table.name, "path": Pages.segment(table.name), "parent": table.parent ?? "",
+                "columns": table.dataFields.map(\.name).joined(separator: ", "),
+            ]
+        }
+        return try render("entities", title: "Entities", ["tables": rows])
+    }
+
+    private func entity(_ name: String, query: FlatDictionary<Substring, Substring>) async throws -> Response {
+        var view = try EntityView(entity: name, query: query)
+        let schema = try await read { try browser.schema(of: name) }
+        let cards = CardLayout(schema: schema)
+        let showCards = cards != nil && query["view"] != "table"
+        if showCards, view.sort == nil, let badge = cards?.badge { view.sort = "-" + badge }
+        let pageRequest = try view.pageRequest()
+        let limit = view.limit
+        let page = try await read { try browser.page(pageRequest, limit: limit) }
+        let shown = page.fields.filter { !$0.isMeta || $0.name == "_feed" || $0.name == "_key" }
+        let money = Set(schema?.columns.filter { $0.role == .money }.map(\.name) ?? [])
+        var context: [String: Any] = [
+            "entityPath": Pages.segment(name),
+            "hidden": Self.hiddenInputs(view),
+            "fieldNames": (page.table.dataFields + page.table.metaFields).filter { $0.name != "_hash" }.map { $0.name },
+            "ops": ["=", "!=", "<", "<=", ">", ">=", "~"],
+            "conditions": view.conditions.enumerated().map { index, condition -> [String: Any] in
+                var remaining = view
+                remaining.conditions.remove(at: index)
+                remaining.after = nil
+                return ["text": condition, "remove": remaining.query()]
+            },
+            "feeds": view.feeds, "sort": view.sort ?? "",
+            "downloadQuery": Self.downloadQuery(view), "command": view.exportCommand(format: "csv"),
+            "hasCards": cards != nil, "view": showCards ? "cards" : "table",
+            "tableQuery": view.query(["view": "table", "after": nil]),
+            "cardsQuery": view.query(["view": nil, "after": nil]),
+            "columns": shown.map { field -> [String: Any] in
+                let descending = view.sort == field.name
+                let arrow = view.sort == field.name ? " ▲" : view.sort == "-" + field.name ? " ▼" : ""
+                return [
+                    "name": field.name, "type": field.currency.map { "money \($0)" } ?? field.type.rawValue,
+                    "arrow": arrow,
+                    "sortQuery": view.query(["sort": descending ? "-" + field.name : field.name, "after": nil]),
+                ]
+            },
+            "rowsHTML": TableBody.html(
+                page.rows.map { row in
+                    let cells = shown.map { field in
+                        let field = money.contains(field.name) ? Self.priced(field, page: page, row: row) : field
+                        return Self.cell(page.value(field.name, in: row), field: field)
+                    }
+                    return (cells, Self.recordPath(name, page: page, row: row))
+                }),
+            "first": view.after == nil ? "" : view.query(["after": nil]),
+            "next": page.next.map { view.query(["after": $0.token]) } ?? "",
+        ]
+        if showCards, let cards {
+            context["cards"] = [
+                "items": page.rows.map {
+                    cards.card(page: page, row: $0, record: Self.recordPath(name, page: page, row: $0))
+                }
+            ]
+        }
+        return try render("entity", title: name, context)
+    }
+
+    /// The view's conditions, feeds and sort, carried by the filter form.
+    static func hiddenInputs(_ view: EntityView) -> [[String: String]] {
+        var inputs: [[String: String]] = view.conditions.map { ["name": "where", "value": $0] }
+        inputs += view.feeds.map { ["name": "feed", "value": $0] }
+        if let sort = view.sort { inputs.append(["name": "sort", "value": sort]) }
+        return inputs
+    }
+
+    /// The download's query: the view's feeds, conditions and sort (as `--order`).
+    static func downloadQuery(_ view: EntityView) -> String {
+        var download = view
+        download.after = nil
+        download.limit = EntityView.defaultLimit
+        return download.query()
+    }
+
+    static func recordPath(_ entity: String, page: EntityPage, row: [FieldValue]) -> String {
+        let feed = ValueText.plain(page.value("_feed", in: row)) ?? ""
+        let key = ValueText.plain(page.value("_key", in: row)) ?? ""
+        let table = page.table.parent ?? entity
+        return "/entities/\(Pages.segment(table))/records/\(Pages.segment(feed))/\(Pages.segment(key))"
+    }
+
+    /// A `money` column whose currency is the row's `currency` column.
+    static func priced(_ field: ExportField, page: EntityPage, row: [FieldValue]) -> ExportField {
+        guard field.currency == nil, case .text(let currency) = page.value("currency", in: row) else { return field }
+        var field = field
+        field.currency = currency
+        return field
+    }
+
+    /// The longest text a table cell shows; the rest is on the record's page.
+    static let cellLength = 160
+
+    static func cell(_ value: FieldValue, field: ExportField) -> [String: Any] {
+        var text = ValueText.display(value, field: field)
+        if field.type == .json, value != .null {
+            return [
+                "kind": "json", "short": String(text.prefix(40)) + (text.count > 40 ? "…" : ""),
+                "json": ValueText.pretty(text),
+            ]
+        }
+        if text.count > cellLength { text = text.prefix(cellLength) + "…" }
+        return [
+            "kind": value == .null ? "null" : field.currency != nil ? "money" : field.type.rawValue, "text": text,
+            "json": "",
+        ]
+    }
+
+    // MARK: record
+
+    private func record(entity: String, feed: String, key: String) async throws -> Response {
+        guard let record = try await read({ try browser.record(entity: entity, feed: feed, key: key) }) else {
+            throw ServeError.notFound("no record '\(key)' of feed '\(feed)' in '\(entity)'")
+        }
+        let versions = record.versions
+        let context: [String: Any] = [
+            "versions": versions.rows.enumerated().map { index, row -> [String: Any] in
+                [
+                    "heading": versions.rows.count > 1 ? "Version \(index + 1) of \(versions.rows.count)" : "Record",
+                    "fields": versions.fields.filter { $0.name != "_row" }.map { field -> [String: Any] in
+                        let value = versions.value(field.name, in: row)
+                        let text = ValueText.display(value, field: field)
+                        return [
+                            "name": field.name, "text": text,
+                            "json": field.type == .json && value != .null ? ValueText.pretty(text) : "",
+                        ]
+                    },
+                ]
+            },
+            "children": record.children.map { child -> [String: Any] in
+                let fields = child.fields.filter { !$0.isMeta || $0.name == "_position" }
+                return [
+                    "name": child.table.name, "columns": fields.map(\.name),
+                    "rows": child.rows.map { row in
+                        ["cells": fields.map { ValueText.display(child.value($0.name, in: row), field: $0) }]
+                    },
+                ]
+            },
+        ]
+        return try render("record", title: "\(entity) \(key)", context)
+    }
+
+    // MARK: basket
+
+    private func basket(_ query: FlatDictionary<Substring, Substring>) async throws -> Response {
+        guard let pricing = settings.pricing else { throw ServeError.notFound("this server prices no baskets") }
+        let currency = query["currency"].map(String.init) ?? "EUR"
+        var items: [String] = []
+        var goods: [[String: Any]] = []
+        for good in pricing.goods {
+            let quantity = query[Substring(good.name)].flatMap { Int($0) } ?? 0
+            if quantity > 0 { items.append("\(good.name)=\(quantity)") }
+            goods.append(["name": good.name, "unit": good.unit, "price": good.price, "quantity": quantity])
+        }
+        var context: [String: Any] = ["goods": goods, "currency": currency, "catalogCurrency": pricing.catalogCurrency]
+        if !items.isEmpty {
+            let rows = browser.storedRows
+            let basket = items
+            do {
+                let json = try await Blocking.run { () throws -> String in
+                    try pricing.price(items: basket, currency: currency, rows: rows)
+                }
+                if let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+                    context["priced"] = object
+                }
+            } catch let error as ServeError {
+                context["problem"] = error.message
+            }
+        }
+        return try render("basket", title: "Basket", context)
+    }
+}

@@ -1,0 +1,56 @@
+import FeedEngine
+import Hummingbird
+import HummingbirdCore
+import Logging
+
+/// `feedwork serve`: the web pages and the JSON API over a store, read-only.
+///
+/// ```swift
+/// let server = ServeApplication(settings: settings)
+/// try await server.application().runService()
+/// ```
+public struct ServeApplication: Sendable {
+    /// The most connections served at once; more wait in the listen queue.
+    public static let maximumConnections = 64
+
+    public let settings: ServeSettings
+
+    public init(settings: ServeSettings) { self.settings = settings }
+
+    /// The router with every page and API route, behind ``GuardMiddleware``.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(GuardMiddleware(token: settings.token))
+        APIRoutes(settings: settings).add(to: router)
+        PageRoutes(settings: settings).add(to: router)
+        return router
+    }
+
+    /// The server, ready to run; `onServerRunning` learns the port it listens on (the system
+    /// picks one for port 0).
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol
+    {
+        var logger = Logger(label: "feedwork.serve")
+        logger.logLevel = .warning
+        return Application(
+            router: router(),
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: .seconds(30),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
+            configuration: .init(
+                address: settings.address.binding, serverName: "feedwork",
+                availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+}
+
+/// A JSON answer.
+func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(
+        status: status, headers: [.contentType: "application/json; charset=utf-8"],
+        body: .init(byteBuffer: ByteBuffer(string: text.hasSuffix("\n") ? text : text + "\n")))
+}

@@ -1,0 +1,44 @@
+import FeedEngine
+import Foundation
+import Hummingbird
+
+/// Why `feedwork serve` refused a request: the status and a message for a person, sent as
+/// `{"error": message}` (or a small HTML page for a page's request).
+public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    public var message: String
+
+    public init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(message)" }
+
+    static func badRequest(_ message: String) -> ServeError { ServeError(.badRequest, message) }
+    static func notFound(_ message: String) -> ServeError { ServeError(.notFound, message) }
+
+    /// A store error as an answer: a request that does not fit the store is the client's
+    /// (400, or 404 for an unknown entity or feed); a store that cannot be read is the server's.
+    static func from(_ error: any Error) -> ServeError {
+        switch error {
+        case let error as ServeError: return error
+        case let error as ExportError where error.isUsageError:
+            let unknown = error.message.hasPrefix("no entity ") || error.message.hasPrefix("--feed: no feed ")
+            return ServeError(unknown ? .notFound : .badRequest, error.message)
+        default: return ServeError(.internalServerError, "\(error)")
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        if !request.uri.path.hasPrefix("/api/"), let page = Pages.errorPage(self) {
+            return Response(
+                status: status, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: page)))
+        }
+        let body = "{\"error\":" + JSONText.string(message) + "}\n"
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

@@ -1,0 +1,30 @@
+import FeedEngine
+
+/// How `feedwork serve` runs: where it listens, the token it asks for, and what it serves.
+public struct ServeSettings: Sendable {
+    /// The environment variable the token is read from.
+    public static let tokenVariable = "FEEDWORK_SERVE_TOKEN"
+
+    public var address: ListenAddress
+    /// The token every request must carry; required when ``address`` is not loopback.
+    public var token: String?
+    public var browser: StoreBrowser
+    public var pricing: (any BasketPricing)?
+
+    public init(address: ListenAddress, token: String?, browser: StoreBrowser, pricing: (any BasketPricing)?) {
+        self.address = address
+        self.token = token
+        self.browser = browser
+        self.pricing = pricing
+    }
+
+    /// Why these settings cannot serve, or `nil`: an address other than loopback needs a token.
+    public var problem: String? {
+        if !address.isLoopback, (token ?? "").isEmpty {
+            return "--host \(address.host) is reachable from other machines: set \(Self.tokenVariable) (or the"
+                + " variable --token-env names) to a secret token, which every request must then carry"
+        }
+        if let token, token.count < 16 { return "the token must have at least 16 characters" }
+        return nil
+    }
+}

@@ -1,0 +1,206 @@
+"""Browser tests of `feedwork serve`, in headless Chromium through Selenium.
+
+Each test is a function `test_*(browser, context)`; the run prints one line per test and a
+closing `N passed, N failed` line, and exits 1 when any failed.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import traceback
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+DEFAULT_FEEDS = ["bbc-fruit", "currencylayer", "deliveries", "flights", "leboncoin", "shop-products"]
+
+
+class Context:
+    def __init__(self, args):
+        self.url = args.url.rstrip("/")
+        self.feedwork = args.feedwork
+        self.config = args.config
+        self.screenshots = args.screenshots
+
+    def feedwork_output(self, *arguments):
+        return subprocess.run(
+            [self.feedwork, *arguments, "-c", self.config], check=True, capture_output=True,
+            cwd=os.path.dirname(self.config)).stdout
+
+    def api(self, path):
+        with urllib.request.urlopen(self.url + path) as response:
+            return json.load(response)
+
+
+def open_page(browser, context, path, screenshot):
+    browser.get(context.url + path)
+    browser.save_screenshot(os.path.join(context.screenshots, screenshot + ".png"))
+
+
+def test_overview_lists_the_six_feeds(browser, context):
+    open_page(browser, context, "/", "overview")
+    listed = [row.get_attribute("data-feed") for row in browser.find_elements(By.CSS_SELECTOR, "tr.feed")]
+    for feed in DEFAULT_FEEDS:
+        assert feed in listed, f"{feed} not in {listed}"
+    assert browser.find_elements(By.CSS_SELECTOR, "svg.chart"), "no chart of recent runs"
+
+
+def test_feed_page_shows_runs_and_rejects(browser, context):
+    open_page(browser, context, "/feeds/leboncoin", "feed")
+    assert browser.find_elements(By.CSS_SELECTOR, "#runs tbody tr"), "no run listed"
+    assert browser.find_element(By.ID, "rejects")
+
+
+def test_classified_cards_of_one_category_come_urgent_first(browser, context):
+    open_page(browser, context, "/entities/classified", "cards")
+    browser.implicitly_wait(5)
+    maison = browser.find_element(By.XPATH, "//div[@data-field='category_id']//a[text()='Maison']")
+    maison.click()
+    browser.save_screenshot(os.path.join(context.screenshots, "cards-maison.png"))
+    cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
+    assert cards, "no cards"
+    shown = [card.get_attribute("data-key") for card in cards]
+    rows = context.api("/api/entities/classified/rows?where=category_id%3D4&limit=500")["rows"]
+    in_category = {row["_key"] for row in rows}
+    assert len(shown) == min(len(in_category), 50), (len(shown), len(in_category))
+    assert set(shown) <= in_category, "a card of another category"
+    urgent = [bool(card.find_elements(By.CSS_SELECTOR, ".badge")) for card in cards]
+    assert urgent == sorted(urgent, reverse=True), "an urgent ad after one that is not"
+    assert urgent[0], "no urgent ad first"
+
+
+def column_values(browser, field):
+    headers = [header.get_attribute("data-field") for header in browser.find_elements(By.CSS_SELECTOR, "a.sort")]
+    index = headers.index(field)
+    return [row.find_elements(By.TAG_NAME, "td")[index].text for row in browser.find_elements(By.CSS_SELECTOR, "#rows tbody tr")]
+
+
+def test_clicking_a_column_header_sorts_the_rows(browser, context):
+    open_page(browser, context, "/entities/fruit", "table")
+    before = column_values(browser, "price")
+    browser.find_element(By.CSS_SELECTOR, "a.sort[data-field='price']").click()
+    ascending = column_values(browser, "price")
+    browser.find_element(By.CSS_SELECTOR, "a.sort[data-field='price']").click()
+    descending = column_values(browser, "price")
+    browser.save_screenshot(os.path.join(context.screenshots, "table-sorted.png"))
+    numbers = lambda values: [int(value) for value in values]
+    assert numbers(ascending) == sorted(numbers(before)), ascending
+    assert numbers(descending) == sorted(numbers(before), reverse=True), descending
+    assert ascending != before or descending != before
+
+
+def test_paging_walks_to_the_last_page_of_100000_rows(browser, context):
+    open_page(browser, context, "/entities/item?view=table&limit=500", "paging-first")
+    seen = 0
+    pages = 0
+    while True:
+        seen += len(browser.find_elements(By.CSS_SELECTOR, "#rows tbody tr"))
+        pages += 1
+        following = browser.find_elements(By.ID, "next-page")
+        if not following:
+            break
+        following[0].click()
+    browser.save_screenshot(os.path.join(context.screenshots, "paging-last.png"))
+    assert browser.find_elements(By.ID, "last-page"), "the last page does not say so"
+    assert seen == 100_000, seen
+    assert pages == 200, pages
+
+
+def test_a_download_link_returns_the_bytes_of_export(browser, context):
+    open_page(browser, context, "/entities/classified?view=table&where=category%3DMaison&sort=-price", "download")
+    link = browser.find_element(By.ID, "download-csv").get_attribute("href")
+    with urllib.request.urlopen(link) as response:
+        served = response.read()
+    exported = context.feedwork_output(
+        "export", "classified", "--format", "csv", "--where", "category=Maison", "--order", "-price")
+    assert served == exported, f"{len(served)} bytes served, {len(exported)} exported"
+
+
+def test_the_basket_prices_milk_and_two_eggs_like_the_command(browser, context):
+    open_page(browser, context, "/basket", "basket-empty")
+    browser.find_element(By.ID, "quantity-Milk").clear()
+    browser.find_element(By.ID, "quantity-Milk").send_keys("1")
+    browser.find_element(By.ID, "quantity-Eggs").clear()
+    browser.find_element(By.ID, "quantity-Eggs").send_keys("2")
+    browser.find_element(By.ID, "currency").clear()
+    browser.find_element(By.ID, "currency").send_keys("EUR")
+    browser.find_element(By.ID, "price-button").click()
+    total = browser.find_element(By.ID, "total").text
+    browser.save_screenshot(os.path.join(context.screenshots, "basket.png"))
+    expected = json.loads(context.feedwork_output("price", "milk", "eggs=2", "--currency", "EUR", "--json"))["total"]
+    assert total == expected, (total, expected)
+
+
+def test_a_script_in_a_feed_value_shows_as_text(browser, context):
+    open_page(browser, context, "/entities/item?view=table&where=name~script", "escaped")
+    cells = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#rows td")]
+    assert "<script>alert(1)</script>" in cells, cells
+    try:
+        browser.switch_to.alert
+        raise AssertionError("the script ran: an alert is open")
+    except NoAlertPresentException:
+        pass
+
+
+def test_record_page_shows_the_record_and_its_child_rows(browser, context):
+    key = context.api("/api/entities/product/rows?limit=1")["rows"][0]["_key"]
+    open_page(browser, context, f"/entities/product/records/shop-products/{key}", "record")
+    assert browser.find_elements(By.CSS_SELECTOR, "table.record"), "no record"
+    assert "product__variants" in browser.page_source
+
+
+def test_pages_log_no_console_errors(browser, context):
+    paths = ["/", "/feeds/leboncoin", "/entities", "/entities/classified", "/entities/fruit?view=table",
+             "/entities/flight_offer", "/basket?Milk=1&Eggs=2&currency=EUR"]
+    errors = []
+    for path in paths:
+        browser.get(context.url + path)
+        for entry in browser.get_log("browser"):
+            # Pictures that feeds link to live on other hosts, which an offline machine cannot reach.
+            external = entry.get("source") == "network" and context.url not in entry["message"]
+            if entry["level"] == "SEVERE" and not external:
+                errors.append(f"{path}: {entry['message']}")
+    assert not errors, errors
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--feedwork", required=True)
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--screenshots", required=True)
+    context = Context(parser.parse_args())
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ["FEEDWORK_CHROMIUM"]
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,900",
+                     "--disable-dev-shm-usage"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service(os.environ["FEEDWORK_CHROMEDRIVER"]), options=options)
+    browser.implicitly_wait(0)
+    tests = [(name, function) for name, function in globals().items() if name.startswith("test_")]
+    passed = failed = 0
+    try:
+        for name, function in tests:
+            try:
+                function(browser, context)
+                passed += 1
+                print(f"ok {name}")
+            except Exception:
+                failed += 1
+                print(f"FAILED {name}")
+                traceback.print_exc()
+            browser.implicitly_wait(0)
+    finally:
+        browser.quit()
+    print(f"browser: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("feedwork serve")
+struct ServeCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("serve")
+        try CurrencyFixtureFiles.copy(into: directory)
+        try Data(
+            """
+            feeds:
+              - name: fx
+                adapter: currency
+                currencies: { url: list.json }
+                rates: { url: live.json, max_age: 60m }
+            """.utf8
+        ).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// `feedwork serve --port 0` in the folder, and the URL it says it serves on.
+    func startServer(_ arguments: [String] = []) throws -> (Process, URL) {
+        let process = Process()
+        process.executableURL = FeedworkProcess.executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var said = ""
+        while !said.contains("/\n") {
+            let data = errors.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            said += String(decoding: data, as: UTF8.self)
+        }
+        guard let range = said.range(of: #"http://[^ \n]+/"#, options: .regularExpression),
+            let url = URL(string: String(said[range]))
+        else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: ["said": said])
+        }
+        return (process, url)
+    }
+
+    func get(_ url: URL) async throws -> (Int, String) {
+        let (data, response) = try await URLSession.shared.data(from: url)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func thePriceAPIAnswersWhatPriceJSONPrints() async throws {
+        let (server, url) = try startServer()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let (status, body) = try await get(
+            URL(string: "api/price?item=milk&item=eggs=2&currency=EUR", relativeTo: url)!)
+        let printed = try FeedworkProcess.run(
+            ["price", "milk", "eggs=2", "--currency", "EUR", "--json"], in: directory)
+        #expect(status == 200)
+        #expect(body.trimmingCharacters(in: .newlines) == printed.stdout.trimmingCharacters(in: .newlines))
+    }
+
+    @Test func thePriceAPIRefusesUnknownGoods() async throws {
+        let (server, url) = try startServer()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let (status, body) = try await get(URL(string: "api/price?item=caviar&currency=EUR", relativeTo: url)!)
+        #expect(status == 400)
+        #expect(body.contains("caviar"))
+    }
+
+    @Test func aStoreGivenByPathNeedsNoConfig() async throws {
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("feeds.yaml"))
+        let (server, url) = try startServer(["--store", "feeds.sqlite"])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let (status, body) = try await get(URL(string: "api/feeds", relativeTo: url)!)
+        #expect(status == 200)
+        #expect(body.contains("\"fx\""))
+    }
+
+    @Test func anAddressOffLoopbackWithoutATokenIsRefused() throws {
+        let result = try FeedworkProcess.run(["serve", "--host", "0.0.0.0", "--port", "0"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("FEEDWORK_SERVE_TOKEN"))
+    }
+}
