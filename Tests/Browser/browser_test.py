@@ -16,6 +16,8 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 DEFAULT_FEEDS = ["bbc-fruit", "currencylayer", "deliveries", "flights", "leboncoin", "shop-products"]
 
@@ -130,7 +132,8 @@ def test_the_basket_prices_milk_and_two_eggs_like_the_command(browser, context):
     browser.find_element(By.ID, "currency").clear()
     browser.find_element(By.ID, "currency").send_keys("EUR")
     browser.find_element(By.ID, "price-button").click()
-    total = browser.find_element(By.ID, "total").text
+    # Submitting the form loads a new page; the click may return before it has.
+    total = WebDriverWait(browser, 10).until(expected_conditions.presence_of_element_located((By.ID, "total"))).text
     browser.save_screenshot(os.path.join(context.screenshots, "basket.png"))
     expected = json.loads(context.feedwork_output("price", "milk", "eggs=2", "--currency", "EUR", "--json"))["total"]
     assert total == expected, (total, expected)
