@@ -18,7 +18,7 @@ extension StoreBrowser {
     /// - Throws: a usage ``ExportError`` for an unknown entity.
     public func record(entity: String, feed: String, key: String) throws -> StoredRecord? {
         guard let schema = try schema(of: entity) else {
-            throw ExportError.usage("no entity '\(entity)' in the store")
+            throw ExportError.unknownName("no entity '\(entity)' in the store")
         }
         func rows(of table: String) throws -> EntityPage {
             var request = ExportRequest(entity: table)

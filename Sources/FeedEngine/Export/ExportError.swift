@@ -6,6 +6,9 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// The request is wrong (unknown entity or field, malformed filter); the CLI exits with 2.
         case usage
+        /// The request names an entity or feed the store does not have; a usage error, which a
+        /// server answers with 404.
+        case unknownName
         /// Reading the store or writing the output failed; the CLI exits with 1.
         case runtime
     }
@@ -20,8 +23,9 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
 
     static func usage(_ message: String) -> ExportError { ExportError(.usage, message) }
     static func runtime(_ message: String) -> ExportError { ExportError(.runtime, message) }
+    static func unknownName(_ message: String) -> ExportError { ExportError(.unknownName, message) }
 
-    public var isUsageError: Bool { kind == .usage }
+    public var isUsageError: Bool { kind != .runtime }
 
     public var description: String { message }
 }

@@ -25,10 +25,10 @@ public struct ExportQuery: Sendable {
         let tables = ExportTable.all(in: schemas)
         guard let table = tables.first(where: { $0.name == request.entity }) else {
             if tables.isEmpty {
-                throw .usage(
+                throw .unknownName(
                     "no entity '\(request.entity)': the store holds no entities yet (run `feedwork run` first)")
             }
-            throw .usage(
+            throw .unknownName(
                 "no entity '\(request.entity)' in the store; entities: \(tables.map(\.name).joined(separator: ", "))")
         }
         var builder = Builder(table: table, schemas: schemas, dialect: dialect)

@@ -175,7 +175,7 @@ public struct Exporter: Sendable {
         }
         for feed in feeds where !known.contains(feed) {
             let list = known.isEmpty ? "none has run yet" : "feeds: " + known.joined(separator: ", ")
-            throw ExportError.usage("--feed: no feed '\(feed)' has run on this store; \(list)")
+            throw ExportError.unknownName("--feed: no feed '\(feed)' has run on this store; \(list)")
         }
     }
 

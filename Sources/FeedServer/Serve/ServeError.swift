@@ -23,9 +23,8 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
     static func from(_ error: any Error) -> ServeError {
         switch error {
         case let error as ServeError: return error
-        case let error as ExportError where error.isUsageError:
-            let unknown = error.message.hasPrefix("no entity ") || error.message.hasPrefix("--feed: no feed ")
-            return ServeError(unknown ? .notFound : .badRequest, error.message)
+        case let error as ExportError where error.kind == .unknownName: return ServeError(.notFound, error.message)
+        case let error as ExportError where error.isUsageError: return ServeError(.badRequest, error.message)
         default: return ServeError(.internalServerError, "\(error)")
         }
     }

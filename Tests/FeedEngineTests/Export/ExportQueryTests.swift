@@ -26,15 +26,16 @@ struct ExportQueryTests {
         }
     }
 
-    @Test func anUnknownEntityIsAUsageErrorListingTheEntitiesAndChildTables() throws {
+    @Test func anUnknownEntityIsAUsageErrorOfItsOwnKindListingTheEntitiesAndChildTables() throws {
         let error = try #require(usageError(ExportRequest(entity: "itme")))
         #expect(error.isUsageError)
+        #expect(error.kind == .unknownName)
         #expect(error.message == "no entity 'itme' in the store; entities: category, item, item__tags, listing")
     }
 
     @Test func anUnknownFieldIsAUsageErrorListingTheFieldsAndRelatedEntities() throws {
         let error = try #require(usageError(try request("listing", where: ["colour=red"])))
-        #expect(error.isUsageError)
+        #expect(error.kind == .usage)
         #expect(error.message.contains("'listing' has no field 'colour'"))
         #expect(error.message.contains("fields: id, title, category_id; _ columns: _feed, _key, _hash, _run"))
         #expect(error.message.contains("related entities: category"))
