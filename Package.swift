@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed",
+                "FeedServer", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed", "JSONFeed",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
     ]

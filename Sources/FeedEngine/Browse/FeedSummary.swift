@@ -23,8 +23,9 @@ extension StoreBrowser {
     /// The runs the overview charts per feed.
     public static let recentRuns = 20
 
-    /// Every feed that ran on the store, by name.
-    public func overview() throws -> [FeedSummary] {
+    /// Every feed that ran on the store, and every feed of `configured` (name and adapter)
+    /// that has not, by name: a feed that never ran has no runs and no rows.
+    public func overview(configured: [(feed: String, adapter: String)] = []) throws -> [FeedSummary] {
         let feeds = try query("SELECT feed, count(*) AS n FROM _runs GROUP BY feed ORDER BY feed")
             .compactMap { row -> String? in if case .text(let feed)? = row["feed"] { feed } else { nil } }
         var rejects: [String: Int] = [:]
@@ -41,12 +42,16 @@ extension StoreBrowser {
                 }
             }
         }
-        return try feeds.map { feed in
+        let ran = try feeds.map { feed in
             let recent = try history.runs(feed: feed, limit: Self.recentRuns)
             return FeedSummary(
                 feed: feed, adapter: recent.first?.adapter ?? "", recent: recent, rows: rows[feed] ?? [],
                 rejects: rejects[feed] ?? 0)
         }
+        let neverRan = configured.filter { !feeds.contains($0.feed) }.map {
+            FeedSummary(feed: $0.feed, adapter: $0.adapter, recent: [], rows: [], rejects: 0)
+        }
+        return (ran + neverRan).sorted { $0.feed < $1.feed }
     }
 
     /// Whether `feed` has run on the store.

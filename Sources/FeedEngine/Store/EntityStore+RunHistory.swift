@@ -22,9 +22,12 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var requests: Int
     /// Redacted, like everything `_runs` holds.
     public var error: String?
+    /// The report's notes (stale responses served from the cache, duplicate keys, ...), one per
+    /// line; redacted.
+    public var notes: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case run, feed, adapter, status, inserted, updated, unchanged, deleted, rejected, requests, error
+        case run, feed, adapter, status, inserted, updated, unchanged, deleted, rejected, requests, error, notes
         case startedAt = "started_at"
         case finishedAt = "finished_at"
         case durationMilliseconds = "duration_ms"
@@ -40,7 +43,7 @@ extension EntityStore {
                 db,
                 sql: """
                     SELECT id, feed, adapter, status, started_at, finished_at, inserted, updated, unchanged, deleted,
-                        rejected, requests, error
+                        rejected, requests, error, notes
                     FROM _runs WHERE (?1 IS NULL OR feed = ?1) AND (?3 IS NULL OR id < ?3) ORDER BY id DESC LIMIT ?2
                     """, arguments: [feed, limit, before])
             return rows.map { row in
@@ -53,8 +56,16 @@ extension EntityStore {
                     run: row["id"], feed: row["feed"], adapter: row["adapter"], status: row["status"],
                     startedAt: started, finishedAt: finished, durationMilliseconds: duration,
                     inserted: row["inserted"], updated: row["updated"], unchanged: row["unchanged"],
-                    deleted: row["deleted"], rejected: row["rejected"], requests: row["requests"], error: row["error"])
+                    deleted: row["deleted"], rejected: row["rejected"], requests: row["requests"], error: row["error"],
+                    notes: RunRecord.notes(row["notes"]))
             }
         }
+    }
+}
+
+extension RunRecord {
+    /// The notes `_runs.notes` holds, one per line.
+    static func notes(_ text: String?) -> [String] {
+        text.map { $0.split(separator: "\n").map(String.init) } ?? []
     }
 }

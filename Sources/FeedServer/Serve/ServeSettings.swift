@@ -10,13 +10,22 @@ public struct ServeSettings: Sendable {
     public var token: String?
     public var browser: StoreBrowser
     public var pricing: (any BasketPricing)?
+    /// The feeds of the config served with, if any: the overview lists those that never ran too.
+    public var configuredFeeds: [(feed: String, adapter: String)]
 
-    public init(address: ListenAddress, token: String?, browser: StoreBrowser, pricing: (any BasketPricing)?) {
+    public init(
+        address: ListenAddress, token: String?, browser: StoreBrowser, pricing: (any BasketPricing)?,
+        configuredFeeds: [(feed: String, adapter: String)] = []
+    ) {
         self.address = address
         self.token = token
         self.browser = browser
         self.pricing = pricing
+        self.configuredFeeds = configuredFeeds
     }
+
+    /// The overview: every feed that ran on the store, and those of the config that never ran.
+    func overview() throws -> [FeedSummary] { try browser.overview(configured: configuredFeeds) }
 
     /// Why these settings cannot serve, or `nil`: an address other than loopback needs a token.
     public var problem: String? {

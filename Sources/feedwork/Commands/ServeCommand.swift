@@ -59,7 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
         let token = ProcessInfo.processInfo.environment[tokenEnv].flatMap { $0.isEmpty ? nil : $0 }
         let settings = ServeSettings(
             address: ListenAddress(host: host, port: port), token: token, browser: browser,
-            pricing: ServePricing(config: config))
+            pricing: ServePricing(config: config),
+            configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [])
         if let problem = settings.problem { throw CommandFailure.usage(problem) }
         let host = self.host
         let app = ServeApplication(settings: settings).application { port in

@@ -69,7 +69,7 @@ extension PostgresStore {
                 SELECT id, feed, adapter, status, \(PostgresSQL.isoText("started_at")),
                     \(PostgresSQL.isoText("finished_at")),
                     (extract(epoch FROM finished_at - started_at) * 1000)::bigint,
-                    inserted, updated, unchanged, deleted, rejected, requests, error
+                    inserted, updated, unchanged, deleted, rejected, requests, error, notes
                 FROM _runs WHERE ($1::text IS NULL OR feed = $1) AND ($3::bigint IS NULL OR id < $3)
                 ORDER BY id DESC LIMIT $2
                 """, [feed, String(limit), before.map { String($0) }])
@@ -79,7 +79,8 @@ extension PostgresStore {
                     run: Int64(rows[row, 0] ?? "") ?? 0, feed: rows[row, 1] ?? "", adapter: rows[row, 2] ?? "",
                     status: rows[row, 3] ?? "", startedAt: rows[row, 4] ?? "", finishedAt: rows[row, 5],
                     durationMilliseconds: rows[row, 6].flatMap { Int($0) }, inserted: int(7), updated: int(8),
-                    unchanged: int(9), deleted: int(10), rejected: int(11), requests: int(12), error: rows[row, 13])
+                    unchanged: int(9), deleted: int(10), rejected: int(11), requests: int(12), error: rows[row, 13],
+                    notes: RunRecord.notes(rows[row, 14]))
             }
         }
     }

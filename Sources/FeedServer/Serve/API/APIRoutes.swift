@@ -14,7 +14,8 @@ struct APIRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         router.get("/api/openapi.json") { _, _ in jsonResponse(OpenAPIDocument.text) }
         router.get("/api/feeds") { _, _ in
-            jsonResponse(try JSONText.encode(try await read { try browser.overview() }))
+            let settings = self.settings
+            return jsonResponse(try JSONText.encode(try await read { try settings.overview() }))
         }
         router.get("/api/feeds/:feed/runs") { request, context in
             let feed = try context.parameters.require("feed")

@@ -19,7 +19,7 @@ enum Assets {
         .card img{width:100%;height:140px;object-fit:cover;background:#eee}.badge{background:#c00;color:#fff;padding:1px 6px;font-size:11px;font-weight:bold}
         .card h3{font-size:15px;margin:6px 0}.price{font-weight:bold}.buy{background:#2a6;color:#fff;padding:3px 10px;text-decoration:none}
         .condition{background:#eef;padding:2px 6px;border-radius:3px}.facet{display:inline-block;vertical-align:top;margin-right:24px}
-        .command{font-size:12px;color:#555}.note{background:#ffd;padding:4px 8px}
+        .command{font-size:12px;color:#555}.note{background:#ffd;padding:4px 8px}.run-note{color:#665;font-size:12px;overflow-wrap:anywhere}
         """
 
     static let javascript = """

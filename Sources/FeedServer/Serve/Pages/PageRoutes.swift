@@ -62,7 +62,8 @@ struct PageRoutes: Sendable {
     // MARK: overview
 
     private func overview() async throws -> Response {
-        let feeds = try await read { try browser.overview() }
+        let settings = self.settings
+        let feeds = try await read { try settings.overview() }
         let running = feeds.contains { $0.last?.status == "running" }
         let rows: [[String: Any]] = feeds.map { summary in
             let last = summary.last
@@ -70,7 +71,8 @@ struct PageRoutes: Sendable {
                 "feed": summary.feed, "feedPath": Pages.segment(summary.feed),
                 "feedQuery": URLText.encode(summary.feed),
                 "adapter": summary.adapter, "time": last.map { $0.finishedAt ?? $0.startedAt } ?? "",
-                "status": last?.status ?? "", "error": last?.error ?? "",
+                "status": last?.status ?? "never run", "statusClass": last?.status ?? "never",
+                "ran": last != nil, "error": last?.error ?? "", "notes": last?.notes ?? [],
                 "counts": last.map { "\($0.inserted) / \($0.updated) / \($0.unchanged) / \($0.deleted)" } ?? "",
                 "chart": Chart.svg(summary.recent), "rejects": summary.rejects > 0 ? String(summary.rejects) : "",
                 "rows": summary.rows.map {
@@ -104,7 +106,7 @@ struct PageRoutes: Sendable {
                     "duration": run.durationMilliseconds.map { "\($0) ms" } ?? "", "inserted": run.inserted,
                     "updated": run.updated, "unchanged": run.unchanged, "deleted": run.deleted,
                     "rejected": run.rejected,
-                    "requests": run.requests, "error": run.error ?? "",
+                    "requests": run.requests, "error": run.error ?? "", "notes": run.notes,
                 ]
             },
             "older": runs.count == limit ? String(runs.last?.run ?? 0) : "",

@@ -23,8 +23,8 @@ enum Templates {
         {{^feeds}}<p>No feed has run on this store yet: run <code>feedwork run</code>.</p>{{/feeds}}
         <table class="feeds" id="feeds"><thead><tr><th>feed</th><th>adapter</th><th>last run</th><th>status</th><th>new / updated / unchanged / deleted</th><th>recent runs (duration, rows)</th><th>rows</th><th>rejects</th></tr></thead><tbody>
         {{#feeds}}<tr class="feed" data-feed="{{feed}}">
-        <td><a href="/feeds/{{feedPath}}">{{feed}}</a></td><td>{{adapter}}</td><td>{{time}}</td>
-        <td><span class="status status-{{status}}">{{status}}</span>{{#error}}<div class="error">{{error}}</div>{{/error}}</td>
+        <td>{{#ran}}<a href="/feeds/{{feedPath}}">{{feed}}</a>{{/ran}}{{^ran}}{{feed}}{{/ran}}</td><td>{{adapter}}</td><td>{{time}}</td>
+        <td><span class="status status-{{statusClass}}">{{status}}</span>{{#error}}<div class="error">{{error}}</div>{{/error}}{{#notes}}<div class="run-note">{{.}}</div>{{/notes}}</td>
         <td class="num">{{counts}}</td><td>{{{chart}}}</td>
         <td>{{#rows}}<a href="/entities/{{entityPath}}?feed={{feedQuery}}">{{entity}}</a> {{rows}}<br>{{/rows}}</td>
         <td class="num">{{#rejects}}<a href="/feeds/{{feedPath}}#rejects">{{rejects}}</a>{{/rejects}}{{^rejects}}0{{/rejects}}</td></tr>
@@ -34,8 +34,8 @@ enum Templates {
     static let feed = """
         <p>Adapter {{adapter}}.</p>
         <h2>Runs</h2>
-        <table id="runs"><thead><tr><th>run</th><th>status</th><th>started (UTC)</th><th>duration</th><th>new</th><th>updated</th><th>unchanged</th><th>deleted</th><th>rejected</th><th>requests</th><th>error</th></tr></thead><tbody>
-        {{#runs}}<tr><td>{{run}}</td><td><span class="status status-{{status}}">{{status}}</span></td><td>{{started}}</td><td class="num">{{duration}}</td><td class="num">{{inserted}}</td><td class="num">{{updated}}</td><td class="num">{{unchanged}}</td><td class="num">{{deleted}}</td><td class="num">{{rejected}}</td><td class="num">{{requests}}</td><td class="error">{{error}}</td></tr>
+        <table id="runs"><thead><tr><th>run</th><th>status</th><th>started (UTC)</th><th>duration</th><th>new</th><th>updated</th><th>unchanged</th><th>deleted</th><th>rejected</th><th>requests</th><th>error and notes</th></tr></thead><tbody>
+        {{#runs}}<tr><td>{{run}}</td><td><span class="status status-{{status}}">{{status}}</span></td><td>{{started}}</td><td class="num">{{duration}}</td><td class="num">{{inserted}}</td><td class="num">{{updated}}</td><td class="num">{{unchanged}}</td><td class="num">{{deleted}}</td><td class="num">{{rejected}}</td><td class="num">{{requests}}</td><td><div class="error">{{error}}</div>{{#notes}}<div class="run-note">{{.}}</div>{{/notes}}</td></tr>
         {{/runs}}</tbody></table>
         {{#older}}<p><a href="?before={{older}}" id="older-runs">Older runs</a></p>{{/older}}
         <h2 id="rejects">Rejects</h2>
