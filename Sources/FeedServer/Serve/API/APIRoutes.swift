@@ -15,7 +15,7 @@ struct APIRoutes: Sendable {
         router.get("/api/openapi.json") { _, _ in jsonResponse(OpenAPIDocument.text) }
         router.get("/api/feeds") { _, _ in
             let settings = self.settings
-            return jsonResponse(try JSONText.encode(try await read { try settings.overview() }))
+            return jsonResponse(JSONText.line(try await read { try settings.overview() }))
         }
         router.get("/api/feeds/:feed/runs") { request, context in
             let feed = try context.parameters.require("feed")
@@ -29,7 +29,7 @@ struct APIRoutes: Sendable {
                 return try browser.history.runs(feed: feed, before: before, limit: limit)
             }
             return jsonResponse(
-                try JSONText.encode(RunsPage(runs: runs, next: runs.count == limit ? runs.last?.run : nil)))
+                JSONText.line(RunsPage(runs: runs, next: runs.count == limit ? runs.last?.run : nil)))
         }
         router.get("/api/feeds/:feed/rejects") { request, context in
             let feed = try context.parameters.require("feed")
@@ -38,10 +38,10 @@ struct APIRoutes: Sendable {
                 try requireFeed(feed)
                 return try browser.history.rejects(feed: feed, run: nil, limit: limit)
             }
-            return jsonResponse(try JSONText.encode(["rejects": rejects]))
+            return jsonResponse(JSONText.line(["rejects": rejects]))
         }
         router.get("/api/entities") { _, _ in
-            jsonResponse(try JSONText.encode(try await read { try browser.tables().map(EntityDescription.init) }))
+            jsonResponse(JSONText.line(try await read { try browser.tables().map(EntityDescription.init) }))
         }
         router.get("/api/entities/:entity/rows") { request, context in
             let view = try EntityView(
@@ -55,7 +55,7 @@ struct APIRoutes: Sendable {
                 entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
             let exportRequest = try view.exportRequest()
             let facets = try await read { try browser.facets(exportRequest) }
-            return jsonResponse(try JSONText.encode(["facets": facets.map(FacetDocument.init)]))
+            return jsonResponse(JSONText.line(["facets": facets.map(FacetDocument.init)]))
         }
         router.get("/api/entities/:entity/records/:feed/:key") { _, context in
             let entity = try context.parameters.require("entity")
@@ -112,7 +112,7 @@ struct APIRoutes: Sendable {
     /// A page as JSON: the fields with their types, the rows as `feedwork export --format json`
     /// writes them, and the next page's cursor.
     static func json(_ page: EntityPage) -> String {
-        let fields = (try? JSONText.encode(page.fields.map(FieldDescription.init))) ?? "[]"
+        let fields = JSONText.line(page.fields.map(FieldDescription.init))
         let next = page.next.map { JSONText.string($0.token) } ?? "null"
         return
             "{\"entity\":\(JSONText.string(page.table.name)),\"fields\":\(fields),\"next\":\(next),\"rows\":\(page.rowsJSON)}"
