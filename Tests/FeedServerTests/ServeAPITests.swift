@@ -174,6 +174,32 @@ import Testing
     }
 
     @Test(arguments: HarnessStore.available)
+    func aBooleanFacetIsLabelledYesAndNo(store: HarnessStore) async throws {
+        let harness = try await ServedStore.harness(store)
+        try await ServedStore.serve(harness) { client in
+            let answer = try ServedStore.json(
+                try await client.execute(uri: "/api/entities/classified/facets", method: .get))
+            let facets = try #require((answer as? JSON)?["facets"] as? [JSON])
+            let urgent = try #require(facets.first { $0["field"] as? String == "is_urgent" })
+            let labels = Set((urgent["counts"] as? [JSON] ?? []).compactMap { $0["label"] as? String })
+            #expect(labels == ["yes", "no"])
+        }
+    }
+
+    @Test func aColumnWhoseValuesNeverRepeatIsNoFacet() async throws {
+        let harness = try await ServedStore.harness(.sqlite)
+        try await ServedStore.serve(harness) { client in
+            // In category 4, a few ads have a siret, each a different one: no facet.
+            let answer = try ServedStore.json(
+                try await client.execute(
+                    uri: "/api/entities/classified/facets?where=category_id%3D4", method: .get))
+            let fields = ((answer as? JSON)?["facets"] as? [JSON] ?? []).compactMap { $0["field"] as? String }
+            #expect(fields.contains("is_urgent"))
+            #expect(!fields.contains("siret"))
+        }
+    }
+
+    @Test(arguments: HarnessStore.available)
     func aRecordIsFoundByFeedAndKey(store: HarnessStore) async throws {
         let harness = try await ServedStore.harness(store)
         try await ServedStore.serve(harness) { client in

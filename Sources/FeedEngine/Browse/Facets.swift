@@ -1,11 +1,13 @@
 import FeedKit
 
 /// The counts of the few values a column takes, among the rows a view selects: a category,
-/// a state, a kind. Columns qualify when the first rows show few distinct values.
+/// a state, a kind. Columns qualify when the first rows show few distinct values and some
+/// value more than once (a column of identifiers that is mostly empty is no facet).
 public struct Facet: Sendable, Hashable {
     public struct Count: Sendable, Hashable {
         public var value: FieldValue
-        /// A related entity's label for the value (`category_id` 12 is "Maison"), when known.
+        /// A related entity's label for the value (`category_id` 12 is "Maison"), or `yes` and
+        /// `no` for a boolean, when known.
         public var label: String?
         public var rows: Int
     }
@@ -33,10 +35,13 @@ extension StoreBrowser {
         let candidates = first.fields.filter { field in
             !field.isMeta && [.text, .boolean, .integer].contains(field.type)
         }.filter { field in
-            let values = Set(first.rows.map { first.value(field.name, in: $0) })
+            let column = first.rows.map { first.value(field.name, in: $0) }
+            let values = Set(column)
+            let present = column.filter { $0 != .null }
+            let repeats = present.count > Set(present).count
             let isRelation = first.table.relations.contains { $0.column == field.name }
             return values.count > 1 && values.count <= Self.facetValues
-                && (field.type != .integer || isRelation) && first.rows.count > values.count
+                && (field.type != .integer || isRelation) && repeats
         }
         return try candidates.map { field in
             var view = request
@@ -55,6 +60,16 @@ extension StoreBrowser {
                 let related = schemas[relation.entity]
             {
                 counts = try labelled(counts, relation: relation, related: related)
+            } else if field.type == .boolean {
+                counts = counts.map { count in
+                    var count = count
+                    switch count.value {
+                    case .integer(let flag): count.label = flag == 0 ? "no" : "yes"
+                    case .bool(let flag): count.label = flag ? "yes" : "no"
+                    default: break
+                    }
+                    return count
+                }
             }
             return Facet(field: field.name, counts: counts, sampled: total >= Self.facetSample)
         }
