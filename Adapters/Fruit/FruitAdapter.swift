@@ -32,7 +32,8 @@ public struct FruitAdapter: FeedAdapter {
         name: "fruit",
         columns: [
             Column("type", .text, nullable: false, summary: "the fruit's name, trimmed and lowercased (the key)"),
-            Column("price", .integer, nullable: false, summary: "price in minor units (pence)"),
+            Column(
+                "price", .integer, nullable: false, summary: "price in minor units (pence)", role: .money),
             Column("currency", .text, nullable: false, summary: "ISO 4217 code of the price"),
             Column("weight", .integer, nullable: false, summary: "weight in grams"),
             Column("price_display", .text, summary: "the price as the app showed it, e.g. £1.49"),

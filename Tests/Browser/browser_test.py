@@ -4,6 +4,7 @@ Each test is a function `test_*(browser, context)`; the run prints one line per 
 closing `N passed, N failed` line, and exits 1 when any failed.
 """
 import argparse
+from decimal import Decimal
 import json
 import os
 import re
@@ -90,7 +91,9 @@ def test_clicking_a_column_header_sorts_the_rows(browser, context):
     browser.find_element(By.CSS_SELECTOR, "a.sort[data-field='price']").click()
     descending = column_values(browser, "price")
     browser.save_screenshot(os.path.join(context.screenshots, "table-sorted.png"))
-    numbers = lambda values: [int(value) for value in values]
+    # The fruit's price is money: "£1.49".
+    numbers = lambda values: [Decimal(re.sub(r"[^0-9.-]", "", value)) for value in values]
+    assert all(value.startswith("£") for value in before), before
     assert numbers(ascending) == sorted(numbers(before)), ascending
     assert numbers(descending) == sorted(numbers(before), reverse=True), descending
     assert ascending != before or descending != before
