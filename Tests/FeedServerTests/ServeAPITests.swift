@@ -4,6 +4,7 @@ import FeedServer
 import FeedTestSupport
 import Foundation
 import HummingbirdTesting
+import JSONFeed
 import Testing
 
 /// Every `/api` route against a real server, on both stores.
@@ -196,6 +197,27 @@ import Testing
             let fields = ((answer as? JSON)?["facets"] as? [JSON] ?? []).compactMap { $0["field"] as? String }
             #expect(fields.contains("is_urgent"))
             #expect(!fields.contains("siret"))
+        }
+    }
+
+    @Test func aColumnOfMostlyDistinctValuesIsNoFacet() async throws {
+        // Five names, one of them twice: each row but one would be a value of its own.
+        let yaml = """
+            feeds:
+              - { name: fruit, adapter: json, url: items.json, records: items, entity: item, key: id,
+                  fields: { id: int, name: string, kind: string } }
+            """
+        let items = [("a", "x"), ("a", "x"), ("b", "x"), ("c", "y"), ("d", "y"), ("e", "y")].enumerated().map {
+            #"{"id": \#($0.offset), "name": "\#($0.element.0)", "kind": "\#($0.element.1)"}"#
+        }
+        let harness = try FeedHarness(
+            registry: AdapterRegistry([JSONAdapter.self]), yaml: yaml,
+            files: ["items.json": Data(#"{"items": [\#(items.joined(separator: ","))]}"#.utf8)])
+        _ = try await harness.run()
+        try await ServedStore.serve(harness) { client in
+            let answer = try ServedStore.json(try await client.execute(uri: "/api/entities/item/facets", method: .get))
+            let fields = ((answer as? JSON)?["facets"] as? [JSON] ?? []).compactMap { $0["field"] as? String }
+            #expect(fields == ["kind"])
         }
     }
 

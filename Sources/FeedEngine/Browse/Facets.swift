@@ -1,8 +1,8 @@
 import FeedKit
 
 /// The counts of the few values a column takes, among the rows a view selects: a category,
-/// a state, a kind. Columns qualify when the first rows show few distinct values and some
-/// value more than once (a column of identifiers that is mostly empty is no facet).
+/// a state, a kind. Columns qualify when the first rows show few distinct values, each twice
+/// on average (a column of identifiers that is mostly empty is no facet).
 public struct Facet: Sendable, Hashable {
     public struct Count: Sendable, Hashable {
         public var value: FieldValue
@@ -38,7 +38,9 @@ extension StoreBrowser {
             let column = first.rows.map { first.value(field.name, in: $0) }
             let values = Set(column)
             let present = column.filter { $0 != .null }
-            let repeats = present.count > Set(present).count
+            // Each value shown at least twice on average: a column of mostly distinct values
+            // (names, prices as text, identifiers) would list each row once.
+            let repeats = present.count >= 2 * Set(present).count
             let isRelation = first.table.relations.contains { $0.column == field.name }
             return values.count > 1 && values.count <= Self.facetValues
                 && (field.type != .integer || isRelation) && repeats
