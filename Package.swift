@@ -125,7 +125,7 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "FeedServer", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed", "JSONFeed",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ]
         + builtinAdapters.map { name in

@@ -48,23 +48,6 @@ public struct MetricsServer: Sendable {
             onServerRunning: { channel in
                 await listening(ListenAddress(host: host, port: channel.localAddress?.port ?? 0))
             }, logger: logger)
-        let server = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [application], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: T?.self) { tasks in
-            tasks.addTask {
-                try await server.run()
-                return nil
-            }
-            tasks.addTask { try await work() }
-            defer { tasks.cancelAll() }
-            while let finished = try await tasks.next() {
-                guard let result = finished else { continue }
-                await server.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            }
-            throw CancellationError()
-        }
+        return try await application.run(during: work, logger: logger)
     }
 }

@@ -3,7 +3,7 @@ import FeedKit
 import FeedServer
 import FeedTestSupport
 import Foundation
-import HummingbirdTesting
+import Hummingbird
 import JSONFeed
 import Testing
 

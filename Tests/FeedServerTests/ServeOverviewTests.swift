@@ -3,7 +3,7 @@ import FeedKit
 import FeedServer
 import FeedTestSupport
 import Foundation
-import HummingbirdTesting
+import Hummingbird
 import JSONFeed
 import Testing
 
@@ -54,7 +54,7 @@ import Testing
             address: ListenAddress(host: "127.0.0.1", port: 0), token: nil,
             browser: try StoreBrowser(config: try harness.config()), pricing: nil,
             configuredFeeds: [("ads", "classified"), ("later", "json")])
-        try await ServeApplication(settings: settings).application().test(.live) { client in
+        try await ServedStore.serve(settings) { client in
             let feeds = try #require(
                 try ServedStore.json(try await client.execute(uri: "/api/feeds", method: .get)) as? [JSON])
             #expect(feeds.map { $0["feed"] as? String } == ["ads", "later"])

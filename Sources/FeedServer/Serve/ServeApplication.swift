@@ -48,6 +48,20 @@ public struct ServeApplication: Sendable {
     }
 }
 
+extension ServeApplication {
+    /// Serves while `work` runs, then shuts the server down gracefully and returns what `work`
+    /// returned.
+    ///
+    /// - Parameter listening: called once with the port the server listens on.
+    public func serve<T: Sendable>(
+        listening: @escaping @Sendable (Int) async -> Void, during work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "feedwork.serve")
+        logger.logLevel = .warning
+        return try await application(onServerRunning: listening).run(during: work, logger: logger)
+    }
+}
+
 /// A JSON answer.
 func jsonResponse(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
     Response(
