@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A client that asks for a URL, reads the first bytes of the answer and then reads no more,
+/// holding the connection open: the slowest client there is.
+final class StalledClient {
+    private let descriptor: Int32
+    /// The bytes read before stalling.
+    let head: String
+
+    /// Connects to 127.0.0.1:`port`, sends `GET path` and reads at most `bytes` bytes.
+    init(port: Int, path: String, reading bytes: Int = 1024) throws {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        // A small receive buffer, so that the server's writes stop soon.
+        var size: Int32 = 4096
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let error = POSIXError(.init(rawValue: errno) ?? .EIO)
+            close(descriptor)
+            throw error
+        }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: bytes)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, bytes, 0) }
+        head = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        self.descriptor = descriptor
+    }
+
+    private var isOpen = true
+
+    /// Hangs up.
+    func hangUp() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
+    }
+
+    deinit { hangUp() }
+}
