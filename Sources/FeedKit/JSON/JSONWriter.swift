@@ -6,6 +6,38 @@ extension JSONValue {
         return output
     }
 
+    /// JSON text indented by two spaces a level, for people: like ``jsonText``, numbers as their
+    /// literal and members in their order, so a record reads as it was written.
+    public var indentedJSONText: String {
+        var output = ""
+        writeIndented(to: &output, depth: 0)
+        return output
+    }
+
+    private func writeIndented(to output: inout String, depth: Int) {
+        let inner = String(repeating: "  ", count: depth + 1)
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            output += "[\n"
+            for (index, item) in items.enumerated() {
+                output += (index > 0 ? ",\n" : "") + inner
+                item.writeIndented(to: &output, depth: depth + 1)
+            }
+            output += "\n" + String(repeating: "  ", count: depth) + "]"
+        case .object(let object) where !object.members.isEmpty:
+            output += "{\n"
+            for (index, member) in object.members.enumerated() {
+                output += (index > 0 ? ",\n" : "") + inner
+                JSONValue.writeString(member.key, to: &output)
+                output += ": "
+                member.value.writeIndented(to: &output, depth: depth + 1)
+            }
+            output += "\n" + String(repeating: "  ", count: depth) + "}"
+        default:
+            write(to: &output)
+        }
+    }
+
     func write(to output: inout String) {
         switch self {
         case .null: output += "null"

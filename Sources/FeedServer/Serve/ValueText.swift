@@ -31,14 +31,9 @@ enum ValueText {
         }
     }
 
-    /// JSON text indented for reading; the text itself when it is not JSON.
+    /// JSON text indented for reading, its numbers and member order as written; the text itself
+    /// when it is not JSON.
     static func pretty(_ json: String) -> String {
-        guard let data = json.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-            let pretty = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return json }
-        return String(decoding: pretty, as: UTF8.self)
+        (try? JSONParser.parse(json))?.indentedJSONText ?? json
     }
 }
