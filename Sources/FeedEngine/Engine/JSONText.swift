@@ -24,10 +24,4 @@ public enum JSONText {
         // Foundation pretty-prints an empty list as "[\n\n]".
         return text == "[\n\n]" ? "[]" : text
     }
-
-    /// `text` as a JSON string literal.
-    public static func string(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 }

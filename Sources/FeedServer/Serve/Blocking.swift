@@ -10,4 +10,14 @@ enum Blocking {
             }
         }
     }
+
+    /// Runs `body`, a read of the store, as ``run(_:)`` does, with its error as the answer
+    /// (``ServeError/from(_:)``).
+    static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws(ServeError) -> T {
+        do {
+            return try await run(body)
+        } catch {
+            throw ServeError.from(error)
+        }
+    }
 }

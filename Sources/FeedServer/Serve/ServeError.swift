@@ -1,4 +1,5 @@
 import FeedEngine
+import FeedKit
 import Foundation
 import Hummingbird
 
@@ -17,6 +18,11 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
 
     static func badRequest(_ message: String) -> ServeError { ServeError(.badRequest, message) }
     static func notFound(_ message: String) -> ServeError { ServeError(.notFound, message) }
+    static func noFeed(_ feed: String) -> ServeError { .notFound("no feed '\(feed)' has run on this store") }
+    static func noRecord(entity: String, feed: String, key: String) -> ServeError {
+        .notFound("no record '\(key)' of feed '\(feed)' in '\(entity)'")
+    }
+    static var noPricing: ServeError { .notFound("this server prices no baskets") }
 
     /// A store error as an answer: a request that does not fit the store is the client's
     /// (400, or 404 for an unknown entity or feed); a store that cannot be read is the server's.
@@ -35,7 +41,7 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
                 status: status, headers: [.contentType: "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: page)))
         }
-        let body = "{\"error\":" + JSONText.string(message) + "}\n"
+        let body = "{\"error\":" + JSONValue.string(message).jsonText + "}\n"
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: body)))

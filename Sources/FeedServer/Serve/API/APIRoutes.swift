@@ -15,7 +15,7 @@ struct APIRoutes: Sendable {
         router.get("/api/openapi.json") { _, _ in jsonResponse(OpenAPIDocument.text) }
         router.get("/api/feeds") { _, _ in
             let settings = self.settings
-            return jsonResponse(JSONText.line(try await read { try settings.overview() }))
+            return jsonResponse(JSONText.line(try await Blocking.read { try settings.overview() }))
         }
         router.get("/api/feeds/:feed/runs") { request, context in
             let feed = try context.parameters.require("feed")
@@ -24,7 +24,7 @@ struct APIRoutes: Sendable {
                 guard let run = Int64(text) else { throw .badRequest("before '\(text)': expected a run id") }
                 return run
             }
-            let runs = try await read { () throws -> [RunRecord] in
+            let runs = try await Blocking.read { () throws -> [RunRecord] in
                 try requireFeed(feed)
                 return try browser.history.runs(feed: feed, before: before, limit: limit)
             }
@@ -34,39 +34,40 @@ struct APIRoutes: Sendable {
         router.get("/api/feeds/:feed/rejects") { request, context in
             let feed = try context.parameters.require("feed")
             let limit = try Self.limit(request, default: 50)
-            let rejects = try await read { () throws -> [RejectRecord] in
+            let rejects = try await Blocking.read { () throws -> [RejectRecord] in
                 try requireFeed(feed)
                 return try browser.history.rejects(feed: feed, run: nil, limit: limit)
             }
             return jsonResponse(JSONText.line(["rejects": rejects]))
         }
         router.get("/api/entities") { _, _ in
-            jsonResponse(JSONText.line(try await read { try browser.tables().map(EntityDescription.init) }))
+            jsonResponse(JSONText.line(try await Blocking.read { try browser.tables().map(EntityDescription.init) }))
         }
         router.get("/api/entities/:entity/rows") { request, context in
             let view = try EntityView(
                 entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
             let pageRequest = try view.pageRequest()
-            let page = try await read { try browser.page(pageRequest, limit: view.limit) }
+            let page = try await Blocking.read { try browser.page(pageRequest, limit: view.limit) }
             return jsonResponse(Self.json(page))
         }
         router.get("/api/entities/:entity/facets") { request, context in
             let view = try EntityView(
                 entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
             let exportRequest = try view.exportRequest()
-            let facets = try await read { try browser.facets(exportRequest) }
+            let facets = try await Blocking.read { try browser.facets(exportRequest) }
             return jsonResponse(JSONText.line(["facets": facets.map(FacetDocument.init)]))
         }
         router.get("/api/entities/:entity/records/:feed/:key") { _, context in
             let entity = try context.parameters.require("entity")
             let feed = try context.parameters.require("feed")
             let key = try context.parameters.require("key")
-            guard let record = try await read({ try browser.record(entity: entity, feed: feed, key: key) }) else {
-                throw ServeError.notFound("no record '\(key)' of feed '\(feed)' in '\(entity)'")
+            guard let record = try await Blocking.read({ try browser.record(entity: entity, feed: feed, key: key) })
+            else {
+                throw ServeError.noRecord(entity: entity, feed: feed, key: key)
             }
             var children = "{"
             for (index, child) in record.children.enumerated() {
-                children += (index > 0 ? "," : "") + JSONText.string(child.table.name) + ":" + child.rowsJSON
+                children += (index > 0 ? "," : "") + JSONValue.string(child.table.name).jsonText + ":" + child.rowsJSON
             }
             return jsonResponse("{\"children\":\(children)},\"versions\":\(record.versions.rowsJSON)}")
         }
@@ -79,26 +80,19 @@ struct APIRoutes: Sendable {
                 query: request.uri.queryParameters)
         }
         router.get("/api/price") { request, _ in
-            guard let pricing = settings.pricing else { throw ServeError.notFound("this server prices no baskets") }
+            guard let pricing = settings.pricing else { throw ServeError.noPricing }
             let items = request.uri.queryParameters[values: "item"].map(String.init)
             let currency = request.uri.queryParameters["currency"].map(String.init) ?? pricing.catalogCurrency
             let rows = browser.storedRows
             return jsonResponse(
-                try await read { () throws -> String in try pricing.price(items: items, currency: currency, rows: rows)
+                try await Blocking.read { () throws -> String in
+                    try pricing.price(items: items, currency: currency, rows: rows)
                 })
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws(ServeError) -> T {
-        do {
-            return try await Blocking.run(body)
-        } catch {
-            throw ServeError.from(error)
-        }
-    }
-
     private func requireFeed(_ feed: String) throws {
-        guard try browser.hasFeed(feed) else { throw ServeError.notFound("no feed '\(feed)' has run on this store") }
+        guard try browser.hasFeed(feed) else { throw ServeError.noFeed(feed) }
     }
 
     static func limit(_ request: Request, default value: Int) throws(ServeError) -> Int {
@@ -113,9 +107,9 @@ struct APIRoutes: Sendable {
     /// writes them, and the next page's cursor.
     static func json(_ page: EntityPage) -> String {
         let fields = JSONText.line(page.fields.map(FieldDescription.init))
-        let next = page.next.map { JSONText.string($0.token) } ?? "null"
+        let next = page.next.map { JSONValue.string($0.token).jsonText } ?? "null"
         return
-            "{\"entity\":\(JSONText.string(page.table.name)),\"fields\":\(fields),\"next\":\(next),\"rows\":\(page.rowsJSON)}"
+            "{\"entity\":\(JSONValue.string(page.table.name).jsonText),\"fields\":\(fields),\"next\":\(next),\"rows\":\(page.rowsJSON)}"
     }
 }
 

@@ -45,14 +45,6 @@ struct PageRoutes: Sendable {
             ], body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws(ServeError) -> T {
-        do {
-            return try await Blocking.run(body)
-        } catch {
-            throw ServeError.from(error)
-        }
-    }
-
     private func render(_ template: String, title: String, refresh: Int? = nil, _ context: [String: Any])
         throws(ServeError) -> Response
     {
@@ -63,7 +55,7 @@ struct PageRoutes: Sendable {
 
     private func overview() async throws -> Response {
         let settings = self.settings
-        let feeds = try await read { try settings.overview() }
+        let feeds = try await Blocking.read { try settings.overview() }
         let running = feeds.contains { $0.last?.status == "running" }
         let rows: [[String: Any]] = feeds.map { summary in
             let last = summary.last
@@ -89,9 +81,9 @@ struct PageRoutes: Sendable {
     private func feed(_ name: String, before text: Substring?) async throws -> Response {
         let before = text.flatMap { Int64($0) }
         let limit = 20
-        let (runs, rejects) = try await read { () throws -> ([RunRecord], [RejectRecord]) in
+        let (runs, rejects) = try await Blocking.read { () throws -> ([RunRecord], [RejectRecord]) in
             guard try browser.hasFeed(name) else {
-                throw ServeError.notFound("no feed '\(name)' has run on this store")
+                throw ServeError.noFeed(name)
             }
             return (
                 try browser.history.runs(feed: name, before: before, limit: limit),
@@ -124,7 +116,7 @@ struct PageRoutes: Sendable {
     // MARK: entities
 
     private func entities() async throws -> Response {
-        let tables = try await read { try browser.tables() }
+        let tables = try await Blocking.read { try browser.tables() }
         let rows = tables.map { table -> [String: Any] in
             [
                 "name": table.name, "path": Pages.segment(table.name), "parent": table.parent ?? "",
@@ -136,13 +128,13 @@ struct PageRoutes: Sendable {
 
     private func entity(_ name: String, query: FlatDictionary<Substring, Substring>) async throws -> Response {
         var view = try EntityView(entity: name, query: query)
-        let schema = try await read { try browser.schema(of: name) }
+        let schema = try await Blocking.read { try browser.schema(of: name) }
         let cards = CardLayout(schema: schema)
         let showCards = cards != nil && query["view"] != "table"
         if showCards, view.sort == nil, let badge = cards?.badge { view.sort = "-" + badge }
         let pageRequest = try view.pageRequest()
         let limit = view.limit
-        let page = try await read { try browser.page(pageRequest, limit: limit) }
+        let page = try await Blocking.read { try browser.page(pageRequest, limit: limit) }
         let shown = page.fields.filter { !$0.isMeta || $0.name == "_feed" || $0.name == "_key" }
         let money = Set(schema?.columns.filter { $0.role == .money }.map(\.name) ?? [])
         var context: [String: Any] = [
@@ -243,8 +235,8 @@ struct PageRoutes: Sendable {
     // MARK: record
 
     private func record(entity: String, feed: String, key: String) async throws -> Response {
-        guard let record = try await read({ try browser.record(entity: entity, feed: feed, key: key) }) else {
-            throw ServeError.notFound("no record '\(key)' of feed '\(feed)' in '\(entity)'")
+        guard let record = try await Blocking.read({ try browser.record(entity: entity, feed: feed, key: key) }) else {
+            throw ServeError.noRecord(entity: entity, feed: feed, key: key)
         }
         let versions = record.versions
         let context: [String: Any] = [
@@ -277,7 +269,7 @@ struct PageRoutes: Sendable {
     // MARK: basket
 
     private func basket(_ query: FlatDictionary<Substring, Substring>) async throws -> Response {
-        guard let pricing = settings.pricing else { throw ServeError.notFound("this server prices no baskets") }
+        guard let pricing = settings.pricing else { throw ServeError.noPricing }
         let currency = query["currency"].map(String.init) ?? "EUR"
         var items: [String] = []
         var goods: [[String: Any]] = []
