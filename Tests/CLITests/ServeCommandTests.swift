@@ -81,6 +81,19 @@ struct ServeCommandTests {
         #expect(body.contains("caviar"))
     }
 
+    @Test func thePriceAPISaysACurrencyIsUnknownAsPriceDoes() async throws {
+        let (server, url) = try startServer()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let (status, body) = try await get(URL(string: "api/price?item=milk&currency=XYZ", relativeTo: url)!)
+        let printed = try FeedworkProcess.run(["price", "milk", "--currency", "XYZ"], in: directory)
+        #expect(status == 400)
+        #expect(body.contains("unknown currency 'XYZ'"))
+        #expect(printed.stderr.contains("unknown currency 'XYZ'"))
+    }
+
     @Test func aStoreGivenByPathNeedsNoConfig() async throws {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("feeds.yaml"))
         let (server, url) = try startServer(["--store", "feeds.sqlite"])

@@ -12,8 +12,8 @@ public protocol BasketPricing: Sendable {
     /// The JSON `feedwork price ITEM... --currency CODE --json` prints, for `items` (`name` or
     /// `name=quantity`) priced with the latest rate `rows` holds.
     ///
-    /// - Throws: ``ServeError`` 400 for unknown goods or a bad quantity or code, 404 when no
-    ///   rate into `currency` is stored.
+    /// - Throws: ``ServeError`` 400 for unknown goods, a bad quantity or code, or a currency the
+    ///   stored currency list lacks; 404 when no rate into `currency` is stored.
     func price(items: [String], currency: String, rows: any StoredRows) throws(ServeError) -> String
 }
 

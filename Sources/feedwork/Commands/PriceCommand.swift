@@ -112,27 +112,21 @@ struct PriceCommand: ParsableCommand {
         guard try config.storeExists() else {
             throw failure("no stored rates: \(config.storeDescription) does not exist yet; run `feedwork run` first")
         }
-        let rates = StoredRates(store: try config.storedRows())
-        let found: ExchangeQuote?
-        let known: Bool?
+        let rows = try config.storedRows()
         do {
-            found = try rates.latest(from: source, to: code)
-            known = found == nil ? try rates.knows(code) : true
-        } catch {
-            throw failure("cannot read rates from \(config.storeDescription): \(error)")
-        }
-        guard let quote = found else {
-            if known == false {
-                throw failure("unknown currency '\(code)': it is not in the stored currency list")
+            return try BasketQuote.storedQuote(into: code, rows: rows) { feed in
+                (config.feed(named: feed)?.adapter as? CurrencyAdapter)?.ratesMaxAge
             }
+        } catch let missing as BasketQuote.MissingRate {
+            guard case .noRate = missing else { throw failure(missing.description) }
             let feeds = config.feeds.filter { $0.adapter is CurrencyAdapter }.map(\.name)
             let hint =
                 feeds.isEmpty
                 ? "add a feed with adapter: currency to \(config.file) and run `feedwork run`"
                 : "run `feedwork run` (currency feeds: \(feeds.joined(separator: ", "))) and check that rates.currencies includes \(code)"
-            throw failure("no stored \(source)->\(code) rate; \(hint)")
+            throw failure("\(missing); \(hint)")
+        } catch {
+            throw failure("cannot read rates from \(config.storeDescription): \(error)")
         }
-        let adapter = quote.feed.flatMap { config.feed(named: $0)?.adapter as? CurrencyAdapter }
-        return (quote, adapter?.ratesMaxAge ?? CurrencyAdapter.defaultRatesMaxAge)
     }
 }

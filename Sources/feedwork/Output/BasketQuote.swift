@@ -18,4 +18,33 @@ enum BasketQuote {
         let priced = try BasketPricer.price(basket, catalog: catalog, quote: quote)
         return (priced, quote.age(at: now).map { $0 > maxAge.seconds } ?? false)
     }
+
+    /// Why no rate into a currency is stored.
+    enum MissingRate: Error, CustomStringConvertible {
+        /// The stored currency list does not have the code.
+        case unknownCurrency(String)
+        /// The code may be known, but no catalog-currency->code rate is stored.
+        case noRate(String)
+
+        var description: String {
+            switch self {
+            case .unknownCurrency(let code): "unknown currency '\(code)': it is not in the stored currency list"
+            case .noRate(let code): "no stored \(GoodsCatalog.currency)->\(code) rate"
+            }
+        }
+    }
+
+    /// The latest stored rate from the catalog's currency into `code` (not the catalog's own),
+    /// with the `max_age` of the feed that stored it (`maxAge(feed)`, else the adapter's default).
+    ///
+    /// - Throws: ``MissingRate``, or the store's error when it cannot be read.
+    static func storedQuote(into code: String, rows: any StoredRows, maxAge: (String) -> FeedDuration?) throws
+        -> (quote: ExchangeQuote, maxAge: FeedDuration)
+    {
+        let rates = StoredRates(store: rows)
+        guard let quote = try rates.latest(from: GoodsCatalog.currency, to: code) else {
+            throw try rates.knows(code) == false ? MissingRate.unknownCurrency(code) : MissingRate.noRate(code)
+        }
+        return (quote, quote.feed.flatMap(maxAge) ?? CurrencyAdapter.defaultRatesMaxAge)
+    }
 }

@@ -39,21 +39,19 @@ struct ServePricing: BasketPricing {
             throw ServeError(.badRequest, unknown.description)
         }
         let quote: ExchangeQuote
+        let maxAge: FeedDuration
         if code == GoodsCatalog.currency {
-            quote = .identity(code)
+            (quote, maxAge) = (.identity(code), CurrencyAdapter.defaultRatesMaxAge)
         } else {
-            let found: ExchangeQuote?
             do {
-                found = try StoredRates(store: rows).latest(from: GoodsCatalog.currency, to: code)
+                (quote, maxAge) = try BasketQuote.storedQuote(into: code, rows: rows) { maxAges[$0] }
+            } catch let missing as BasketQuote.MissingRate {
+                guard case .noRate = missing else { throw ServeError(.badRequest, missing.description) }
+                throw ServeError(.notFound, "\(missing); run `feedwork run`")
             } catch {
                 throw ServeError(.internalServerError, "cannot read rates: \(error)")
             }
-            guard let found else {
-                throw ServeError(.notFound, "no stored \(GoodsCatalog.currency)->\(code) rate; run `feedwork run`")
-            }
-            quote = found
         }
-        let maxAge = quote.feed.flatMap { maxAges[$0] } ?? CurrencyAdapter.defaultRatesMaxAge
         do {
             let (priced, stale) = try BasketQuote.price(basket, catalog: catalog, quote: quote, maxAge: maxAge)
             return PriceReport.json(priced, stale: stale, maxAge: maxAge)
