@@ -274,9 +274,13 @@ struct PageRoutes: Sendable {
         var items: [String] = []
         var goods: [[String: Any]] = []
         for good in pricing.goods {
-            let quantity = query[Substring(good.name)].flatMap { Int($0) } ?? 0
-            if quantity > 0 { items.append("\(good.name)=\(quantity)") }
-            goods.append(["name": good.name, "unit": good.unit, "price": good.price, "quantity": quantity])
+            // Any quantity but none and 0 goes to the pricing, which says what is wrong with it.
+            let quantity = query[Substring(good.name)].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if !quantity.isEmpty, quantity != "0" { items.append("\(good.name)=\(quantity)") }
+            goods.append([
+                "name": good.name, "unit": good.unit, "price": good.price,
+                "quantity": quantity.isEmpty ? "0" : quantity,
+            ])
         }
         var context: [String: Any] = ["goods": goods, "currency": currency, "catalogCurrency": pricing.catalogCurrency]
         if !items.isEmpty {
