@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -36,12 +37,9 @@ struct ServeCommandTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var said = ""
-        while !said.contains("/\n") {
-            let data = errors.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            said += String(decoding: data, as: UTF8.self)
-        }
+        let said = String(
+            decoding: errors.fileHandleForReading.readRetryingInterrupts { $0.contains(Data("/\n".utf8)) },
+            as: UTF8.self)
         guard let range = said.range(of: #"http://[^ \n]+/"#, options: .regularExpression),
             let url = URL(string: String(said[range]))
         else {
@@ -92,6 +90,19 @@ struct ServeCommandTests {
         #expect(status == 400)
         #expect(body.contains("unknown currency 'XYZ'"))
         #expect(printed.stderr.contains("unknown currency 'XYZ'"))
+    }
+
+    @Test func theBasketPageSaysWhatIsWrongWithAQuantity() async throws {
+        let (server, url) = try startServer()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let (status, page) = try await get(URL(string: "basket?Milk=1&Eggs=2.5&currency=EUR", relativeTo: url)!)
+        #expect(status == 200)
+        #expect(page.contains("the quantity must be a whole number from 1 to"))
+        #expect(page.contains("found &#39;2.5&#39;"))
+        #expect(!page.contains("id=\"total\""))
     }
 
     @Test func aStoreGivenByPathNeedsNoConfig() async throws {
