@@ -37,3 +37,14 @@ enum ValueText {
         (try? JSONParser.parse(json))?.indentedJSONText ?? json
     }
 }
+
+extension EntityPage {
+    /// A `money` column of this page with its currency: the schema's, else the row's `currency`
+    /// column.
+    func moneyField(_ field: ExportField, in row: [FieldValue]) -> ExportField {
+        guard field.currency == nil, case .text(let currency) = value("currency", in: row) else { return field }
+        var field = field
+        field.currency = currency
+        return field
+    }
+}

@@ -30,14 +30,10 @@ struct CardLayout {
             guard let name, let field = page.fields.first(where: { $0.name == name }) else { return "" }
             return ValueText.display(page.value(name, in: row), field: field)
         }
-        var price = ""
-        if let money, case .integer(let minor) = page.value(money, in: row) {
-            if case .text(let currency) = page.value("currency", in: row) {
-                price = Money.display(minorUnits: minor, currency: currency)
-            } else {
-                price = text(money)
-            }
-        }
+        let price =
+            money.flatMap { name in page.fields.first { $0.name == name } }.map { field in
+                ValueText.display(page.value(field.name, in: row), field: page.moneyField(field, in: row))
+            } ?? ""
         let badges: [String] =
             badge.flatMap { name in
                 page.value(name, in: row) == .integer(1) || page.value(name, in: row) == .bool(true)

@@ -165,7 +165,7 @@ struct PageRoutes: Sendable {
             "rowsHTML": TableBody.html(
                 page.rows.map { row in
                     let cells = shown.map { field in
-                        let field = money.contains(field.name) ? Self.priced(field, page: page, row: row) : field
+                        let field = money.contains(field.name) ? page.moneyField(field, in: row) : field
                         return Self.cell(page.value(field.name, in: row), field: field)
                     }
                     return (cells, Self.recordPath(name, page: page, row: row))
@@ -204,14 +204,6 @@ struct PageRoutes: Sendable {
         let key = ValueText.plain(page.value("_key", in: row)) ?? ""
         let table = page.table.parent ?? entity
         return "/entities/\(Pages.segment(table))/records/\(Pages.segment(feed))/\(Pages.segment(key))"
-    }
-
-    /// A `money` column whose currency is the row's `currency` column.
-    static func priced(_ field: ExportField, page: EntityPage, row: [FieldValue]) -> ExportField {
-        guard field.currency == nil, case .text(let currency) = page.value("currency", in: row) else { return field }
-        var field = field
-        field.currency = currency
-        return field
     }
 
     /// The longest text a table cell shows; the rest is on the record's page.
