@@ -108,24 +108,36 @@ import Testing
         }
     }
 
-    @Test(arguments: HarnessStore.available)
-    func sortingByAColumnPagesInItsOrder(store: HarnessStore) async throws {
+    /// A column's values in a page's JSON, comparable: integers, booleans (false first) and
+    /// texts (ISO 8601 times sort as text).
+    static func sortKey(_ value: Any?) -> String {
+        switch value {
+        case let flag as Bool: flag ? "1" : "0"
+        case let number as Int: String(format: "%020d", number)
+        case let text as String: text
+        default: ""
+        }
+    }
+
+    @Test(arguments: HarnessStore.available, ["-price", "-is_urgent", "created_at"])
+    func sortingByAColumnPagesInItsOrder(store: HarnessStore, sort: String) async throws {
         let harness = try await ServedStore.harness(store)
         let total = try harness.count("classified")
+        let column = sort.hasPrefix("-") ? String(sort.dropFirst()) : sort
         try await ServedStore.serve(harness) { client in
-            var prices: [Int] = []
+            var values: [String] = []
             var keys: Set<String> = []
-            var uri = "/api/entities/classified/rows?limit=50&sort=-price"
+            var uri = "/api/entities/classified/rows?limit=50&sort=\(sort)"
             while true {
                 let page = try #require(try ServedStore.json(try await client.execute(uri: uri, method: .get)) as? JSON)
                 for row in page["rows"] as? [JSON] ?? [] {
-                    prices.append(row["price"] as? Int ?? -1)
+                    values.append(Self.sortKey(row[column]))
                     keys.insert(row["_key"] as? String ?? "")
                 }
                 guard let next = page["next"] as? String else { break }
-                uri = "/api/entities/classified/rows?limit=50&sort=-price&after=\(next)"
+                uri = "/api/entities/classified/rows?limit=50&sort=\(sort)&after=\(next)"
             }
-            #expect(prices == prices.sorted(by: >))
+            #expect(values == (sort.hasPrefix("-") ? values.sorted(by: >) : values.sorted()))
             #expect(keys.count == total)
         }
     }
