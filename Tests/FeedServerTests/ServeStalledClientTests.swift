@@ -36,7 +36,7 @@ import Testing
         _ = try await harness.run()
         try await ServedStore.serve(harness) { client in
             let port = try #require(client.port)
-            let stalled = try StalledClient(port: port, path: "/api/entities/item/export.csv")
+            let stalled = try await StalledClient.open(port: port, path: "/api/entities/item/export.csv")
             defer { stalled.hangUp() }
             #expect(stalled.head.hasPrefix("HTTP/1.1 200"))
             // A new field: the pass adds a column to the table the download reads.

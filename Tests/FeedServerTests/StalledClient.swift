@@ -8,13 +8,25 @@ import Foundation
 
 /// A client that asks for a URL, reads the first bytes of the answer and then reads no more,
 /// holding the connection open: the slowest client there is.
-final class StalledClient {
+///
+/// Its socket calls block, so ``open(port:path:)`` makes it on a Dispatch thread: on Swift's
+/// cooperative threads (two on a 2-core machine) two of them would stall the server they wait for.
+final class StalledClient: @unchecked Sendable {
     private let descriptor: Int32
     /// The bytes read before stalling.
     let head: String
 
-    /// Connects to 127.0.0.1:`port`, sends `GET path` and reads at most `bytes` bytes.
-    init(port: Int, path: String, reading bytes: Int = 1024) throws {
+    /// Connects to 127.0.0.1:`port`, sends `GET path` and reads at most `bytes` bytes, off
+    /// Swift's cooperative threads.
+    static func open(port: Int, path: String) async throws -> StalledClient {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try StalledClient(port: port, path: path) })
+            }
+        }
+    }
+
+    private init(port: Int, path: String, reading bytes: Int = 1024) throws {
         #if canImport(Glibc)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -24,6 +36,9 @@ final class StalledClient {
         // A small receive buffer, so that the server's writes stop soon.
         var size: Int32 = 4096
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        // Never wait for the answer's first bytes forever.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
