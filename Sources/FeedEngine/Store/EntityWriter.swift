@@ -34,6 +34,12 @@ final class EntityWriter: EntityWriteTally {
     private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
     /// Where the texts of the record being written are bound from; see ``TextBindings``.
     private let texts = TextBindings()
+    /// Records known to be new (``isCertainlyNew(_:hash:in:)``) that wait to be inserted many
+    /// rows per statement (``MultiRowInsert``) by ``flush(in:)``.
+    private var pending: [(record: EntityRecord, hash: Int64)] = []
+    /// The multi-row inserts of the table and of each child table (in schema order), made on
+    /// first use.
+    private var batchInserts: (table: MultiRowInsert, children: [MultiRowInsert])?
 
     /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
     /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
@@ -101,13 +107,19 @@ final class EntityWriter: EntityWriteTally {
 
     /// Writes `record`, counting it as inserted, updated, unchanged or duplicate.
     ///
+    /// A record known to be new may wait in the writer until ``flush(in:)``, to be inserted
+    /// with others in one statement; anything else first inserts those waiting, so that its
+    /// lookups see them.
+    ///
     /// - Parameter hash: the record's ``ContentHash``.
     func write(_ record: EntityRecord, hash: Int64, in db: Database) throws {
         if try isCertainlyNew(record, hash: hash, in: db) {
-            try insert(record, hash: hash, in: db)
+            pending.append((record, hash))
             counts.inserted += 1
+            if try pending.count >= batchInserts(in: db).table.maxRows { try flush(in: db) }
             return
         }
+        try flush(in: db)
         switch mode {
         case .merge, .replace:
             let lookup = try prepared(
@@ -172,6 +184,66 @@ final class EntityWriter: EntityWriteTally {
                 counts.inserted += 1
             }
         }
+    }
+
+    /// Inserts the records waiting since ``write(_:hash:in:)``, with their child rows, many
+    /// rows per statement. Call before anything else reads or writes the entity's tables.
+    func flush(in db: Database) throws {
+        guard !pending.isEmpty else { return }
+        let inserts = try batchInserts(in: db)
+        let pending = self.pending
+        // Every parameter is bound again for each row: bindings outlive a statement's run.
+        let columnCount = schema.columns.count
+        self.pending.removeAll(keepingCapacity: true)
+        try inserts.table.insert(pending.count, texts: texts, in: db) { index, statement, base in
+            let (record, hash) = pending[index]
+            statement.bind(record.key, at: base + 2, texts: texts)
+            statement.bind(hash, at: base + 3)
+            for index in 0..<columnCount {
+                let value = index < record.values.count ? record.values[index] : .null
+                statement.bind(value, at: base + Int32(index + 7), texts: texts)
+            }
+        }
+        for (child, insert) in zip(schema.children, inserts.children) {
+            // Each child row as its record's index and its position in the record's list.
+            var rows: [(record: Int, position: Int)] = []
+            for (index, entry) in pending.enumerated() {
+                guard let list = Self.rows(of: child.name, in: entry.record) else { continue }
+                for position in list.indices { rows.append((index, position)) }
+            }
+            try insert.insert(rows.count, texts: texts, in: db) { index, statement, base in
+                let (recordIndex, position) = rows[index]
+                let record = pending[recordIndex].record
+                statement.bind(record.key, at: base + 2, texts: texts)
+                statement.bind(Int64(position), at: base + 3)
+                let row = Self.rows(of: child.name, in: record)?[position] ?? []
+                for index in 0..<child.columns.count {
+                    statement.bind(index < row.count ? row[index] : .null, at: base + Int32(index + 4), texts: texts)
+                }
+            }
+        }
+    }
+
+    private func batchInserts(in db: Database) throws -> (table: MultiRowInsert, children: [MultiRowInsert]) {
+        if let batchInserts { return batchInserts }
+        let feed = self.feed
+        let columns = schema.columns.map { EntityTable.quoted($0.name) }
+        let table = MultiRowInsert(
+            table: self.table, names: EntityTable.commonColumns.map(EntityTable.quoted) + columns, db: db
+        ) { [run, stamp] statement, base in
+            statement.bind(feed, at: base + 1)
+            statement.bind(run, at: base + 4)
+            statement.bind(stamp, at: base + 5)
+            statement.bind(stamp, at: base + 6)
+        }
+        let children = schema.children.map { child in
+            MultiRowInsert(
+                table: EntityTable.quoted(schema.childTableName(child)),
+                names: (EntityTable.childCommonColumns + child.columns.map(\.name)).map(EntityTable.quoted), db: db
+            ) { statement, base in statement.bind(feed, at: base + 1) }
+        }
+        batchInserts = (table, children)
+        return (table, children)
     }
 
     private func countDuplicate(_ key: String) {
@@ -271,11 +343,14 @@ final class EntityWriter: EntityWriteTally {
         for statement in statements.compactMap({ $0 }) + (childStatements ?? []).flatMap({ [$0.delete, $0.insert] }) {
             statement.clearBindings()
         }
+        batchInserts?.table.clearBindings()
+        for insert in batchInserts?.children ?? [] { insert.clearBindings() }
     }
 
     /// For `replace`: deletes the feed's rows that this pass did not deliver, leaving a tombstone
     /// in `_tombstones` for each (for `export --include-deleted`).
     func deleteUnseen(in db: Database) throws {
+        try flush(in: db)
         guard mode == .replace else { return }
         let keyValues = "json_array(" + schema.key.map(EntityTable.quoted).joined(separator: ", ") + ")"
         try db.execute(

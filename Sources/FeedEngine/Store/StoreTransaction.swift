@@ -67,6 +67,8 @@ final class StoreTransaction: PassWriting {
             lastWriter = writer
             try writer.write(record, hash: hash, in: db)
         }
+        // Records a writer holds back go in before the job ends: nothing else waits for them.
+        for writer in writers.values { try writer.flush(in: db) }
     }
 
     /// Releases what the writers hold on to; call at the end of the transaction.
