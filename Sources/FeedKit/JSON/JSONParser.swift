@@ -56,6 +56,9 @@ public struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// The members and elements of the objects and arrays being read (``ScratchStack``).
+    private let members = ScratchStack<(key: String, value: JSONValue)>()
+    private let elements = ScratchStack<JSONValue>()
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -116,8 +119,8 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int, eliding: ArraySlice<String>? = nil) throws(JSONParseError)
         -> JSONValue
     {
-        var members: [(key: String, value: JSONValue)] = []
-        guard try enter(depth: depth, closedBy: UInt8(ascii: "}")) else { return .object(JSONObject(members)) }
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "}")) else { return .object(JSONObject([])) }
+        let start = members.count
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -127,18 +130,18 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             let childEliding = eliding.flatMap { $0.first == key ? $0.dropFirst() : nil }
-            members.append((key, try parseValue(depth: depth, eliding: childEliding)))
-            guard try another(closedBy: UInt8(ascii: "}")) else { return .object(JSONObject(members)) }
+            members.push((key, try parseValue(depth: depth, eliding: childEliding)))
+            guard try another(closedBy: UInt8(ascii: "}")) else { return .object(JSONObject(members.pop(from: start))) }
         }
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        var items: [JSONValue] = []
-        guard try enter(depth: depth, closedBy: UInt8(ascii: "]")) else { return .array(items) }
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "]")) else { return .array([]) }
+        let start = elements.count
         while true {
             skipWhitespace()
-            items.append(try parseValue(depth: depth))
-            guard try another(closedBy: UInt8(ascii: "]")) else { return .array(items) }
+            elements.push(try parseValue(depth: depth))
+            guard try another(closedBy: UInt8(ascii: "]")) else { return .array(elements.pop(from: start)) }
         }
     }
 
