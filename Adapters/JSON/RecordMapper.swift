@@ -120,7 +120,8 @@ struct RecordMapper: Sendable {
     }
 
     private func childRows(_ child: ChildPlan, in item: JSONValue) throws(RecordFailure) -> [[FieldValue]] {
-        let base = String(child.path.description.dropFirst())
+        // The list's path, for messages only: not built for the records that map.
+        var base: String { String(child.path.description.dropFirst()) }
         guard let value = child.path.lookup(item), !value.isNull else { return [] }
         guard case .array(let elements) = value else {
             throw RecordFailure(reason: "expected a list, found \(value.kindName)", path: base)
