@@ -42,10 +42,9 @@ final class EnginePassBackend: PassBackend {
             statistics.withLock { $0.count(response) }
             if let update = response.cacheUpdate {
                 // Secrets the API repeated are sealed before compressing: the store never holds them.
-                let entry = context.redactor.seal(update)
-                // Compressed here, on the feed's task, not on the busy writer thread.
-                let compressed = entry.body.flatMap(BodyCompression.compress)
-                try await transaction.send { try $0.storeCache(entry, compressed: compressed) }
+                // Compressed and encoded here, on the feed's task, not on the busy writer thread.
+                let write = CacheWrite(context.redactor.seal(update))
+                try await transaction.send { try $0.storeCache(write) }
             }
             return response
         } catch let error as FetchError {

@@ -150,6 +150,17 @@ public final class EntityStore: Sendable {
         }
     }
 
+    /// Runs `body`, which runs one statement, with a read-only connection and no transaction
+    /// around it: the statement reads a consistent snapshot of its own, without the two round
+    /// trips of `BEGIN` and `COMMIT` that ``read(_:)`` adds.
+    func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.unsafeRead(body)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+    }
+
     /// Runs `body` in its own write transaction on the writer thread (``StoreWriter``), and
     /// waits without blocking the caller's thread.
     ///
@@ -172,11 +183,11 @@ extension EntityStore: ResponseCacheReading {
     package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
         let columns =
             "key, url, status, headers, etag, last_modified, fetched_at" + (includingBody ? ", body, body_size" : "")
-        return try read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT \(columns) FROM _http_cache WHERE key = ?", arguments: [key])
-            else { return nil }
+        // Read for every page of every pass: one statement, prepared once per connection, and no
+        // transaction around it (a single SELECT reads one snapshot of its own).
+        let sql = "SELECT \(columns) FROM _http_cache WHERE key = ?"
+        return try readOneStatement { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) else { return nil }
             var body: Data?
             if includingBody {
                 let stored: Data = row["body"]
@@ -187,8 +198,7 @@ extension EntityStore: ResponseCacheReading {
                     body = inflated
                 }
             }
-            let headersJSON: String = row["headers"]
-            let headers = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
+            let headers = CacheWrite.headers(fromJSON: row["headers"])
             // An unreadable time reads as long ago: the entry is revalidated, not trusted.
             let fetchedAt = Timestamp.date(row["fetched_at"]) ?? .distantPast
             return CachedResponse(

@@ -11,8 +11,8 @@ protocol PassWriting: AnyObject {
     /// Counts records of `entity` as unchanged without writing them.
     func countUnchanged(_ count: Int, entity: String) throws
     func reject(_ rejects: [Reject]) throws
-    /// Stores a response in the cache; `compressed` is its body deflated, when smaller.
-    func storeCache(_ entry: CachedResponse, compressed: Data?) throws
+    /// Stores a response in the cache.
+    func storeCache(_ write: CacheWrite) throws
     func setState(_ key: String, _ value: String?) throws
     func enqueueOutbox(_ urls: [String]) throws
     /// Starts writing an entity declared during the pass (``FeedPass/declare(_:)``).

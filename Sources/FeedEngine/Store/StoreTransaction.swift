@@ -105,8 +105,9 @@ final class StoreTransaction: PassWriting {
         if firstReject == nil { firstReject = rejects.first }
     }
 
-    /// Stores `entry`; `compressed` is its body deflated (``BodyCompression``), when smaller.
-    func storeCache(_ entry: CachedResponse, compressed: Data?) throws {
+    /// Stores a response in `_http_cache`.
+    func storeCache(_ write: CacheWrite) throws {
+        let entry = write.entry
         guard let body = entry.body else {
             // Without its body the entry can only refresh a row; one that is gone stays gone.
             try db.execute(
@@ -114,7 +115,6 @@ final class StoreTransaction: PassWriting {
                 arguments: [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
             return
         }
-        let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
         try db.execute(
             sql: """
                 INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
@@ -124,8 +124,8 @@ final class StoreTransaction: PassWriting {
                     fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
                 """,
             arguments: [
-                entry.key, feed, entry.url, entry.status, headers, entry.etag, entry.lastModified,
-                Timestamp.string(entry.fetchedAt), compressed ?? body, compressed.map { _ in body.count },
+                entry.key, feed, entry.url, entry.status, write.headersJSON, entry.etag, entry.lastModified,
+                Timestamp.string(entry.fetchedAt), write.compressed ?? body, write.compressed.map { _ in body.count },
             ])
     }
 

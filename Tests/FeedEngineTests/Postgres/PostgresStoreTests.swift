@@ -86,8 +86,9 @@ struct PostgresStoreTests {
             let entry = CachedResponse(
                 key: "k", url: "https://api/items", status: 200, headers: ["etag": "\"v1\""], etag: "\"v1\"",
                 lastModified: nil, fetchedAt: Date(timeIntervalSince1970: 1_767_225_600.25), body: body)
-            let compressed = BodyCompression.compress(body)
-            try await store.write { try PostgresStore.storeCache(entry, compressed: compressed, feed: "shop", in: $0) }
+            let write = CacheWrite(entry)
+            #expect(write.compressed != nil)
+            try await store.write { try PostgresStore.storeCache(write, feed: "shop", in: $0) }
             let read = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
             #expect(read.body == body)
             #expect(read.etag == "\"v1\"")
@@ -96,9 +97,11 @@ struct PostgresStoreTests {
             #expect(try store.cachedResponse(forKey: "k", includingBody: false)?.body == nil)
             var copy = entry
             copy.key = "plain"
-            let plain = copy
-            try await store.write { try PostgresStore.storeCache(plain, compressed: nil, feed: "shop", in: $0) }
-            #expect(try store.cachedResponse(forKey: "plain", includingBody: true)?.body == body)
+            copy.body = body.prefix(100)  // too small to be worth deflating
+            let plain = CacheWrite(copy)
+            #expect(plain.compressed == nil)
+            try await store.write { try PostgresStore.storeCache(plain, feed: "shop", in: $0) }
+            #expect(try store.cachedResponse(forKey: "plain", includingBody: true)?.body == body.prefix(100))
         }
     }
 

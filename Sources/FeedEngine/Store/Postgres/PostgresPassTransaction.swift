@@ -71,8 +71,8 @@ final class PostgresPassTransaction: PassWriting {
         if firstReject == nil { firstReject = rejects.first }
     }
 
-    func storeCache(_ entry: CachedResponse, compressed: Data?) throws {
-        try PostgresStore.storeCache(entry, compressed: compressed, feed: feed, in: connection)
+    func storeCache(_ write: CacheWrite) throws {
+        try PostgresStore.storeCache(write, feed: feed, in: connection)
     }
 
     func setState(_ key: String, _ value: String?) throws {

@@ -21,8 +21,7 @@ extension PostgresStore: ResponseCacheReading {
                     body = inflated
                 }
             }
-            let headers =
-                (try? JSONDecoder().decode([String: String].self, from: Data((rows[0, 3] ?? "{}").utf8))) ?? [:]
+            let headers = CacheWrite.headers(fromJSON: rows[0, 3] ?? "{}")
             // An unreadable time reads as long ago: the entry is revalidated, not trusted.
             let fetchedAt = rows[0, 6].flatMap(Timestamp.date) ?? .distantPast
             return CachedResponse(
@@ -31,18 +30,16 @@ extension PostgresStore: ResponseCacheReading {
         }
     }
 
-    /// Stores `entry` for `feed`; `compressed` is its body deflated, when smaller. Without a
-    /// body, the entry only refreshes the row of its key (one that is gone stays gone).
-    static func storeCache(
-        _ entry: CachedResponse, compressed: Data?, feed: String, in connection: PostgresConnection
-    ) throws {
+    /// Stores a response for `feed`. Without a body, the entry only refreshes the row of its
+    /// key (one that is gone stays gone).
+    static func storeCache(_ write: CacheWrite, feed: String, in connection: PostgresConnection) throws {
+        let (entry, compressed) = (write.entry, write.compressed)
         guard let body = entry.body else {
             try connection.execute(
                 "UPDATE _http_cache SET fetched_at = $1, etag = $2, last_modified = $3 WHERE key = $4",
                 [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
             return
         }
-        let headers = String(decoding: try JSONEncoder().encode(entry.headers), as: UTF8.self)
         try connection.execute(
             """
             INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
@@ -52,7 +49,7 @@ extension PostgresStore: ResponseCacheReading {
                 fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
             """,
             [
-                entry.key, feed, entry.url, String(entry.status), headers, entry.etag, entry.lastModified,
+                entry.key, feed, entry.url, String(entry.status), write.headersJSON, entry.etag, entry.lastModified,
                 Timestamp.string(entry.fetchedAt), Hex.bytea(compressed ?? body),
                 compressed.map { _ in String(body.count) },
             ])
