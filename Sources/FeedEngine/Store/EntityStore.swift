@@ -122,7 +122,7 @@ public final class EntityStore: Sendable {
                 ?? false
             let history = keptHistory || binding.mode == .append
             if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try Self.schemas(in: db)) {
-                throw StoreError(path: path, message: problem)
+                throw StoreError(path: path, message: problem + "; nothing was changed")
             }
             try EntityTable.ensure(schema, keyed: !history, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)

@@ -79,7 +79,7 @@ struct ForeignKey: Sendable, Hashable {
         let keys = pointing(at: entity, in: schemas).filter { $0.entity != entity }
         guard !keys.isEmpty else { return nil }
         return
-            "entity '\(entity)' cannot be written in append mode: the enforced relation \(keys.map(\.name).joined(separator: ", ")) points at it, and a foreign key needs the keys it points at unique; write it in merge or replace mode; nothing was changed"
+            "entity '\(entity)' cannot be written in append mode: the enforced relation \(keys.map(\.name).joined(separator: ", ")) points at it, and a foreign key needs the keys it points at unique; write it in merge or replace mode"
     }
 
     /// The message of a foreign key the store cannot declare.

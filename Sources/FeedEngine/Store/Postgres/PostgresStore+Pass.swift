@@ -51,7 +51,7 @@ extension PostgresStore: StoreDriver {
             let kept = try connection.execute("SELECT history FROM _entities WHERE name = $1", [schema.name])
             let history = kept.first(column: 0) == "t" || binding.mode == .append
             if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try schemas(in: connection)) {
-                throw StoreError(path: connection.location, message: problem)
+                throw StoreError(path: connection.location, message: problem + "; nothing was changed")
             }
             try PostgresEntityTable.ensure(schema, keyed: !history, in: connection)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
