@@ -32,7 +32,8 @@ public enum ClassifiedSchema {
             Column("siret", .text, summary: "the professional seller's SIRET number, if any"),
         ],
         key: ["id"],
-        relations: [Relation(column: "category_id", entity: "category", labelColumn: "name")],
+        // Mandatory, so a foreign key: no ad of the store points at a category its feed lacks.
+        relations: [Relation(column: "category_id", entity: "category", labelColumn: "name", enforced: true)],
         order: [.descending("is_urgent"), .descending("created_at")],
         summary: "A classified ad with its price, images and category.")
 }

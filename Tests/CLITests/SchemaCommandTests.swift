@@ -58,3 +58,39 @@ struct SchemaCommandTests {
         #expect(result.stderr.contains("no entity 'prodcut' in the config; its entities: product, fruit"))
     }
 }
+
+/// `feedwork schema` says which relations the store enforces as foreign keys.
+@Suite("feedwork schema: relations")
+struct SchemaRelationTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("schema-relations")
+        let config = """
+            feeds:
+              - { name: ads, adapter: classified, categories_url: categories.json, listing_url: listing.json }
+              - { name: fx, adapter: currency, currencies: { url: list.json }, rates: { url: live.json } }
+            """
+        try Data(config.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+    }
+
+    @Test func anEnforcedRelationIsShownAsAForeignKeyAndAnotherIsNot() throws {
+        let ads = try FeedworkProcess.run(["schema", "classified"], in: directory)
+        #expect(ads.status == 0, "\(ads.stderr)")
+        #expect(ads.stdout.contains("  relation: category_id -> category (label name; enforced: a foreign key)\n"))
+        let rates = try FeedworkProcess.run(["schema", "exchange_rate"], in: directory)
+        #expect(rates.stdout.contains("  relation: source -> currency (label name)\n"), "\(rates.stdout)")
+    }
+
+    @Test func jsonSaysWhetherEachRelationIsEnforced() throws {
+        let result = try FeedworkProcess.run(["schema", "--json"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let entities = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        func relations(_ entity: String) -> [[String: Any]] {
+            entities.first { $0["entity"] as? String == entity }?["relations"] as? [[String: Any]] ?? []
+        }
+        #expect(relations("classified").map { $0["enforced"] as? Bool } == [true])
+        #expect(relations("exchange_rate").map { $0["enforced"] as? Bool } == [false, false])
+    }
+}

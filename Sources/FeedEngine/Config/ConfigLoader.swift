@@ -265,6 +265,7 @@ public struct ConfigLoader: Sendable {
                     maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
                     schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter))
         }
+        problems += Self.appendedParentProblems(feeds)
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
             var seen = Set<ConfigProblem>()

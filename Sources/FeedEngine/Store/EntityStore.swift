@@ -96,7 +96,13 @@ public final class EntityStore: Sendable {
     }
 
     /// Creates the tables of `bindings` when missing, adds new columns, keys them (unless a feed
-    /// keeps the entity's history), records the schemas and writes their SQL views.
+    /// keeps the entity's history), records the schemas, declares the foreign keys of their
+    /// enforced relations and writes their SQL views.
+    ///
+    /// - Throws: ``StoreError`` when a table cannot take its schema, an entity that a foreign
+    ///   key points at would keep history, or a foreign key cannot be declared; a
+    ///   ``ForeignKeyViolation`` when rows already stored point at nothing through a relation
+    ///   that becomes enforced.
     static func prepare(_ bindings: [EntityBinding], in db: Database, path: String) throws {
         for binding in bindings {
             let schema = binding.schema
@@ -115,6 +121,9 @@ public final class EntityStore: Sendable {
                 try Bool.fetchOne(db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [schema.name])
                 ?? false
             let history = keptHistory || binding.mode == .append
+            if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try Self.schemas(in: db)) {
+                throw StoreError(path: path, message: problem + "; nothing was changed")
+            }
             try EntityTable.ensure(schema, keyed: !history, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
             try db.execute(
@@ -124,6 +133,8 @@ public final class EntityStore: Sendable {
                     """,
                 arguments: [schema.name, json, history])
         }
+        // Once every table is there: a foreign key may point at a table of a later binding.
+        for binding in bindings { try EntityTable.setForeignKeys(binding.schema, in: db, path: path) }
         let known = try Self.schemas(in: db)
         for binding in bindings { try EntityView.ensure(binding.schema, schemas: known, in: db) }
     }

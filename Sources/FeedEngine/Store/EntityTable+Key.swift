@@ -21,11 +21,11 @@ extension EntityTable {
         return keyColumns == ["_feed", "_key"]
     }
 
-    /// Gives `table` the primary key, or takes it away, rebuilding the table when it differs.
-    /// A table whose rows repeat a key keeps none.
+    /// Gives `table` the primary key, or takes it away, rebuilding the table when it differs
+    /// (its foreign keys kept). A table whose rows repeat a key keeps none.
     ///
     /// - Returns: whether the table has the primary key now.
-    static func setKey(_ keyed: Bool, on table: String, in db: Database) throws -> Bool {
+    static func setKey(_ keyed: Bool, on table: String, in db: Database, path: String) throws -> Bool {
         let isKeyed = try isKeyed(table, in: db)
         guard keyed != isKeyed else { return isKeyed }
         if keyed {
@@ -33,14 +33,27 @@ extension EntityTable {
                 db, sql: "SELECT EXISTS (SELECT 1 FROM \(quoted(table)) GROUP BY _feed, _key HAVING count(*) > 1)")
             if repeated == true { return false }
         }
-        try rebuild(table, keyed: keyed, in: db)
+        try rebuild(table, keyed: keyed, foreignKeys: try foreignKeys(of: table, in: db), in: db, path: path)
         return keyed
     }
 
-    /// SQLite cannot add or drop a primary key: a new table is made with every column of the old
-    /// one (in order, with its type and NOT NULL), the rows are copied with their rowids, and it
-    /// takes the old one's name. Views that read the table keep working.
-    private static func rebuild(_ table: String, keyed: Bool, in db: Database) throws {
+    /// SQLite cannot add or drop a primary key or a foreign key: a new table is made with every
+    /// column of the old one (in order, with its type and NOT NULL), the key and `foreignKeys`,
+    /// the rows are copied with their rowids, and it takes the old one's name. Views that read
+    /// the table keep working; its indexes go with the old table, so the caller makes them again.
+    ///
+    /// - Throws: ``StoreError`` when another table's foreign key points at `table`: dropping
+    ///   it would count each row pointing at it as pointing at nothing, and the commit would fail.
+    static func rebuild(_ table: String, keyed: Bool, foreignKeys: [ForeignKey], in db: Database, path: String)
+        throws
+    {
+        if let other = try tablesPointing(at: table, in: db).first {
+            throw StoreError(
+                path: path,
+                message:
+                    "table '\(table)' must be rebuilt to change its keys, but the foreign key of '\(other)' points at it; nothing was changed"
+            )
+        }
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))").map { row in
             (
                 name: row["name"] as String,
@@ -50,7 +63,7 @@ extension EntityTable {
         }
         let names = columns.map { quoted($0.name) }.joined(separator: ", ")
         let temporary = quoted(table + "__rekeyed")
-        let definitions = columns.map(\.definition) + (keyed ? [primaryKey] : [])
+        let definitions = columns.map(\.definition) + (keyed ? [primaryKey] : []) + foreignKeys.map(clause)
         // Without it, renaming checks every view, and a view of the dropped table would fail it.
         try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         defer { try? db.execute(sql: "PRAGMA legacy_alter_table = OFF") }

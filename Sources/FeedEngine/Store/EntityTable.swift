@@ -23,9 +23,12 @@ enum EntityTable {
 
     /// Creates the entity's tables when missing and adds columns the schema gained since.
     ///
+    /// A new table declares the foreign keys of the schema's enforced relations; an existing
+    /// one gains them in ``setForeignKeys(_:in:path:)``, once every table of the pass is there.
+    ///
     /// - Parameter keyed: whether the table's primary key is `(_feed, _key)`: true unless a feed
     ///   keeps the entity's history (`append`), whose rows repeat keys. An existing table is
-    ///   rebuilt when this changes (``setKey(_:on:in:)``).
+    ///   rebuilt when this changes (``setKey(_:on:in:path:)``).
     /// - Throws: ``StoreError`` when an existing column's type differs from the schema's.
     static func ensure(_ schema: EntitySchema, keyed: Bool = true, in db: Database, path: String) throws {
         let table = schema.name
@@ -35,16 +38,9 @@ enum EntityTable {
                 "_feed" TEXT NOT NULL, "_key" TEXT NOT NULL, "_hash" INTEGER NOT NULL, "_run" INTEGER NOT NULL,
                 "_first_seen" TEXT NOT NULL, "_last_seen" TEXT NOT NULL
                 """,
-            constraints: keyed ? [primaryKey] : [], indexes: [], in: db, path: path)
-        let isKeyed = try setKey(keyed, on: table, in: db)
-        // One index: every write looks rows up by feed and key, through the primary key or, for
-        // a table without one, this index. `_run` (for exports of increments) is not indexed; a
-        // scan is cheap next to a second index on every insert.
-        let index = quoted(table + "_feed_key")
-        try db.execute(
-            sql: isKeyed
-                ? "DROP INDEX IF EXISTS \(index)"
-                : "CREATE INDEX IF NOT EXISTS \(index) ON \(quoted(table))(_feed, _key)")
+            constraints: (keyed ? [primaryKey] : []) + ForeignKey.declared(by: schema).map(clause), indexes: [], in: db,
+            path: path)
+        try setLookupIndex(on: table, keyed: try setKey(keyed, on: table, in: db, path: path), in: db)
         for child in schema.children {
             let table = schema.childTableName(child)
             try ensureTable(
@@ -53,6 +49,17 @@ enum EntityTable {
                 indexes: ["CREATE INDEX IF NOT EXISTS \(quoted(table + "_parent")) ON \(quoted(table))(_feed, _key)"],
                 in: db, path: path)
         }
+    }
+
+    /// Every write looks rows up by feed and key, through the primary key or, for a table
+    /// without one, this index. `_run` (for exports of increments) is not indexed; a scan is
+    /// cheap next to a second index on every insert.
+    static func setLookupIndex(on table: String, keyed: Bool, in db: Database) throws {
+        let index = quoted(table + "_feed_key")
+        try db.execute(
+            sql: keyed
+                ? "DROP INDEX IF EXISTS \(index)"
+                : "CREATE INDEX IF NOT EXISTS \(index) ON \(quoted(table))(_feed, _key)")
     }
 
     private static func ensureTable(

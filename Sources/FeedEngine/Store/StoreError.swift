@@ -12,8 +12,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `error` as a failure of the store at `path`; a ``StoreError`` is kept as it is, so that
+    /// its path is not said twice.
     init(path: String, _ error: any Error) {
-        if let error = error as? DatabaseError {
+        if let error = error as? StoreError {
+            self = error
+        } else if let error = error as? DatabaseError {
             let reason = error.message ?? "\(error.resultCode)"
             self.init(path: path, message: "SQLite error \(error.resultCode.rawValue): \(reason)")
         } else {

@@ -149,11 +149,13 @@ final class StoreTransaction: PassWriting {
         try EntityStore.recordRun(run, outcome: outcome, in: db)
     }
 
-    /// Finishes the entities' writes (deleting unseen rows in `replace` mode), sums the counts
-    /// and says which keys were delivered twice.
+    /// Finishes the entities' writes (deleting unseen rows in `replace` mode), checks that no
+    /// row points at nothing through an enforced relation, sums the counts and says which keys
+    /// were delivered twice.
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
         let writers = writerOrder.compactMap { self.writers[$0] }
         for writer in writers { try writer.deleteUnseen(in: db) }
+        try EntityTable.checkForeignKeys(ofPass: feed, entities: Set(writerOrder), in: db, path: path)
         return writers.totals(rejected: rejected)
     }
 }

@@ -60,6 +60,10 @@ public struct Column: Sendable, Hashable, Codable {
 }
 
 /// A relation from one entity's column to another entity's key.
+///
+/// Related keys are unique only within a feed, so a row points at the row of `entity` that the
+/// same feed wrote (same `_feed`). Every relation gives exports and `feedwork serve` a filter by
+/// the related row's key or label, and the entity's SQL view the label beside the column.
 public struct Relation: Sendable, Hashable, Codable {
     /// The column of this entity that holds the other entity's key.
     public var column: String
@@ -67,11 +71,45 @@ public struct Relation: Sendable, Hashable, Codable {
     public var entity: String
     /// A column of the other entity that may be used in filters instead of the key (a name).
     public var labelColumn: String?
+    /// Whether the store declares the relation as a SQL foreign key, so that no row can point
+    /// at a row that is not there. Default `false`: the relation is for filters and labels only,
+    /// and a row may name a key the other entity lacks (an exchange rate naming a currency that
+    /// the list of currencies does not have).
+    ///
+    /// When `true`, the store declares a foreign key from this entity's `(_feed, column)` to
+    /// `entity`'s rows of the same feed (by their key), checked when the pass commits: within a
+    /// pass the rows may come in any order, but a pass that would leave a row pointing at a
+    /// missing one (a `replace` pass of `entity` dropping a row that others still name) fails
+    /// and changes nothing. A `null` value points at nothing and is allowed. It needs:
+    /// - `entity`'s key is one column, of the same type as `column`, `integer` or `text`;
+    /// - no feed writes `entity` in `append` mode, whose keys repeat;
+    /// - the feed writes `entity` too (only its own rows of `entity` count), so that its table
+    ///   and schema are in the store.
+    ///
+    /// Otherwise the pass fails, saying why and changing nothing; so does a later pass that
+    /// would break them (a feed appending to `entity`), and the first pass on a store written
+    /// before the relation was enforced whose rows already point at missing ones.
+    public var enforced: Bool
 
-    public init(column: String, entity: String, labelColumn: String? = nil) {
+    public init(column: String, entity: String, labelColumn: String? = nil, enforced: Bool = false) {
         self.column = column
         self.entity = entity
         self.labelColumn = labelColumn
+        self.enforced = enforced
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case column, entity, labelColumn, enforced
+    }
+
+    /// Reads a relation; one stored by an earlier Feedwork (in `_entities`) has no `enforced`
+    /// and is not enforced.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        column = try container.decode(String.self, forKey: .column)
+        entity = try container.decode(String.self, forKey: .entity)
+        labelColumn = try container.decodeIfPresent(String.self, forKey: .labelColumn)
+        enforced = try container.decodeIfPresent(Bool.self, forKey: .enforced) ?? false
     }
 }
 

@@ -18,6 +18,8 @@ struct SchemaReport: Encodable {
         var column: String
         var entity: String
         @NullWhenAbsent var label: String?
+        /// Whether the store declares the relation as a SQL foreign key.
+        var enforced: Bool
     }
 
     struct ChildInfo: Encodable {
@@ -63,7 +65,9 @@ struct SchemaReport: Encodable {
         key = schema.key
         systemColumns = DeclaredEntity.systemColumns
         self.columns = columns(schema.columns)
-        relations = schema.relations.map { RelationInfo(column: $0.column, entity: $0.entity, label: $0.labelColumn) }
+        relations = schema.relations.map {
+            RelationInfo(column: $0.column, entity: $0.entity, label: $0.labelColumn, enforced: $0.enforced)
+        }
         order = schema.order.map { ($0.descending ? "-" : "") + $0.column }
         children = schema.children.map {
             ChildInfo(
@@ -87,9 +91,11 @@ struct SchemaReport: Encodable {
         lines += table.rendered.split(separator: "\n").map { "  " + $0 }
         lines.append("  system columns: \(systemColumns.joined(separator: ", "))")
         for relation in relations {
+            let details = [relation.label.map { "label \($0)" }, relation.enforced ? "enforced: a foreign key" : nil]
+                .compactMap { $0 }
             lines.append(
-                "  relation: \(relation.column) -> \(relation.entity)" + (relation.label.map { " (label \($0))" } ?? "")
-            )
+                "  relation: \(relation.column) -> \(relation.entity)"
+                    + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))"))
         }
         if !order.isEmpty { lines.append("  order: \(order.joined(separator: ","))") }
         for child in children {

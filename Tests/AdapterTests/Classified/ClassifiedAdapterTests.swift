@@ -137,6 +137,14 @@ struct ClassifiedAdapterTests {
     }
 
     @Test(arguments: HarnessStore.available)
+    func theCategoryOfAnAdIsAForeignKey(driver: HarnessStore) async throws {
+        let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
+        _ = try await harness.run()
+        let parent = driver == .sqlite ? "_feed, _key" : "_feed, id"
+        #expect(try harness.foreignKeys(of: "classified") == ["(_feed, category_id) -> category (\(parent)) deferred"])
+    }
+
+    @Test(arguments: HarnessStore.available)
     func aSecondRunOfTheSamePayloadsChangesNothing(driver: HarnessStore) async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         let first = try #require(try await harness.run().feeds.first)

@@ -100,6 +100,16 @@ struct CurrencyAdapterTests {
     }
 
     @Test(arguments: HarnessStore.available)
+    func ratesNamingCurrenciesAreNotForeignKeys(driver: HarnessStore) async throws {
+        let harness = try CurrencyHarness.files(
+            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"),
+            driver: driver)
+        _ = try await harness.run()
+        #expect(try harness.count("exchange_rate") == 5)
+        #expect(try harness.foreignKeys(of: "exchange_rate").isEmpty, "a rate may name a currency the list lacks")
+    }
+
+    @Test(arguments: HarnessStore.available)
     func aSecondPassInsideMaxAgeMakesNoRequest(driver: HarnessStore) async throws {
         let list = try CurrencyHarness.fixture("list.json")
         let live = try CurrencyHarness.fixture("live.json")

@@ -147,6 +147,18 @@ enum PostgresEntityTable {
                 "cannot drop the primary key")
             isKeyed = false
         }
+        if !keyed {
+            // The unique `(_feed, <key column>)` that a foreign key once referenced
+            // (`PostgresEntityTable+ForeignKeys`) would refuse a second version of a record.
+            let unique = try run(
+                "SELECT conname FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'u'", [quoted],
+                "cannot read the table's unique constraints")
+            for row in 0..<unique.count {
+                _ = try run(
+                    "ALTER TABLE \(quoted) DROP CONSTRAINT \(PostgresSQL.identifier(unique[row, 0] ?? ""))", [],
+                    "cannot drop a unique constraint")
+            }
+        }
         let index = PostgresSQL.identifier(table + "_feed_key")
         _ = try run(
             isKeyed

@@ -102,6 +102,7 @@ final class PostgresPassTransaction: PassWriting {
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
         let writers = writerOrder.compactMap { self.writers[$0] }
         for writer in writers { try writer.deleteUnseen(in: connection) }
+        try PostgresEntityTable.checkForeignKeys(ofPass: feed, entities: Set(writerOrder), in: connection)
         return writers.totals(rejected: rejected)
     }
 
