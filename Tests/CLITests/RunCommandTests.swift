@@ -22,6 +22,18 @@ struct RunCommandTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
     }
 
+    @Test func aRunClosesTheStoreLeavingNoWriteAheadLogForTheNextRunToRead() throws {
+        // Enough rows that the log outgrows SQLite's automatic checkpoint (1,000 pages).
+        let fruit = (1...20_000).map { #"{"type":"fruit-\#($0)","price":\#($0),"weight":120}"# }
+        try write("data.json", #"{"fruit":[\#(fruit.joined(separator: ","))]}"#)
+        try write("feeds.yaml", "feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n")
+        for _ in 1...3 {
+            let result = try FeedworkProcess.run(["run"], in: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite-wal").path))
+        }
+    }
+
     @Test func exitsOneWhenAFeedFailsAndStillCommitsTheOthers() throws {
         try write("data.json", #"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#)
         try write(

@@ -47,6 +47,13 @@ public struct Engine: Sendable {
         self.deliversOutbox = deliversOutbox
     }
 
+    /// Closes the store once the engine is done with it (SQLite then folds its write-ahead log
+    /// into the store file, so the next run starts without reading it); nothing may run on
+    /// the engine afterwards. A store not closed loses nothing.
+    public func close() async throws {
+        try await store.close()
+    }
+
     /// Runs the enabled feeds (or the named ones, enabled or not), `config.concurrency` at a time.
     ///
     /// - Parameters:

@@ -92,6 +92,9 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
         } onFirst: {
             Console.error("interrupted: stopping; the feeds in progress roll back (Ctrl-C again to quit at once)")
         }
+        // A store left open keeps its write-ahead log for the next run to read: a failure to
+        // close loses nothing, so it does not fail the run.
+        try? await engine.close()
         withExtendedLifetime(engine) {}
         if json {
             Console.print(JSONText.encode(report))

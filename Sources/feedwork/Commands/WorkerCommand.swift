@@ -93,6 +93,7 @@ struct WorkerCommand: AsyncParsableCommand, LogLevelChoosing {
             try await worker.run(commands: commands)
         }
         withExtendedLifetime(signals) {}
+        try? await engine.close()  // as `run` does; a store left open loses nothing
         withExtendedLifetime(engine) {}
     }
 }

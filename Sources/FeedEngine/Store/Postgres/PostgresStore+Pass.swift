@@ -3,6 +3,10 @@ import Foundation
 
 /// Passes on PostgreSQL: the run row with its tables, and the pass's transaction.
 extension PostgresStore: StoreDriver {
+    /// Nothing: the connections end when the store goes away, and the server keeps nothing
+    /// that closing them earlier would spare the next process.
+    func close() async throws {}
+
     func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? {
         try await PostgresFeedLease.take(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
     }
