@@ -19,7 +19,9 @@ struct BatchedInsertTests {
         return Data(#"{"items":[\#(items.joined(separator: ","))]}"#.utf8)
     }
 
-    func harness(_ files: [String: Data], fields: String = "{ id: int, name: string, tags: { type: list, of: string } }")
+    func harness(
+        _ files: [String: Data], fields: String = "{ id: int, name: string, tags: { type: list, of: string } }"
+    )
         throws -> FeedHarness
     {
         try JSONFeedTest.harness(
@@ -59,6 +61,7 @@ struct BatchedInsertTests {
         #expect(report.counts.inserted == 100)
         #expect(report.counts.duplicates == 1)
         #expect(try harness.rows("SELECT name FROM item WHERE id = 99").map { text($0["name"]) } == ["again"])
-        #expect(try harness.rows("SELECT value FROM item__tags WHERE _key = '99'").map { text($0["value"]) } == ["last"])
+        #expect(
+            try harness.rows("SELECT value FROM item__tags WHERE _key = '99'").map { text($0["value"]) } == ["last"])
     }
 }

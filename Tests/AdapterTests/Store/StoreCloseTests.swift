@@ -12,7 +12,8 @@ struct StoreCloseTests {
         // Enough rows that the log outgrows SQLite's automatic checkpoint (1,000 pages).
         let items = (1...20_000).map { #"{"id":\#($0),"name":"item-\#($0)"}"# }.joined(separator: ",")
         let harness = try JSONFeedTest.harness(
-            url: "items.json", "    records: items\n    entity: item\n    key: id\n    fields: { id: int, name: string }",
+            url: "items.json",
+            "    records: items\n    entity: item\n    key: id\n    fields: { id: int, name: string }",
             files: ["items.json": Data(#"{"items":[\#(items)]}"#.utf8)])
         let config = try harness.config()
         let log = config.storePath + "-wal"
