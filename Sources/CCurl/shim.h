@@ -3,6 +3,8 @@
 #define FEEDWORK_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <pthread.h>
+#include <stdlib.h>
 
 static inline CURLcode fw_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -51,6 +53,62 @@ static inline CURLcode fw_easy_getinfo_string(CURL *handle, CURLINFO info, char 
 
 static inline CURLcode fw_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+// A share handle, so that several easy handles (each on a thread of its own) use one pool of
+// connections, one DNS cache and one TLS session cache. libcurl calls the lock functions with
+// the kind of data it touches; each kind has its own mutex, in the array passed as user data.
+
+static inline void fw_share_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *locks) {
+    (void)handle;
+    (void)access;
+    pthread_mutex_lock(&((pthread_mutex_t *)locks)[data]);
+}
+
+static inline void fw_share_unlock(CURL *handle, curl_lock_data data, void *locks) {
+    (void)handle;
+    pthread_mutex_unlock(&((pthread_mutex_t *)locks)[data]);
+}
+
+typedef struct {
+    CURLSH *share;
+    pthread_mutex_t *locks;
+} fw_share;
+
+/// A share of connections, DNS and TLS sessions that easy handles on several threads may use;
+/// its `share` is NULL when libcurl refuses one. Free it with fw_share_free once no easy handle
+/// uses it.
+static inline fw_share fw_share_new(void) {
+    fw_share result = {NULL, NULL};
+    pthread_mutex_t *locks = malloc(sizeof(pthread_mutex_t) * CURL_LOCK_DATA_LAST);
+    if (locks == NULL) return result;
+    for (int kind = 0; kind < CURL_LOCK_DATA_LAST; kind++) pthread_mutex_init(&locks[kind], NULL);
+    CURLSH *share = curl_share_init();
+    if (share == NULL || curl_share_setopt(share, CURLSHOPT_LOCKFUNC, fw_share_lock) != CURLSHE_OK
+        || curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, fw_share_unlock) != CURLSHE_OK
+        || curl_share_setopt(share, CURLSHOPT_USERDATA, (void *)locks) != CURLSHE_OK
+        || curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK
+        || curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS) != CURLSHE_OK
+        || curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) {
+        if (share != NULL) curl_share_cleanup(share);
+        free(locks);
+        return result;
+    }
+    result.share = share;
+    result.locks = locks;
+    return result;
+}
+
+static inline void fw_share_free(fw_share share) {
+    if (share.share != NULL) curl_share_cleanup(share.share);
+    if (share.locks != NULL) {
+        for (int kind = 0; kind < CURL_LOCK_DATA_LAST; kind++) pthread_mutex_destroy(&share.locks[kind]);
+        free(share.locks);
+    }
+}
+
+static inline CURLcode fw_easy_setopt_share(CURL *handle, CURLSH *share) {
+    return curl_easy_setopt(handle, CURLOPT_SHARE, share);
 }
 
 #endif

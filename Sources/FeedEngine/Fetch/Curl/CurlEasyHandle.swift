@@ -2,18 +2,26 @@ import CCurl
 import FeedKit
 import Foundation
 
-/// One libcurl easy handle, reused from transfer to transfer so connections are kept alive.
+/// One libcurl easy handle, reused from transfer to transfer; connections are kept alive in the
+/// handle's ``CurlShare`` (or in the handle itself, without one).
 ///
 /// Not thread-safe: it belongs to one worker thread of ``CurlHTTPClient`` for its whole life.
 final class CurlEasyHandle {
     private let handle: UnsafeMutableRawPointer
     /// Where libcurl writes its detailed error message (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The connections, DNS cache and TLS sessions the handle shares with the client's others;
+    /// kept until the handle is cleaned up.
+    private let share: CurlShare?
 
     /// - Returns: `nil` when libcurl cannot be initialized or gives no handle.
-    init?() {
+    init?(share: CurlShare? = nil) {
         guard CurlGlobal.isInitialized, let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        self.share = share
+        // `curl_easy_reset` keeps a handle's share, so this holds for every transfer. Refused,
+        // the handle keeps connections of its own, as it would without a share.
+        _ = share?.attach(handle)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }

@@ -4,8 +4,9 @@ import Foundation
 /// An HTTP client on libcurl with an async API that never blocks Swift's cooperative threads.
 ///
 /// Transfers run on a small pool of dedicated threads, each owning one reused libcurl easy
-/// handle (so connections are kept alive between requests); `perform` suspends until its
-/// transfer is done. Redirects are followed up to the request's limit, compressed bodies are
+/// handle; the threads share one pool of kept-alive connections, DNS and TLS sessions
+/// (``CurlShare``), so N requests at a time keep N connections whichever threads run them.
+/// `perform` suspends until its transfer is done. Redirects are followed up to the request's limit, compressed bodies are
 /// decoded, and a body larger than the request's limit aborts the transfer, counted in decoded
 /// bytes, which also defends against compression bombs.
 ///
@@ -19,9 +20,10 @@ public final class CurlHTTPClient: Sendable {
 
     /// Starts `workers` threads (at least one): the most transfers that run at once.
     public init(workers: Int = 8) {
+        let share = CurlShare()
         for index in 0..<max(1, workers) {
             let thread = Thread { [queue] in
-                let easy = CurlEasyHandle()
+                let easy = CurlEasyHandle(share: share)
                 while let job = queue.next() {
                     guard let easy else {
                         job.complete(.failure(HTTPClientError(.transport("libcurl could not be initialized"))))
