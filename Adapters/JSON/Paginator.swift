@@ -17,7 +17,7 @@ struct PageRequest: Sendable, Hashable {
 }
 
 /// What a response says about the pages after it.
-struct PageFacts: Sendable, Codable, Equatable {
+struct PageFacts: Sendable, Equatable {
     var recordCount: Int
     /// The total number of records, from `total_path`.
     var total: Int?
