@@ -112,7 +112,8 @@ public struct Engine: Sendable {
         logger.info("\(feed.name): run \(runID) started")
         let context = FetchContext(
             feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
-            offline: offline, cache: store, redactor: redactor, logger: logger)
+            offline: offline, cache: PassResponseCache(store: store, feed: feed.name), redactor: redactor,
+            logger: logger)
         let stamp = Timestamp.string(started)
         let transaction = store.passTransaction(feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         let backend = EnginePassBackend(

@@ -190,35 +190,6 @@ public final class EntityStore: Sendable {
     }
 }
 
-extension EntityStore: ResponseCacheReading {
-    package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
-        let columns =
-            "key, url, status, headers, etag, last_modified, fetched_at" + (includingBody ? ", body, body_size" : "")
-        // Read for every page of every pass: one statement, prepared once per connection, and no
-        // transaction around it (a single SELECT reads one snapshot of its own).
-        let sql = "SELECT \(columns) FROM _http_cache WHERE key = ?"
-        return try readOneStatement { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) else { return nil }
-            var body: Data?
-            if includingBody {
-                let stored: Data = row["body"]
-                body = stored
-                if let size: Int = row["body_size"] {
-                    // A body that no longer inflates is as good as no cache entry.
-                    guard let inflated = BodyCompression.decompress(stored, size: size) else { return nil }
-                    body = inflated
-                }
-            }
-            let headers = CacheWrite.headers(fromJSON: row["headers"])
-            // An unreadable time reads as long ago: the entry is revalidated, not trusted.
-            let fetchedAt = Timestamp.date(row["fetched_at"]) ?? .distantPast
-            return CachedResponse(
-                key: row["key"], url: row["url"], status: row["status"], headers: headers, etag: row["etag"],
-                lastModified: row["last_modified"], fetchedAt: fetchedAt, body: body)
-        }
-    }
-}
-
 extension EntityStore {
     /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the pass's
     /// jobs applied by a ``StoreTransaction``.

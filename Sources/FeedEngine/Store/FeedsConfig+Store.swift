@@ -55,7 +55,7 @@ extension FeedsConfig {
     }
 
     /// The response cache of the config's store, for reading (tests and tools).
-    package func responseCache() throws -> any ResponseCacheReading {
+    package func responseCache() throws -> any FeedResponseCacheReading {
         try postgresStore() ?? EntityStore(readingAt: storePath)
     }
 

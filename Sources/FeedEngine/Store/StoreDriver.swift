@@ -8,7 +8,7 @@ import Foundation
 /// transaction), record how it ended, read the feed's bookmarks and cached responses, deliver
 /// its outbox. Writes of a pass go through its ``FeedTransaction``; the others are each their
 /// own transaction.
-protocol StoreDriver: ResponseCacheReading, StoredRows, ScheduleBoard, Sendable {
+protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Sendable {
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
     /// Takes the lease that keeps a second pass of `feed` from running at the same time, waiting

@@ -155,6 +155,20 @@ enum StoreMigrations {
                     );
                     """)
         }
+        migrator.registerMigration("v9: cache bodies apart, entries by feed") { db in
+            // SQLite rewrites a whole row on UPDATE, so refreshing the validators of a page the
+            // server confirmed unchanged rewrote its body too (16 KB a page of W1). Bodies move
+            // to a table of their own; a pass reads its feed's entries in one query
+            // (`PassResponseCache`).
+            try db.execute(
+                sql: """
+                    CREATE TABLE _http_cache_body (key TEXT PRIMARY KEY, body BLOB NOT NULL, body_size INTEGER);
+                    INSERT INTO _http_cache_body(key, body, body_size) SELECT key, body, body_size FROM _http_cache;
+                    ALTER TABLE _http_cache DROP COLUMN body;
+                    ALTER TABLE _http_cache DROP COLUMN body_size;
+                    CREATE INDEX _http_cache_feed ON _http_cache(feed);
+                    """)
+        }
         return migrator
     }
 }

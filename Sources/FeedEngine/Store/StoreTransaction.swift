@@ -105,28 +105,35 @@ final class StoreTransaction: PassWriting {
         if firstReject == nil { firstReject = rejects.first }
     }
 
-    /// Stores a response in `_http_cache`.
+    /// Stores a response in `_http_cache` (its body in `_http_cache_body`), with statements
+    /// prepared once per connection: a pass stores one response a page.
     func storeCache(_ write: CacheWrite) throws {
         let entry = write.entry
         guard let body = entry.body else {
             // Without its body the entry can only refresh a row; one that is gone stays gone.
-            try db.execute(
-                sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
-                arguments: [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
+            try db.cachedStatement(
+                sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?"
+            ).execute(arguments: [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
             return
         }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
-                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
                     headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
-                    fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
-                """,
-            arguments: [
-                entry.key, feed, entry.url, entry.status, write.headersJSON, entry.etag, entry.lastModified,
-                Timestamp.string(entry.fetchedAt), write.compressed ?? body, write.compressed.map { _ in body.count },
-            ])
+                    fetched_at = excluded.fetched_at
+                """
+        ).execute(arguments: [
+            entry.key, feed, entry.url, entry.status, write.headersJSON, entry.etag, entry.lastModified,
+            Timestamp.string(entry.fetchedAt),
+        ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO _http_cache_body(key, body, body_size) VALUES (?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
+                """
+        ).execute(arguments: [entry.key, write.compressed ?? body, write.compressed.map { _ in body.count }])
     }
 
     func setState(_ key: String, _ value: String?) throws {

@@ -63,7 +63,9 @@ extension FeedHarness {
     }
 
     /// Every table's rows as text, to compare a store before and after a failed pass.
-    func snapshot(_ tables: [String] = ["currency", "exchange_rate", "_rejects", "_http_cache"]) throws -> [String] {
+    func snapshot(_ tables: [String] = ["currency", "exchange_rate", "_rejects", "_http_cache", "_http_cache_body"])
+        throws -> [String]
+    {
         try tables.flatMap { table in
             try rows("SELECT * FROM \"\(table)\"").map { row in
                 "\(table): "

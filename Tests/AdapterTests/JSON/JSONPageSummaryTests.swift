@@ -29,7 +29,7 @@ struct JSONPageSummaryTests {
         _ = try await harness.run()
         // Bodies that no longer inflate: a pass that needed one would have no cache entry.
         let byte = harness.storeKind == .postgres ? #"'\x00'::bytea"# : "x'00'"
-        try harness.execute("UPDATE _http_cache SET body = \(byte), body_size = 1000")
+        try harness.execute("UPDATE _http_cache_body SET body = \(byte), body_size = 1000")
         let firstPassRequests = server.requestCount
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.hasNote("3 page(s) unchanged"))

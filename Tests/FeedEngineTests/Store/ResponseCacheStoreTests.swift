@@ -19,7 +19,8 @@ struct ResponseCacheStoreTests {
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.counts.inserted == 200)
 
-        let cached = try #require(try harness.rows("SELECT length(body) AS stored, body_size FROM _http_cache").first)
+        let cached = try #require(
+            try harness.rows("SELECT length(body) AS stored, body_size FROM _http_cache_body").first)
         #expect(cached["body_size"] == .integer(Int64(body.count)))
         if case .integer(let stored)? = cached["stored"] { #expect(Int(stored) < body.count / 4) }
 

@@ -175,6 +175,41 @@ struct StoreMigrationTests {
         #expect(entry.body == Data("{}".utf8))
     }
 
+    @Test func cacheBodiesMoveToATableOfTheirOwnAndStillServeTheirEntries() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("feeds.sqlite").path
+
+        let body = Data(String(repeating: "{\"id\":1}", count: 100).utf8)
+        let compressed = try #require(BodyCompression.compress(body))
+        let old = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(old, upTo: "v8: worker schedule")
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
+                    VALUES ('k', 'items', 'https://example.com/items', 200, '{"etag":"\\"v1\\""}', '"v1"', NULL,
+                        '2026-01-01T00:00:00.250Z', ?, ?)
+                    """, arguments: [compressed, body.count])
+        }
+        try old.close()
+
+        let store = try EntityStore(path: path)
+        let columns = try store.query("SELECT name FROM pragma_table_info('_http_cache') ORDER BY cid").map {
+            $0["name"]
+        }
+        #expect(!columns.contains(.text("body")) && !columns.contains(.text("body_size")))
+        #expect(
+            try store.query("SELECT body_size FROM _http_cache_body WHERE key = 'k'") == [
+                ["body_size": .integer(Int64(body.count))]
+            ])
+        let entry = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
+        #expect(entry.body == body)
+        #expect(entry.headers == ["etag": "\"v1\""])
+        #expect(try store.cachedResponses(feed: "items").keys.sorted() == ["k"])
+    }
+
     @Test func anEntityTableOfAnOlderStoreGainsItsPrimaryKeyAndKeepsItsRows() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

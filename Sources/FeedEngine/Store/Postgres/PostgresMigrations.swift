@@ -116,6 +116,14 @@ enum PostgresMigrations {
                     lease_until timestamptz
                 );
                 """),
+        Step(
+            version: 4, name: "cache bodies apart, entries by feed",
+            sql: """
+                CREATE TABLE _http_cache_body (key text PRIMARY KEY, body bytea NOT NULL, body_size bigint);
+                INSERT INTO _http_cache_body(key, body, body_size) SELECT key, body, body_size FROM _http_cache;
+                ALTER TABLE _http_cache DROP COLUMN body, DROP COLUMN body_size;
+                CREATE INDEX _http_cache_feed ON _http_cache(feed);
+                """),
     ]
 
     /// The newest version.

@@ -2,32 +2,54 @@ import FeedKit
 import Foundation
 
 /// `_http_cache` on PostgreSQL: the responses passes committed, for conditional requests and
-/// offline runs. Bodies are `bytea`, deflated when that makes them smaller (``BodyCompression``).
-extension PostgresStore: ResponseCacheReading {
+/// offline runs. Bodies are `bytea` in `_http_cache_body`, deflated when that makes them smaller
+/// (``BodyCompression``).
+extension PostgresStore: FeedResponseCacheReading {
     package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
-        let columns =
-            "key, url, status, headers::text, etag, last_modified, \(PostgresSQL.isoText("fetched_at"))"
-            + (includingBody ? ", body, body_size" : "")
+        let sql =
+            includingBody
+            ? "SELECT \(Self.cacheColumns), body, body_size FROM _http_cache JOIN _http_cache_body USING (key) WHERE key = $1"
+            : "SELECT \(Self.cacheColumns) FROM _http_cache WHERE key = $1"
         return try read { connection in
-            let rows = try connection.execute("SELECT \(columns) FROM _http_cache WHERE key = $1", [key])
+            let rows = try connection.execute(sql, [key])
             guard rows.count > 0 else { return nil }
-            var body: Data?
+            var entry = Self.cachedResponse(rows, row: 0)
             if includingBody {
                 guard let stored = Hex.bytea(rows[0, 7] ?? "") else { return nil }
-                body = stored
+                entry.body = stored
                 if let size = rows[0, 8].flatMap({ Int($0) }) {
                     // A body that no longer inflates is as good as no cache entry.
                     guard let inflated = BodyCompression.decompress(stored, size: size) else { return nil }
-                    body = inflated
+                    entry.body = inflated
                 }
             }
-            let headers = CacheWrite.headers(fromJSON: rows[0, 3] ?? "{}")
-            // An unreadable time reads as long ago: the entry is revalidated, not trusted.
-            let fetchedAt = rows[0, 6].flatMap(Timestamp.date) ?? .distantPast
-            return CachedResponse(
-                key: rows[0, 0] ?? key, url: rows[0, 1] ?? "", status: Int(rows[0, 2] ?? "") ?? 0, headers: headers,
-                etag: rows[0, 4], lastModified: rows[0, 5], fetchedAt: fetchedAt, body: body)
+            return entry
         }
+    }
+
+    package func cachedResponses(feed: String) throws -> [String: CachedResponse] {
+        try read { connection in
+            let rows = try connection.execute("SELECT \(Self.cacheColumns) FROM _http_cache WHERE feed = $1", [feed])
+            var entries: [String: CachedResponse] = [:]
+            for row in 0..<rows.count {
+                let entry = Self.cachedResponse(rows, row: row)
+                entries[entry.key] = entry
+            }
+            return entries
+        }
+    }
+
+    /// The columns of an entry but its body, times as Feedwork writes them.
+    private static let cacheColumns =
+        "key, url, status, headers::text, etag, last_modified, \(PostgresSQL.isoText("fetched_at"))"
+
+    /// The entry of `row` of a result of ``cacheColumns``, without its body.
+    private static func cachedResponse(_ rows: PostgresRows, row: Int) -> CachedResponse {
+        // An unreadable time reads as long ago: the entry is revalidated, not trusted.
+        CachedResponse(
+            key: rows[row, 0] ?? "", url: rows[row, 1] ?? "", status: Int(rows[row, 2] ?? "") ?? 0,
+            headers: CacheWrite.headers(fromJSON: rows[row, 3] ?? "{}"), etag: rows[row, 4],
+            lastModified: rows[row, 5], fetchedAt: rows[row, 6].flatMap(Timestamp.date) ?? .distantPast, body: nil)
     }
 
     /// Stores a response for `feed`. Without a body, the entry only refreshes the row of its
@@ -42,17 +64,21 @@ extension PostgresStore: ResponseCacheReading {
         }
         try connection.execute(
             """
-            INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at, body, body_size)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
                 headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
-                fetched_at = excluded.fetched_at, body = excluded.body, body_size = excluded.body_size
+                fetched_at = excluded.fetched_at
             """,
             [
                 entry.key, feed, entry.url, String(entry.status), write.headersJSON, entry.etag, entry.lastModified,
-                Timestamp.string(entry.fetchedAt), Hex.bytea(compressed ?? body),
-                compressed.map { _ in String(body.count) },
+                Timestamp.string(entry.fetchedAt),
             ])
+        try connection.execute(
+            """
+            INSERT INTO _http_cache_body(key, body, body_size) VALUES ($1, $2, $3)
+            ON CONFLICT (key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
+            """, [entry.key, Hex.bytea(compressed ?? body), compressed.map { _ in String(body.count) }])
     }
 }
 

@@ -1,0 +1,96 @@
+import FeedFixtures
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FeedEngine
+
+/// A pass reads its feed's cache entries (without bodies) in one query.
+@Suite("Response cache as a pass reads it")
+struct PassResponseCacheTests {
+    /// A store's cache that counts the reads made of it.
+    final class CountingCache: FeedResponseCacheReading {
+        let store: any FeedResponseCacheReading
+        let reads = Mutex((byKey: 0, byFeed: 0))
+
+        init(_ store: any FeedResponseCacheReading) { self.store = store }
+
+        func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
+            reads.withLock { $0.byKey += 1 }
+            return try store.cachedResponse(forKey: key, includingBody: includingBody)
+        }
+
+        func cachedResponses(feed: String) throws -> [String: CachedResponse] {
+            reads.withLock { $0.byFeed += 1 }
+            return try store.cachedResponses(feed: feed)
+        }
+    }
+
+    let server: LoopbackServer
+    let body = itemsJSON([("k", 1)])
+
+    init() throws {
+        let body = self.body
+        server = try LoopbackServer { request in
+            let etag = "\"\(request.path)\""
+            return request.header("If-None-Match") == etag ? .status(304) : .data(body, headers: [("ETag", etag)])
+        }
+    }
+
+    /// Feeds `a` and `b`, each on a path of its own, run once.
+    func harness(_ driver: HarnessStore) async throws -> FeedHarness {
+        let harness = try FeedHarness(
+            registry: AdapterRegistry([ItemsAdapter.self]),
+            yaml: """
+                feeds:
+                  - { name: a, adapter: items, url: "\(server.url("/a"))" }
+                  - { name: b, adapter: items, url: "\(server.url("/b"))" }
+                """, store: driver)
+        _ = try await harness.run()
+        return harness
+    }
+
+    func key(_ path: String) -> String { FetchRequest(url: server.url(path)).cacheKey }
+
+    @Test(arguments: HarnessStore.available)
+    func aStoreGivesAFeedsEntriesWithoutTheirBodies(driver: HarnessStore) async throws {
+        let harness = try await harness(driver)
+        let entries = try harness.config().responseCache().cachedResponses(feed: "a")
+        #expect(Array(entries.keys) == [key("/a")])
+        #expect(entries[key("/a")]?.etag == "\"/a\"")
+        #expect(entries[key("/a")]?.body == nil)
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aPassReadsItsFeedsEntriesOnceForAllItsPages(driver: HarnessStore) async throws {
+        let harness = try await harness(driver)
+        let store = CountingCache(try harness.config().responseCache())
+        let cache = PassResponseCache(store: store, feed: "a")
+        for _ in 1...3 { #expect(try cache.cachedResponse(forKey: key("/a"), includingBody: false)?.etag == "\"/a\"") }
+        #expect(store.reads.withLock { $0 } == (byKey: 0, byFeed: 1))
+        withExtendedLifetime(harness) {}
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func anEntryAnotherFeedStoredIsReadFromTheStore(driver: HarnessStore) async throws {
+        let harness = try await harness(driver)
+        let store = CountingCache(try harness.config().responseCache())
+        let cache = PassResponseCache(store: store, feed: "a")
+        #expect(try cache.cachedResponse(forKey: key("/b"), includingBody: false)?.etag == "\"/b\"")
+        #expect(try cache.cachedResponse(forKey: key("/nowhere"), includingBody: false) == nil)
+        #expect(store.reads.withLock { $0 } == (byKey: 2, byFeed: 1))
+        withExtendedLifetime(harness) {}
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func anEntryWithItsBodyIsReadFromTheStore(driver: HarnessStore) async throws {
+        let harness = try await harness(driver)
+        let store = CountingCache(try harness.config().responseCache())
+        let cache = PassResponseCache(store: store, feed: "a")
+        #expect(try cache.cachedResponse(forKey: key("/a"), includingBody: true)?.body == body)
+        #expect(store.reads.withLock { $0 } == (byKey: 1, byFeed: 0))
+        withExtendedLifetime(harness) {}
+    }
+}
