@@ -39,6 +39,23 @@ struct JSONPageSummaryTests {
     }
 
     @Test(arguments: HarnessStore.available)
+    func everyUnchangedPageOfAPassOfManyIsCountedAndItsCacheEntryRefreshed(driver: HarnessStore) async throws {
+        // 70 pages: more than the refreshes a pass keeps before sending them to the store.
+        let server = try JSONWriteModeTests.server(Shared(Array(1...140)), version: Shared(1))
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/i"), Self.yaml.replacingOccurrences(of: "limit: 2,", with: "limit: 2, parallel: 4,"),
+            driver: driver)
+        _ = try await harness.run()
+        let firstFetch = JSONFeedTest.texts(try harness.rows("SELECT max(fetched_at) AS t FROM _http_cache"), "t")
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.hasNote("70 page(s) unchanged"))
+        #expect((report.counts.unchanged, report.counts.inserted, report.counts.updated) == (140, 0, 0))
+        let refreshed = try harness.rows(
+            "SELECT count(*) AS n FROM _http_cache WHERE fetched_at > $1", [.text(firstFetch.first ?? "")])
+        #expect(JSONFeedTest.integers(refreshed, "n") == [70])
+    }
+
+    @Test(arguments: HarnessStore.available)
     func aSummaryThatNoLongerMatchesItsPageIsReadAgainAndReplaced(driver: HarnessStore) async throws {
         let server = try JSONWriteModeTests.server(Shared([1, 2, 3]), version: Shared(1))
         let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
