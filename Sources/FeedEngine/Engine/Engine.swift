@@ -127,7 +127,7 @@ public struct Engine: Sendable {
         let resultBox = OutcomeBox()
         do {
             try await adapter.run(pass)
-            try await backend.send { scope in
+            try await transaction.send { scope in
                 let (counts, notes) = try scope.finishWrites()
                 try RejectLimit.check(
                     counts, maxRatio: feed.maxRejectRatio, feed: feed.name, firstReject: scope.firstReject)

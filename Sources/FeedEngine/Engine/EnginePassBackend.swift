@@ -12,8 +12,6 @@ final class EnginePassBackend: PassBackend {
     let context: FetchContext
     let transaction: FeedTransaction
     let statistics = Mutex(PassStatistics())
-    /// Writes that can wait: sent as one job before the pass's next other job, or its end.
-    private let deferred = Mutex(DeferredWrites())
     /// Whether `state` reads what earlier passes stored; false for a full refresh.
     let readsStoredState: Bool
 
@@ -46,11 +44,7 @@ final class EnginePassBackend: PassBackend {
                 // Secrets the API repeated are sealed before compressing: the store never holds them.
                 // Compressed and encoded here, on the feed's task, not on the busy writer thread.
                 let write = CacheWrite(context.redactor.seal(update))
-                if write.entry.body == nil {
-                    try await keepForLater { $0.refreshes.append(write) }
-                } else {
-                    try await send { try $0.storeCache(write) }
-                }
+                try await transaction.send { try $0.storeCache(write) }
             }
             return response
         } catch let error as FetchError {
@@ -66,15 +60,15 @@ final class EnginePassBackend: PassBackend {
         guard !records.isEmpty else { return }
         statistics.withLock { $0.records += records.count }
         let hashes = records.map(ContentHash.of)
-        try await send { try $0.write(records, hashes: hashes) }
+        try await transaction.send { try $0.write(records, hashes: hashes) }
     }
 
     func reject(_ rejects: [Reject]) async throws {
-        try await send { try $0.reject(rejects) }
+        try await transaction.send { try $0.reject(rejects) }
     }
 
     func countUnchanged(_ count: Int, entity: String) async throws {
-        try await keepForLater { $0.unchanged[entity, default: 0] += count }
+        try await transaction.send { try $0.countUnchanged(count, entity: entity) }
     }
 
     func note(_ text: String) {
@@ -90,40 +84,16 @@ final class EnginePassBackend: PassBackend {
     }
 
     func setState(_ key: String, _ value: String?) async throws {
-        try await send { try $0.setState(key, value) }
+        try await transaction.send { try $0.setState(key, value) }
     }
 
     func enqueueOutbox(_ sealedURLs: [String]) async throws {
-        try await send { try $0.enqueueOutbox(sealedURLs) }
+        try await transaction.send { try $0.enqueueOutbox(sealedURLs) }
     }
 
     func declare(_ binding: EntityBinding) async throws {
-        try await send { try $0.declare(binding) }
-    }
-
-    /// Sends `job` to the pass's transaction, after the writes that could wait.
-    func send(_ job: @escaping FeedTransaction.Job) async throws {
-        try await sendDeferred()
-        try await transaction.send(job)
-    }
-
-    /// Sends the writes that could wait, as one job; call before the pass's last job.
-    func sendDeferred() async throws {
-        let writes = deferred.withLock { writes in
-            defer { writes = DeferredWrites() }
-            return writes
-        }
-        guard !writes.isEmpty else { return }
-        try await transaction.send { try writes.apply(to: $0) }
-    }
-
-    /// Keeps a write that can wait; sends what waits once there is a page's worth of it.
-    private func keepForLater(_ add: (inout DeferredWrites) -> Void) async throws {
-        let full = deferred.withLock { writes in
-            add(&writes)
-            return writes.refreshes.count >= DeferredWrites.capacity
-        }
-        if full { try await sendDeferred() }
+        let path = store.location
+        try await transaction.send { try $0.declare(binding) }
     }
 
     func log(_ text: String, level: FeedPass.LogLevel) {
@@ -151,26 +121,6 @@ final class EnginePassBackend: PassBackend {
             notes: statistics.notes
                 + (stale.isEmpty ? [] : ["stale: \(stale.count) response(s): " + FeedReport.summarize(stale)]),
             finished: finished)
-    }
-}
-
-/// Writes of a pass that need not reach the writer thread at once: the refreshed cache entries
-/// of pages the server confirmed unchanged, and the records counted unchanged. Sent together as
-/// one job, so that a pass over a hundred unchanged pages does not wake the writer thread two
-/// hundred times.
-struct DeferredWrites: Sendable {
-    /// Refreshes waiting at most: a job's worth.
-    static let capacity = 64
-    var refreshes: [CacheWrite] = []
-    var unchanged: [String: Int] = [:]
-
-    var isEmpty: Bool { refreshes.isEmpty && unchanged.isEmpty }
-
-    func apply(to scope: any PassWriting) throws {
-        for refresh in refreshes { try scope.storeCache(refresh) }
-        for (entity, count) in unchanged.sorted(by: { $0.key < $1.key }) {
-            try scope.countUnchanged(count, entity: entity)
-        }
     }
 }
 
