@@ -34,13 +34,6 @@ final class EntityWriter: EntityWriteTally {
     private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
     /// Where the texts of the record being written are bound from; see ``TextBindings``.
     private let texts = TextBindings()
-    /// Records known to be new (``isCertainlyNew(_:hash:in:)``) that wait to be inserted many
-    /// rows per statement (``MultiRowInsert``) by ``flush(in:)``.
-    private var pending: [(record: EntityRecord, hash: Int64)] = []
-    /// The multi-row inserts of the table and of each child table (in schema order), made on
-    /// first use.
-    private var batchInserts: (table: MultiRowInsert, children: [MultiRowInsert])?
-
     /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
     /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
     /// across resets, so each record binds only its own values.
@@ -82,23 +75,31 @@ final class EntityWriter: EntityWriteTally {
         }
     }
 
-    /// Keys written in this pass, while the table held none of the feed's rows when it began;
-    /// `nil` once it is known to hold some.
-    private var freshKeys: KeyFilter?
+    /// The inserts of the pass while the table held none of the feed's rows when the pass began
+    /// (``FirstPassInserts``); `nil` when it held some. Known from the first record on.
+    private var firstPass: FirstPassInserts?
     private var checkedFreshness = false
+    /// Keys written in this pass to a first-pass table without a primary key, which cannot
+    /// catch a repeated key itself.
+    private var freshKeys: KeyFilter?
 
-    /// Whether `record` can only be new: the feed had no rows when the pass began and the pass
-    /// has not written this key yet.
-    private func isCertainlyNew(_ record: EntityRecord, hash: Int64, in db: Database) throws -> Bool {
+    /// Whether `record` can go into ``firstPass``: the feed had no rows when the pass began, and
+    /// the table catches a repeated key or the pass has not written this key yet.
+    private func joinsFirstPass(_ record: EntityRecord, in db: Database) throws -> Bool {
         if !checkedFreshness {
             checkedFreshness = true
             let probe = try RawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 LIMIT 1")
             probe.bind(feed, at: 1)
             let hasRows = try probe.step(db)
             probe.reset()
-            if !hasRows { freshKeys = KeyFilter() }
+            if !hasRows {
+                let keyed = try EntityTable.isKeyed(schema.name, in: db)
+                firstPass = FirstPassInserts(schema: schema, keyed: keyed, feed: feed, run: run, stamp: stamp)
+                if !keyed { freshKeys = KeyFilter() }
+            }
         }
-        guard freshKeys != nil else { return false }
+        guard firstPass != nil else { return false }
+        guard freshKeys != nil else { return true }
         let identity = KeyFilter.hash(key: record.key, salt: 0)
         let seen = freshKeys?.mightContain(identity) ?? true
         freshKeys?.insert(identity)
@@ -113,13 +114,16 @@ final class EntityWriter: EntityWriteTally {
     ///
     /// - Parameter hash: the record's ``ContentHash``.
     func write(_ record: EntityRecord, hash: Int64, in db: Database) throws {
-        if try isCertainlyNew(record, hash: hash, in: db) {
-            pending.append((record, hash))
-            counts.inserted += 1
-            if try pending.count >= batchInserts(in: db).table.maxRows { try flush(in: db) }
+        if try joinsFirstPass(record, in: db), let firstPass {
+            if try firstPass.add(record, hash: hash, in: db) { try flush(in: db) }
             return
         }
         try flush(in: db)
+        try writeOneAtATime(record, hash: hash, in: db)
+    }
+
+    /// Writes `record` on its own, looking its key up first.
+    private func writeOneAtATime(_ record: EntityRecord, hash: Int64, in db: Database) throws {
         switch mode {
         case .merge, .replace:
             let lookup = try prepared(
@@ -186,64 +190,13 @@ final class EntityWriter: EntityWriteTally {
         }
     }
 
-    /// Inserts the records waiting since ``write(_:hash:in:)``, with their child rows, many
-    /// rows per statement. Call before anything else reads or writes the entity's tables.
+    /// Inserts the records waiting since ``write(_:hash:in:)``, many rows per statement. Call
+    /// before anything else reads or writes the entity's tables.
     func flush(in db: Database) throws {
-        guard !pending.isEmpty else { return }
-        let inserts = try batchInserts(in: db)
-        let pending = self.pending
-        // Every parameter is bound again for each row: bindings outlive a statement's run.
-        let columnCount = schema.columns.count
-        self.pending.removeAll(keepingCapacity: true)
-        try inserts.table.insert(pending.count, texts: texts, in: db) { index, statement, base in
-            let (record, hash) = pending[index]
-            statement.bind(record.key, at: base + 2, texts: texts)
-            statement.bind(hash, at: base + 3)
-            for index in 0..<columnCount {
-                let value = index < record.values.count ? record.values[index] : .null
-                statement.bind(value, at: base + Int32(index + 7), texts: texts)
-            }
+        guard let firstPass else { return }
+        counts.inserted += try firstPass.flush(texts: texts, in: db) { record, hash in
+            try writeOneAtATime(record, hash: hash, in: db)
         }
-        for (child, insert) in zip(schema.children, inserts.children) {
-            // Each child row as its record's index and its position in the record's list.
-            var rows: [(record: Int, position: Int)] = []
-            for (index, entry) in pending.enumerated() {
-                guard let list = Self.rows(of: child.name, in: entry.record) else { continue }
-                for position in list.indices { rows.append((index, position)) }
-            }
-            try insert.insert(rows.count, texts: texts, in: db) { index, statement, base in
-                let (recordIndex, position) = rows[index]
-                let record = pending[recordIndex].record
-                statement.bind(record.key, at: base + 2, texts: texts)
-                statement.bind(Int64(position), at: base + 3)
-                let row = Self.rows(of: child.name, in: record)?[position] ?? []
-                for index in 0..<child.columns.count {
-                    statement.bind(index < row.count ? row[index] : .null, at: base + Int32(index + 4), texts: texts)
-                }
-            }
-        }
-    }
-
-    private func batchInserts(in db: Database) throws -> (table: MultiRowInsert, children: [MultiRowInsert]) {
-        if let batchInserts { return batchInserts }
-        let feed = self.feed
-        let columns = schema.columns.map { EntityTable.quoted($0.name) }
-        let table = MultiRowInsert(
-            table: self.table, names: EntityTable.commonColumns.map(EntityTable.quoted) + columns, db: db
-        ) { [run, stamp] statement, base in
-            statement.bind(feed, at: base + 1)
-            statement.bind(run, at: base + 4)
-            statement.bind(stamp, at: base + 5)
-            statement.bind(stamp, at: base + 6)
-        }
-        let children = schema.children.map { child in
-            MultiRowInsert(
-                table: EntityTable.quoted(schema.childTableName(child)),
-                names: (EntityTable.childCommonColumns + child.columns.map(\.name)).map(EntityTable.quoted), db: db
-            ) { statement, base in statement.bind(feed, at: base + 1) }
-        }
-        batchInserts = (table, children)
-        return (table, children)
     }
 
     private func countDuplicate(_ key: String) {
@@ -315,7 +268,7 @@ final class EntityWriter: EntityWriteTally {
                 delete.bind(record.key, at: 2, texts: texts)
                 try run(delete, in: db)
             }
-            guard let rows = Self.rows(of: child.name, in: record), !rows.isEmpty else { continue }
+            guard let rows = record.rows(ofChild: child.name), !rows.isEmpty else { continue }
             let insert = statement.insert
             for (position, row) in rows.enumerated() {
                 insert.bind(record.key, at: 2, texts: texts)
@@ -324,13 +277,6 @@ final class EntityWriter: EntityWriteTally {
                 try run(insert, in: db)
             }
         }
-    }
-
-    /// The rows of the child list `name`; found by comparing names rather than hashing `name`,
-    /// which costs more for the few lists a record has.
-    private static func rows(of name: String, in record: EntityRecord) -> [[FieldValue]]? {
-        for (childName, rows) in record.children where childName == name { return rows }
-        return nil
     }
 
     /// Clears the bindings of the writer's statements, which point into its ``TextBindings``;
@@ -343,8 +289,7 @@ final class EntityWriter: EntityWriteTally {
         for statement in statements.compactMap({ $0 }) + (childStatements ?? []).flatMap({ [$0.delete, $0.insert] }) {
             statement.clearBindings()
         }
-        batchInserts?.table.clearBindings()
-        for insert in batchInserts?.children ?? [] { insert.clearBindings() }
+        firstPass?.clearBindings()
     }
 
     /// For `replace`: deletes the feed's rows that this pass did not deliver, leaving a tombstone

@@ -54,6 +54,23 @@ struct BatchedInsertTests {
         #expect(second.counts.unchanged == 150)
     }
 
+    @Test func aKeyRepeatedWithinOneStatementKeepsItsLastValuesAndTheRowsTheirOrder() async throws {
+        // Six records go in as a statement of four and one of two: the first holds both 3s.
+        let items = [(1, "a"), (2, "b"), (3, "c"), (3, "again"), (4, "d"), (5, "e")]
+        let body = items.map { #"{"id":\#($0.0),"name":"\#($0.1)","tags":["\#($0.1)"]}"# }.joined(separator: ",")
+        let harness = try harness(["items.json": Data(#"{"items":[\#(body)]}"#.utf8)])
+        let report = try #require(try await harness.run().feeds.first)
+        #expect((report.counts.inserted, report.counts.duplicates) == (5, 1))
+        let rows = try harness.rows("SELECT id, name FROM item ORDER BY rowid")
+        #expect(
+            rows.map { "\($0["id"].map(String.init(describing:)) ?? "?")=\(text($0["name"]) ?? "?")" } == [
+                "1=a", "2=b", "3=again", "4=d", "5=e",
+            ])
+        #expect(
+            try harness.rows("SELECT value FROM item__tags WHERE _key = '3'").map { text($0["value"]) } == ["again"])
+        #expect(try harness.count("item__tags") == 5)
+    }
+
     @Test func aKeyDeliveredAgainInThePassKeepsItsLastValues() async throws {
         // Item 99 is still waiting to be inserted (after the first 64) when it comes again.
         let harness = try harness(["items.json": Self.items(100, repeating: 99)])
