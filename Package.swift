@@ -59,7 +59,9 @@ let package = Package(
         // libpq from the system (libpq-dev), the PostgreSQL store's client: nothing to build, and
         // COPY as fast as PostgresNIO's (see the README's "PostgreSQL" section for the figures).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // zlib from the system, to keep cached response bodies small in the store.
+        // Zstandard from the system, to keep cached response bodies small in the store; zlib to
+        // read the bodies stores kept before (see BodyCompression).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // SQLite settings that its C API offers only through variadic functions.
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -67,7 +69,7 @@ let package = Package(
         .target(
             name: "FeedEngine",
             dependencies: [
-                "FeedKit", "CCurl", "CZlib", "CSQLiteTuning", "CLibPQ",
+                "FeedKit", "CCurl", "CZstd", "CZlib", "CSQLiteTuning", "CLibPQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite API, for binding values on the write path without boxing each one.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

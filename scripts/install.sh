@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a self-contained feedwork (the Swift runtime linked in, so the machine it runs on needs
-# only the system libraries: libsqlite3, libcurl, libyaml, zlib) and installs it.
+# only the system libraries: libsqlite3, libcurl, libzstd, zlib, libpq) and installs it.
 #
 #   scripts/install.sh                  # to /usr/local/bin when writable, else ~/.local/bin
 #   scripts/install.sh --prefix DIR     # to DIR/bin
