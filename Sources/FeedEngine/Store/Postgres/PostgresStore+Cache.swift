@@ -62,23 +62,25 @@ extension PostgresStore: FeedResponseCacheReading {
                 [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
             return
         }
+        // One statement, so one round trip to the server, for the entry and its body.
         try connection.execute(
             """
-            INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-            ON CONFLICT (key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
-                headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
-                fetched_at = excluded.fetched_at
+            WITH entry AS (
+                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                ON CONFLICT (key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
+                    headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
+                    fetched_at = excluded.fetched_at
+                RETURNING key
+            )
+            INSERT INTO _http_cache_body(key, body, body_size) SELECT key, $9, $10 FROM entry
+            ON CONFLICT (key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
             """,
             [
                 entry.key, feed, entry.url, String(entry.status), write.headersJSON, entry.etag, entry.lastModified,
-                Timestamp.string(entry.fetchedAt),
+                Timestamp.string(entry.fetchedAt), Hex.bytea(compressed ?? body),
+                compressed.map { _ in String(body.count) },
             ])
-        try connection.execute(
-            """
-            INSERT INTO _http_cache_body(key, body, body_size) VALUES ($1, $2, $3)
-            ON CONFLICT (key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
-            """, [entry.key, Hex.bytea(compressed ?? body), compressed.map { _ in String(body.count) }])
     }
 }
 
