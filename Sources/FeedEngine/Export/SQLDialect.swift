@@ -21,8 +21,9 @@ public enum SQLDialect: Sendable {
     /// rowid or PostgreSQL's `_row` (``PostgresEntityTable/commonColumns``).
     var tiebreak: String { self == .sqlite ? "t.rowid" : "t._row" }
 
-    /// What breaks ties for a child table on PostgreSQL, whose rows have no `_run`.
-    var childTiebreak: String { self == .sqlite ? "t.rowid" : "t._feed, t._key, t._position" }
+    /// What breaks ties for a child table, whose rows have no `_run` (and on SQLite no rowid:
+    /// see `EntityTable+ChildKey.swift`): the record and the place in its list.
+    var childTiebreak: String { "t._feed, t._key, t._position" }
 
     /// A condition that never holds.
     var never: String { self == .sqlite ? "0" : "false" }

@@ -14,11 +14,15 @@ extension EntityTable {
 
     /// Whether `table`'s primary key is `(_feed, _key)`.
     static func isKeyed(_ table: String, in db: Database) throws -> Bool {
-        let keyColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))")
+        try primaryKey(of: table, in: db) == ["_feed", "_key"]
+    }
+
+    /// The columns of `table`'s primary key, in key order; none for a rowid table without one.
+    static func primaryKey(of table: String, in db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))")
             .filter { ($0["pk"] as Int) > 0 }
             .sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }
             .map { $0["name"] as String }
-        return keyColumns == ["_feed", "_key"]
     }
 
     /// Gives `table` the primary key, or takes it away, rebuilding the table when it differs
@@ -44,9 +48,19 @@ extension EntityTable {
     ///
     /// - Throws: ``StoreError`` when another table's foreign key points at `table`: dropping
     ///   it would count each row pointing at it as pointing at nothing, and the commit would fail.
-    static func rebuild(_ table: String, keyed: Bool, foreignKeys: [ForeignKey], in db: Database, path: String)
-        throws
-    {
+    static func rebuild(
+        _ table: String, keyed: Bool, foreignKeys: [ForeignKey], in db: Database, path: String
+    ) throws {
+        try rebuild(
+            table, constraints: (keyed ? [primaryKey] : []) + foreignKeys.map(clause), withoutRowid: false,
+            copyingRowids: true, in: db, path: path)
+    }
+
+    /// Rebuilds `table` as above with `constraints` after its columns, as a `WITHOUT ROWID`
+    /// table or not; its rows keep their rowids when `copyingRowids` (both tables have them).
+    static func rebuild(
+        _ table: String, constraints: [String], withoutRowid: Bool, copyingRowids: Bool, in db: Database, path: String
+    ) throws {
         if let other = try tablesPointing(at: table, in: db).first {
             throw StoreError(
                 path: path,
@@ -63,14 +77,15 @@ extension EntityTable {
         }
         let names = columns.map { quoted($0.name) }.joined(separator: ", ")
         let temporary = quoted(table + "__rekeyed")
-        let definitions = columns.map(\.definition) + (keyed ? [primaryKey] : []) + foreignKeys.map(clause)
+        let definitions = columns.map(\.definition) + constraints
+        let rowid = copyingRowids ? "rowid, " : ""
         // Without it, renaming checks every view, and a view of the dropped table would fail it.
         try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         defer { try? db.execute(sql: "PRAGMA legacy_alter_table = OFF") }
         try db.execute(
             sql: """
-                CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")));
-                INSERT INTO \(temporary) (rowid, \(names)) SELECT rowid, \(names) FROM \(quoted(table));
+                CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")))\(withoutRowid ? " WITHOUT ROWID" : "");
+                INSERT INTO \(temporary) (\(rowid)\(names)) SELECT \(rowid)\(names) FROM \(quoted(table));
                 DROP TABLE \(quoted(table));
                 ALTER TABLE \(temporary) RENAME TO \(quoted(table));
                 """)

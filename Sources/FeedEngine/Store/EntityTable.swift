@@ -46,8 +46,8 @@ enum EntityTable {
             try ensureTable(
                 name: table, columns: child.columns,
                 common: #""_feed" TEXT NOT NULL, "_key" TEXT NOT NULL, "_position" INTEGER NOT NULL"#,
-                indexes: ["CREATE INDEX IF NOT EXISTS \(quoted(table + "_parent")) ON \(quoted(table))(_feed, _key)"],
-                in: db, path: path)
+                constraints: keyed ? [childPrimaryKey] : [], withoutRowid: keyed, indexes: [], in: db, path: path)
+            try setParentIndex(on: table, keyed: try setChildKey(keyed, on: table, in: db, path: path), in: db)
         }
     }
 
@@ -63,8 +63,8 @@ enum EntityTable {
     }
 
     private static func ensureTable(
-        name: String, columns: [FeedKit.Column], common: String, constraints: [String] = [], indexes: [String],
-        in db: Database, path: String
+        name: String, columns: [FeedKit.Column], common: String, constraints: [String] = [], withoutRowid: Bool = false,
+        indexes: [String], in db: Database, path: String
     ) throws {
         if try db.tableExists(name) {
             let existing = try db.columns(in: name)
@@ -96,7 +96,8 @@ enum EntityTable {
         } else {
             let definitions = columns.map { "\(quoted($0.name)) \($0.type.sqlType)" }
             try db.execute(
-                sql: "CREATE TABLE \(quoted(name)) (\(([common] + definitions + constraints).joined(separator: ", ")))")
+                sql: "CREATE TABLE \(quoted(name)) (\(([common] + definitions + constraints).joined(separator: ", ")))"
+                    + (withoutRowid ? " WITHOUT ROWID" : ""))
         }
         for index in indexes { try db.execute(sql: index) }
     }

@@ -2,10 +2,11 @@ import FeedKit
 
 /// A scalable Bloom filter of the keys written so far in a pass.
 ///
-/// When a feed's table holds none of its rows yet (its first pass), a key the filter has not
-/// seen cannot be in the table, so the writer inserts it without looking it up first; only the
-/// rare "maybe seen" answers (real duplicates, or false positives: under 1% for each layer,
-/// a few percent over all layers) pay for a lookup.
+/// When a feed's table holds none of its rows yet (its first pass) and has no primary key to
+/// catch a repeated key (an entity that keeps history; see ``FirstPassInserts``), a key the
+/// filter has not seen cannot be in the table, so the writer inserts it without looking it up
+/// first; only the rare "maybe seen" answers (real duplicates, or false positives: under 1% for
+/// each layer, a few percent over all layers) pay for a lookup.
 /// Layers grow fourfold as keys arrive, so a small feed costs a few kilobytes and a million keys
 /// about 3 MB.
 struct KeyFilter {

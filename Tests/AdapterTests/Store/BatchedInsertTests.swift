@@ -45,7 +45,9 @@ struct BatchedInsertTests {
         #expect(report.counts.inserted == 150)
         let names = try harness.rows("SELECT name FROM item ORDER BY rowid").compactMap { text($0["name"]) }
         #expect(names == (1...150).map { "item-\($0)" })
-        let tags = try harness.rows("SELECT _key, _position, value FROM item__tags ORDER BY rowid").map {
+        let tags = try harness.rows(
+            "SELECT _key, _position, value FROM item__tags ORDER BY CAST(_key AS INTEGER), _position"
+        ).map {
             "\(text($0["_key"]) ?? "?")/\($0["_position"].map(String.init(describing:)) ?? "?")/\(text($0["value"]) ?? "?")"
         }
         let expected = (1...150).flatMap { id in (0..<(id % 4)).map { "\(id)/\($0)/t\($0)-\(id)" } }
