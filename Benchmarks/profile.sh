@@ -27,7 +27,7 @@ server=$!
 trap 'kill $server 2>/dev/null' EXIT
 for _ in $(seq 1 200); do grep -q listening "$out/server.log" 2>/dev/null && break; sleep 0.05; done
 port=$(awk '/listening/ { print $3 }' "$out/server.log")
-cat >"$out/feeds.yaml" <<YAML
+bash Benchmarks/w1-feeds.sh "$port" >"$out/feeds.yaml"
 store: bench.sqlite
 feeds:
   - name: w1

@@ -108,7 +108,7 @@ for n in "${sizes[@]}"; do
     for _ in $(seq 1 200); do grep -q listening "$work/server-$n" 2>/dev/null && break; sleep 0.05; done
     port=$(awk '/listening/ { print $3 }' "$work/server-$n")
 
-    cat >"$work/feeds-$n.yaml" <<YAML
+    bash Benchmarks/w1-feeds.sh "$port" >"$work/feeds-$n.yaml"
 store: bench.sqlite
 feeds:
   - name: w1

@@ -44,10 +44,6 @@ extension EntityTable {
 
     /// A keyed child table finds a record's rows by its primary key; a rowid one by this index.
     static func setParentIndex(on table: String, keyed: Bool, in db: Database) throws {
-        let index = quoted(table + "_parent")
-        try db.execute(
-            sql: keyed
-                ? "DROP INDEX IF EXISTS \(index)"
-                : "CREATE INDEX IF NOT EXISTS \(index) ON \(quoted(table))(_feed, _key)")
+        try setFeedKeyIndex(table + "_parent", on: table, present: !keyed, in: db)
     }
 }

@@ -55,11 +55,15 @@ enum EntityTable {
     /// without one, this index. `_run` (for exports of increments) is not indexed; a scan is
     /// cheap next to a second index on every insert.
     static func setLookupIndex(on table: String, keyed: Bool, in db: Database) throws {
-        let index = quoted(table + "_feed_key")
+        try setFeedKeyIndex(table + "_feed_key", on: table, present: !keyed, in: db)
+    }
+
+    /// Creates the index `name` on `table`'s `(_feed, _key)` when `present`, else drops it.
+    static func setFeedKeyIndex(_ name: String, on table: String, present: Bool, in db: Database) throws {
         try db.execute(
-            sql: keyed
-                ? "DROP INDEX IF EXISTS \(index)"
-                : "CREATE INDEX IF NOT EXISTS \(index) ON \(quoted(table))(_feed, _key)")
+            sql: present
+                ? "CREATE INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table))(_feed, _key)"
+                : "DROP INDEX IF EXISTS \(quoted(name))")
     }
 
     private static func ensureTable(
