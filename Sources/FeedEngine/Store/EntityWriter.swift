@@ -34,6 +34,7 @@ final class EntityWriter: EntityWriteTally {
     private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
     /// Where the texts of the record being written are bound from; see ``TextBindings``.
     private let texts = TextBindings()
+
     /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
     /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
     /// across resets, so each record binds only its own values.
