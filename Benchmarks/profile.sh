@@ -28,24 +28,6 @@ trap 'kill $server 2>/dev/null' EXIT
 for _ in $(seq 1 200); do grep -q listening "$out/server.log" 2>/dev/null && break; sleep 0.05; done
 port=$(awk '/listening/ { print $3 }' "$out/server.log")
 bash Benchmarks/w1-feeds.sh "$port" >"$out/feeds.yaml"
-store: bench.sqlite
-feeds:
-  - name: w1
-    adapter: json
-    url: http://127.0.0.1:$port/items
-    pagination: { type: offset, limit: 1000, total_path: \$.total, max_pages: 100000, parallel: 2 }
-    records: \$.items
-    entity: item
-    key: id
-    fields:
-      id: int
-      name: string
-      price: decimal
-      updated_at: { type: timestamp, format: iso8601 }
-      meta_source: { path: meta.source, type: string }
-      meta_rank: { path: meta.rank, type: int }
-      tags: { type: list, of: string }
-YAML
 
 for pass in first second; do
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/$pass.callgrind" \

@@ -109,24 +109,6 @@ for n in "${sizes[@]}"; do
     port=$(awk '/listening/ { print $3 }' "$work/server-$n")
 
     bash Benchmarks/w1-feeds.sh "$port" >"$work/feeds-$n.yaml"
-store: bench.sqlite
-feeds:
-  - name: w1
-    adapter: json
-    url: http://127.0.0.1:$port/items
-    pagination: { type: offset, limit: 1000, total_path: \$.total, max_pages: 100000, parallel: 2 }
-    records: \$.items
-    entity: item
-    key: id
-    fields:
-      id: int
-      name: string
-      price: decimal
-      updated_at: { type: timestamp, format: iso8601 }
-      meta_source: { path: meta.source, type: string }
-      meta_rank: { path: meta.rank, type: int }
-      tags: { type: list, of: string }
-YAML
     runs=$repeat
     refs=(); fws=(); fw_rss=(); seconds=(); second_rss=(); floors=()
     for trial in $(seq 1 "$runs"); do
