@@ -62,6 +62,9 @@ public final class LoopbackServer: Sendable {
 
     /// The requests received so far, oldest first.
     public var requests: [LoopbackRequest] { core.requests }
+
+    /// How many connections clients have opened so far.
+    public var connectionCount: Int { core.connectionCount }
 }
 
 /// The server's state and threads, apart from ``LoopbackServer`` so that the threads do not keep
@@ -75,6 +78,7 @@ final class LoopbackServerCore: Sendable {
         var port: UInt16 = 0
         var stopped = false
         var connections: Set<Int32> = []
+        var accepted = 0
         var requests: [LoopbackRequest] = []
     }
 
@@ -85,6 +89,7 @@ final class LoopbackServerCore: Sendable {
 
     var port: Int { Int(state.withLock { $0.port }) }
     var requests: [LoopbackRequest] { state.withLock { $0.requests } }
+    var connectionCount: Int { state.withLock { $0.accepted } }
 
     func start(port requested: UInt16 = 0) throws(LoopbackServerError) {
         let running = state.withLock { state in
@@ -127,6 +132,7 @@ final class LoopbackServerCore: Sendable {
             let admitted = state.withLock { state in
                 guard !state.stopped else { return false }
                 state.connections.insert(descriptor)
+                state.accepted += 1
                 return true
             }
             guard admitted else {

@@ -162,8 +162,8 @@ public final class EntityStore: Sendable {
     }
 
     /// Runs `body`, which runs one statement, with a read-only connection and no transaction
-    /// around it: the statement reads a consistent snapshot of its own, without the two round
-    /// trips of `BEGIN` and `COMMIT` that ``read(_:)`` adds.
+    /// around it: the statement reads a consistent snapshot of its own, without the `BEGIN` and
+    /// `COMMIT` statements that ``read(_:)`` adds.
     func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.unsafeRead(body)

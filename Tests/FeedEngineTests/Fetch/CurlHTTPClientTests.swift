@@ -23,6 +23,22 @@ struct CurlHTTPClientTests {
         #expect(server.requests.first?.header("content-type") == "application/json")
     }
 
+    @Test func requestsTwoAtATimeKeepAFewConnectionsWhicheverThreadsRunThem() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        // A client of its own, so that no other test's transfers reach its threads.
+        let client = CurlHTTPClient(workers: 8)
+        for _ in 1...20 {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 1...2 { group.addTask { try await client.perform(HTTPRequest(url: server.url("/"))).status } }
+                for try await status in group { #expect(status == 200) }
+            }
+        }
+        #expect(server.requestCount == 40)
+        // With a pool of connections for each thread, the eight threads opened one each.
+        #expect(server.connectionCount <= 3, "\(server.connectionCount) connections")
+    }
+
     @Test func errorStatusIsAResponse() async throws {
         let server = try LoopbackServer { _ in .status(500) }
         defer { server.stop() }
