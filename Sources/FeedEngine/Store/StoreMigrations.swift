@@ -160,12 +160,26 @@ enum StoreMigrations {
             // server confirmed unchanged rewrote its body too (16 KB a page of W1). Bodies move
             // to a table of their own; a pass reads its feed's entries in one query
             // (`PassResponseCache`).
+            // The entries are copied into a new table rather than losing two columns to
+            // `ALTER TABLE ... DROP COLUMN`, which SQLite has only since 3.35.
             try db.execute(
                 sql: """
                     CREATE TABLE _http_cache_body (key TEXT PRIMARY KEY, body BLOB NOT NULL, body_size INTEGER);
                     INSERT INTO _http_cache_body(key, body, body_size) SELECT key, body, body_size FROM _http_cache;
-                    ALTER TABLE _http_cache DROP COLUMN body;
-                    ALTER TABLE _http_cache DROP COLUMN body_size;
+                    CREATE TABLE _http_cache_v9 (
+                        key TEXT PRIMARY KEY,
+                        feed TEXT NOT NULL,
+                        url TEXT NOT NULL,
+                        status INTEGER NOT NULL,
+                        headers TEXT NOT NULL,
+                        etag TEXT,
+                        last_modified TEXT,
+                        fetched_at TEXT NOT NULL
+                    );
+                    INSERT INTO _http_cache_v9
+                        SELECT key, feed, url, status, headers, etag, last_modified, fetched_at FROM _http_cache;
+                    DROP TABLE _http_cache;
+                    ALTER TABLE _http_cache_v9 RENAME TO _http_cache;
                     CREATE INDEX _http_cache_feed ON _http_cache(feed);
                     """)
         }
