@@ -338,12 +338,20 @@ public struct JSONAdapter: FeedAdapter {
 
     /// A stable digest of the options that decide how a response becomes rows and what it says
     /// about the next pages.
-    private static func fingerprint(of options: Options) -> String {
-        var text =
-            "\(mappingVersion)\u{1}\(options.records ?? "$")\u{1}\(options.entity)\u{1}\(options.key.fields)\u{1}\(options.extra ?? "")"
-        text += "\u{1}\(options.pagination.map { "\($0)" } ?? "none")"
-        for (name, spec) in options.fields.entries { text += "\u{1}\(name)=\(spec)" }
-        return digest(text)
+    static func fingerprint(of options: Options) -> String {
+        var text = FingerprintText()
+        text.add("version", mappingVersion)
+        text.add("records", options.records ?? "$")
+        text.add("entity", options.entity)
+        text.add("key", options.key.fields)
+        text.add("extra", options.extra ?? "")
+        if let pagination = options.pagination {
+            pagination.addFingerprint(to: &text)
+        } else {
+            text.add("pagination", nil as String?)
+        }
+        text.add("fields", options.fields)
+        return digest(text.text)
     }
 
     /// A 64-bit FNV-1a digest of `text`, in hex.
