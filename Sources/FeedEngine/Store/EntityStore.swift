@@ -130,6 +130,7 @@ public final class EntityStore: Sendable {
                 sql: """
                     INSERT INTO _entities(name, schema, history) VALUES (?, ?, ?)
                     ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, history = excluded.history
+                    WHERE schema IS NOT excluded.schema OR history IS NOT excluded.history
                     """,
                 arguments: [schema.name, json, history])
         }

@@ -10,7 +10,8 @@ import GRDB
 /// (`price` 249, `price_amount` 2.49, `price_currency` GBP). `_hash` is left out; the other
 /// `_` columns stay.
 ///
-/// Views are written again at the start of each pass, so they follow the schema. A view of that
+/// Views are written again at the start of a pass whose schema changed them, so they follow the
+/// schema; an unchanged view is left as it is. A view of that
 /// name that Feedwork did not write (no `/* feedwork view */` in its SQL), or a table of that
 /// name, is left alone.
 ///
@@ -22,20 +23,25 @@ enum EntityView {
     /// The view's name for `entity`.
     static func name(_ entity: String) -> String { entity + "_view" }
 
-    /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
+    /// Writes the view of `schema`, unless it is there as it would be written; `schemas` are the
+    /// store's entities, for relation labels.
     static func ensure(_ schema: EntitySchema, schemas: [String: EntitySchema], in db: Database) throws {
         let view = name(schema.name)
+        let create =
+            "CREATE VIEW \(EntityTable.quoted(view)) AS \(marker) "
+            + (try select(schema, schemas: schemas, dialect: .sqlite) { try db.tableExists($0) })
         if let existing = try Row.fetchOne(
             db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ?", arguments: [view])
         {
             let type: String = existing["type"]
             let sql: String? = existing["sql"]
             guard type == "view", sql?.contains(marker) == true else { return }
+            // Written again unchanged, the view would still change the schema, and every
+            // connection would prepare its statements again.
+            guard sql != create else { return }
             try db.execute(sql: "DROP VIEW \(EntityTable.quoted(view))")
         }
-        try db.execute(
-            sql: "CREATE VIEW \(EntityTable.quoted(view)) AS \(marker) "
-                + select(schema, schemas: schemas, dialect: .sqlite) { try db.tableExists($0) })
+        try db.execute(sql: create)
     }
 
     /// The view's query in `dialect`. Decimals compare as numbers (``SQLDialect/number(_:)``);
