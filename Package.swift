@@ -50,15 +50,14 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
-        // libcurl from the system (libcurl4-openssl-dev), with inline shims for its variadic calls.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        // libpq from the system (libpq-dev), the PostgreSQL store's client: nothing to build, and
-        // COPY as fast as PostgresNIO's (see the README's "PostgreSQL" section for the figures).
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libcurl and libpq from the system, loaded when a command first needs them rather than
+        // linked (see CDynamicLibrary): their headers come from libcurl4-openssl-dev and libpq-dev.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // libcurl, with fixed signatures for its variadic calls.
+        .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
+        // libpq, the PostgreSQL store's client: nothing to build, and COPY as fast as
+        // PostgresNIO's (see the README's "PostgreSQL" section for the figures).
+        .target(name: "CLibPQ", dependencies: ["CDynamicLibrary"]),
         // Zstandard from the system, to keep cached response bodies small in the store; zlib to
         // read the bodies stores kept before (see BodyCompression).
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -113,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "FeedEngineTests",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport",
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport", "CDynamicLibrary",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

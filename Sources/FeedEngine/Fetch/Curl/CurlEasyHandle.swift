@@ -16,7 +16,7 @@ final class CurlEasyHandle {
 
     /// - Returns: `nil` when libcurl cannot be initialized or gives no handle.
     init?(share: CurlShare? = nil) {
-        guard CurlGlobal.isInitialized, let handle = curl_easy_init() else { return nil }
+        guard CurlGlobal.isInitialized, let handle = fw_curl_easy_init() else { return nil }
         self.handle = handle
         self.share = share
         // `curl_easy_reset` keeps a handle's share, so this holds for every transfer. Refused,
@@ -27,7 +27,7 @@ final class CurlEasyHandle {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        fw_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -36,7 +36,7 @@ final class CurlEasyHandle {
         -> Result<HTTPResponse, HTTPClientError>
     {
         // Reset forgets the previous request's options but keeps live connections and caches.
-        curl_easy_reset(handle)
+        fw_curl_easy_reset(handle)
         errorBuffer[0] = 0
         if cancellation.isCancelled { return .failure(HTTPClientError(.cancelled)) }
         let state = CurlTransferState(limit: request.maxResponseBytes, cancellation: cancellation)
@@ -44,20 +44,21 @@ final class CurlEasyHandle {
         defer { context.release() }
 
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { fw_curl_slist_free_all(headerList) }
         for header in request.headers {
             let value = header.value.filter { $0 != "\r" && $0 != "\n" }
             // "Name;" is libcurl's spelling of a header with an empty value.
-            headerList = curl_slist_append(headerList, value.isEmpty ? "\(header.name);" : "\(header.name): \(value)")
+            headerList = fw_curl_slist_append(
+                headerList, value.isEmpty ? "\(header.name);" : "\(header.name): \(value)")
         }
         if request.body != nil {
             // No `Expect: 100-continue` round trip before sending a body.
-            headerList = curl_slist_append(headerList, "Expect:")
+            headerList = fw_curl_slist_append(headerList, "Expect:")
         }
 
         var code = configure(request, headers: headerList, context: context.toOpaque())
         if code == CURLE_OK {
-            code = curl_easy_perform(handle)
+            code = fw_curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
             return .failure(error(for: code, state: state, request: request))
@@ -140,7 +141,7 @@ final class CurlEasyHandle {
             return HTTPClientError(.tooLarge(limit: request.maxResponseBytes), curlCode: raw)
         default:
             let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let message = detail.isEmpty ? String(cString: fw_curl_easy_strerror(code)) : detail
             return HTTPClientError(.transport(message), curlCode: raw)
         }
     }

@@ -1,3 +1,4 @@
+import CCurl
 import FeedKit
 import Foundation
 
@@ -26,7 +27,7 @@ public final class CurlHTTPClient: Sendable {
                 let easy = CurlEasyHandle(share: share)
                 while let job = queue.next() {
                     guard let easy else {
-                        job.complete(.failure(HTTPClientError(.transport("libcurl could not be initialized"))))
+                        job.complete(.failure(HTTPClientError(.transport(CurlGlobal.failure))))
                         continue
                     }
                     job.complete(easy.perform(job.request, cancellation: job.cancellation))
@@ -38,6 +39,14 @@ public final class CurlHTTPClient: Sendable {
     }
 
     deinit { queue.close() }
+
+    /// Starts loading libcurl on a thread of its own and returns at once: a process that will
+    /// fetch calls it first thing, so the library (and the thirty-odd it depends on) loads while
+    /// the process reads its arguments and config, instead of before `main` or at the first
+    /// request.
+    public static func preload() {
+        fw_curl_preload()
+    }
 
     /// Performs `request` and returns its final response, whatever its status.
     ///

@@ -17,12 +17,15 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` naming the server when the connection fails.
     init(url: String) throws(PostgresError) {
         location = PostgresURL.withoutPassword(url)
-        guard let handle = PQconnectdb(url) else {
+        guard fw_pq_load() == 1 else {
+            throw PostgresError(location: location, message: String(cString: fw_pq_load_error()))
+        }
+        guard let handle = fw_PQconnectdb(url) else {
             throw PostgresError(location: location, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.text(PQerrorMessage(handle))
-            PQfinish(handle)
+        guard fw_PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.text(fw_PQerrorMessage(handle))
+            fw_PQfinish(handle)
             throw PostgresError(location: location, message: "cannot connect: \(message)")
         }
         self.handle = handle
@@ -31,7 +34,7 @@ final class PostgresConnection {
         try execute("SET client_min_messages TO warning")
     }
 
-    deinit { PQfinish(handle) }
+    deinit { fw_PQfinish(handle) }
 
     /// Runs `sql`, with `$1`, `$2`... bound to `parameters` (`nil` is NULL), and returns its rows.
     ///
@@ -40,10 +43,10 @@ final class PostgresConnection {
     func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
         let result: OpaquePointer?
         if parameters.isEmpty {
-            result = PQexec(handle, sql)
+            result = fw_PQexec(handle, sql)
         } else {
             result = Self.withCStrings(parameters) { values in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+                fw_PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
             }
         }
         return try check(result, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK], sql: sql)
@@ -54,19 +57,19 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` when the server refuses the statement or the data (the copy is
     ///   then abandoned), or what `body` throws (after telling the server the copy failed).
     func copy(_ sql: String, _ body: (inout PostgresCopyStream) throws -> Void) throws {
-        try check(PQexec(handle, sql), expecting: [PGRES_COPY_IN], sql: sql)
+        try check(fw_PQexec(handle, sql), expecting: [PGRES_COPY_IN], sql: sql)
         var stream = PostgresCopyStream(connection: self)
         do {
             try body(&stream)
             try stream.flush()
         } catch {
-            PQputCopyEnd(handle, "abandoned by feedwork")
-            while let result = PQgetResult(handle) { PQclear(result) }
+            fw_PQputCopyEnd(handle, "abandoned by feedwork")
+            while let result = fw_PQgetResult(handle) { fw_PQclear(result) }
             throw error
         }
-        guard PQputCopyEnd(handle, nil) == 1 else { throw failure("COPY could not be ended", sql: sql) }
+        guard fw_PQputCopyEnd(handle, nil) == 1 else { throw failure("COPY could not be ended", sql: sql) }
         var outcome: PostgresError?
-        while let result = PQgetResult(handle) {
+        while let result = fw_PQgetResult(handle) {
             do {
                 try check(result, expecting: [PGRES_COMMAND_OK], sql: sql)
             } catch {
@@ -80,7 +83,7 @@ final class PostgresConnection {
     fileprivate func send(_ bytes: UnsafeBufferPointer<UInt8>) throws(PostgresError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let sent = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            PQputCopyData(handle, $0, Int32(bytes.count))
+            fw_PQputCopyData(handle, $0, Int32(bytes.count))
         }
         guard sent == 1 else { throw failure("COPY data could not be sent", sql: "COPY") }
     }
@@ -91,21 +94,21 @@ final class PostgresConnection {
         throws(PostgresError) -> PostgresRows
     {
         guard let result else { throw failure("no result", sql: sql) }
-        let status = PQresultStatus(result)
+        let status = fw_PQresultStatus(result)
         guard expected.contains(status) else {
             var error = PostgresError(
-                location: location, message: Self.text(PQresultErrorMessage(result)), statement: sql)
-            if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+                location: location, message: Self.text(fw_PQresultErrorMessage(result)), statement: sql)
+            if let state = fw_PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
                 error.sqlState = String(cString: state)
             }
-            PQclear(result)
+            fw_PQclear(result)
             throw error
         }
         return PostgresRows(result: result)
     }
 
     private func failure(_ what: String, sql: String) -> PostgresError {
-        PostgresError(location: location, message: "\(what): \(Self.text(PQerrorMessage(handle)))", statement: sql)
+        PostgresError(location: location, message: "\(what): \(Self.text(fw_PQerrorMessage(handle)))", statement: sql)
     }
 
     /// libpq's message without its trailing newline.
@@ -185,25 +188,25 @@ final class PostgresRows {
 
     fileprivate init(result: OpaquePointer) { self.result = result }
 
-    deinit { PQclear(result) }
+    deinit { fw_PQclear(result) }
 
     /// The number of rows.
-    var count: Int { Int(PQntuples(result)) }
+    var count: Int { Int(fw_PQntuples(result)) }
 
     /// The columns' names, in order.
-    var columns: [String] { (0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) } }
+    var columns: [String] { (0..<fw_PQnfields(result)).map { String(cString: fw_PQfname(result, $0)) } }
 
     /// The number of rows the statement changed (`UPDATE`, `DELETE`, `INSERT`).
-    var changed: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    var changed: Int { Int(String(cString: fw_PQcmdTuples(result))) ?? 0 }
 
     /// The value at `row` and `column` as text; `nil` for NULL.
     subscript(row: Int, column: Int) -> String? {
-        guard PQgetisnull(result, Int32(row), Int32(column)) == 0 else { return nil }
-        return String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+        guard fw_PQgetisnull(result, Int32(row), Int32(column)) == 0 else { return nil }
+        return String(cString: fw_PQgetvalue(result, Int32(row), Int32(column)))
     }
 
     /// The type of `column` (its OID), to read its text back as the right value.
-    func typeOID(ofColumn column: Int) -> UInt32 { UInt32(PQftype(result, Int32(column))) }
+    func typeOID(ofColumn column: Int) -> UInt32 { UInt32(fw_PQftype(result, Int32(column))) }
 }
 
 /// A PostgreSQL failure: the server's message, its SQLSTATE and where it happened.
