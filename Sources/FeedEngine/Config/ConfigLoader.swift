@@ -211,13 +211,14 @@ public struct ConfigLoader: Sendable {
             }
             let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
             let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
+            // The feed's own tag, not `.implicit`, which would build Yams's default resolver.
             let limits = RequestLimits.check(
-                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark),
+                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, feedMapping.tag, .any, feedMapping.mark),
                 includesConcurrency: false, file: decoder.file)
             problems += limits.problems + ScheduleSettings.problems(in: feedMapping, file: decoder.file)
             let commonNode = Node.mapping(limits.mapping)
             let optionsNode = Node.mapping(
-                Node.Mapping(optionPairs.map { ($0.key, $0.value) }, .implicit, .any, feedMapping.mark))
+                Node.Mapping(optionPairs.map { ($0.key, $0.value) }, feedMapping.tag, .any, feedMapping.mark))
             let decodedCommon = decoder.decodeCollecting(CommonFeedKeys.self, from: commonNode, codingPath: path)
             problems += decodedCommon.problems
             guard let common = decodedCommon.value else { continue }

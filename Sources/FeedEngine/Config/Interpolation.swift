@@ -47,9 +47,12 @@ struct Interpolation {
             return nil
         }
         switch node {
-        case .scalar(var scalar):
-            scalar.string = interpolate(scalar.string, mark: scalar.mark, inURL: inURL)
-            return .scalar(scalar)
+        case .scalar(let scalar):
+            let text = interpolate(scalar.string, mark: scalar.mark, inURL: inURL)
+            guard text != scalar.string else { return node }
+            // A new scalar, not an assignment to `string`: that resets the tag through Yams's
+            // default resolver, whose rules are regular expressions compiled at first use.
+            return .scalar(Node.Scalar(text, scalar.tag, scalar.style, scalar.mark, scalar.anchor))
         case .mapping(let mapping):
             var pairs: [(Node, Node)] = []
             for (key, value) in mapping {

@@ -222,7 +222,8 @@ struct YAMLNodeDecoder: Decoder {
         guard let mapping = node.mapping else {
             if node.isNull {
                 // An empty block (`options:` with nothing under it) reads as an empty mapping.
-                let empty = Node.Mapping([], .implicit, .any, node.mark)
+                // The node's own tag: `.implicit` would build Yams's default resolver.
+                let empty = Node.Mapping([], node.tag, .any, node.mark)
                 return KeyedDecodingContainer(NodeKeyedContainer<Key>(decoder: self, mapping: empty))
             }
             throw failure("expected a mapping, found \(node.kindName)", at: node)
