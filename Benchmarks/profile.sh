@@ -14,7 +14,7 @@ n=${1:-20000}
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 
-build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+build=(bash scripts/release-build.sh)
 "${build[@]}" --product feedwork >/dev/null
 "${build[@]}" --product feedwork-bench-server >/dev/null
 bin=$("${build[@]}" --show-bin-path)

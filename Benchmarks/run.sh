@@ -22,9 +22,8 @@ if [ ! -x /usr/bin/time ]; then
     echo "installing GNU time"; apt-get install -y -qq time >/dev/null
 fi
 
-# A release build with the Swift runtime linked in, as a command-line tool is shipped (it saves
-# the dynamic linking of the runtime libraries at every start); a folder of its own.
-build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+# The release build that scripts/install.sh installs (scripts/release-build.sh).
+build=(bash scripts/release-build.sh)
 "${build[@]}" --product feedwork >/dev/null
 "${build[@]}" --product feedwork-bench-server >/dev/null
 bin=$("${build[@]}" --show-bin-path)

@@ -14,7 +14,7 @@
 set -euo pipefail
 REQUESTS="${1:-400}"
 cd "$(dirname "$0")/.."
-build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+build=(bash scripts/release-build.sh)
 "${build[@]}" --product feedwork >/dev/null
 "${build[@]}" --product feedwork-bench-server >/dev/null
 bin=$("${build[@]}" --show-bin-path)

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 feeds=${1:-200}
 seconds=${2:-60}
 
-build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+build=(bash scripts/release-build.sh)
 "${build[@]}" --product feedwork >/dev/null
 bin=$("${build[@]}" --show-bin-path)
 work=$(mktemp -d)

@@ -25,7 +25,7 @@ if [ -z "$prefix" ]; then
 fi
 
 # The same build as Benchmarks/run.sh, so either reuses the other's work.
-build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static --product feedwork)
+build=(bash scripts/release-build.sh --product feedwork)
 "${build[@]}"
 binary="$("${build[@]}" --show-bin-path)/feedwork"
 
