@@ -21,6 +21,9 @@ static void load_now(void) {
         if (address == NULL) {
             snprintf(library->error, sizeof library->error, "%s has no function %s: an unsupported version",
                 library->file, library->symbols[index].name);
+            // No address of a library that is closed again is left behind.
+            for (size_t found = 0; found < index; found++) *library->symbols[found].address = NULL;
+            dlclose(handle);
             return;
         }
         *library->symbols[index].address = address;

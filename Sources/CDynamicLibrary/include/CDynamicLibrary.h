@@ -38,7 +38,8 @@ int fw_library_load(fw_library *library);
 const char *fw_library_error(const fw_library *library);
 
 /// Starts loading `library` on a thread of its own and returns at once, so that the first use
-/// finds it loaded. Does nothing more when it is loaded or loading already.
+/// finds it loaded; called again, its thread finds the library loaded or waits for the load
+/// under way. While the library loads, `pthread_create` on any thread waits for it.
 void fw_library_preload(fw_library *library);
 
 #endif

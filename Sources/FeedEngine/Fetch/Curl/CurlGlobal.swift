@@ -5,7 +5,7 @@ import FeedKit
 ///
 /// libcurl is loaded then, not when the process starts (see `CDynamicLibrary`): commands that
 /// fetch nothing never load it, and ``CurlHTTPClient/preload()`` lets one that will fetch load
-/// it on another thread while it reads its arguments and config.
+/// it on another thread while it reads its config and opens its store.
 enum CurlGlobal {
     /// Whether libcurl is loaded and `curl_global_init` succeeded. A global `let` is initialized
     /// once, thread-safely.

@@ -40,10 +40,13 @@ public final class CurlHTTPClient: Sendable {
 
     deinit { queue.close() }
 
-    /// Starts loading libcurl on a thread of its own and returns at once: a process that will
-    /// fetch calls it first thing, so the library (and the thirty-odd it depends on) loads while
-    /// the process reads its arguments and config, instead of before `main` or at the first
-    /// request.
+    /// Starts loading libcurl on a thread of its own and returns at once, so that the library (and
+    /// the thirty-odd it depends on) loads while the process does other work, such as reading its
+    /// config and opening the store, instead of when the first client is made.
+    ///
+    /// Call it once the process's first threads exist (in an async command, after its first
+    /// suspension point or at the top of `run()`): while the library loads, glibc makes any new
+    /// thread wait for it.
     public static func preload() {
         fw_curl_preload()
     }
