@@ -114,7 +114,8 @@ let package = Package(
             dependencies: [
                 "FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport", "CDynamicLibrary",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Fetch/Fixtures"]
         ),
         .testTarget(
             name: "AdapterTests",

@@ -14,53 +14,95 @@ package enum SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
+    /// The eight words of the hash state.
+    private typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
     /// The digest of `data` as 64 lowercase hex digits.
     package static func hexDigest(_ data: some Sequence<UInt8>) -> String {
-        digest(data).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digest = digest(data)
+        return String(unsafeUninitializedCapacity: 64) { text in
+            let digits: StaticString = "0123456789abcdef"
+            for (index, byte) in digest.enumerated() {
+                text[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                text[2 * index + 1] = digits.utf8Start[Int(byte & 0x0f)]
+            }
+            return 64
+        }
     }
 
     /// The 32-byte digest of `data`.
     package static func digest(_ data: some Sequence<UInt8>) -> [UInt8] {
-        var message = Array(data)
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
+        data.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
+            ?? Array(data).withUnsafeBytes { digest(of: $0) }
+    }
 
-        var hash: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        var words = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
+    /// The digest of `message`, hashed where it lies: only the last one or two blocks, which
+    /// carry the padding and the message's length, are copied.
+    private static func digest(of message: UnsafeRawBufferPointer) -> [UInt8] {
+        var hash: Words = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+        )
+        let fullBlocks = message.count / 64
+        if let base = message.baseAddress {
+            for block in 0..<fullBlocks {
+                compress(UnsafeRawBufferPointer(start: base + block * 64, count: 64), into: &hash)
+            }
+        }
+        // The rest of the message, the 0x80 byte, zeros, and the length in bits (big-endian)
+        // fill one block, or two when fewer than 9 bytes are left in the first.
+        let rest = message.count - fullBlocks * 64
+        let tailLength = rest < 56 ? 64 : 128
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            if rest > 0, let base = message.baseAddress {
+                tail.copyMemory(from: UnsafeRawBufferPointer(start: base + fullBlocks * 64, count: rest))
+            }
+            tail[rest] = 0x80
+            tail.storeBytes(
+                of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tailLength - 8, as: UInt64.self)
+            for offset in stride(from: 0, to: tailLength, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: tail[offset..<offset + 64]), into: &hash)
+            }
+        }
+        var digest = [UInt8](repeating: 0, count: 32)
+        withUnsafeBytes(of: &hash) { words in
+            for index in 0..<8 {
+                let word = words.load(fromByteOffset: index * 4, as: UInt32.self)
+                for byte in 0..<4 {
+                    digest[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> UInt32(24 - byte * 8))
+                }
+            }
+        }
+        return digest
+    }
+
+    /// Mixes one 64-byte block into `hash`.
+    private static func compress(_ block: UnsafeRawBufferPointer, into hash: inout Words) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { words in
             for index in 0..<16 {
-                let base = chunk + index * 4
-                words[index] =
-                    UInt32(message[base]) << 24 | UInt32(message[base + 1]) << 16 | UInt32(message[base + 2]) << 8
-                    | UInt32(message[base + 3])
+                words[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
             }
             for index in 16..<64 {
                 let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
                 let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
                 words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7])
-            for index in 0..<64 {
-                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ s1 &+ choice &+ roundConstants[index] &+ words[index]
-                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+            var (a, b, c, d, e, f, g, h) = hash
+            roundConstants.withUnsafeBufferPointer { constants in
+                for index in 0..<64 {
+                    let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                    let choice = (e & f) ^ (~e & g)
+                    let temp1 = h &+ s1 &+ choice &+ constants[index] &+ words[index]
+                    let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let temp2 = s0 &+ majority
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+                }
             }
-            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { hash[index] = hash[index] &+ value }
+            hash = (
+                hash.0 &+ a, hash.1 &+ b, hash.2 &+ c, hash.3 &+ d, hash.4 &+ e, hash.5 &+ f, hash.6 &+ g, hash.7 &+ h
+            )
         }
-        return hash.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -50,6 +50,21 @@ struct FetchHelpersTests {
         #expect(SHA256.hexDigest(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
+    @Test func sha256MatchesAReferenceAtEveryLengthAroundThePaddingEdges() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/sha256-lengths.txt")
+        let vectors = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ") }
+        #expect(vectors.count > 100)
+        for vector in vectors {
+            let length = try #require(Int(vector[0]))
+            let message = (0..<length).map { UInt8(($0 * 7 + 3) % 256) }
+            #expect(SHA256.hexDigest(message) == vector[1], "\(length) bytes")
+            // A sequence without contiguous storage is hashed alike.
+            #expect(SHA256.hexDigest(message.lazy.map { $0 }) == vector[1], "\(length) bytes, not contiguous")
+        }
+    }
+
     @Test func inMemoryCacheStoresByKey() {
         let cache = InMemoryResponseCache()
         let entry = CachedResponse(
