@@ -1,9 +1,10 @@
-import FeedEngine
 import FeedFixtures
 import FeedKit
 import FeedTestSupport
 import Foundation
 import Testing
+
+@testable import FeedEngine
 
 @Suite("CurlHTTPClient")
 struct CurlHTTPClientTests {
@@ -37,6 +38,60 @@ struct CurlHTTPClientTests {
         #expect(server.requestCount == 40)
         // With a pool of connections for each thread, the eight threads opened one each.
         #expect(server.connectionCount <= 3, "\(server.connectionCount) connections")
+    }
+
+    @Test func aClientStartsNoThreadBeforeItsFirstTransfer() {
+        #expect(CurlHTTPClient(workers: 8).workerCount == 0)
+    }
+
+    @Test func transfersOneAfterAnotherShareOneThread() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let client = CurlHTTPClient(workers: 8)
+        for _ in 1...5 {
+            #expect(try await client.perform(HTTPRequest(url: server.url("/"))).status == 200)
+            // As between a feed's pages: the worker is back waiting when the next one comes.
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(client.workerCount == 1)
+    }
+
+    @Test func transfersAtOnceGetAThreadEachUpToTheLimit() async throws {
+        // A request is answered once four are in progress at the same time, or after 5 s.
+        let gate = Gate(opensAt: 4)
+        let server = try LoopbackServer { _ in .json(gate.arriveAndWait() ? #""together""# : #""alone""#) }
+        defer { server.stop() }
+        let client = CurlHTTPClient(workers: 4)
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 1...6 {
+                group.addTask {
+                    String(decoding: try await client.perform(HTTPRequest(url: server.url("/"))).body, as: UTF8.self)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(bodies == Array(repeating: #""together""#, count: 6))
+        #expect(client.workerCount == 4)
+    }
+
+    /// Holds callers until `opensAt` of them have arrived.
+    private final class Gate: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var arrived = 0  // guarded by `condition`
+        private let opensAt: Int
+
+        init(opensAt: Int) { self.opensAt = opensAt }
+
+        /// Whether the gate opened within 5 s of this caller's arrival.
+        func arriveAndWait() -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            arrived += 1
+            condition.broadcast()
+            let deadline = Date().addingTimeInterval(5)
+            while arrived < opensAt, condition.wait(until: deadline) {}
+            return arrived >= opensAt
+        }
     }
 
     @Test func errorStatusIsAResponse() async throws {

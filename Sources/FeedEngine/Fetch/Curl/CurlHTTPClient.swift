@@ -1,6 +1,7 @@
 import CCurl
 import FeedKit
 import Foundation
+import Synchronization
 
 /// An HTTP client on libcurl with an async API that never blocks Swift's cooperative threads.
 ///
@@ -14,35 +15,37 @@ import Foundation
 /// Any HTTP status is a response; only failures to get one are thrown. Use ``shared`` unless
 /// you need a separate pool; a client's threads stop when it is released.
 public final class CurlHTTPClient: Sendable {
-    /// A client with 8 worker threads, for the whole process.
+    /// A client of up to 8 transfers at once, for the whole process.
     public static let shared = CurlHTTPClient()
 
-    private let queue = CurlWorkQueue()
+    private let queue: CurlWorkQueue
+    /// The pool of connections the workers share, made with the first worker.
+    private let share = Mutex<SharedPool>(.notMade)
 
-    /// Starts `workers` threads (at least one): the most transfers that run at once.
+    private enum SharedPool {
+        case notMade
+        /// `nil` when libcurl is missing or refused a share: each handle then keeps its own.
+        case made(CurlShare?)
+    }
+
+    /// A client of at most `workers` transfers at once (at least one).
+    ///
+    /// Making a client costs nothing: libcurl, the connection pool and the threads come with
+    /// the transfers, a thread whenever a transfer would otherwise wait, so a run whose feeds
+    /// read only files never loads libcurl, and one that fetches opens its store while
+    /// libcurl loads (see ``preload()``).
     public init(workers: Int = 8) {
-        let share = CurlShare()
-        for index in 0..<max(1, workers) {
-            let thread = Thread { [queue] in
-                let easy = CurlEasyHandle(share: share)
-                while let job = queue.next() {
-                    guard let easy else {
-                        job.complete(.failure(HTTPClientError(.transport(CurlGlobal.failure))))
-                        continue
-                    }
-                    job.complete(easy.perform(job.request, cancellation: job.cancellation))
-                }
-            }
-            thread.name = "feedwork-curl-\(index)"
-            thread.start()
-        }
+        queue = CurlWorkQueue(maxWorkers: workers)
     }
 
     deinit { queue.close() }
 
+    /// The worker threads the client has started: one per transfer that had to wait for one.
+    var workerCount: Int { queue.workerCount }
+
     /// Starts loading libcurl on a thread of its own and returns at once, so that the library (and
     /// the thirty-odd it depends on) loads while the process does other work, such as reading its
-    /// config and opening the store, instead of when the first client is made.
+    /// config and opening the store, instead of at the first transfer.
     ///
     /// Call it once the process's first threads exist (in an async command, after its first
     /// suspension point or at the top of `run()`): while the library loads, glibc makes any new
@@ -61,7 +64,10 @@ public final class CurlHTTPClient: Sendable {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
                 let job = CurlJob(request: request, cancellation: cancellation) { continuation.resume(returning: $0) }
-                if !queue.submit(job) {
+                switch queue.submit(job) {
+                case .queued: break
+                case .queuedNeedsWorker: startWorker()
+                case .refused:
                     continuation.resume(
                         returning: .failure(HTTPClientError(.transport("the HTTP client was shut down"))))
                 }
@@ -70,5 +76,28 @@ public final class CurlHTTPClient: Sendable {
             cancellation.cancel()
         }
         return try result.get()
+    }
+
+    /// Starts a worker thread, with an easy handle of its own on the shared pool, that runs
+    /// jobs until the client is released.
+    private func startWorker() {
+        let share = share.withLock { pool in
+            if case .made(let share) = pool { return share }
+            let share = CurlShare()
+            pool = .made(share)
+            return share
+        }
+        let thread = Thread { [queue] in
+            let easy = CurlEasyHandle(share: share)
+            while let job = queue.next() {
+                guard let easy else {
+                    job.complete(.failure(HTTPClientError(.transport(CurlGlobal.failure))))
+                    continue
+                }
+                job.complete(easy.perform(job.request, cancellation: job.cancellation))
+            }
+        }
+        thread.name = "feedwork-curl"
+        thread.start()
     }
 }
