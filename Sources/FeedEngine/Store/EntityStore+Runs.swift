@@ -42,7 +42,14 @@ extension EntityStore {
     }
 
     /// Marks runs left `running` by a process that died as `interrupted`.
+    ///
+    /// Looked for first with a read, on the calling thread: usually there is none, and the
+    /// store opens without a write.
     func markInterruptedRuns() async throws {
+        let found = try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _runs WHERE status = 'running')") ?? false
+        }
+        guard found else { return }
         try await write { db in
             try db.execute(sql: "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'")
         }

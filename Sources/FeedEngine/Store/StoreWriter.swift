@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The store's one writer: a thread that runs write jobs one after another.
 ///
@@ -6,20 +7,36 @@ import Foundation
 /// here, so none blocks Swift's cooperative threads and no thread is made per write: one-shot
 /// writes (``EntityStore/write(_:)``) and each feed pass's transaction (``FeedTransaction``,
 /// which holds the thread until the pass commits or rolls back) queue in order of arrival.
+///
+/// The thread starts with the first job: a process that only reads never makes it, and one that
+/// fetches does not make it while libcurl loads (``CurlHTTPClient/preload()``), when glibc would
+/// make it wait for the load to finish.
 final class StoreWriter: Sendable {
     private let queue = JobQueue()
+    private let label: String
+    private let started = Mutex(false)
 
     init(label: String) {
-        let queue = self.queue
-        let thread = Thread { queue.drain() }
-        thread.name = label
-        thread.start()
+        self.label = label
     }
 
     deinit { queue.close() }
 
+    /// Whether the thread was started, by a first job.
+    var hasStarted: Bool { started.withLock { $0 } }
+
     /// Queues `job` to run on the writer thread.
-    func submit(_ job: @escaping @Sendable () -> Void) { queue.append(job) }
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        queue.append(job)
+        started.withLock { started in
+            guard !started else { return }
+            started = true
+            let queue = self.queue
+            let thread = Thread { queue.drain() }
+            thread.name = label
+            thread.start()
+        }
+    }
 
     /// Runs `body` on the writer thread and waits for it without blocking the caller's thread.
     func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -1,0 +1,46 @@
+import FeedKit
+import Foundation
+import Testing
+
+@testable import FeedEngine
+
+/// Runs a process left `running` when it died are marked `interrupted` by the next one to open
+/// the store for a pass; a store without any opens without a write.
+@Suite("Runs a dead process left")
+struct InterruptedRunTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interrupted-\(UUID().uuidString)")
+    var path: String { folder.appendingPathComponent("feeds.sqlite").path }
+
+    @Test func aRunLeftRunningIsMarkedInterrupted() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let store = try EntityStore(path: path)
+            _ = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
+            try await store.close()  // the run is never finished, as when its process dies
+        }
+        let store = try EntityStore(path: path)
+        try await store.markInterruptedRuns()
+        let statuses = try store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
+        #expect(statuses == ["interrupted"])
+    }
+
+    @Test func aStoreWithNoRunLeftRunningOpensWithoutAWrite() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let store = try EntityStore(path: path)
+            let run = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
+            try await store.recordFailedRun(
+                run, feed: "items",
+                outcome: EntityStore.RunOutcome(
+                    status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0, error: "gone",
+                    notes: [], finished: Date()),
+                outbox: [])
+            try await store.close()
+        }
+        let store = try EntityStore(path: path)
+        try await store.markInterruptedRuns()
+        #expect(!store.writer.hasStarted, "opening the store started its writer thread")
+        let statuses = try store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
+        #expect(statuses == ["failed"])
+    }
+}
