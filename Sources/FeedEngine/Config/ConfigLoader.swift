@@ -60,8 +60,7 @@ public struct ConfigLoader: Sendable {
         }
         let data: Data
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > Self.maximumFileBytes {
+            if let size = FileSize.ofFile(atPath: path), size > Self.maximumFileBytes {
                 throw ConfigError(
                     "the file is \(size) bytes, more than the \(Self.maximumFileBytes)-byte limit for a config file",
                     at: start)

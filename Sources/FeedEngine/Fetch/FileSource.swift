@@ -51,7 +51,7 @@ public enum FileSource {
             throw FetchError(.fileUnreadable("is a folder"), url: url)
         }
         let limit = context.policy.maxResponseBytes
-        if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int, size > limit {
+        if let size = FileSize.ofFile(atPath: file.path), size > limit {
             throw FetchError(.tooLarge(limit: limit), url: url)
         }
         let body: Data
