@@ -265,11 +265,16 @@ struct YAMLNodeDecoder: Decoder {
             guard let decimal = value as? T else { throw failure("expected a decimal number", at: node) }
             return decimal
         }
-        guard let enumType = type as? any RawRepresentable.Type else { return try T(from: self) }
         do {
             return try T(from: self)
-        } catch DecodingError.dataCorrupted {
+        } catch DecodingError.dataCorrupted(let context) {
             // Swift's own message for an unknown raw value names the Swift type, not the choices.
+            // Asked only now: the first check of each type against a protocol scans all of the
+            // program's conformance records, which for every type of an adapter's options cost
+            // more than decoding them.
+            guard let enumType = type as? any RawRepresentable.Type else {
+                throw DecodingError.dataCorrupted(context)
+            }
             let text = node.scalar?.string ?? ""
             var message = "'\(text)' is not an accepted value"
             if let choices = enumType as? any (CaseIterable & RawRepresentable).Type {
