@@ -9,8 +9,8 @@ import Foundation
 /// The size of a file, from `stat` alone.
 ///
 /// `FileManager.attributesOfItem(atPath:)` also looks up the names of the file's owner and
-/// group, reading `/etc/nsswitch.conf`, `/etc/passwd` and `/etc/group` on every call: most of
-/// the time it takes to read feeds.yaml or a feed's file.
+/// group, reading `/etc/nsswitch.conf`, `/etc/passwd` and `/etc/group` on every call: for
+/// W1's feeds.yaml, 2.1 M of the 2.7 M instructions spent reading the file (callgrind).
 enum FileSize {
     /// The size in bytes of the file at `path` (symlinks followed); `nil` when it cannot be read.
     static func ofFile(atPath path: String) -> Int? {

@@ -31,9 +31,8 @@ public final class CurlHTTPClient: Sendable {
     /// A client of at most `workers` transfers at once (at least one).
     ///
     /// Making a client costs nothing: libcurl, the connection pool and the threads come with
-    /// the transfers, a thread whenever a transfer would otherwise wait, so a run whose feeds
-    /// read only files never loads libcurl, and one that fetches opens its store while
-    /// libcurl loads (see ``preload()``).
+    /// the transfers, a thread whenever a transfer would otherwise wait. A command that fetches
+    /// nothing never loads libcurl; one that will fetch can load it early with ``preload()``.
     public init(workers: Int = 8) {
         queue = CurlWorkQueue(maxWorkers: workers)
     }
