@@ -37,20 +37,11 @@ static const fw_symbol symbols[] = {
     {"curl_share_cleanup", (void **)&share_cleanup},
 };
 
-// curl_global_init, with OpenSSL's initialization and its reading of openssl.cnf (2.4 M
-// instructions), done by whichever thread loads libcurl: the preload's, while the command reads
-// its config and opens its store, rather than the first transfer's.
-static const char *initialize(void) {
-    CURLcode code = global_init(CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32);
-    return code == CURLE_OK ? NULL : easy_strerror(code);
-}
-
 static fw_library curl = {
     .file = "libcurl.so.4",
     .package = "libcurl4",
     .symbols = symbols,
     .symbolCount = sizeof symbols / sizeof symbols[0],
-    .setup = initialize,
     .once = PTHREAD_ONCE_INIT,
 };
 
@@ -58,6 +49,7 @@ int fw_curl_load(void) { return fw_library_load(&curl); }
 const char *fw_curl_load_error(void) { return fw_library_error(&curl); }
 void fw_curl_preload(void) { fw_library_preload(&curl); }
 
+CURLcode fw_curl_global_init(long flags) { return global_init(flags); }
 CURL *fw_curl_easy_init(void) { return easy_init(); }
 void fw_curl_easy_cleanup(CURL *handle) { easy_cleanup(handle); }
 void fw_curl_easy_reset(CURL *handle) { easy_reset(handle); }

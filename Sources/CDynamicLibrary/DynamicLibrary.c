@@ -28,13 +28,6 @@ static void load_now(void) {
         }
         *library->symbols[index].address = address;
     }
-    if (library->setup != NULL) {
-        const char *problem = library->setup();
-        if (problem != NULL) {
-            snprintf(library->error, sizeof library->error, "%s could not be initialized: %s", library->file, problem);
-            return;
-        }
-    }
     library->loaded = 1;
 }
 

@@ -9,8 +9,7 @@
 #include <curl/curl.h>
 #include <pthread.h>
 
-/// Loads libcurl and runs curl_global_init once; 1 when it is ready, 0 when it cannot be had
-/// (see fw_curl_load_error).
+/// Loads libcurl once; 1 when it is ready, 0 when it cannot be had (see fw_curl_load_error).
 int fw_curl_load(void);
 
 /// Why fw_curl_load failed, naming the file or the missing function.
@@ -19,6 +18,7 @@ const char *fw_curl_load_error(void);
 /// Starts loading libcurl on a thread of its own, for a command that will fetch.
 void fw_curl_preload(void);
 
+CURLcode fw_curl_global_init(long flags);
 CURL *fw_curl_easy_init(void);
 void fw_curl_easy_cleanup(CURL *handle);
 void fw_curl_easy_reset(CURL *handle);

@@ -22,24 +22,19 @@ typedef struct {
     const char *package;
     const fw_symbol *symbols;
     size_t symbolCount;
-    /// Run once after every symbol was found, by the thread that loads (so a preload does it
-    /// too): the library's own process-wide initialization. NULL when there is none. Returns
-    /// NULL on success, or why it failed (the library then counts as not loaded).
-    const char *(*setup)(void);
     pthread_once_t once;
-    /// 1 once every symbol was found and `setup` succeeded, 0 otherwise.
+    /// 1 once every symbol was found, 0 otherwise.
     int loaded;
     /// Why loading failed: the loader's own message, naming the file or the symbol.
     char error[512];
 } fw_library;
 
-/// Loads `library`, looks up its symbols and runs its `setup`, the first time; returns 1 when
-/// they are all there and `setup` succeeded. Safe from any thread: a caller arriving while
-/// another thread loads waits for it.
+/// Loads `library` and looks up its symbols, the first time; returns 1 when they are all there.
+/// Safe from any thread: a caller arriving while another thread loads waits for it.
 int fw_library_load(fw_library *library);
 
-/// Why loading failed: the loader's message naming the file and its package, the missing
-/// function, or the reason `setup` gave; empty when it did not fail.
+/// Why loading failed: the loader's message naming the file and its package, or the missing
+/// function; empty when it did not fail.
 const char *fw_library_error(const fw_library *library);
 
 /// Starts loading `library` on a thread of its own and returns at once, so that the first use

@@ -62,7 +62,7 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
     }
 
     func run() async throws {
-        // libcurl loads and initializes on another thread while the config is read and the store opened.
+        // libcurl loads on another thread while the config is read and the store opened.
         CurlHTTPClient.preload()
         let config = try options.load()
         for name in feeds where config.feed(named: name) == nil {

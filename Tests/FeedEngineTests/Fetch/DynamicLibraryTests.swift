@@ -30,19 +30,6 @@ struct DynamicLibraryTests {
         return try body(library, addresses)
     }
 
-    /// Starts a preload of `library`, then loads it from eight threads at once; returns how many
-    /// of them found it loaded.
-    static func preloadThenLoadFromEightThreads(_ library: UnsafeMutablePointer<fw_library>) -> Int {
-        nonisolated(unsafe) let shared = library
-        fw_library_preload(shared)
-        let loaded = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let result = fw_library_load(shared)
-            loaded.withLock { $0 += Int(result) }
-        }
-        return loaded.withLock { $0 }
-    }
-
     @Test func aLibraryIsLoadedAndItsFunctionsFound() {
         Self.withLibrary(file: "libz.so.1", functions: ["zlibVersion", "crc32"]) { library, addresses in
             #expect(fw_library_load(library) == 1)
@@ -74,45 +61,17 @@ struct DynamicLibraryTests {
         }
     }
 
-    @Test func theSetupRunsOnceAfterTheFunctionsAreFoundWhicheverThreadLoads() {
-        Self.withLibrary(file: "libz.so.1", functions: ["zlibVersion"]) { library, addresses in
-            SetupProbe.functionSlot.withLock { $0 = Int(bitPattern: addresses) }
-            library.pointee.setup = {
-                let slot = UnsafeMutablePointer<UnsafeMutableRawPointer?>(
-                    bitPattern: SetupProbe.functionSlot.withLock { $0 })
-                let found = slot?.pointee != nil
-                SetupProbe.runs.withLock { $0.append(found) }
-                return nil
-            }
-            #expect(Self.preloadThenLoadFromEightThreads(library) == 8)
-            #expect(SetupProbe.runs.withLock { $0 } == [true], "one run, with the functions already found")
-        }
-    }
-
-    @Test func aLibraryWhoseSetupFailsIsRefusedWithTheReasonItGave() {
-        Self.withLibrary(file: "libz.so.1", functions: ["zlibVersion"]) { library, _ in
-            library.pointee.setup = { UnsafePointer(SetupProbe.refusal) }
-            #expect(fw_library_load(library) == 0)
-            #expect(fw_library_load(library) == 0, "asked again, it stays refused")
-            #expect(String(cString: fw_library_error(library)) == "libz.so.1 could not be initialized: no entropy")
-        }
-    }
-
     @Test func threadsAskingAtOnceAllFindTheLibraryLoaded() {
         Self.withLibrary(file: "libz.so.1", functions: ["zlibVersion"]) { library, addresses in
-            #expect(Self.preloadThenLoadFromEightThreads(library) == 8)
+            nonisolated(unsafe) let shared = library
+            fw_library_preload(shared)
+            let loaded = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let result = fw_library_load(shared)
+                loaded.withLock { $0 += Int(result) }
+            }
+            #expect(loaded.withLock { $0 } == 8)
             #expect(addresses[0] != nil)
         }
     }
-}
-
-/// What the setups of the tests above see. A setup is a C function pointer: it captures
-/// nothing, so it reports here.
-private enum SetupProbe {
-    /// Whether the function's address was there, once per run of the setup.
-    static let runs = Mutex<[Bool]>([])
-    /// Where the loader writes the function's address, as a bit pattern.
-    static let functionSlot = Mutex<Int>(0)
-    /// The reason the refusing setup gives; never freed, as the library keeps pointing at it.
-    nonisolated(unsafe) static let refusal = strdup("no entropy")!
 }

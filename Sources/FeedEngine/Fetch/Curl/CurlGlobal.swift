@@ -7,11 +7,14 @@ import FeedKit
 /// fetch nothing never load it, and ``CurlHTTPClient/preload()`` lets one that will fetch load
 /// it on another thread while it reads its config and opens its store.
 enum CurlGlobal {
-    /// Whether libcurl is loaded and `curl_global_init` succeeded (both done once, by the
-    /// preload's thread or by the first caller).
-    static var isInitialized: Bool { fw_curl_load() == 1 }
+    /// Whether libcurl is loaded and `curl_global_init` succeeded. A global `let` is initialized
+    /// once, thread-safely.
+    static let isInitialized: Bool =
+        fw_curl_load() == 1 && fw_curl_global_init(Int(CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32)) == CURLE_OK
 
     /// Why no transfer can be made when ``isInitialized`` is false: the library's absence, or
     /// its refusal to initialize.
-    static var failure: String { String(cString: fw_curl_load_error()) }
+    static var failure: String {
+        fw_curl_load() == 1 ? "libcurl could not be initialized" : String(cString: fw_curl_load_error())
+    }
 }

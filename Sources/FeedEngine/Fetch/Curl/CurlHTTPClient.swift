@@ -43,9 +43,8 @@ public final class CurlHTTPClient: Sendable {
     var workerCount: Int { queue.workerCount }
 
     /// Starts loading libcurl on a thread of its own and returns at once, so that the library (and
-    /// the thirty-odd it depends on) loads and initializes (`curl_global_init`, which sets up
-    /// OpenSSL) while the process does other work, such as reading its config and opening the
-    /// store, instead of at the first transfer.
+    /// the thirty-odd it depends on) loads while the process does other work, such as reading its
+    /// config and opening the store, instead of at the first transfer.
     ///
     /// Call it once the process's first threads exist (in an async command, after its first
     /// suspension point or at the top of `run()`): while the library loads, glibc makes any new
