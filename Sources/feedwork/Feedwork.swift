@@ -56,6 +56,9 @@ struct Feedwork: AsyncParsableCommand {
             guard ours, let (status, lines) = ExitStatus.of(error) else { exitForArgumentParser(error) }
             fail(status, lines)
         }
+        // Returning would exit as well, but only once libdispatch has made a thread to run the
+        // main queue, where an async main ends.
+        exit()
     }
 
     /// Ends with argument-parser's own message for `error` (help, version, a parse error with
