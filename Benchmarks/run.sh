@@ -2,14 +2,16 @@
 # The throughput benchmark (workload W1): feedwork's json adapter against a synthetic API running
 # as a separate process on 127.0.0.1, timed side by side with a hand-written Python loader that
 # reads the same pages from local files, and next to SQLite's own floor: the same rows inserted
-# by SQLite alone (Benchmarks/floor-sql.sh). Then the PostgreSQL column: the same passes into a
+# by SQLite alone (Benchmarks/floor-sql.sh). The unchanged second pass is timed next to its own
+# floor: the curl command alone making the pass's conditional requests as many at a time
+# (Benchmarks/revalidate-floor.sh). Then the PostgreSQL column: the same passes into a
 # PostgreSQL store, next to PostgreSQL's floor, `psql`'s `\copy` of the same rows from CSV files
 # (Benchmarks/floor-postgres.sh). Prints a table and a final summary line.
 #
 # Usage: Benchmarks/run.sh [N ...]        (default: 100000 1000000; exits 1 when a target is missed)
 #        REPEAT=5 Benchmarks/run.sh      (each measurement is the median of REPEAT runs, default 3,
 #                                         alternating reference and feedwork so noise hits both)
-# Needs: a release build (made here), python3, GNU time (/usr/bin/time; apt-get install time).
+# Needs: a release build (made here), python3, GNU time (/usr/bin/time; apt-get install time), curl.
 # PostgreSQL: the server at FEEDWORK_BENCH_POSTGRES_URL, else FEEDWORK_TEST_POSTGRES_URL, else a
 # throwaway one (scripts/postgres-throwaway.sh, stopped at exit); each pass writes a schema of its
 # own, dropped afterwards. Without a server or psql the PostgreSQL rows are skipped, loudly.
@@ -20,6 +22,9 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100000 1000000)
 if [ ! -x /usr/bin/time ]; then
     echo "installing GNU time"; apt-get install -y -qq time >/dev/null
+fi
+if ! command -v curl >/dev/null; then
+    echo "installing curl"; apt-get install -y -qq curl >/dev/null
 fi
 
 # The release build that scripts/install.sh installs (scripts/release-build.sh).
@@ -99,7 +104,7 @@ median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # pass whose client and server overlap): say how busy the machine was.
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
-declare -A wall rss ref second floor pg_wall pg_peak pg_second pg_full pg_floor
+declare -A wall rss ref second revalidate floor pg_wall pg_peak pg_second pg_full pg_floor
 for n in "${sizes[@]}"; do
     pages="$work/pages-$n"
     "$bin/feedwork-bench-server" --rows "$n" --write-pages "$pages" >"$work/server-$n" &
@@ -108,8 +113,9 @@ for n in "${sizes[@]}"; do
     port=$(awk '/listening/ { print $3 }' "$work/server-$n")
 
     bash Benchmarks/w1-feeds.sh "$port" >"$work/feeds-$n.yaml"
+    parallel=$(grep -o 'parallel: [0-9]*' "$work/feeds-$n.yaml" | awk '{ print $2 }')
     runs=$repeat
-    refs=(); fws=(); fw_rss=(); seconds=(); second_rss=(); floors=()
+    refs=(); fws=(); fw_rss=(); seconds=(); second_rss=(); revalidates=(); floors=()
     for trial in $(seq 1 "$runs"); do
         measure "ref-$n" python3 Benchmarks/reference_loader.py "$pages" "$work/ref-$n.sqlite"
         refs+=("$WALL"); ref_rss=$RSS
@@ -120,6 +126,13 @@ for n in "${sizes[@]}"; do
         [ "$rows" = "$n" ] || { echo "feedwork stored $rows rows, expected $n"; exit 1; }
         measure "fw2-$n" "$bin/feedwork" run -c "$work/fw-$n/feeds.yaml"
         seconds+=("$WALL"); second_rss+=("$RSS")
+        bash Benchmarks/revalidate-floor.sh "$work/fw-$n/bench.sqlite" w1 >"$work/revalidate-$n.curl"
+        measure "revalidate-$n" curl --no-progress-meter --parallel --parallel-max "$parallel" \
+            --config "$work/revalidate-$n.curl"
+        requests=$(grep -c '^url' "$work/revalidate-$n.curl")
+        [ "$(grep -c '^304$' "$work/out-revalidate-$n")" = "$requests" ] || {
+            echo "curl's revalidation of $requests pages was not answered 304 throughout"; exit 1; }
+        revalidates+=("$WALL"); revalidate_rss=$RSS
         bash Benchmarks/floor-sql.sh "$work/fw-$n/bench.sqlite" "$n" >"$work/floor-$n.sql"
         rm -f "$work/floor-$n.sqlite" "$work/floor-$n.sqlite-wal" "$work/floor-$n.sqlite-shm"
         measure "floor-$n" sqlite3 "$work/floor-$n.sqlite" ".read $work/floor-$n.sql"
@@ -129,13 +142,16 @@ for n in "${sizes[@]}"; do
     wall[$n]=$(median "${fws[@]}")
     rss[$n]=$(printf "%s\n" "${fw_rss[@]}" | sort -g | tail -1)
     second[$n]=$(median "${seconds[@]}")
+    revalidate[$n]=$(median "${revalidates[@]}")
     floor[$n]=$(median "${floors[@]}")
     printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "python reference" "${ref[$n]}" "$(awk "BEGIN { print $n / ${ref[$n]} }")" "$ref_rss" "1.00"
     printf "%-9s %-22s %9.2f %11.0f %9s %8.2f\n" "$n" "feedwork run" "${wall[$n]}" "$(awk "BEGIN { print $n / ${wall[$n]} }")" "${rss[$n]}" "$(awk "BEGIN { print ${wall[$n]} / ${ref[$n]} }")"
     printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "feedwork, nothing new" "${second[$n]}" "-" "$(printf "%s\n" "${second_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of 1st"
+    printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "curl, revalidate only" "${revalidate[$n]}" "-" "$revalidate_rss" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }") of 1st"
+    echo "          the second pass's floor: curl alone, its $requests conditional requests $parallel at a time; feedwork takes $(awk "BEGIN { printf \"%.0f\", 1000 * (${second[$n]} - ${revalidate[$n]}) }") ms more"
     printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "sqlite floor" "${floor[$n]}" "$(awk "BEGIN { print $n / ${floor[$n]} }")" "$floor_rss" "$(awk "BEGIN { printf \"%.2f\", ${floor[$n]} / ${ref[$n]} }")"
     echo "          feedwork's first pass is $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x SQLite's floor"
-    [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s)"
+    [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s; second passes: ${seconds[*]} s; curl: ${revalidates[*]} s)"
 
     if [ -z "$pg_skipped" ]; then
         # The same passes into PostgreSQL, each trial into a schema of its own, next to the floor.
@@ -186,7 +202,7 @@ verdict() { awk "BEGIN { exit !($1) }" && echo PASS || echo FAIL; }
 summary="W1 N=$first: feedwork ${wall[$first]}s vs reference ${ref[$first]}s (ratio $(awk "BEGIN { printf \"%.2f\", ${wall[$first]} / ${ref[$first]} }"), target <= 0.70: $(verdict "${wall[$first]} <= 0.70 * ${ref[$first]}"))"
 for n in "${sizes[@]}"; do
     summary+="; N=$n: $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x the SQLite floor of ${floor[$n]}s (target <= 1.25: $(verdict "${wall[$n]} <= 1.25 * ${floor[$n]}"))"
-    summary+=", second pass ${second[$n]}s, $(awk "BEGIN { printf \"%.1f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of first (target <= 5%: $(verdict "${second[$n]} <= 0.05 * ${wall[$n]}"))"
+    summary+=", second pass ${second[$n]}s, $(awk "BEGIN { printf \"%.1f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of first (target <= 5%: $(verdict "${second[$n]} <= 0.05 * ${wall[$n]}"); curl's revalidation alone $(awk "BEGIN { printf \"%.1f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }"))"
     summary+=", peak RSS ${rss[$n]} MB (target <= 64: $(verdict "${rss[$n]} <= 64"))"
 done
 if [ ${#sizes[@]} -gt 1 ]; then
