@@ -14,7 +14,7 @@ store=$1; feed=$2
 sqlite3 -separator $'\t' "$store" \
     "SELECT url, COALESCE(etag, ''), COALESCE(last_modified, '') FROM _http_cache WHERE feed = '${feed//\'/\'\'}' ORDER BY url" |
     awk -F'\t' '
-        function quoted(text) { gsub(/\\/, "\\\\", text); gsub(/"/, "\\\"", text); return "\"" text "\"" }
+        function quoted(text) { gsub(/\\/, "\\\\\\\\", text); gsub(/"/, "\\\"", text); return "\"" text "\"" }
         NR > 1 { print "next" }
         {
             print "url = " quoted($1)
