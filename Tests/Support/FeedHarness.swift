@@ -90,10 +90,14 @@ public final class FeedHarness: Sendable {
     public func store() throws -> EntityStore { try EntityStore(path: try config().storePath) }
 
     /// Runs the enabled feeds (or the named ones) once.
-    public func run(feeds: [String] = [], offline: Bool = false, fetcher: any Fetching = StandardFetcher()) async throws
-        -> RunReport
-    {
-        let engine = try await Engine.open(try config(), fetcher: fetcher, offline: offline)
+    ///
+    /// - Parameter startDate: the moment every pass starts at, for tests whose expectations
+    ///   depend on the day (`{{today}}`, a flight offer's date): without it, a test running
+    ///   across midnight computes another day than the pass.
+    public func run(
+        feeds: [String] = [], offline: Bool = false, fetcher: any Fetching = StandardFetcher(), startDate: Date? = nil
+    ) async throws -> RunReport {
+        let engine = try await Engine.open(try config(), fetcher: fetcher, offline: offline, startDate: startDate)
         return await engine.run(feeds: feeds)
     }
 

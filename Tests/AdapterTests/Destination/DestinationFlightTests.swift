@@ -9,6 +9,9 @@ import Testing
 @Suite("Destination adapter: flights")
 struct DestinationFlightTests {
     static let registry = AdapterRegistry([DestinationAdapter.self, EarlierOffersAdapter.self])
+    /// The start of every pass here: the offers' day is the pass's, and a test that read the
+    /// clock itself would see another day when it runs across midnight.
+    static let now = Date(timeIntervalSince1970: 1_768_046_400)  // 2026-01-10T12:00:00Z
 
     func flightsYAML(url: String = "flights.json", extra: String = "") -> String {
         """
@@ -27,7 +30,7 @@ struct DestinationFlightTests {
     }
 
     func ranked(_ harness: FeedHarness) throws -> [String] {
-        try harness.rows("SELECT id FROM flight_offer WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Date()))])
+        try harness.rows("SELECT id FROM flight_offer WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Self.now))])
             .compactMap { if case .text(let id)? = $0["id"] { id } else { nil } }
     }
 
@@ -44,7 +47,7 @@ struct DestinationFlightTests {
     func realPayloadGivesTheOfferWithExactValues() async throws {
         let body = try RealFixtures.data("destination/kiwi-flights.json")
         let harness = try harness(body: body)
-        let report = try await harness.run()
+        let report = try await harness.run(startDate: Self.now)
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .ok)
         #expect(feed.counts.inserted == 1)
@@ -68,7 +71,7 @@ struct DestinationFlightTests {
         #expect(row["duration_seconds"] == .integer(4200))
         #expect(row["duration_text"] == .text("1h 10m"))
         #expect(row["rank"] == .integer(1))
-        #expect(row["offer_date"] == .text(Self.day(Date())))
+        #expect(row["offer_date"] == .text(Self.day(Self.now)))
         let deepLink = try #require(JSONParser.parse(body)["data"]?[0]?["deep_link"]?.stringValue)
         #expect(deepLink.hasPrefix("https://www.kiwi.com/deep?from=PRG&to=BUD&departure=31-01-2020"))
         #expect(row["booking_url"] == .text(deepLink))
@@ -76,7 +79,7 @@ struct DestinationFlightTests {
 
     @Test func theTopOffersAreKeptInTheAPIsOrderAndRejectsTakeNoRank() async throws {
         let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"))
-        let report = try await harness.run()
+        let report = try await harness.run(startDate: Self.now)
         let feed = try #require(report.feeds.first)
         #expect(feed.counts.inserted == 5)
         #expect(feed.counts.rejected == 1)
@@ -88,7 +91,7 @@ struct DestinationFlightTests {
 
     @Test func decimalPricesAreStoredExactlyAsMinorUnits() async throws {
         let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"), extra: "    top: 2")
-        _ = try await harness.run()
+        _ = try await harness.run(startDate: Self.now)
         let prices = try harness.rows("SELECT id, price, currency FROM flight_offer ORDER BY rank")
         #expect(prices.map { $0["price"] } == [.integer(1200), .integer(1999)])
         #expect(prices.allSatisfy { $0["currency"] == .text("EUR") })
@@ -100,7 +103,7 @@ struct DestinationFlightTests {
         }
         let body = #"{"currency":"JPY","data":[\#(offer("a", price: "1500.5")),\#(offer("b", price: "1500"))]}"#
         let harness = try harness(body: Data(body.utf8))
-        let report = try await harness.run()
+        let report = try await harness.run(startDate: Self.now)
         #expect(report.feeds.first?.counts.rejected == 1)
         let row = try #require(try harness.rows("SELECT id, price, currency FROM flight_offer").first)
         #expect(row["id"] == .text("b"))
@@ -125,8 +128,8 @@ struct DestinationFlightTests {
                           limit: "30"
                           partner: picky
                     """))
-        let start = Date()
-        let report = try await harness.run()
+        let start = Self.now
+        let report = try await harness.run(startDate: start)
         #expect(report.feeds.first?.counts.inserted == 5)
         let request = try #require(server.requests.first)
         #expect(request.queryItems.map(\.name) == ["flyFrom", "dateFrom", "dateTo", "limit", "partner"])
@@ -137,14 +140,14 @@ struct DestinationFlightTests {
 
     /// A harness whose store holds offers to BUD and BER made yesterday, and that day's date.
     func harnessWithYesterdaysOffers() async throws -> (FeedHarness, yesterday: String) {
-        let yesterday = Self.day(Date().addingTimeInterval(-86_400))
+        let yesterday = Self.day(Self.now.addingTimeInterval(-86_400))
         let harness = try FeedHarness(
             registry: Self.registry,
             yaml: """
                 feeds:
                   - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER] }
                 """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
-        _ = try await harness.run()
+        _ = try await harness.run(startDate: Self.now)
         return (harness, yesterday)
     }
 
@@ -152,7 +155,7 @@ struct DestinationFlightTests {
         let (harness, yesterday) = try await harnessWithYesterdaysOffers()
         try harness.setConfig(flightsYAML(extra: "    no_repeats: true"))
 
-        let report = try await harness.run()
+        let report = try await harness.run(startDate: Self.now)
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
         // BUD and BER were offered yesterday; the second London offer repeats today's first.
@@ -163,17 +166,17 @@ struct DestinationFlightTests {
     }
 
     @Test func noRepeatsAlsoPassesOverFlightsOfTheTableBeforeTheSplit() async throws {
-        let yesterday = Self.day(Date().addingTimeInterval(-86_400))
+        let yesterday = Self.day(Self.now.addingTimeInterval(-86_400))
         let harness = try FeedHarness(
             registry: Self.registry,
             yaml: """
                 feeds:
                   - { name: flights, adapter: earlier-offers, day: "\(yesterday)", destinations: [BUD, BER], legacy: true }
                 """, files: ["flights.json": try TestFixtures.data("destination/flights-ten.json")])
-        _ = try await harness.run()
+        _ = try await harness.run(startDate: Self.now)
         try harness.setConfig(flightsYAML(extra: "    no_repeats: true"))
 
-        let report = try await harness.run()
+        let report = try await harness.run(startDate: Self.now)
         // flights-ten.json holds one offer that is rejected.
         #expect(report.feeds.first?.status == .okWithRejects, "\(report.feeds.first?.error ?? "")")
         #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
@@ -183,16 +186,16 @@ struct DestinationFlightTests {
     @Test func withoutNoRepeatsEarlierDestinationsAreOfferedAgain() async throws {
         let (harness, _) = try await harnessWithYesterdaysOffers()
         try harness.setConfig(flightsYAML())
-        _ = try await harness.run()
+        _ = try await harness.run(startDate: Self.now)
         #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
     }
 
     @Test func runningAgainTheSameDayKeepsTodaysListWithNoRepeats() async throws {
         let harness = try harness(
             body: try TestFixtures.data("destination/flights-ten.json"), extra: "    no_repeats: true")
-        _ = try await harness.run()
+        _ = try await harness.run(startDate: Self.now)
         let first = try ranked(harness)
-        let report = try await harness.run()
+        let report = try await harness.run(startDate: Self.now)
         let feed = try #require(report.feeds.first)
         #expect(feed.counts.inserted == 0)
         #expect(feed.counts.unchanged == 5)
@@ -204,19 +207,19 @@ struct DestinationFlightTests {
         let harness = try harness(
             body: try TestFixtures.data("destination/flights-ten.json"),
             extra: "    top: 1\n    image_template: \"https://img.example/{cityCodeTo}/{mapIdto}.png\"")
-        _ = try await harness.run()
+        _ = try await harness.run(startDate: Self.now)
         let row = try #require(try harness.rows("SELECT image_url FROM flight_offer").first)
         #expect(row["image_url"] == .text("https://img.example/BUD/budapest_hu.png"))
     }
 
     @Test func aResponseWithoutOffersOrCurrencyFailsWithItsPath() async throws {
         let noData = try harness(body: Data(#"{"currency":"EUR","results":[]}"#.utf8))
-        let first = try await noData.run()
+        let first = try await noData.run(startDate: Self.now)
         #expect(first.feeds.first?.status == .failed)
         #expect(first.feeds.first?.error?.contains("flights.json at $.data: expected a list of offers") == true)
 
         let noCurrency = try harness(body: Data(#"{"data":[]}"#.utf8))
-        let second = try await noCurrency.run()
+        let second = try await noCurrency.run(startDate: Self.now)
         #expect(second.feeds.first?.error?.contains("at $.currency: expected an ISO 4217 currency code") == true)
     }
 }

@@ -113,20 +113,22 @@ struct JSONAuthTests {
                 params: { since: "{{today-7d|yyyy-MM-dd}}" }
                 body: { query: fruit, limit: 50, exact: true, filters: [{ field: origin, value: GB }], day: "{{today|dd/MM/yyyy}}" }
             """ + "\n" + Self.fields)
-        _ = try await harness.run()
+        // One moment for the pass and the expectations, so that midnight cannot fall between them.
+        let now = Date(timeIntervalSince1970: 1_768_046_400)
+        _ = try await harness.run(startDate: now)
         let request = try #require(server.requests.first)
         #expect(request.method == "POST")
         #expect(request.header("accept") == "application/json")
         #expect(request.header("content-type") == "application/json")
         let today = TemplatedString.self
-        #expect(request.header("x-day") == (try today.init(parsing: "{{today|yyyy-MM-dd}}")).render(now: Date()))
-        #expect(request.query("since") == (try today.init(parsing: "{{today-7d|yyyy-MM-dd}}")).render(now: Date()))
+        #expect(request.header("x-day") == (try today.init(parsing: "{{today|yyyy-MM-dd}}")).render(now: now))
+        #expect(request.query("since") == (try today.init(parsing: "{{today-7d|yyyy-MM-dd}}")).render(now: now))
         let body = try JSONParser.parse(request.body)
         #expect(body["query"] == .string("fruit"))
         #expect(body["limit"] == .number("50"))
         #expect(body["exact"] == .bool(true))
         #expect(body["filters"]?[0]?["value"] == .string("GB"))
-        #expect(body["day"] == .string((try today.init(parsing: "{{today|dd/MM/yyyy}}")).render(now: Date())))
+        #expect(body["day"] == .string((try today.init(parsing: "{{today|dd/MM/yyyy}}")).render(now: now)))
     }
 
     @Test func secretsInHeadersAndBodiesReachTheServerButNotTheStoreFiles() async throws {
