@@ -15,7 +15,7 @@ if [ -z "$bin" ]; then
 fi
 # Runs a server binary as the postgres user when this is root, else as this user.
 as_server() {
-    if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$(printf '%q ' "$@")"; else "$@"; fi
+    if [ "$(id -u)" = 0 ]; then (cd / && su postgres -s /bin/sh -c "$(printf '%q ' "$@")"); else "$@"; fi
 }
 
 case "${1:-}" in
