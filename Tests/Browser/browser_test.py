@@ -61,8 +61,9 @@ def test_feed_page_shows_runs_and_rejects(browser, context):
 
 def test_classified_cards_of_one_category_come_urgent_first(browser, context):
     open_page(browser, context, "/entities/classified", "cards")
-    browser.implicitly_wait(5)
-    maison = browser.find_element(By.XPATH, "//div[@data-field='category_id']//a[text()='Maison']")
+    # An explicit wait: an implicit one would also make each card without a badge wait for one.
+    maison = WebDriverWait(browser, 10).until(expected_conditions.element_to_be_clickable(
+        (By.XPATH, "//div[@data-field='category_id']//a[text()='Maison']")))
     maison.click()
     browser.save_screenshot(os.path.join(context.screenshots, "cards-maison.png"))
     cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
@@ -201,7 +202,6 @@ def main():
                 failed += 1
                 print(f"FAILED {name}")
                 traceback.print_exc()
-            browser.implicitly_wait(0)
     finally:
         browser.quit()
     print(f"browser: {passed} passed, {failed} failed")
