@@ -5,7 +5,8 @@
 #
 # Usage: Benchmarks/crash-trials.sh [TRIALS] [ITEMS_PER_FEED]                (SQLite)
 #        Benchmarks/crash-trials.sh --postgres URL [TRIALS] [ITEMS_PER_FEED] (PostgreSQL)
-# Defaults: 24 trials, 20000 items per feed (two feeds: 40,000 rows a pass).
+# Defaults: 24 trials, 20000 items per feed (two feeds: 40,000 rows a pass). FEEDWORK names the
+# binary to kill (default: the debug build, built first).
 #
 # SQLite: the store is checked with PRAGMA integrity_check; the kill lands at a random moment
 # between 0 and 1.1 times the duration of a first, uninterrupted pass, counted from the start.
@@ -33,8 +34,12 @@ fi
 trials=${1:-24}
 items=${2:-20000}
 
-swift build >/dev/null
-binary="$(swift build --show-bin-path)/feedwork"
+if [ -n "${FEEDWORK:-}" ]; then
+    binary=$FEEDWORK
+else
+    swift build >/dev/null
+    binary="$(swift build --show-bin-path)/feedwork"
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/feedwork-crash.XXXXXX")
 schema="crash_$(date +%s)_$$"
 cleanup() {
