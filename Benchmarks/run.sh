@@ -104,7 +104,7 @@ median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # pass whose client and server overlap): say how busy the machine was.
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
-declare -A wall rss ref second revalidate floor pg_wall pg_peak pg_second pg_full pg_floor
+declare -A wall rss ref second revalidate worker floor pg_wall pg_peak pg_second pg_full pg_floor
 for n in "${sizes[@]}"; do
     pages="$work/pages-$n"
     "$bin/feedwork-bench-server" --rows "$n" --write-pages "$pages" >"$work/server-$n" &
@@ -138,6 +138,28 @@ for n in "${sizes[@]}"; do
         measure "floor-$n" sqlite3 "$work/floor-$n.sqlite" ".read $work/floor-$n.sql"
         floors+=("$WALL"); floor_rss=$RSS
     done
+    # The same unchanged pass inside a long-running `feedwork worker`, the feed due every second,
+    # on the last trial's store: what a pass costs without a process starting, reading
+    # feeds.yaml and opening the store. Each pass's own time, as the worker reports it.
+    sed 's/^    adapter: json$/&\n    every: 1s/' "$work/fw-$n/feeds.yaml" >"$work/fw-$n/worker.yaml"
+    /usr/bin/time -f "%M" -o "$work/time-worker-$n" timeout -s TERM $((runs + 2)) \
+        "$bin/feedwork" worker --json -c "$work/fw-$n/worker.yaml" >"$work/worker-$n.jsonl" 2>"$work/worker-$n.err" || true
+    worker_passes=$(python3 - "$work/worker-$n.jsonl" "$n" <<'PY'
+import json, sys
+path, rows = sys.argv[1], int(sys.argv[2])
+passes = [json.loads(line) for line in open(path)]
+for report in passes:
+    counts = report["counts"]
+    if report["status"] != "ok" or counts["inserted"] or counts["updated"] or counts["unchanged"] != rows:
+        sys.exit(f"a worker pass was not an unchanged one: {report}")
+print(" ".join(f"{report['milliseconds'] / 1000:.3f}" for report in passes))
+PY
+) || { cat "$work/worker-$n.err"; exit 1; }
+    read -r -a worker_walls <<<"$worker_passes"
+    [ ${#worker_walls[@]} -gt 0 ] || { echo "the worker made no pass:"; cat "$work/worker-$n.err"; exit 1; }
+    worker[$n]=$(median "${worker_walls[@]}")
+    # The last line: GNU time writes timeout's exit status (124) before it.
+    worker_rss=$(tail -1 "$work/time-worker-$n" | awk '{ printf "%.1f", $1 / 1024 }')
     ref[$n]=$(median "${refs[@]}")
     wall[$n]=$(median "${fws[@]}")
     rss[$n]=$(printf "%s\n" "${fw_rss[@]}" | sort -g | tail -1)
@@ -149,6 +171,8 @@ for n in "${sizes[@]}"; do
     printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "feedwork, nothing new" "${second[$n]}" "-" "$(printf "%s\n" "${second_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of 1st"
     printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "curl, revalidate only" "${revalidate[$n]}" "-" "$revalidate_rss" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }") of 1st"
     echo "          the second pass's floor: curl alone, its $requests conditional requests $parallel at a time; feedwork takes $(awk "BEGIN { printf \"%.0f\", 1000 * (${second[$n]} - ${revalidate[$n]}) }") ms more"
+    printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "worker, nothing new" "${worker[$n]}" "-" "$worker_rss" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${worker[$n]} / ${wall[$n]} }") of 1st"
+    echo "          the same pass inside \`feedwork worker\`, as it reports it: no process start, feeds.yaml or store to open (median of ${#worker_walls[@]} passes: ${worker_walls[*]} s)"
     printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "sqlite floor" "${floor[$n]}" "$(awk "BEGIN { print $n / ${floor[$n]} }")" "$floor_rss" "$(awk "BEGIN { printf \"%.2f\", ${floor[$n]} / ${ref[$n]} }")"
     echo "          feedwork's first pass is $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x SQLite's floor"
     [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s; second passes: ${seconds[*]} s; curl: ${revalidates[*]} s)"
@@ -202,7 +226,7 @@ verdict() { awk "BEGIN { exit !($1) }" && echo PASS || echo FAIL; }
 summary="W1 N=$first: feedwork ${wall[$first]}s vs reference ${ref[$first]}s (ratio $(awk "BEGIN { printf \"%.2f\", ${wall[$first]} / ${ref[$first]} }"), target <= 0.70: $(verdict "${wall[$first]} <= 0.70 * ${ref[$first]}"))"
 for n in "${sizes[@]}"; do
     summary+="; N=$n: $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x the SQLite floor of ${floor[$n]}s (target <= 1.25: $(verdict "${wall[$n]} <= 1.25 * ${floor[$n]}"))"
-    summary+=", second pass ${second[$n]}s, $(awk "BEGIN { printf \"%.1f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of first (target <= 5%: $(verdict "${second[$n]} <= 0.05 * ${wall[$n]}"); curl's revalidation alone $(awk "BEGIN { printf \"%.1f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }"))"
+    summary+=", second pass ${second[$n]}s, $(awk "BEGIN { printf \"%.1f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of first (target <= 5%: $(verdict "${second[$n]} <= 0.05 * ${wall[$n]}"); curl's revalidation alone $(awk "BEGIN { printf \"%.1f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }"), the pass in a worker $(awk "BEGIN { printf \"%.1f%%\", 100 * ${worker[$n]} / ${wall[$n]} }"))"
     summary+=", peak RSS ${rss[$n]} MB (target <= 64: $(verdict "${rss[$n]} <= 64"))"
 done
 if [ ${#sizes[@]} -gt 1 ]; then
