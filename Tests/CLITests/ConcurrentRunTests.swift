@@ -79,8 +79,9 @@ struct ConcurrentRunTests {
 
     @Test(arguments: HarnessStore.available)
     func aSecondRunWithAShortWaitExitsSayingTheStoreOrFeedIsBusy(driver: HarnessStore) async throws {
-        // Long enough that the second process starts within it on a loaded machine.
-        let store = try SlowStore(delay: .seconds(6), driver: driver)
+        // Far longer than the second process can take on a loaded machine; the first run is
+        // interrupted once the second is done.
+        let store = try SlowStore(delay: .seconds(60), driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
         let second = try await FeedworkProcess.runOffPool(["run", "--wait", "200ms"], in: store.directory)
@@ -88,8 +89,10 @@ struct ConcurrentRunTests {
         let busy = driver == .sqlite ? "store in use" : "feed busy: another pass of 'fruit'"
         #expect((second.stdout + second.stderr).contains(busy), "\(second.stdout)\(second.stderr)")
         #expect((second.stdout + second.stderr).contains("--wait"))
+        #expect(first.isRunning, "the second run gave up while the first still held the store")
+        first.interrupt()
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(first.terminationStatus == 0)
+        #expect(first.terminationStatus == 130, "the first run was interrupted, not failed")
     }
 
     @Test(arguments: HarnessStore.available)

@@ -72,14 +72,19 @@ struct SecretSweepTests {
         // A run killed while a feed waits: its WAL stays behind with the pages written so far.
         let killed = try FeedworkProcess.start(
             ["run", "--feed", "fruit", "--feed", "fx", "--feed", "slow"], in: directory, environment: environment)
-        let deadline = Date().addingTimeInterval(20)
+        // Killed once the slow feed waits and writes reached the WAL: polled, since a fixed pause
+        // after the slow request was too short on a loaded machine.
+        let wal = directory.appendingPathComponent("feeds.sqlite-wal")
+        let deadline = Date().addingTimeInterval(30)
         while !server.requests.contains(where: { $0.path == "/slow" }) && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
+        }
+        while (FileManager.default.contents(atPath: wal.path)?.count ?? 0) == 0 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(500))
         kill(killed.processIdentifier, SIGKILL)
         while killed.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        let wal = directory.appendingPathComponent("feeds.sqlite-wal")
         #expect((FileManager.default.contents(atPath: wal.path)?.count ?? 0) > 0, "a WAL was left to search")
         let walBytes = FileManager.default.contents(atPath: wal.path) ?? Data()
 

@@ -25,7 +25,8 @@ struct StoreIdentityLockTests {
         return "linked.yaml"
     }
 
-    /// Starts a slow run through feeds.sqlite, then a run through `config` with a short wait.
+    /// Starts a slow run through feeds.sqlite, then a run through `config` with a short wait,
+    /// then interrupts the first run.
     func secondRunThrough(_ store: ConcurrentRunTests.SlowStore, config: String) async throws
         -> FeedworkProcess.Result
     {
@@ -34,15 +35,17 @@ struct StoreIdentityLockTests {
         let second = try await FeedworkProcess.runOffPool(
             ["run", "-c", config, "--wait", "300ms"], in: store.directory)
         let seconds = Date().timeIntervalSince(started)
-        // The first run holds the store for 10 s: the second gave up after --wait, not after it.
+        // The first run would hold the store for 60 s, far longer than the second can take on a
+        // loaded machine: the second gave up after --wait, not after the first.
         #expect(first.isRunning, "the second run ended while the first still held the store (\(seconds) s)")
+        first.interrupt()
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(first.terminationStatus == 0)
+        #expect(first.terminationStatus == 130, "the first run was interrupted, not failed")
         return second
     }
 
     @Test func aRunThroughASymlinkToTheStoreIsHeldOffByTheLock() async throws {
-        let store = try ConcurrentRunTests.SlowStore(delay: .seconds(10))
+        let store = try ConcurrentRunTests.SlowStore(delay: .seconds(60))
         try await store.prepare()
         let config = try linkedConfig(store, name: "other-name.sqlite") { symlink($0, $1) }
         let second = try await secondRunThrough(store, config: config)
@@ -51,7 +54,7 @@ struct StoreIdentityLockTests {
     }
 
     @Test func aRunThroughAHardLinkToTheStoreIsHeldOffAndTheStoreStaysIntact() async throws {
-        let store = try ConcurrentRunTests.SlowStore(delay: .seconds(10))
+        let store = try ConcurrentRunTests.SlowStore(delay: .seconds(60))
         try await store.prepare()
         let config = try linkedConfig(store, name: "hard-link.sqlite") { link($0, $1) }
         let second = try await secondRunThrough(store, config: config)
