@@ -89,6 +89,9 @@ public final class FeedHarness: Sendable {
     /// The SQLite store of the config (opened anew each call); for SQLite-only tests.
     public func store() throws -> EntityStore { try EntityStore(path: try config().storePath) }
 
+    /// A fixed pass start, 2026-01-10T00:00:00Z, for tests that pass one to ``run(feeds:offline:fetcher:startDate:)``.
+    public static let fixedStart = Date(timeIntervalSince1970: 1_768_003_200)
+
     /// Runs the enabled feeds (or the named ones) once.
     ///
     /// - Parameter startDate: the moment every pass starts at, for tests whose expectations

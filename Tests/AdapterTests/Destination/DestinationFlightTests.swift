@@ -11,7 +11,7 @@ struct DestinationFlightTests {
     static let registry = AdapterRegistry([DestinationAdapter.self, EarlierOffersAdapter.self])
     /// The start of every pass here: the offers' day is the pass's, and a test that read the
     /// clock itself would see another day when it runs across midnight.
-    static let now = Date(timeIntervalSince1970: 1_768_046_400)  // 2026-01-10T12:00:00Z
+    static let now = FeedHarness.fixedStart
 
     func flightsYAML(url: String = "flights.json", extra: String = "") -> String {
         """
@@ -128,13 +128,12 @@ struct DestinationFlightTests {
                           limit: "30"
                           partner: picky
                     """))
-        let start = Self.now
-        let report = try await harness.run(startDate: start)
+        let report = try await harness.run(startDate: Self.now)
         #expect(report.feeds.first?.counts.inserted == 5)
         let request = try #require(server.requests.first)
         #expect(request.queryItems.map(\.name) == ["flyFrom", "dateFrom", "dateTo", "limit", "partner"])
-        #expect(request.query("dateFrom") == Self.day(start, format: "dd/MM/yyyy"))
-        #expect(request.query("dateTo") == Self.day(start.addingTimeInterval(86_400), format: "dd/MM/yyyy"))
+        #expect(request.query("dateFrom") == Self.day(Self.now, format: "dd/MM/yyyy"))
+        #expect(request.query("dateTo") == Self.day(Self.now.addingTimeInterval(86_400), format: "dd/MM/yyyy"))
         #expect(request.query("partner") == "picky")
     }
 

@@ -114,7 +114,7 @@ struct JSONAuthTests {
                 body: { query: fruit, limit: 50, exact: true, filters: [{ field: origin, value: GB }], day: "{{today|dd/MM/yyyy}}" }
             """ + "\n" + Self.fields)
         // One moment for the pass and the expectations, so that midnight cannot fall between them.
-        let now = Date(timeIntervalSince1970: 1_768_046_400)
+        let now = FeedHarness.fixedStart
         _ = try await harness.run(startDate: now)
         let request = try #require(server.requests.first)
         #expect(request.method == "POST")

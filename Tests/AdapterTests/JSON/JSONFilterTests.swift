@@ -35,8 +35,7 @@ struct JSONFilterTests {
     /// Runs the feed once with every pass starting at 2020-01-31T00:00:00Z.
     static func run(_ harness: FeedHarness) async throws -> FeedReport {
         let fixed = Date(timeIntervalSince1970: 1_580_428_800)
-        let engine = try await Engine.open(try harness.config(), startDate: fixed)
-        return try #require(await engine.run().feeds.first)
+        return try #require(try await harness.run(startDate: fixed).feeds.first)
     }
 
     @Test func aDateWindowFromThePassStartKeepsOnlyTheRecordsInsideIt() async throws {

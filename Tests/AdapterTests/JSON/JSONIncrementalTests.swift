@@ -56,8 +56,7 @@ struct JSONIncrementalTests {
 
     /// One pass, starting at 2026-01-10T00:00:00Z.
     static func pass(_ harness: FeedHarness, fullRefresh: Bool = false) async throws -> FeedReport {
-        var engine = try await Engine.open(
-            try harness.config(), startDate: Date(timeIntervalSince1970: 1_768_003_200))
+        var engine = try await Engine.open(try harness.config(), startDate: FeedHarness.fixedStart)
         engine.fullRefresh = fullRefresh
         return try #require(await engine.run().feeds.first)
     }

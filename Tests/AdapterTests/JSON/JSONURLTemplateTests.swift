@@ -20,9 +20,8 @@ struct JSONURLTemplateTests {
                 key: id
                 fields: { id: int }
             """)
-        // 2026-01-10T00:00:00Z
-        let engine = try await Engine.open(try harness.config(), startDate: Date(timeIntervalSince1970: 1_768_003_200))
-        #expect(await engine.run().feeds.first?.status == .ok)
+        let report = try await harness.run(startDate: FeedHarness.fixedStart)  // 2026-01-10T00:00:00Z
+        #expect(report.feeds.first?.status == .ok)
         #expect(paths.value == ["/reports/2026-01-09"])
     }
 }
