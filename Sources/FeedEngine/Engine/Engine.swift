@@ -118,7 +118,7 @@ public struct Engine: Sendable {
         let transaction = store.passTransaction(feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         let backend = EnginePassBackend(
             feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction,
-            readsStoredState: !fullRefresh)
+            bindings: bindings, readsStoredState: !fullRefresh)
         live?.started(feed.name, at: started, backend: backend)
         defer { live?.finished(feed.name) }
         let pass = FeedPass(

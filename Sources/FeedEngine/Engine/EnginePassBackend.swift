@@ -14,13 +14,18 @@ final class EnginePassBackend: PassBackend {
     let statistics = Mutex(PassStatistics())
     /// Whether `state` reads what earlier passes stored; false for a full refresh.
     let readsStoredState: Bool
+    /// The fields of each entity the pass writes, which every record's ``ContentHash`` starts
+    /// from, and whether the pass has written that entity yet.
+    private let fields: Mutex<[String: EntityFields]>
 
     init(
         feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext,
-        transaction: FeedTransaction,
+        transaction: FeedTransaction, bindings: [EntityBinding],
         readsStoredState: Bool = true
     ) {
         self.readsStoredState = readsStoredState
+        self.fields = Mutex(
+            Dictionary(bindings.map { ($0.schema.name, EntityFields($0.schema)) }) { first, _ in first })
         self.feed = feed
         self.store = store
         self.fetcher = fetcher
@@ -59,8 +64,43 @@ final class EnginePassBackend: PassBackend {
         if !echoed.isEmpty { try await reject(echoed) }
         guard !records.isEmpty else { return }
         statistics.withLock { $0.records += records.count }
-        let hashes = records.map(ContentHash.of)
+        // Batches hold one entity, or runs of one: look its fields up once a run.
+        var runs: [String] = []
+        for record in records where record.entity != runs.last { runs.append(record.entity) }
+        let (fields, firstWrites) = self.fields.withLock { fields in
+            var firstWrites: [(entity: String, fields: ContentHash)] = []
+            for entity in runs {
+                guard let entry = fields[entity], !entry.written else { continue }
+                fields[entity]?.written = true
+                firstWrites.append((entity, entry.hash))
+            }
+            return (fields, firstWrites)
+        }
+        for (entity, hash) in firstWrites { try await noteChangedFields(of: entity, now: hash) }
+        var run = (entity: "", fields: ContentHash())
+        let hashes = records.map { record in
+            if record.entity != run.entity { run = (record.entity, fields[record.entity]?.hash ?? ContentHash()) }
+            return ContentHash.of(record, fields: run.fields)
+        }
         try await transaction.send { try $0.write(records, hashes: hashes) }
+    }
+
+    /// The `_state` key under which a feed keeps the hash of an entity's fields.
+    static func fieldsStateKey(_ entity: String) -> String { "feedwork.fields." + entity }
+
+    /// Keeps the hash of `entity`'s fields with the pass, and says in the report when it differs
+    /// from the one the feed's last pass kept: every row the pass delivers is then written again
+    /// (its content hash starts from the fields), so the note tells why they count as updated.
+    private func noteChangedFields(of entity: String, now hash: ContentHash) async throws {
+        let key = Self.fieldsStateKey(entity)
+        let stored = try store.state(feed: feed, key: key)
+        guard stored != hash.hex else { return }
+        if stored != nil {
+            note(
+                "the fields of '\(entity)' changed since the last pass: every row this pass delivers is written again with them"
+            )
+        }
+        try await setState(key, hash.hex)
     }
 
     func reject(_ rejects: [Reject]) async throws {
@@ -92,8 +132,10 @@ final class EnginePassBackend: PassBackend {
     }
 
     func declare(_ binding: EntityBinding) async throws {
-        let path = store.location
         try await transaction.send { try $0.declare(binding) }
+        fields.withLock { fields in
+            if fields[binding.schema.name] == nil { fields[binding.schema.name] = EntityFields(binding.schema) }
+        }
     }
 
     func log(_ text: String, level: FeedPass.LogLevel) {
@@ -122,6 +164,14 @@ final class EnginePassBackend: PassBackend {
                 + (stale.isEmpty ? [] : ["stale: \(stale.count) response(s): " + FeedReport.summarize(stale)]),
             finished: finished)
     }
+}
+
+/// The hash of an entity's fields, and whether the pass has written the entity yet.
+private struct EntityFields: Sendable {
+    var hash: ContentHash
+    var written = false
+
+    init(_ schema: EntitySchema) { hash = ContentHash(fieldsOf: schema) }
 }
 
 /// Counters of one pass, for the report and the run record.

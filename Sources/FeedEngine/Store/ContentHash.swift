@@ -2,8 +2,38 @@ import FeedKit
 
 /// A 64-bit FNV-1a hash of a record's values, used to tell changed records from unchanged ones
 /// by content rather than by write.
-struct ContentHash {
+///
+/// Every record's hash starts from the hash of its entity's fields (``init(fieldsOf:)``), so a
+/// row stored under other fields is never taken for unchanged: after a field is renamed, two
+/// fields' paths are swapped or a field is added, the same values the API sent before hash
+/// differently, and the next pass writes every row it delivers again, into the right columns.
+struct ContentHash: Sendable, Equatable {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// The empty hash.
+    init() {}
+
+    /// The hash of `schema`'s fields: its columns' names and types, and its child lists' names
+    /// and columns, in order. Nothing else of the schema (key, relations, roles) decides which
+    /// column a value lands in or how it is stored.
+    init(fieldsOf schema: EntitySchema) {
+        func add(_ columns: [Column]) {
+            word(UInt64(columns.count))
+            for column in columns {
+                combine(.text(column.name))
+                combine(.text(column.type.rawValue))
+            }
+        }
+        add(schema.columns)
+        word(UInt64(schema.children.count))
+        for child in schema.children {
+            combine(.text(child.name))
+            add(child.columns)
+        }
+    }
+
+    /// The hash in hex, as it is kept in `_state` to tell when a feed's fields changed.
+    var hex: String { String(value, radix: 16) }
 
     private mutating func byte(_ byte: UInt8) {
         value ^= UInt64(byte)
@@ -45,9 +75,10 @@ struct ContentHash {
         for field in fields { combine(field) }
     }
 
-    /// The hash of a record's values and its child rows (in child-name order).
-    static func of(_ record: EntityRecord) -> Int64 {
-        var hash = ContentHash()
+    /// The hash of a record's values and its child rows (in child-name order), starting from
+    /// `fields`, the hash of its entity's fields.
+    static func of(_ record: EntityRecord, fields: ContentHash) -> Int64 {
+        var hash = fields
         hash.combine(record.values)
         // Child lists in name order, so the hash does not depend on dictionary order.
         let names = record.children.count > 1 ? record.children.keys.sorted() : Array(record.children.keys)

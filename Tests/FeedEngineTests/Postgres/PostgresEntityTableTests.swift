@@ -111,7 +111,7 @@ struct PostgresEntityTableTests {
             let writer = PostgresEntityWriter(
                 schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z")
             try connection.execute("BEGIN")
-            try writer.write(records, hashes: records.map(ContentHash.of), in: connection)
+            try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
             try writer.deleteUnseen(in: connection)
             try connection.execute("COMMIT")
             let rows = try connection.execute(
@@ -148,7 +148,8 @@ struct PostgresEntityTableTests {
             defer { _ = try? connection.execute("ROLLBACK") }
             // New records may be held until the pass ends (deleteUnseen), where the server refuses them.
             let error = try #require(throws: PostgresEntityError.self) {
-                try writer.write(records, hashes: records.map(ContentHash.of), in: connection)
+                try writer.write(
+                    records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
                 try writer.deleteUnseen(in: connection)
             }
             #expect(error.entity == "Typed")

@@ -120,7 +120,7 @@ struct PostgresWriterBenchmark {
             let url = try #require(PostgresTestServer.url)
             try PostgresEntityTable.ensure(Self.schema, in: connection)
             let records = try Self.records(size)
-            let hashes = records.map(ContentHash.of)
+            let hashes = records.map { ContentHash.of($0, fields: ContentHash()) }
             var counts = WriteCounts()
             let cpu0 = Self.cpuSeconds()
             let first = try Self.seconds {

@@ -85,14 +85,18 @@ final class WriterComparison {
         let sqliteResult = try sqlite.write { db in
             let writer = EntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp)
             defer { writer.close() }
-            for record in batches.joined() { try writer.write(record, hash: ContentHash.of(record), in: db) }
+            for record in batches.joined() {
+                try writer.write(record, hash: ContentHash.of(record, fields: ContentHash()), in: db)
+            }
             try writer.deleteUnseen(in: db)
             return (writer.counts, writer.duplicateNote)
         }
         try postgres.execute("BEGIN")
         let writer = PostgresEntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp)
         do {
-            for batch in batches { try writer.write(batch, hashes: batch.map(ContentHash.of), in: postgres) }
+            for batch in batches {
+                try writer.write(batch, hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }, in: postgres)
+            }
             try writer.deleteUnseen(in: postgres)
             try postgres.execute("COMMIT")
         } catch {
