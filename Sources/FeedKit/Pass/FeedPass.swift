@@ -63,6 +63,14 @@ public final class FeedPass: Sendable {
         try response.json(feed: feed)
     }
 
+    /// Parses a response's body as XML, into the tree ``XMLReader`` describes.
+    ///
+    /// - Throws: ``PayloadError`` naming the feed, the URL, the line and the column when the
+    ///   body is not well-formed XML.
+    public func parseXML(_ response: FetchResponse) throws(PayloadError) -> JSONValue {
+        try response.xml(feed: feed)
+    }
+
     /// Writes a batch: its records (upserted by key, in the modes the feed declares), its rejects
     /// (kept with their reasons and the batch's ``RecordBatch/source``, unless they have their
     /// own) and its notes (added to the feed's report).

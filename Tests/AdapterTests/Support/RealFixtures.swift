@@ -32,3 +32,17 @@ enum TestFixtures {
 
     static func data(_ path: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(path)) }
 }
+
+/// Files of an adapter's own `Adapters/<Name>/Fixtures/` folder.
+enum AdapterFixtures {
+    static let adapters: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }  // Tests/AdapterTests/Support/RealFixtures.swift
+        return url.appendingPathComponent("Adapters")
+    }()
+
+    /// `path` in the fixtures of the adapter folder `adapter` (`Currency`).
+    static func url(_ adapter: String, _ path: String) -> URL {
+        adapters.appendingPathComponent(adapter).appendingPathComponent("Fixtures").appendingPathComponent(path)
+    }
+}
