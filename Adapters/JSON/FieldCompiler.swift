@@ -10,10 +10,15 @@ enum FieldCompiler {
     struct Output {
         var schema: EntitySchema
         var mapper: RecordMapper
+        /// The paths of fields that read an ancestor of their record (`../@time`, XML only).
+        var ancestorFields: [String] = []
     }
 
+    /// - Parameter format: the responses' format: XML and CSV give every value as text, and
+    ///   XML fields may read their record's ancestors (`../@time`).
     static func compile(
-        entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool
+        entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool,
+        format: ResponseFormat = .json
     ) throws(OptionError.List) -> Output {
         var errors = OptionError.List()
         errors.check { () throws(OptionError) in try checkName(entity, what: "entity", at: ["entity"]) }
@@ -24,12 +29,18 @@ enum FieldCompiler {
         var childPlans: [ChildPlan] = []
         var topMembers = Set<String>()
         var folded: [String: String] = [:]
+        var ancestorFields: [String] = []
         for (name, spec) in fields.entries {
             let at = ["fields", name]
             errors.check { () throws(OptionError) in try checkName(name, what: "field", at: at) }
             errors.check { () throws(OptionError) in try checkDistinct(name, from: &folded, at: at) }
             let path = errors.check { () throws(OptionError) in
-                try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
+                if format == .xml, let text = spec.path, text.hasPrefix("../"), spec.type != "list" {
+                    // Read from the member the record locator copies the ancestor's value into.
+                    ancestorFields.append(text)
+                    return JSONPath(steps: [.key(text)])
+                }
+                return try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
             }
             if let first = path?.firstKey { topMembers.insert(first) }
             if spec.type == "list" {
@@ -49,7 +60,7 @@ enum FieldCompiler {
             }
             guard
                 let plan = errors.check({ () throws(OptionError) in
-                    try columnPlan(name: name, spec: spec, path: path ?? .root, at: at)
+                    try columnPlan(name: name, spec: spec, path: path ?? .root, at: at, readsText: format.isText)
                 })
             else { continue }
             let role = errors.check { () throws(OptionError) in try Self.role(of: spec, at: at) } ?? nil
@@ -94,7 +105,7 @@ enum FieldCompiler {
         let mapper = RecordMapper(
             schema: schema, columns: plans, children: childPlans, keyIndexes: keyIndexes,
             extraMembers: keepExtra ? topMembers : nil)
-        return Output(schema: schema, mapper: mapper)
+        return Output(schema: schema, mapper: mapper, ancestorFields: ancestorFields)
     }
 
     private enum ListPlan {
@@ -177,10 +188,11 @@ enum FieldCompiler {
         }
     }
 
-    private static func columnPlan(name: String, spec: JSONAdapter.FieldSpec, path: JSONPath, at: [String])
-        throws(OptionError) -> ColumnPlan
-    {
-        let converter = try converter(for: spec, at: at)
+    private static func columnPlan(
+        name: String, spec: JSONAdapter.FieldSpec, path: JSONPath, at: [String], readsText: Bool = false
+    ) throws(OptionError) -> ColumnPlan {
+        var converter = try converter(for: spec, at: at)
+        converter.readsText = readsText
         var defaultValue = FieldValue.null
         if let text = spec.defaultValue {
             do {

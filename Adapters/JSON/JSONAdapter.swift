@@ -51,7 +51,12 @@ public struct JSONAdapter: FeedAdapter {
                 "type: none | offset | page | cursor | next_url | link_header, with max_pages and parallel",
                 default: "none"),
             OptionHelp(
-                "records", "path", "where the records are: $.data.items, or $ for a top-level list", default: "$"),
+                "format", "string or mapping",
+                "json, xml, or csv; {type: csv, delimiter, quote, header, encoding} for a CSV dialect", default: "json"),
+            OptionHelp(
+                "records", "path",
+                "where the records are: $.data.items, or $ for a top-level list; XML: Envelope/Cube/Cube/Cube",
+                default: "$"),
             OptionHelp("entity", "string", "the table the records go to"),
             OptionHelp("key", "string or list", "the field (or fields) identifying a record"),
             OptionHelp("write", "string", "merge, replace or append", default: "merge"),
@@ -85,7 +90,7 @@ public struct JSONAdapter: FeedAdapter {
 
     let requests: RequestPlan
     let paginator: Paginator
-    let recordsPath: JSONPath
+    let records: RecordLocator
     let mapper: RecordMapper
     let filter: RecordFilter
     let mode: WriteMode
@@ -124,12 +129,16 @@ public struct JSONAdapter: FeedAdapter {
             keepExtra = false
             errors.append(OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"]))
         }
-        let recordsPath = errors.check { () throws(OptionError) in
-            try FieldCompiler.parsePath(options.records ?? "$", at: ["records"])
-        }
+        let format = errors.check { () throws(OptionError) in try ResponseFormat(options.format) }
         let compiled = errors.check { () throws(OptionError.List) in
             try FieldCompiler.compile(
-                entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra)
+                entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra,
+                format: format ?? .json)
+        }
+        let records = format.flatMap { format in
+            errors.check { () throws(OptionError) in
+                try RecordLocator(format, records: options.records, ancestorFields: compiled?.ancestorFields ?? [])
+            }
         }
         let paginator = errors.check { () throws(OptionError) in
             try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
@@ -141,14 +150,14 @@ public struct JSONAdapter: FeedAdapter {
         }
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         try errors.throwIfAny()
-        guard let mode, let recordsPath, let compiled, let paginator, let filter else { throw errors }
+        guard let mode, let records, let compiled, let paginator, let filter else { throw errors }
         requests = RequestPlan(
             url: Self.urlTemplate(options.url), method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, auth: options.auth, maxAge: options.maxAge)
         self.mode = mode
-        self.recordsPath = recordsPath
+        self.records = records
         mapper = compiled.mapper
         self.filter = filter
         self.paginator = paginator
@@ -213,7 +222,7 @@ public struct JSONAdapter: FeedAdapter {
         let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         var pages = PageProcessor(
-            requests: requests, paginator: paginator, recordsPath: recordsPath, mapper: mapper, filter: filter,
+            requests: requests, paginator: paginator, records: records, mapper: mapper, filter: filter,
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         pages.cursor = cursor
         let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
@@ -351,6 +360,9 @@ public struct JSONAdapter: FeedAdapter {
             text.add("pagination", nil as String?)
         }
         text.add("fields", options.fields)
+        if let format = options.format {
+            format.addFingerprint(to: &text)
+        }
         return digest(text.text)
     }
 

@@ -62,6 +62,18 @@ extension JSONAdapter.PaginationSpec {
     }
 }
 
+extension JSONAdapter.FormatSpec {
+    /// Adds the format and its CSV dialect to `fingerprint` (absent for JSON feeds written
+    /// before formats existed, whose fingerprint stays as it was).
+    func addFingerprint(to fingerprint: inout JSONAdapter.FingerprintText) {
+        fingerprint.add("format", type)
+        fingerprint.add("delimiter", delimiter)
+        fingerprint.add("quote", quote)
+        fingerprint.add("header", header)
+        fingerprint.add("encoding", encoding)
+    }
+}
+
 extension JSONAdapter.FieldSpec {
     /// Adds every part of the field, and of its child fields, to `fingerprint`.
     func addFingerprint(to fingerprint: inout JSONAdapter.FingerprintText) {

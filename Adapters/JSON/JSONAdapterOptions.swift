@@ -36,10 +36,12 @@ extension JSONAdapter {
         var filter: OneOrMany?
         /// Read only what changed since the last pass; see ``IncrementalSpec``.
         public var incremental: IncrementalSpec?
+        /// The responses' format: JSON (the default), XML or CSV; see ``FormatSpec``.
+        public var format: FormatSpec?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
-            case filter, incremental
+            case filter, incremental, format
             case maxAge = "max_age"
         }
     }

@@ -28,7 +28,7 @@ struct PageOutcome: Sendable {
 struct PageProcessor: Sendable {
     let requests: RenderedRequests
     let paginator: Paginator
-    let recordsPath: JSONPath
+    let records: RecordLocator
     let mapper: RecordMapper
     let filter: RenderedRecordFilter
     /// Whether pages answered with 304 (or fresh in the cache) are only counted, not mapped.
@@ -80,29 +80,19 @@ struct PageProcessor: Sendable {
     ///   says, or a pagination value has the wrong type.
     func read(_ response: FetchResponse, url: String) throws -> PageOutcome {
         let skipping = skipsUnchanged && response.isUnchangedFromCache
-        let document: JSONValue
-        do {
-            if skipping, let names = recordsPath.memberNames {
-                // The records are only counted: leave them out of the parse.
-                document = try JSONParser.parse(response.body, elidingElementsAt: names)
-            } else {
-                document = try JSONParser.parse(response.body)
-            }
-        } catch {
-            throw PayloadError(feed: feed, url: response.url, path: "$", message: error.description)
-        }
+        let document = try records.document(of: response, feed: feed, countingOnly: skipping)
         let items: [JSONValue]
-        switch recordsPath.lookup(document) {
+        switch records.records(in: document) {
         case .array(let list)?: items = list
         case .object(let object)?: items = [.object(object)]
         case .null?: items = []
         case nil:
             throw PayloadError(
-                feed: feed, url: response.url, path: recordsPath.description,
+                feed: feed, url: response.url, path: records.description,
                 message: "no records here (check 'records'); the response has \(Self.outline(document))")
         case let other?:
             throw PayloadError(
-                feed: feed, url: response.url, path: recordsPath.description,
+                feed: feed, url: response.url, path: records.description,
                 message: "expected a list of records, found \(other.kindName)")
         }
         let facts: PageFacts
@@ -114,7 +104,7 @@ struct PageProcessor: Sendable {
         if skipping {
             return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
         }
-        let mapped = mapper.map(items, basePath: recordsPath.description)
+        let mapped = mapper.map(items, basePath: records.description)
         let kept = filter.conditions.isEmpty ? mapped.records : mapped.records.filter(filter.keeps)
         var outcome = PageOutcome(
             records: kept, rejects: mapped.rejects, filteredOut: mapped.records.count - kept.count, facts: facts,

@@ -34,6 +34,9 @@ struct ValueConverter: Sendable {
     let kind: Kind
     var transforms: [StringTransform] = []
     var scale: Scale?
+    /// Whether values arrive as text (XML and CSV, where every value is a string): `int` and
+    /// `double` then read numeric strings, and `bool` reads `true`, `false`, `1` and `0`.
+    var readsText = false
 
     /// The ISO 4217 currency of a money field, whose column holds minor units.
     var currency: String? {
@@ -55,6 +58,7 @@ struct ValueConverter: Sendable {
 
     /// `value` (not null) as a column value.
     func convert(_ value: JSONValue) throws(ConversionFailure) -> FieldValue {
+        if readsText, case .string(let text) = value, let typed = typed(text) { return try convert(typed) }
         switch kind {
         case .int:
             guard case .number(let text) = value else { throw mismatch("a whole number", value) }
@@ -109,6 +113,23 @@ struct ValueConverter: Sendable {
                     reason: "\(text) has more than \(exponent) decimals for \(currency), or is too large")
             }
             return .integer(minor)
+        }
+    }
+
+    /// Text as the JSON value it stands for in a text format, when the kind reads one: a number
+    /// for `int` and `double`, a boolean for `bool`.
+    private func typed(_ text: String) -> JSONValue? {
+        switch kind {
+        case .int, .double:
+            let number = text.trimmingCharacters(in: .whitespaces)
+            return ExactDecimal(number) != nil ? .number(number) : nil
+        case .bool:
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1": return .bool(true)
+            case "false", "0": return .bool(false)
+            default: return nil
+            }
+        default: return nil
         }
     }
 
