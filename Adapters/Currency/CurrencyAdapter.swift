@@ -1,10 +1,13 @@
 import FeedKit
 
-/// Currency names and live exchange rates from a currencylayer-style API.
+/// Currency names and live exchange rates from a currencylayer-style API, or the European
+/// Central Bank's euro reference rates.
 ///
-/// Two requests per pass: the currency list (`currency`: code, name) and the live quotes
-/// (`exchange_rate`: source, target, rate, as_of). Rates are kept as history, one row per
-/// source, target and `as_of`, so an earlier conversion can always be reproduced.
+/// With `provider: currencylayer` (the default), two requests per pass: the currency list
+/// (`currency`: code, name) and the live quotes (`exchange_rate`: source, target, rate, as_of).
+/// With `provider: ecb`, one request for the bank's XML file (no key; every rate from EUR; no
+/// currency list). Rates are kept as history, one row per source, target and `as_of`, so an
+/// earlier conversion can always be reproduced.
 ///
 /// ```yaml
 /// - name: currencylayer
@@ -45,17 +48,28 @@ public struct CurrencyAdapter: FeedAdapter {
     }
 
     public struct Options: Decodable, Sendable {
-        /// The API key; required when a URL is http(s).
+        /// `currencylayer` (the default) or `ecb`.
+        public var provider: String?
+        /// The API key; required when a currencylayer URL is http(s).
         public var accessKey: String?
         public var currencies: Endpoint?
         public var rates: RatesEndpoint?
 
         enum CodingKeys: String, CodingKey {
-            case currencies, rates
+            case provider, currencies, rates
             case accessKey = "access_key"
         }
     }
 
+    /// Where the rates come from.
+    public enum Provider: String, Sendable, CaseIterable {
+        /// A currencylayer-style JSON API: a currency list and live quotes from USD, with a key.
+        case currencylayer
+        /// The European Central Bank's daily XML file: rates from EUR, no key, no currency list.
+        case ecb
+    }
+
+    public static let defaultECBURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
     public static let defaultListURL = "http://apilayer.net/api/list"
     public static let defaultLiveURL = "http://apilayer.net/api/live"
     public static let defaultListMaxAge = FeedDuration.days(1)
@@ -89,14 +103,18 @@ public struct CurrencyAdapter: FeedAdapter {
 
     public static let description = AdapterDescription(
         name: "currency",
-        summary: "Currency names and live exchange rates (currencylayer API), rates kept as history.",
+        summary:
+            "Currency names and live exchange rates (currencylayer API, or the ECB's euro reference rates), rates kept as history.",
         options: [
+            OptionHelp(
+                "provider", "string", "currencylayer, or ecb (the European Central Bank's XML)",
+                default: "currencylayer"),
             OptionHelp(
                 "access_key", "string", "API key, e.g. ${CURRENCYLAYER_KEY}; required for http(s) URLs", default: "none"
             ),
             OptionHelp("currencies.url", "string", "the currency list", default: defaultListURL),
             OptionHelp("currencies.max_age", "duration", "no request within this age of the last list", default: "1d"),
-            OptionHelp("rates.url", "string", "the live quotes", default: defaultLiveURL),
+            OptionHelp("rates.url", "string", "the live quotes (ecb: \(defaultECBURL))", default: defaultLiveURL),
             OptionHelp("rates.max_age", "duration", "no request within this age of the last quotes", default: "60m"),
             OptionHelp("rates.currencies", "list", "only these target currencies, e.g. [EUR, GBP]", default: "all"),
         ],
@@ -111,11 +129,27 @@ public struct CurrencyAdapter: FeedAdapter {
     public let ratesMaxAge: FeedDuration
     /// Upper-cased target codes to keep, or `nil` for all.
     public let targets: [String]?
+    public let provider: Provider
     let accessKey: String?
 
     public init(options: Options, feed: FeedSetup) throws {
+        guard let provider = Provider(rawValue: options.provider ?? Provider.currencylayer.rawValue) else {
+            let names = Provider.allCases.map(\.rawValue).joined(separator: " or ")
+            throw OptionError("provider must be \(names), not '\(options.provider ?? "")'", at: ["provider"])
+        }
+        self.provider = provider
+        if provider == .ecb {
+            if options.currencies != nil {
+                throw OptionError(
+                    "the ECB publishes no currency list: leave currencies out (its rates name their currencies)",
+                    at: ["currencies"])
+            }
+            if options.accessKey != nil {
+                throw OptionError("the ECB's rates need no key: leave access_key out", at: ["access_key"])
+            }
+        }
         listURL = options.currencies?.url ?? Self.defaultListURL
-        liveURL = options.rates?.url ?? Self.defaultLiveURL
+        liveURL = options.rates?.url ?? (provider == .ecb ? Self.defaultECBURL : Self.defaultLiveURL)
         listMaxAge = options.currencies?.maxAge ?? Self.defaultListMaxAge
         ratesMaxAge = options.rates?.maxAge ?? Self.defaultRatesMaxAge
         if let codes = options.rates?.currencies {
@@ -137,7 +171,7 @@ public struct CurrencyAdapter: FeedAdapter {
             targets = nil
         }
         let key = options.accessKey.flatMap { $0.isEmpty ? nil : $0 }
-        if key == nil {
+        if key == nil, provider == .currencylayer {
             if FetchRequest.isRemote(listURL) {
                 throw OptionError(
                     Self.missingKey(listURL), at: options.currencies?.url == nil ? [] : ["currencies", "url"])
@@ -150,10 +184,18 @@ public struct CurrencyAdapter: FeedAdapter {
     }
 
     public var entities: [EntityBinding] {
-        [EntityBinding(Self.currencySchema), EntityBinding(Self.rateSchema, mode: .append)]
+        let rates = EntityBinding(Self.rateSchema, mode: .append)
+        return provider == .ecb ? [rates] : [EntityBinding(Self.currencySchema), rates]
     }
 
     public func run(_ pass: FeedPass) async throws {
+        if provider == .ecb {
+            let response = try await pass.fetch(FetchRequest(url: liveURL, maxAge: ratesMaxAge))
+            var rates = try ECBRates.rates(from: response, feed: pass.feed, targets: targets)
+            rates.source = RecordSource(response)
+            try await pass.write(rates)
+            return
+        }
         let list = try await pass.fetch(request(listURL, maxAge: listMaxAge))
         var currencies = try CurrencyMapping.currencies(from: list, feed: pass.feed)
         currencies.source = RecordSource(list)

@@ -24,7 +24,8 @@ public struct PricedBasket: Sendable, Hashable {
     /// The rate used (rate 1 when the currency is the catalog's own).
     public var quote: ExchangeQuote
     public var lines: [PricedLine]
-    /// The sum of the exact line amounts.
+    /// The catalog total converted, unrounded: the sum of the exact line amounts (a cross rate
+    /// divides this sum once, where each line divides on its own).
     public var exactTotal: Decimal
     /// The total rounded once to the minor unit.
     public var total: Decimal
@@ -79,16 +80,18 @@ public enum BasketPricer {
         guard unknown.isEmpty else { throw .unknownGoods(unknown, known: catalog.names) }
         let exponent = Money.exponent(of: quote.target)
         var lines: [PricedLine] = []
-        var exactTotal = Decimal(0)
+        // The total converts the sum of the catalog amounts, so a cross rate divides once.
+        var catalogTotal = Decimal(0)
         for item in basket.items {
             guard let good = catalog.good(named: item.name) else { continue }
-            let amount = good.price * Decimal(item.quantity) * quote.rate
-            exactTotal += amount
+            catalogTotal += good.price * Decimal(item.quantity)
+            let amount = quote.convert(good.price * Decimal(item.quantity))
             lines.append(
                 PricedLine(
                     good: good, quantity: item.quantity, exactAmount: amount,
                     displayAmount: DecimalRounding.fixed(amount, places: exponent)))
         }
+        let exactTotal = quote.convert(catalogTotal)
         return PricedBasket(
             currency: quote.target, exponent: exponent, quote: quote, lines: lines, exactTotal: exactTotal,
             total: DecimalRounding.rounded(exactTotal, places: exponent))

@@ -1,4 +1,5 @@
 import FeedKit
+import Foundation
 
 /// Reads rates and currencies that currency feeds stored, for pricing.
 public struct StoredRates: Sendable {
@@ -17,6 +18,43 @@ public struct StoredRates: Sendable {
         var feed: String?
         if case .text(let name)? = row["_feed"] { feed = name }
         return ExchangeQuote(source: source, target: target, rate: rate, asOf: asOf, feed: feed)
+    }
+
+    /// The rate from `source` to `target`: the latest stored one, or else one through a base
+    /// currency that quotes both (the ECB quotes every rate from EUR), from the latest rates of
+    /// one feed and one `as_of` (``ExchangeQuote/Cross``); `nil` when neither is stored.
+    public func quote(from source: String, to target: String) throws -> ExchangeQuote? {
+        if let direct = try latest(from: source, to: target) { return direct }
+        // Bases quoting `source`, newest first; the first that quotes `target` at the same time wins.
+        let candidates = try store.rows(
+            of: CurrencyAdapter.rateSchema.name, where: ["target=\(source)"], order: ["-as_of", "-_first_seen"],
+            limit: 50)
+        for row in candidates {
+            guard case .text(let base)? = row["source"], case .text(let asOf)? = row["as_of"],
+                case .text(let sourceText)? = row["rate"], let sourceRate = DecimalRounding.decimal(sourceText),
+                sourceRate != 0
+            else { continue }
+            var feed: String?
+            if case .text(let name)? = row["_feed"] { feed = name }
+            let targetRate: Decimal
+            if base == target {
+                targetRate = 1
+            } else {
+                var filters = ["source=\(base)", "target=\(target)", "as_of=\(asOf)"]
+                if let feed { filters.append("_feed=\(feed)") }
+                let match = try store.rows(
+                    of: CurrencyAdapter.rateSchema.name, where: filters, order: ["-_first_seen"], limit: 1)
+                guard case .text(let text)? = match.first?["rate"], let rate = DecimalRounding.decimal(text) else {
+                    continue
+                }
+                targetRate = rate
+            }
+            return ExchangeQuote(
+                source: source, target: target,
+                cross: ExchangeQuote.Cross(base: base, sourceRate: sourceRate, targetRate: targetRate), asOf: asOf,
+                feed: feed)
+        }
+        return nil
     }
 
     /// Whether any currency feed stored the currency list with `code` in it; `nil` when no list is stored.

@@ -35,14 +35,15 @@ enum BasketQuote {
     }
 
     /// The latest stored rate from the catalog's currency into `code` (not the catalog's own),
-    /// with the `max_age` of the feed that stored it (`maxAge(feed)`, else the adapter's default).
+    /// or one through a base currency that quotes both (``StoredRates/quote(from:to:)``), with
+    /// the `max_age` of the feed that stored it (`maxAge(feed)`, else the adapter's default).
     ///
     /// - Throws: ``MissingRate``, or the store's error when it cannot be read.
     static func storedQuote(into code: String, rows: any StoredRows, maxAge: (String) -> FeedDuration?) throws
         -> (quote: ExchangeQuote, maxAge: FeedDuration)
     {
         let rates = StoredRates(store: rows)
-        guard let quote = try rates.latest(from: GoodsCatalog.currency, to: code) else {
+        guard let quote = try rates.quote(from: GoodsCatalog.currency, to: code) else {
             throw try rates.knows(code) == false ? MissingRate.unknownCurrency(code) : MissingRate.noRate(code)
         }
         return (quote, quote.feed.flatMap(maxAge) ?? CurrencyAdapter.defaultRatesMaxAge)

@@ -15,9 +15,16 @@ enum PriceReport {
         } else {
             var origin = "as of \(quote.asOf)"
             if let feed = quote.feed { origin += ", feed \(feed)" }
-            lines.append(
-                "Basket in \(priced.currency) at 1 \(source) = \(DecimalRounding.plain(quote.rate)) \(quote.target) (\(origin))"
-            )
+            if let cross = quote.cross {
+                // The quotient is seldom a finite decimal: shown to 6 places, used exactly.
+                lines.append(
+                    "Basket in \(priced.currency) at 1 \(source) = \(DecimalRounding.fixed(quote.rate, places: 6)) \(quote.target) through \(cross.base): 1 \(cross.base) = \(DecimalRounding.plain(cross.sourceRate)) \(source) = \(DecimalRounding.plain(cross.targetRate)) \(quote.target) (\(origin))"
+                )
+            } else {
+                lines.append(
+                    "Basket in \(priced.currency) at 1 \(source) = \(DecimalRounding.plain(quote.rate)) \(quote.target) (\(origin))"
+                )
+            }
         }
         lines.append("")
         var table = TextTable(
@@ -47,6 +54,13 @@ enum PriceReport {
     /// `price --json`, in snake_case like every `--json` (``JSONText``).
     struct Document: Encodable {
         struct Rate: Encodable {
+            /// A cross rate's base and its two stored rates.
+            struct Via: Encodable {
+                var base: String
+                var sourceRate: String
+                var targetRate: String
+            }
+
             var source: String
             var target: String
             var rate: String
@@ -54,6 +68,7 @@ enum PriceReport {
             var feed: String?
             var maxAge: String?
             var stale: Bool
+            var via: Via?
         }
 
         struct Item: Encodable {
@@ -81,7 +96,12 @@ enum PriceReport {
             rate: .init(
                 source: quote.source, target: quote.target, rate: DecimalRounding.plain(quote.rate),
                 asOf: quote.isIdentity ? nil : quote.asOf, feed: quote.feed,
-                maxAge: quote.isIdentity ? nil : maxAge.description, stale: stale),
+                maxAge: quote.isIdentity ? nil : maxAge.description, stale: stale,
+                via: quote.cross.map {
+                    .init(
+                        base: $0.base, sourceRate: DecimalRounding.plain($0.sourceRate),
+                        targetRate: DecimalRounding.plain($0.targetRate))
+                }),
             items: priced.lines.map {
                 .init(
                     good: $0.good.name, quantity: $0.quantity, unit: $0.good.unit,

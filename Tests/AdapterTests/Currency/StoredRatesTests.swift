@@ -37,3 +37,56 @@ struct StoredRatesTests {
         #expect(try rates.knows("EUR") == nil)
     }
 }
+
+/// Rates through a base currency: with only the ECB's rates (every one from EUR), a USD price
+/// converts to GBP through EUR, exactly, dividing once.
+@Suite("Stored rates through a base currency")
+struct CrossRateTests {
+    static func ecbHarness() async throws -> FeedHarness {
+        let harness = try ECBRatesTests.harness(try Data(contentsOf: ECBRatesTests.daily))
+        _ = try await harness.run()
+        return harness
+    }
+
+    @Test func aPairNoFeedQuotesGoesThroughTheBaseThatQuotesBoth() async throws {
+        let rates = StoredRates(store: try await Self.ecbHarness().store())
+        let quote = try #require(try rates.quote(from: "USD", to: "GBP"))
+        #expect(
+            quote.cross
+                == ExchangeQuote.Cross(
+                    base: "EUR", sourceRate: Decimal(string: "1.0556")!, targetRate: Decimal(string: "0.86753")!))
+        #expect(quote.asOf == "2017-03-08T00:00:00Z")
+        #expect(quote.feed == "ecb")
+    }
+
+    @Test func theBaseItselfIsReachedThroughItsOwnRate() async throws {
+        let rates = StoredRates(store: try await Self.ecbHarness().store())
+        let quote = try #require(try rates.quote(from: "USD", to: "EUR"))
+        #expect(quote.cross?.targetRate == 1)
+        #expect(quote.cross?.sourceRate == Decimal(string: "1.0556"))
+    }
+
+    @Test func aStoredPairIsUsedAsItIs() async throws {
+        let rates = StoredRates(store: try await Self.ecbHarness().store())
+        let quote = try #require(try rates.quote(from: "EUR", to: "GBP"))
+        #expect(quote.cross == nil)
+        #expect(DecimalRounding.plain(quote.rate) == "0.86753")
+    }
+
+    @Test func aCurrencyNoBaseQuotesHasNoQuote() async throws {
+        let rates = StoredRates(store: try await Self.ecbHarness().store())
+        #expect(try rates.quote(from: "USD", to: "XAU") == nil)
+    }
+
+    @Test func aBasketPricedThroughTheBaseDividesOnceAndRoundsOnce() throws {
+        let cross = ExchangeQuote.Cross(
+            base: "EUR", sourceRate: Decimal(string: "1.0556")!, targetRate: Decimal(string: "0.86753")!)
+        let quote = ExchangeQuote(source: "USD", target: "GBP", cross: cross, asOf: "2017-03-08T00:00:00Z")
+        let basket = try Basket.parse(arguments: ["milk", "eggs=2"])
+        let priced = try BasketPricer.price(basket, catalog: GoodsCatalog.standard, quote: quote)
+        // (1.30 + 2 × 2.10) USD × 0.86753 / 1.0556 = 4.520090...
+        #expect(
+            priced.exactTotal == Decimal(string: "5.50")! * Decimal(string: "0.86753")! / Decimal(string: "1.0556")!)
+        #expect(priced.totalText == "4.52")
+    }
+}
