@@ -267,10 +267,35 @@ public struct ConfigLoader: Sendable {
                     entities[folded] = (binding.schema, common.name)
                 }
             }
+            var policy = common.request.applied(to: basePolicy)
+            switch (common.budget, common.rateLimit) {
+            case (_?, _?):
+                problems.append(
+                    ConfigProblem(
+                        "give either budget (a shared budget of defaults) or rate_limit (the feed's own), not both",
+                        at: location(feedMapping["rate_limit"] ?? node)))
+            case (let name?, nil):
+                if let spec = defaults?.budgets?.entries.first(where: { $0.key == name })?.value {
+                    policy.budget = spec.budget(named: name)
+                } else {
+                    let names = defaults?.budgets?.entries.map(\.key) ?? []
+                    var message = "unknown budget '\(name)'"
+                    if let guess = Spelling.nearest(to: name, in: names) { message += "; did you mean '\(guess)'?" }
+                    message +=
+                        names.isEmpty
+                        ? "; declare it in defaults: { budgets: { \(name): { requests: 10, per: 1s } } }"
+                        : "; budgets: \(names.joined(separator: ", "))"
+                    problems.append(ConfigProblem(message, at: location(feedMapping["budget"] ?? node)))
+                }
+            case (nil, let spec?):
+                policy.budget = spec.budget(named: "feed \(common.name)")
+            case (nil, nil):
+                break
+            }
             feeds.append(
                 FeedConfig(
                     name: common.name, adapterName: common.adapter, enabled: common.enabled ?? true,
-                    location: location(node), policy: common.request.applied(to: basePolicy),
+                    location: location(node), policy: policy,
                     fixtures: common.fixtures.map { Self.resolve($0, in: directory) },
                     maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
                     schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter))

@@ -100,9 +100,11 @@ struct DefaultsBlock: Decodable, Sendable {
     var concurrency: Int?
     var maxRejectRatio: Double?
     var lease: FeedDuration?
+    /// Named request budgets that feeds share with `budget: NAME`.
+    var budgets: OrderedMapping<BudgetSpec>?
 
     enum CodingKeys: String, CodingKey {
-        case concurrency, lease
+        case concurrency, lease, budgets
         case maxRejectRatio = "max_reject_ratio"
     }
 
@@ -113,6 +115,42 @@ struct DefaultsBlock: Decodable, Sendable {
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
         lease = try container.decodeIfPresent(FeedDuration.self, forKey: .lease)
+        budgets = try container.decodeIfPresent(OrderedMapping<BudgetSpec>.self, forKey: .budgets)
+    }
+}
+
+/// `{ requests: 10, per: 1s, burst: 20 }`: a request budget as written, in `budgets:` or a
+/// feed's `rate_limit:`.
+struct BudgetSpec: Decodable, Sendable, Hashable {
+    var requests: Int
+    var per: FeedDuration
+    var burst: Int?
+
+    enum CodingKeys: String, CodingKey { case requests, per, burst }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        requests = try container.decode(Int.self, forKey: .requests)
+        guard (1...1_000_000).contains(requests) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .requests, in: container,
+                debugDescription: "requests must be between 1 and 1000000, not \(requests)")
+        }
+        per = try container.decode(FeedDuration.self, forKey: .per)
+        guard per.milliseconds >= 1, per <= .days(1) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .per, in: container, debugDescription: "per must be between 1ms and 1d, not \(per)")
+        }
+        burst = try container.decodeIfPresent(Int.self, forKey: .burst)
+        if let burst, !(1...1_000_000).contains(burst) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .burst, in: container, debugDescription: "burst must be between 1 and 1000000, not \(burst)")
+        }
+    }
+
+    /// The budget named `name`.
+    func budget(named name: String) -> RequestBudget {
+        RequestBudget(name: name, requests: requests, per: per, burst: burst)
     }
 }
 
@@ -125,15 +163,20 @@ struct CommonFeedKeys: Decodable, Sendable {
     var maxRejectRatio: Double?
     var request: RequestSettings
     var schedule: ScheduleSettings
+    /// The name of a budget of `defaults: { budgets: ... }` the feed's requests count against.
+    var budget: String?
+    /// The feed's own budget.
+    var rateLimit: BudgetSpec?
 
     static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
-        "backoff", "retry_after_cap", "max_response_size", "max_redirects",
+        "backoff", "retry_after_cap", "max_response_size", "max_redirects", "budget", "rate_limit",
     ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {
-        case name, adapter, enabled, fixtures
+        case name, adapter, enabled, fixtures, budget
         case maxRejectRatio = "max_reject_ratio"
+        case rateLimit = "rate_limit"
     }
 
     init(from decoder: any Decoder) throws {
@@ -143,6 +186,8 @@ struct CommonFeedKeys: Decodable, Sendable {
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
         fixtures = try container.decodeIfPresent(String.self, forKey: .fixtures)
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
+        budget = try container.decodeIfPresent(String.self, forKey: .budget)
+        rateLimit = try container.decodeIfPresent(BudgetSpec.self, forKey: .rateLimit)
         request = try RequestSettings(from: decoder)
         schedule = try ScheduleSettings(from: decoder)
     }

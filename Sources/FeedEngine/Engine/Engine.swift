@@ -33,6 +33,9 @@ public struct Engine: Sendable {
     public var logger = Logger(label: "feedwork")
     /// The store's run lock, held as long as the engine (see ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``).
     var lock: StoreLock?
+    /// The request budgets' gates, shared by the engine's copies (a worker's passes, and a
+    /// reloaded config's) so that a budget counts every request the process sends.
+    let budgets = RequestBudgets()
 
     init(
         config: FeedsConfig, store: any StoreDriver, fetcher: any Fetching, offline: Bool = false,
@@ -110,10 +113,11 @@ public struct Engine: Sendable {
         }
         report.run = runID
         logger.info("\(feed.name): run \(runID) started")
-        let context = FetchContext(
+        var context = FetchContext(
             feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
             offline: offline, cache: PassResponseCache(store: store, feed: feed.name), redactor: redactor,
             logger: logger)
+        context.budgetGate = feed.policy.budget.map(budgets.gate)
         let stamp = Timestamp.string(started)
         let transaction = store.passTransaction(feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         let backend = EnginePassBackend(

@@ -32,6 +32,8 @@ public struct FetchContext: Sendable {
     /// Where requests, retries and cache decisions are logged (debug and info), with the feed's
     /// name as metadata. URLs in its messages are redacted.
     public var logger: Logger
+    /// The gate of the policy's budget, shared by the feeds of the budget (``RequestBudgets``).
+    var budgetGate: RequestBudgetGate?
 
     package init(
         feed: String, baseDirectory: URL, policy: FetchPolicy = FetchPolicy(), offline: Bool = false,
@@ -65,6 +67,8 @@ public struct FetchPolicy: Sendable, Hashable {
     /// Bodies larger than this abort the request with an error.
     public var maxResponseBytes: Int
     public var maxRedirects: Int
+    /// The budget requests wait for before they are sent (`budget:` or `rate_limit:`), if any.
+    public var budget: RequestBudget?
 
     public init(
         timeout: FeedDuration = .seconds(30), connectTimeout: FeedDuration = .seconds(10), retries: Int = 3,

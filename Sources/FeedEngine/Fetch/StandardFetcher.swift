@@ -71,6 +71,15 @@ public struct StandardFetcher: Fetching {
         var bytes = 0
         while true {
             attempts += 1
+            if let gate = context.budgetGate {
+                let waited = try await gate.take()
+                if waited > .zero {
+                    let milliseconds =
+                        waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
+                    context.logger.debug(
+                        "\(request.method) \(url): waited \(milliseconds) ms for budget '\(gate.budget.name)'")
+                }
+            }
             let outcome: Result<HTTPResponse, HTTPClientError>
             let clock = ContinuousClock()
             let start = clock.now
