@@ -52,7 +52,7 @@ extension StoreBrowser {
             view.keyset = Keyset()
             view.limit = Self.facetSample
             let inner = try exporter.query(for: view)
-            let column = EntityTable.quoted(field.name)
+            let column = SQLIdentifier.quoted(field.name)
             let rows = try query(
                 "SELECT s.\(column) AS value, count(*) AS n FROM (\(inner.sql)) AS s GROUP BY s.\(column)"
                     + " ORDER BY n DESC, value LIMIT \(Self.facetValues)", inner.arguments)
@@ -87,12 +87,12 @@ extension StoreBrowser {
         guard let label = relation.labelColumn, related.columnIndex(label) != nil, related.key.count == 1 else {
             return counts
         }
-        let key = EntityTable.quoted(related.key[0])
+        let key = SQLIdentifier.quoted(related.key[0])
         let values = counts.map(\.value).filter { $0 != .null }
         guard !values.isEmpty else { return counts }
         let list = values.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
         let rows = try query(
-            "SELECT \(key) AS k, \(EntityTable.quoted(label)) AS l FROM \(EntityTable.quoted(related.name))"
+            "SELECT \(key) AS k, \(SQLIdentifier.quoted(label)) AS l FROM \(SQLIdentifier.quoted(related.name))"
                 + " WHERE \(key) IN (\(list))", values)
         var labels: [FieldValue: String] = [:]
         for row in rows {

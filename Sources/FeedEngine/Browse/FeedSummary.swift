@@ -35,7 +35,7 @@ extension StoreBrowser {
         var rows: [String: [FeedSummary.EntityRows]] = [:]
         for table in try tables() where table.parent == nil {
             let counts = try query(
-                "SELECT _feed AS feed, count(*) AS n FROM \(EntityTable.quoted(table.name)) GROUP BY _feed")
+                "SELECT _feed AS feed, count(*) AS n FROM \(SQLIdentifier.quoted(table.name)) GROUP BY _feed")
             for row in counts {
                 if case .text(let feed)? = row["feed"], case .integer(let count)? = row["n"] {
                     rows[feed, default: []].append(.init(entity: table.name, rows: Int(count)))

@@ -52,7 +52,7 @@ struct KeysetClauses {
     ///   column, or a cursor that does not fit the order.
     init(_ keyset: Keyset, table: ExportTable, dialect: SQLDialect) throws(ExportError) {
         let keys = Keyset.keyColumns(of: table).map { name in
-            name == Keyset.tiebreakField.name ? dialect.rowExpression : "t." + EntityTable.quoted(name)
+            name == Keyset.tiebreakField.name ? dialect.rowExpression : "t." + SQLIdentifier.quoted(name)
         }
         var sortExpression: String?
         var orderTerms: [String] = []
@@ -62,7 +62,7 @@ struct KeysetClauses {
                 throw .usage("sort: '\(table.name)' has no field '\(sort.column)'")
             }
             guard field.type != .json else { throw .usage("sort: '\(field.name)' holds JSON, which has no order") }
-            let column = "t." + EntityTable.quoted(field.name)
+            let column = "t." + SQLIdentifier.quoted(field.name)
             let expression = field.type == .decimal ? dialect.number(column) : column
             orderTerms = ["(\(column) IS NULL)", expression + (sort.descending ? " DESC" : "")]
             sortExpression = expression
@@ -78,7 +78,7 @@ struct KeysetClauses {
             arguments = keyArguments
             return
         }
-        let column = "t." + EntityTable.quoted(field.name)
+        let column = "t." + SQLIdentifier.quoted(field.name)
         let value = after[0]
         if value == .null {
             condition = "(\(column) IS NULL AND \(tail))"

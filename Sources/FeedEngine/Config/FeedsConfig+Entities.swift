@@ -14,9 +14,9 @@ public struct DeclaredEntity: Sendable {
     /// In the order of feeds.yaml.
     public var writers: [Writer]
     /// The columns every entity table has before the schema's own (`_feed`, `_key`, ...).
-    public static var systemColumns: [String] { EntityTable.commonColumns }
+    public static var systemColumns: [String] { EntityColumns.common }
     /// The columns every child table (`<entity>__<list>`) has before the list item's own.
-    public static var childSystemColumns: [String] { EntityTable.childCommonColumns }
+    public static var childSystemColumns: [String] { EntityColumns.childCommon }
 }
 
 extension FeedsConfig {

@@ -189,7 +189,7 @@ public struct Engine: Sendable {
 
 /// Carries the outcome out of the transaction's thread; read only after the transaction finished.
 private final class OutcomeBox: @unchecked Sendable {
-    var outcome = EntityStore.RunOutcome(
+    var outcome = RunOutcome(
         status: .ok, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0, error: nil, notes: [],
         finished: Date())
 }

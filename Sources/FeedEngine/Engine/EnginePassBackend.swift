@@ -153,11 +153,11 @@ final class EnginePassBackend: PassBackend {
 
     /// What the run record keeps of this pass: `ok`; `stale` when a response came from the
     /// cache because the network failed; else `ok_with_rejects` when records were rejected.
-    func outcome(counts: WriteCounts, error: String?, finished: Date) -> EntityStore.RunOutcome {
+    func outcome(counts: WriteCounts, error: String?, finished: Date) -> RunOutcome {
         let statistics = statistics.withLock { $0 }
         let stale = statistics.staleURLs
         let status: FeedReport.Status = !stale.isEmpty ? .stale : counts.rejected > 0 ? .okWithRejects : .ok
-        return EntityStore.RunOutcome(
+        return RunOutcome(
             status: status, counts: counts, requests: statistics.requests,
             attempts: statistics.attempts, bytes: statistics.bytes, error: error,
             notes: statistics.notes

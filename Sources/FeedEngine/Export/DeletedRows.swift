@@ -64,7 +64,7 @@ public struct DeletedRows: Sendable {
             "d.id = (SELECT MAX(e.id) FROM _tombstones AS e WHERE e.entity = d.entity AND e.feed = d.feed AND e.key = d.key)"
         )
         conditions.append(
-            "NOT EXISTS (SELECT 1 FROM \(EntityTable.quoted(entity)) AS t WHERE t._feed = d.feed AND t._key = d.key)")
+            "NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(entity)) AS t WHERE t._feed = d.feed AND t._key = d.key)")
         let sql =
             "SELECT \((values + ["d.feed", "d.key", "d.run"]).joined(separator: ", ")) FROM _tombstones AS d WHERE "
             + conditions.joined(separator: " AND ") + " ORDER BY d.id"

@@ -50,12 +50,12 @@ public struct ExportQuery: Sendable {
             }
             if table.parent == nil {
                 fields.append(Keyset.tiebreakField)
-                selected.append("\(dialect.rowExpression) AS \(EntityTable.quoted(Keyset.tiebreakField.name))")
+                selected.append("\(dialect.rowExpression) AS \(SQLIdentifier.quoted(Keyset.tiebreakField.name))")
             }
         }
 
         var sql = "SELECT \(selected.joined(separator: ", "))"
-        sql += " FROM \(EntityTable.quoted(table.name)) AS t"
+        sql += " FROM \(SQLIdentifier.quoted(table.name)) AS t"
         if !builder.conditions.isEmpty { sql += " WHERE " + builder.conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + order
         var arguments = builder.arguments
@@ -118,7 +118,7 @@ private struct Builder {
         var clauses: [String] = []
         for term in terms.isEmpty ? table.defaultOrder : terms {
             let field = try field(term.column, for: "--order")
-            clauses.append("t.\(EntityTable.quoted(field.name))" + (term.descending ? " DESC" : ""))
+            clauses.append("t.\(SQLIdentifier.quoted(field.name))" + (term.descending ? " DESC" : ""))
         }
         // Rows inserted first come first among equals (on SQLite), so the output is stable.
         clauses.append(table.parent == nil ? dialect.tiebreak : dialect.childTiebreak)
@@ -138,7 +138,7 @@ private struct Builder {
     }
 
     private mutating func add(_ filter: ExportFilter, on field: ExportField) throws(ExportError) {
-        let column = "t." + EntityTable.quoted(field.name)
+        let column = "t." + SQLIdentifier.quoted(field.name)
         if filter.op == .contains {
             conditions.append("\(dialect.searchable(column, field: field)) \(dialect.like) ? ESCAPE '\\'")
             arguments.append(.text(Self.likePattern(containing: filter.value)))
@@ -158,7 +158,7 @@ private struct Builder {
             throw .usage(
                 "--where '\(filter.field)\(filter.op.rawValue)\(filter.value)': a related entity takes =, != or ~")
         }
-        let localColumn = "t." + EntityTable.quoted(relation.column)
+        let localColumn = "t." + SQLIdentifier.quoted(relation.column)
         guard table.field(relation.column) != nil else {
             throw .usage("--where: the relation column '\(relation.column)' of '\(table.name)' is not in its schema")
         }
@@ -167,7 +167,7 @@ private struct Builder {
         let keyField: ExportField
         if related.key.count == 1, let index = related.columnIndex(related.key[0]) {
             let column = related.columns[index]
-            keyExpression = "r." + EntityTable.quoted(column.name)
+            keyExpression = "r." + SQLIdentifier.quoted(column.name)
             joinExpression = "\(keyExpression) = \(localColumn)"
             keyField = ExportField(name: column.name, type: column.type)
         } else {
@@ -182,7 +182,7 @@ private struct Builder {
         if let label = relation.labelColumn, let index = related.columnIndex(label) {
             let column = related.columns[index]
             candidates.append(
-                ("r." + EntityTable.quoted(column.name), ExportField(name: column.name, type: column.type)))
+                ("r." + SQLIdentifier.quoted(column.name), ExportField(name: column.name, type: column.type)))
         }
         for (expression, field) in candidates {
             if matchOp == .contains {
@@ -197,7 +197,7 @@ private struct Builder {
             }
         }
         let exists =
-            "EXISTS (SELECT 1 FROM \(EntityTable.quoted(related.name)) AS r WHERE r._feed = t._feed AND \(joinExpression)"
+            "EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(related.name)) AS r WHERE r._feed = t._feed AND \(joinExpression)"
             + " AND (\(matches.isEmpty ? dialect.never : matches.joined(separator: " OR "))))"
         conditions.append(filter.op == .notEqual ? "NOT " + exists : exists)
         arguments += matchArguments
@@ -208,7 +208,7 @@ private struct Builder {
             // Child rows are rewritten with their parent, so the parent's `_run` dates them.
             let (runCondition, argument) = bound.condition(on: "p._run")
             conditions.append(
-                "EXISTS (SELECT 1 FROM \(EntityTable.quoted(parent)) AS p WHERE p._feed = t._feed AND p._key = t._key AND \(runCondition))"
+                "EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(parent)) AS p WHERE p._feed = t._feed AND p._key = t._key AND \(runCondition))"
             )
             arguments.append(argument)
         } else {

@@ -32,9 +32,9 @@ public enum SQLDialect: Sendable {
     /// timestamps and JSON as the text SQLite stores (records' times normalized, the store's
     /// own with milliseconds).
     func select(_ field: ExportField) -> String {
-        let column = "t." + EntityTable.quoted(field.name)
+        let column = "t." + SQLIdentifier.quoted(field.name)
         guard self == .postgres, [.timestamp, .json].contains(field.type) else { return column }
-        return storedText(column, field: field) + " AS " + EntityTable.quoted(field.name)
+        return storedText(column, field: field) + " AS " + SQLIdentifier.quoted(field.name)
     }
 
     /// `column` (holding `field`) as the text `~` (contains) searches: SQLite's `LIKE` reads

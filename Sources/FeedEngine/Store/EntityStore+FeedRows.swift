@@ -6,10 +6,10 @@ extension EntityStore {
     /// by column name; none when the table does not exist yet.
     package func rows(of table: String, columns: [String], feeds: [String]) throws -> [[String: FieldValue]] {
         guard !feeds.isEmpty, try read({ try $0.tableExists(table) }) else { return [] }
-        let selected = columns.map(EntityTable.quoted).joined(separator: ", ")
+        let selected = columns.map(SQLIdentifier.quoted).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: feeds.count).joined(separator: ", ")
         return try query(
-            "SELECT \(selected) FROM \(EntityTable.quoted(table)) WHERE _feed IN (\(placeholders))",
+            "SELECT \(selected) FROM \(SQLIdentifier.quoted(table)) WHERE _feed IN (\(placeholders))",
             arguments: feeds.map(FieldValue.text))
     }
 

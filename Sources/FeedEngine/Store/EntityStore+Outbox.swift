@@ -7,12 +7,6 @@ import GRDB
 /// Events are queued in a pass's transaction (``StoreTransaction/enqueueOutbox(_:)``), or after a
 /// failed pass by ``recordFailedRun(_:outbox:)``; the engine delivers them once the pass commits.
 extension EntityStore {
-    /// An event waiting for delivery: its id and its URL (secrets sealed).
-    struct OutboxEvent: Sendable {
-        var id: Int64
-        var url: String
-    }
-
     /// `feed`'s undelivered events, oldest first.
     func pendingOutbox(feed: String) throws -> [OutboxEvent] {
         try read { db in

@@ -4,20 +4,6 @@ import GRDB
 
 /// `_runs`: one row per feed per pass, from `running` to its outcome.
 extension EntityStore {
-    /// How a pass ended, as its run row keeps it.
-    struct RunOutcome: Sendable {
-        var status: FeedReport.Status
-        var counts: WriteCounts
-        var requests: Int
-        var attempts: Int
-        var bytes: Int
-        /// Redacted.
-        var error: String?
-        /// The report's notes, one per line (redacted).
-        var notes: [String]
-        var finished: Date
-    }
-
     /// Records the start of `feed`'s pass, after creating or updating the tables of `schemas`.
     ///
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
@@ -66,10 +52,6 @@ extension EntityStore {
             """
         return try Int64.fetchOne(db, sql: sql) ?? 0
     }
-
-    /// A subquery of the ids of the runs started at or after its one parameter (an ISO 8601
-    /// time), for queries that select rows by when they changed.
-    static let runsStartedSinceSQL = "SELECT id FROM _runs WHERE started_at >= ?"
 
     /// The names of the feeds that have run on this store, sorted.
     func feedsThatRan() throws -> [String] {

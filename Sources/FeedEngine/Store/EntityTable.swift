@@ -1,25 +1,10 @@
 import FeedKit
 import GRDB
 
-/// The SQL of an entity's table and its child tables, derived from its schema.
-///
-/// Every entity table has these common columns before the schema's own:
-///
-/// | column | holds |
-/// |---|---|
-/// | `_feed` | the feed that wrote the row |
-/// | `_key` | the record's key within the feed (key columns joined with `\|`) |
-/// | `_hash` | a hash of the row's content, to tell changed records from unchanged ones |
-/// | `_run` | the run (`_runs.id`) that last inserted or changed the row |
-/// | `_first_seen` | when the row was first written (ISO 8601 UTC) |
-/// | `_last_seen` | when a pass last delivered the row |
-///
-/// Child tables (`<entity>__<list>`) have `_feed`, `_key` (the parent's key) and `_position`.
+/// The SQL of an entity's table and its child tables, derived from its schema, with the common
+/// columns of ``EntityColumns`` before the schema's own.
 enum EntityTable {
-    static let commonColumns = ["_feed", "_key", "_hash", "_run", "_first_seen", "_last_seen"]
-    static let childCommonColumns = ["_feed", "_key", "_position"]
-
-    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// Creates the entity's tables when missing and adds columns the schema gained since.
     ///

@@ -28,7 +28,7 @@ enum EntityView {
     static func ensure(_ schema: EntitySchema, schemas: [String: EntitySchema], in db: Database) throws {
         let view = name(schema.name)
         let create =
-            "CREATE VIEW \(EntityTable.quoted(view)) AS \(marker) "
+            "CREATE VIEW \(SQLIdentifier.quoted(view)) AS \(marker) "
             + (try select(schema, schemas: schemas, dialect: .sqlite) { try db.tableExists($0) })
         if let existing = try Row.fetchOne(
             db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ?", arguments: [view])
@@ -39,7 +39,7 @@ enum EntityView {
             // Written again unchanged, the view would still change the schema, and every
             // connection would prepare its statements again.
             guard sql != create else { return }
-            try db.execute(sql: "DROP VIEW \(EntityTable.quoted(view))")
+            try db.execute(sql: "DROP VIEW \(SQLIdentifier.quoted(view))")
         }
         try db.execute(sql: create)
     }
@@ -51,7 +51,7 @@ enum EntityView {
         _ schema: EntitySchema, schemas: [String: EntitySchema], dialect: SQLDialect,
         tableExists: (String) throws(Failure) -> Bool
     ) throws(Failure) -> String {
-        let q = EntityTable.quoted
+        let q = SQLIdentifier.quoted
         var columns = ["_feed", "_key", "_run", "_first_seen", "_last_seen"].map { "t.\(q($0))" }
         var names = Set(schema.columns.map(\.name))
         for column in schema.columns {

@@ -55,9 +55,9 @@ final class EntityWriter: EntityWriteTally {
         self.feed = feed
         self.run = run
         self.stamp = stamp
-        table = EntityTable.quoted(schema.name)
-        let columns = schema.columns.map { EntityTable.quoted($0.name) }
-        let all = EntityTable.commonColumns.map(EntityTable.quoted) + columns
+        table = SQLIdentifier.quoted(schema.name)
+        let columns = schema.columns.map { SQLIdentifier.quoted($0.name) }
+        let all = EntityColumns.common.map(SQLIdentifier.quoted) + columns
         let placeholders = (1...all.count).map { "?\($0)" }.joined(separator: ", ")
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(placeholders))"
         let assignments = columns.enumerated().map { "\($1) = ?\($0 + 7)" }
@@ -66,8 +66,8 @@ final class EntityWriter: EntityWriteTally {
             + (assignments.isEmpty ? "" : ", " + assignments.joined(separator: ", ")) + " WHERE rowid = ?1"
         // Built once: quoting names and joining SQL for every record was a large part of the write path.
         childSQL = schema.children.map { child in
-            let childTable = EntityTable.quoted(schema.childTableName(child))
-            let names = (["_feed", "_key", "_position"] + child.columns.map(\.name)).map(EntityTable.quoted)
+            let childTable = SQLIdentifier.quoted(schema.childTableName(child))
+            let names = (["_feed", "_key", "_position"] + child.columns.map(\.name)).map(SQLIdentifier.quoted)
             let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
             return (
                 child.name, "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key = ?2",
@@ -298,7 +298,7 @@ final class EntityWriter: EntityWriteTally {
     func deleteUnseen(in db: Database) throws {
         try flush(in: db)
         guard mode == .replace else { return }
-        let keyValues = "json_array(" + schema.key.map(EntityTable.quoted).joined(separator: ", ") + ")"
+        let keyValues = "json_array(" + schema.key.map(SQLIdentifier.quoted).joined(separator: ", ") + ")"
         try db.execute(
             sql: """
                 INSERT INTO _tombstones(feed, entity, key, key_values, run, deleted_at)
@@ -308,7 +308,7 @@ final class EntityWriter: EntityWriteTally {
             sql: "DELETE FROM \(table) WHERE _feed = ? AND _last_seen <> ?", arguments: [feed, stamp])
         counts.deleted += db.changesCount
         for child in schema.children {
-            let childTable = EntityTable.quoted(schema.childTableName(child))
+            let childTable = SQLIdentifier.quoted(schema.childTableName(child))
             try db.execute(
                 sql:
                     "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key NOT IN (SELECT _key FROM \(table) WHERE _feed = ?1)",

@@ -95,7 +95,7 @@ private struct SQLiteFacts: OverviewFacts {
 
     func rowCount(of table: String, feed: String) throws -> Int? {
         guard try db.tableExists(table) else { return nil }
-        let sql = "SELECT count(*) FROM \(EntityTable.quoted(table)) WHERE _feed = ?"
+        let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(table)) WHERE _feed = ?"
         return try Int.fetchOne(db, sql: sql, arguments: [feed]) ?? 0
     }
 

@@ -26,7 +26,7 @@ final class FirstPassInserts {
 
     init(schema: EntitySchema, keyed: Bool, feed: String, run: Int64, stamp: String) {
         self.schema = schema
-        table = EntityTable.quoted(schema.name)
+        table = SQLIdentifier.quoted(schema.name)
         self.keyed = keyed
         self.feed = feed
         self.run = run
@@ -116,9 +116,9 @@ final class FirstPassInserts {
     private func statements(in db: Database) throws -> (table: MultiRowInsert, children: [MultiRowInsert]) {
         if let inserts { return inserts }
         let (feed, run, stamp) = (self.feed, self.run, self.stamp)
-        let columns = schema.columns.map { EntityTable.quoted($0.name) }
+        let columns = schema.columns.map { SQLIdentifier.quoted($0.name) }
         let table = MultiRowInsert(
-            table: self.table, names: EntityTable.commonColumns.map(EntityTable.quoted) + columns,
+            table: self.table, names: EntityColumns.common.map(SQLIdentifier.quoted) + columns,
             conflict: keyed ? "ON CONFLICT (_feed, _key) DO NOTHING" : "", db: db
         ) { statement, base in
             statement.bind(feed, at: base + 1)
@@ -128,8 +128,8 @@ final class FirstPassInserts {
         }
         let children = schema.children.map { child in
             MultiRowInsert(
-                table: EntityTable.quoted(schema.childTableName(child)),
-                names: (EntityTable.childCommonColumns + child.columns.map(\.name)).map(EntityTable.quoted), db: db
+                table: SQLIdentifier.quoted(schema.childTableName(child)),
+                names: (EntityColumns.childCommon + child.columns.map(\.name)).map(SQLIdentifier.quoted), db: db
             ) { statement, base in statement.bind(feed, at: base + 1) }
         }
         inserts = (table, children)

@@ -18,7 +18,7 @@ protocol PassWriting: AnyObject {
     /// Starts writing an entity declared during the pass (``FeedPass/declare(_:)``).
     func declare(_ binding: EntityBinding) throws
     /// Records the pass's outcome in its run row, committed with the pass.
-    func recordRun(_ outcome: EntityStore.RunOutcome) throws
+    func recordRun(_ outcome: RunOutcome) throws
     /// Finishes the entities' writes (`replace` deletions), and gives the counts and the notes
     /// on keys delivered twice.
     func finishWrites() throws -> (counts: WriteCounts, notes: [String])

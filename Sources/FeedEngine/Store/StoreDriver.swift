@@ -23,7 +23,7 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     /// The transaction of the pass `run` of `feed`, which writes `bindings` stamped `stamp`.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs).
-    func recordFailedRun(_ id: Int64, feed: String, outcome: EntityStore.RunOutcome, outbox: [String]) async throws
+    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String]) async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws
     /// The value `feed` stored under `key`, or `nil`.
@@ -31,7 +31,7 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     /// The values `feed` stored under keys starting with `prefix`, by key.
     func states(feed: String, prefix: String) throws -> [String: String]
     /// `feed`'s undelivered outbox events, oldest first.
-    func pendingOutbox(feed: String) throws -> [EntityStore.OutboxEvent]
+    func pendingOutbox(feed: String) throws -> [OutboxEvent]
     func markOutboxDelivered(_ id: Int64) async throws
     func markOutboxFailed(_ id: Int64, error: String) async throws
     /// Closes the store's connections once the engine is done with it; nothing may use the

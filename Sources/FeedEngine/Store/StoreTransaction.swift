@@ -152,7 +152,7 @@ final class StoreTransaction: PassWriting {
     }
 
     /// Records the pass's outcome in its run row, committed with the pass.
-    func recordRun(_ outcome: EntityStore.RunOutcome) throws {
+    func recordRun(_ outcome: RunOutcome) throws {
         try EntityStore.recordRun(run, outcome: outcome, in: db)
     }
 

@@ -8,10 +8,10 @@ import Testing
 /// outbox, response cache and the per-feed lease.
 @Suite("PostgreSQL store: system tables")
 struct PostgresStoreTests {
-    static func outcome(_ status: FeedReport.Status, inserted: Int = 0) -> EntityStore.RunOutcome {
+    static func outcome(_ status: FeedReport.Status, inserted: Int = 0) -> RunOutcome {
         var counts = WriteCounts()
         counts.inserted = inserted
-        return EntityStore.RunOutcome(
+        return RunOutcome(
             status: status, counts: counts, requests: 2, attempts: 3, bytes: 100, error: nil, notes: ["a", "b"],
             finished: Date(timeIntervalSince1970: 1_767_225_601.5))
     }

@@ -31,7 +31,7 @@ struct InterruptedRunTests {
             let run = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
             try await store.recordFailedRun(
                 run, feed: "items",
-                outcome: EntityStore.RunOutcome(
+                outcome: RunOutcome(
                     status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0, error: "gone",
                     notes: [], finished: Date()),
                 outbox: [])

@@ -95,7 +95,7 @@ final class PostgresPassTransaction: PassWriting {
         addWriter(binding)
     }
 
-    func recordRun(_ outcome: EntityStore.RunOutcome) throws {
+    func recordRun(_ outcome: RunOutcome) throws {
         try PostgresStore.recordRun(run, outcome: outcome, in: connection)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 extension PostgresStore {
     /// Records a failed pass in a transaction of its own, with the outbox events the adapter
     /// asks for after a failure.
-    func recordFailedRun(_ id: Int64, feed: String, outcome: EntityStore.RunOutcome, outbox: [String]) async throws {
+    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String]) async throws {
         try await write { connection in
             try Self.recordRun(id, outcome: outcome, in: connection)
             try Self.enqueueOutbox(outbox, feed: feed, run: id, in: connection)
@@ -46,7 +46,7 @@ extension PostgresStore {
     }
 
     /// Records a pass's outcome in its run row.
-    static func recordRun(_ id: Int64, outcome: EntityStore.RunOutcome, in connection: PostgresConnection) throws {
+    static func recordRun(_ id: Int64, outcome: RunOutcome, in connection: PostgresConnection) throws {
         let counts = outcome.counts
         try connection.execute(
             """

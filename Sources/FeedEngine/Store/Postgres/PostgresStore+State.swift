@@ -36,12 +36,12 @@ extension PostgresStore {
     }
 
     /// `feed`'s undelivered events, oldest first.
-    func pendingOutbox(feed: String) throws -> [EntityStore.OutboxEvent] {
+    func pendingOutbox(feed: String) throws -> [OutboxEvent] {
         try read { connection in
             let rows = try connection.execute(
                 "SELECT id, url FROM _outbox WHERE feed = $1 AND delivered_at IS NULL ORDER BY id", [feed])
             return (0..<rows.count).map {
-                EntityStore.OutboxEvent(id: Int64(rows[$0, 0] ?? "") ?? 0, url: rows[$0, 1] ?? "")
+                OutboxEvent(id: Int64(rows[$0, 0] ?? "") ?? 0, url: rows[$0, 1] ?? "")
             }
         }
     }
