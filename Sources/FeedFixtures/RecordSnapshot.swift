@@ -34,7 +34,7 @@ public struct RecordSnapshot: Sendable, Hashable {
     /// The rows that `feeds` hold in `store`, with their rejects.
     ///
     /// Every entity the feeds declare has a table, empty when no row was written.
-    public static func read(from store: EntityStore, feeds: [FeedConfig]) throws -> RecordSnapshot {
+    public static func read(from store: SQLiteStore, feeds: [FeedConfig]) throws -> RecordSnapshot {
         let names = feeds.map(\.name)
         var schemas: [String: EntitySchema] = [:]
         for feed in feeds {
@@ -66,7 +66,7 @@ public struct RecordSnapshot: Sendable, Hashable {
     }
 
     private static func rows(
-        of table: String, identity: [String], columns: [FeedKit.Column], feeds: [String], in store: EntityStore
+        of table: String, identity: [String], columns: [FeedKit.Column], feeds: [String], in store: SQLiteStore
     ) throws -> [JSONObject] {
         let names = identity + columns.map(\.name)
         let types = Dictionary(columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })

@@ -87,7 +87,7 @@ public final class FeedHarness: Sendable {
     }
 
     /// The SQLite store of the config (opened anew each call); for SQLite-only tests.
-    public func store() throws -> EntityStore { try EntityStore(path: try config().storePath) }
+    public func store() throws -> SQLiteStore { try SQLiteStore(path: try config().storePath) }
 
     /// A fixed pass start, 2026-01-10T00:00:00Z, for tests that pass one to ``run(feeds:offline:fetcher:startDate:)``.
     public static let fixedStart = Date(timeIntervalSince1970: 1_768_003_200)

@@ -8,7 +8,7 @@ public enum StoredCache {
     /// Each cached response of the store at `storePath` as text: URL, headers, validators and the
     /// decompressed body (a body that no longer inflates is reported as such, so it cannot hide).
     public static func decompressedEntries(storePath: String) throws -> [String] {
-        let store = try EntityStore(readingAt: storePath)
+        let store = try SQLiteStore(readingAt: storePath)
         var entries: [String] = []
         for row in try store.query("SELECT key FROM _http_cache") {
             guard case .text(let key)? = row["key"] else { continue }

@@ -37,7 +37,7 @@ public struct StoreBrowser: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(path: path, message: "no store here; run `feedwork run` first")
         }
-        let store = try EntityStore(readingAt: path)
+        let store = try SQLiteStore(readingAt: path)
         exporter = Exporter(store: store)
         history = store
         storedRows = store

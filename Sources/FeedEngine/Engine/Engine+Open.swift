@@ -30,8 +30,8 @@ extension Engine {
             return engine
         }
         let path = storePath ?? config.storePath
-        let lock = try StoreLock(storePath: path, wait: wait)
-        let store = try EntityStore(path: path)
+        let lock = try SQLiteStoreLock(storePath: path, wait: wait)
+        let store = try SQLiteStore(path: path)
         try await store.markInterruptedRuns()
         var engine = Engine(
             config: config, store: store, fetcher: fetcher, offline: offline, startDate: startDate,

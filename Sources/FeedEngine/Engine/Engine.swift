@@ -32,7 +32,7 @@ public struct Engine: Sendable {
     /// fetcher each request, retry and cache decision (debug and info).
     public var logger = Logger(label: "feedwork")
     /// The store's run lock, held as long as the engine (see ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``).
-    var lock: StoreLock?
+    var lock: SQLiteStoreLock?
     /// The request budgets' gates, shared by the engine's copies (a worker's passes, and a
     /// reloaded config's) so that a budget counts every request the process sends.
     let budgets = RequestBudgets()

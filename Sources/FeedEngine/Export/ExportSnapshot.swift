@@ -20,7 +20,7 @@ struct SQLiteSnapshot: ExportSnapshot {
         try RowStreamer.stream(query, in: db, writer: &writer, to: output)
     }
 
-    func completeRun() throws -> Int64 { try EntityStore.completeRun(in: db) }
+    func completeRun() throws -> Int64 { try SQLiteStore.completeRun(in: db) }
 }
 
 /// A PostgreSQL `REPEATABLE READ` read-only transaction: every statement sees the same data.

@@ -16,14 +16,14 @@ import GRDB
 /// ```
 public struct Exporter: Sendable {
     private enum Source: Sendable {
-        case sqlite(EntityStore)
+        case sqlite(SQLiteStore)
         case postgres(PostgresStore)
     }
 
     private let source: Source
 
     /// Exports from the SQLite store `store`.
-    public init(store: EntityStore) { source = .sqlite(store) }
+    public init(store: SQLiteStore) { source = .sqlite(store) }
 
     /// Exports from the PostgreSQL store `store`.
     init(postgres store: PostgresStore) { source = .postgres(store) }
@@ -34,7 +34,7 @@ public struct Exporter: Sendable {
         if let store = try config.postgresStore() {
             source = .postgres(store)
         } else {
-            source = .sqlite(try EntityStore(readingAt: config.storePath))
+            source = .sqlite(try SQLiteStore(readingAt: config.storePath))
         }
     }
 

@@ -34,7 +34,7 @@ enum RowStreamer {
         _ sql: String, _ arguments: [FieldValue], in db: Database,
         _ body: ([FieldValue]) throws(ExportError) -> Void
     ) throws -> Int {
-        let statement = try RawStatement(db, sql)
+        let statement = try SQLiteRawStatement(db, sql)
         defer { statement.reset() }
         for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
         let count = Int(statement.columnCount)

@@ -22,7 +22,7 @@ public enum SQLDialect: Sendable {
     var tiebreak: String { self == .sqlite ? "t.rowid" : "t._row" }
 
     /// What breaks ties for a child table, whose rows have no `_run` (and on SQLite no rowid:
-    /// see `EntityTable+ChildKey.swift`): the record and the place in its list.
+    /// see `SQLiteEntityTable+ChildKey.swift`): the record and the place in its list.
     var childTiebreak: String { "t._feed, t._key, t._position" }
 
     /// A condition that never holds.

@@ -30,7 +30,7 @@ public struct FeedOverview: Sendable {
     }
 
     /// The overview of every feed in `config`, from its SQLite store.
-    public static func load(config: FeedsConfig, store: EntityStore) throws -> [FeedOverview] {
+    public static func load(config: FeedsConfig, store: SQLiteStore) throws -> [FeedOverview] {
         let board = try store.scheduleEntries()
         return try store.read { db in try load(config: config, from: SQLiteFacts(db: db), board: board) }
     }
@@ -39,7 +39,7 @@ public struct FeedOverview: Sendable {
     /// PostgreSQL schema.
     public static func load(config: FeedsConfig) throws -> [FeedOverview] {
         guard let store = try config.postgresStore() else {
-            return try load(config: config, store: EntityStore(readingAt: config.storePath))
+            return try load(config: config, store: SQLiteStore(readingAt: config.storePath))
         }
         let board = try store.scheduleEntries()
         return try store.read { connection in

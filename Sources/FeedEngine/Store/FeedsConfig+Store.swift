@@ -35,7 +35,7 @@ extension FeedsConfig {
     /// The rows of the config's store, for reading: the SQLite file (which must exist) or the
     /// PostgreSQL schema.
     public func storedRows() throws -> any StoredRows {
-        try postgresStore() ?? EntityStore(readingAt: storePath)
+        try postgresStore() ?? SQLiteStore(readingAt: storePath)
     }
 
     /// The run history of the config's store, opened for reading: the SQLite file (which must
@@ -43,7 +43,7 @@ extension FeedsConfig {
     ///
     /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
     public func history() throws -> any StoreHistory {
-        try postgresStore() ?? EntityStore(readingAt: storePath)
+        try postgresStore() ?? SQLiteStore(readingAt: storePath)
     }
 
     /// SQL on the tables of the config's store (``StoreSQL``): the SQLite file (which must
@@ -51,12 +51,12 @@ extension FeedsConfig {
     ///
     /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
     public func storeSQL() throws -> any StoreSQL {
-        try postgresStore() ?? EntityStore(readingAt: storePath)
+        try postgresStore() ?? SQLiteStore(readingAt: storePath)
     }
 
     /// The response cache of the config's store, for reading (tests and tools).
     package func responseCache() throws -> any FeedResponseCacheReading {
-        try postgresStore() ?? EntityStore(readingAt: storePath)
+        try postgresStore() ?? SQLiteStore(readingAt: storePath)
     }
 
     /// The entities the config's store holds, by name, with the schemas their feeds declared.
@@ -64,6 +64,6 @@ extension FeedsConfig {
     /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
     public func storedSchemas() throws -> [String: EntitySchema] {
         if let store = try postgresStore() { return try store.schemas() }
-        return try EntityStore(readingAt: storePath).schemas()
+        return try SQLiteStore(readingAt: storePath).schemas()
     }
 }

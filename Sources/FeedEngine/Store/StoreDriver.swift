@@ -2,7 +2,7 @@ import FeedKit
 import Foundation
 
 /// What the engine needs of a store to run feeds into it, whichever database holds it: SQLite
-/// (``EntityStore``, the embedded default) or PostgreSQL (``PostgresStore``).
+/// (``SQLiteStore``, the embedded default) or PostgreSQL (``PostgresStore``).
 ///
 /// Every requirement is one job of a run: open a pass (its run row, its tables, its
 /// transaction), record how it ended, read the feed's bookmarks and cached responses, deliver
@@ -39,10 +39,10 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     func close() async throws
 }
 
-extension EntityStore: StoreDriver {
+extension SQLiteStore: StoreDriver {
     var location: String { path }
 
-    /// None: the engine holds the store's lock (``StoreLock``) for the whole run.
+    /// None: the engine holds the store's lock (``SQLiteStoreLock``) for the whole run.
     func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? { nil }
 
     /// Closes the readers' connections, then the writer's, on the writer thread. The last

@@ -17,7 +17,7 @@ extension StoreHistory {
     }
 }
 
-extension EntityStore: StoreHistory {}
+extension SQLiteStore: StoreHistory {}
 
 extension PostgresStore: StoreHistory {
     func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord] {

@@ -1,6 +1,6 @@
 import FeedKit
 
-/// SQL on the tables of a store, for tools and tests that look inside it: ``EntityStore`` or
+/// SQL on the tables of a store, for tools and tests that look inside it: ``SQLiteStore`` or
 /// a PostgreSQL schema, from ``FeedsConfig/storeSQL()``.
 ///
 /// The statement is the database's own SQL; parameters are written `$1`, `$2`... (both
@@ -15,4 +15,4 @@ public protocol StoreSQL: Sendable {
     func query(_ sql: String, arguments: [FieldValue]) throws -> [[String: FieldValue]]
 }
 
-extension EntityStore: StoreSQL {}
+extension SQLiteStore: StoreSQL {}

@@ -130,7 +130,7 @@ public struct OrderTerm: Sendable, Hashable, Codable {
 /// What an adapter writes: an entity type with typed columns, a key, relations and a default order.
 ///
 /// The store creates one table per entity, named after it, with these columns plus the common
-/// columns that every entity has (see ``EntityStore``). Several feeds may write one entity; their
+/// columns that every entity has (`_feed`, `_key`...). Several feeds may write one entity; their
 /// rows are told apart by `_feed`.
 ///
 /// ```swift

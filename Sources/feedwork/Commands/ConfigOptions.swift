@@ -19,10 +19,10 @@ struct ConfigOptions: ParsableArguments {
 
     /// The existing store at `path`, opened read-only; a missing file is an error (status 1),
     /// not a new store.
-    static func readOnlyStore(at path: String) throws -> EntityStore {
+    static func readOnlyStore(at path: String) throws -> SQLiteStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure.failed("no store at \(path); run `feedwork run` first")
         }
-        return try EntityStore(readingAt: path)
+        return try SQLiteStore(readingAt: path)
     }
 }

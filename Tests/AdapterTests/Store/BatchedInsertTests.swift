@@ -4,7 +4,7 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-/// A feed's first pass inserts its records many rows per statement (``MultiRowInsert``); what
+/// A feed's first pass inserts its records many rows per statement (``SQLiteMultiRowInsert``); what
 /// it stores is the same as one row at a time.
 @Suite("Store: records inserted many rows per statement")
 struct BatchedInsertTests {

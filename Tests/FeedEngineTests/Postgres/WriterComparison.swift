@@ -4,7 +4,7 @@ import GRDB
 
 @testable import FeedEngine
 
-/// The same passes written by the SQLite writer (``EntityWriter``, into an in-memory database)
+/// The same passes written by the SQLite writer (``SQLiteEntityWriter``, into an in-memory database)
 /// and by the PostgreSQL writer (``PostgresEntityWriter``, into a test schema), so a test can
 /// compare their counts and their resulting rows.
 ///
@@ -59,7 +59,7 @@ final class WriterComparison {
                         key TEXT NOT NULL, key_values TEXT NOT NULL, run INTEGER NOT NULL, deleted_at TEXT NOT NULL
                     )
                     """)
-            try EntityTable.ensure(Self.schema, keyed: mode != .append, in: db, path: ":memory:")
+            try SQLiteEntityTable.ensure(Self.schema, keyed: mode != .append, in: db, path: ":memory:")
         }
     }
 
@@ -83,7 +83,7 @@ final class WriterComparison {
         let (run, stamp, mode, feed) = (run, Self.stamp(run), mode, feed)
         let batches = try batches.map(Self.records)
         let sqliteResult = try sqlite.write { db in
-            let writer = EntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp)
+            let writer = SQLiteEntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp)
             defer { writer.close() }
             for record in batches.joined() {
                 try writer.write(record, hash: ContentHash.of(record, fields: ContentHash()), in: db)

@@ -14,11 +14,11 @@ struct InterruptedRunTests {
     @Test func aRunLeftRunningIsMarkedInterrupted() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let store = try EntityStore(path: path)
+            let store = try SQLiteStore(path: path)
             _ = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
             try await store.close()  // the run is never finished, as when its process dies
         }
-        let store = try EntityStore(path: path)
+        let store = try SQLiteStore(path: path)
         try await store.markInterruptedRuns()
         let statuses = try store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
         #expect(statuses == ["interrupted"])
@@ -27,7 +27,7 @@ struct InterruptedRunTests {
     @Test func aStoreWithNoRunLeftRunningOpensWithoutAWrite() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let store = try EntityStore(path: path)
+            let store = try SQLiteStore(path: path)
             let run = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
             try await store.recordFailedRun(
                 run, feed: "items",
@@ -37,7 +37,7 @@ struct InterruptedRunTests {
                 outbox: [])
             try await store.close()
         }
-        let store = try EntityStore(path: path)
+        let store = try SQLiteStore(path: path)
         try await store.markInterruptedRuns()
         #expect(!store.writer.hasStarted, "opening the store started its writer thread")
         let statuses = try store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }

@@ -18,10 +18,10 @@ struct MultiRowInsertTests {
 
     func insert(_ count: Int, into queue: DatabaseQueue) throws -> Int {
         try queue.write { db in
-            let insert = MultiRowInsert(table: "t", names: ["a", "b", "c"], db: db) { statement, base in
+            let insert = SQLiteMultiRowInsert(table: "t", names: ["a", "b", "c"], db: db) { statement, base in
                 statement.bind("constant", at: base + 3)
             }
-            let texts = TextBindings()
+            let texts = SQLiteTextBindings()
             try insert.insert(count, texts: texts, in: db) { index, statement, base in
                 statement.bind("row-\(index)", at: base + 1, texts: texts)
                 statement.bind(Int64(index), at: base + 2)

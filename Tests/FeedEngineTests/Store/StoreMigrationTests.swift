@@ -93,9 +93,9 @@ struct StoreMigrationTests {
 
         // A store as the first schema version left it: system tables of v1, one entity table, one run.
         let old = try DatabaseQueue(path: path)
-        try StoreMigrations.migrator.migrate(old, upTo: "v1: runs, rejects, cache, state, entities")
+        try SQLiteMigrations.migrator.migrate(old, upTo: "v1: runs, rejects, cache, state, entities")
         try await old.write { db in
-            try EntityTable.ensure(ItemsAdapter.schema(named: "item"), in: db, path: path)
+            try SQLiteEntityTable.ensure(ItemsAdapter.schema(named: "item"), in: db, path: path)
             try db.execute(
                 sql: """
                     INSERT INTO _runs(feed, adapter, started_at, status) VALUES ('items', 'items', '2026-01-01T00:00:00.000Z', 'ok');
@@ -106,7 +106,7 @@ struct StoreMigrationTests {
         #expect(try await old.read { try $0.tableExists("_outbox") } == false)
         try old.close()
 
-        let store = try EntityStore(path: path)
+        let store = try SQLiteStore(path: path)
         let tables = try store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
         #expect(tables.count == 1, "the missing migration ran")
         #expect(try store.query("SELECT count(*) AS n FROM _tombstones") == [["n": .integer(0)]])
@@ -129,7 +129,7 @@ struct StoreMigrationTests {
         let path = directory.appendingPathComponent("feeds.sqlite").path
 
         let old = try DatabaseQueue(path: path)
-        try StoreMigrations.migrator.migrate(old, upTo: "v3: compressed cache bodies")
+        try SQLiteMigrations.migrator.migrate(old, upTo: "v3: compressed cache bodies")
         try await old.write { db in
             try db.execute(
                 sql: """
@@ -139,7 +139,7 @@ struct StoreMigrationTests {
         }
         try old.close()
 
-        let store = try EntityStore(path: path)
+        let store = try SQLiteStore(path: path)
         #expect(
             try store.query("SELECT path, url, page FROM _rejects")
                 == [["path": .text("$[0].id"), "url": .null, "page": .null]])
@@ -154,7 +154,7 @@ struct StoreMigrationTests {
         let path = directory.appendingPathComponent("feeds.sqlite").path
 
         let old = try DatabaseQueue(path: path)
-        try StoreMigrations.migrator.migrate(old, upTo: "v5: tombstones")
+        try SQLiteMigrations.migrator.migrate(old, upTo: "v5: tombstones")
         try await old.write { db in
             try db.execute(
                 sql: """
@@ -164,7 +164,7 @@ struct StoreMigrationTests {
         }
         try old.close()
 
-        let store = try EntityStore(path: path)
+        let store = try SQLiteStore(path: path)
         #expect(
             try store.query("SELECT fetched_at, typeof(fetched_at) AS type FROM _http_cache") == [
                 ["fetched_at": .text("2026-01-01T00:00:00.250Z"), "type": .text("text")]
@@ -184,7 +184,7 @@ struct StoreMigrationTests {
         let body = Data(String(repeating: "{\"id\":1}", count: 100).utf8)
         let compressed = try #require(BodyCompression.compress(body))
         let old = try DatabaseQueue(path: path)
-        try StoreMigrations.migrator.migrate(old, upTo: "v8: worker schedule")
+        try SQLiteMigrations.migrator.migrate(old, upTo: "v8: worker schedule")
         try await old.write { db in
             try db.execute(
                 sql: """
@@ -195,7 +195,7 @@ struct StoreMigrationTests {
         }
         try old.close()
 
-        let store = try EntityStore(path: path)
+        let store = try SQLiteStore(path: path)
         let columns = try store.query("SELECT name FROM pragma_table_info('_http_cache') ORDER BY cid").map {
             $0["name"]
         }
@@ -218,16 +218,16 @@ struct StoreMigrationTests {
 
         // An entity table as stores made it before tables had a primary key.
         let old = try DatabaseQueue(path: path)
-        try StoreMigrations.migrator.migrate(old, upTo: "v6: cache times in ISO 8601")
+        try SQLiteMigrations.migrator.migrate(old, upTo: "v6: cache times in ISO 8601")
         try await old.write { db in
-            try EntityTable.ensure(ItemsAdapter.schema(named: "item"), keyed: false, in: db, path: path)
+            try SQLiteEntityTable.ensure(ItemsAdapter.schema(named: "item"), keyed: false, in: db, path: path)
             try db.execute(
                 sql: """
                     INSERT INTO item(_feed, _key, _hash, _run, _first_seen, _last_seen, id, value)
                     VALUES ('items', 'a', 0, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'a', 1);
                     """)
         }
-        #expect(try await old.read { try EntityTable.isKeyed("item", in: $0) } == false)
+        #expect(try await old.read { try SQLiteEntityTable.isKeyed("item", in: $0) } == false)
         try old.close()
 
         try Data(itemsJSON([("a", 1), ("b", 2)])).write(to: directory.appendingPathComponent("items.json"))
@@ -238,8 +238,8 @@ struct StoreMigrationTests {
         let report = try await Engine.open(config).run()
         #expect(report.feeds.first?.counts.updated == 1, "the old row, found by its key")
         #expect(report.feeds.first?.counts.inserted == 1)
-        let store = try EntityStore(path: path)
-        #expect(try store.read { try EntityTable.isKeyed("item", in: $0) })
+        let store = try SQLiteStore(path: path)
+        #expect(try store.read { try SQLiteEntityTable.isKeyed("item", in: $0) })
         #expect(try store.query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
     }
 }

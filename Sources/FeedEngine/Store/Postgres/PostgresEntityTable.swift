@@ -2,7 +2,7 @@ import FeedKit
 
 /// An entity's table and its child tables on PostgreSQL, with the types a SQL user expects.
 ///
-/// The shapes are the SQLite store's (``EntityTable``): the common columns `_feed`, `_key`,
+/// The shapes are the SQLite store's (``SQLiteEntityTable``): the common columns `_feed`, `_key`,
 /// `_hash`, `_run`, `_first_seen`, `_last_seen` before the schema's own, and child tables
 /// `<entity>__<list>` with `_feed`, `_key` (the parent's) and `_position`. Times are
 /// `timestamptz`, hashes and runs `bigint`, and the schema's columns are typed by

@@ -3,7 +3,7 @@ import Foundation
 
 /// Writes one feed's records of one entity to PostgreSQL inside the feed's transaction,
 /// counting what changed, with the counts and resulting rows of the SQLite writer
-/// (``EntityWriter``).
+/// (``SQLiteEntityWriter``).
 ///
 /// Writes are set-based: each batch is COPYed into temporary staging tables and merged into
 /// the entity's table by one statement (``PostgresWriterSQL``), not one statement per record;

@@ -48,7 +48,7 @@ extension PostgresStore: StoreDriver {
 
     /// Creates or extends the tables of `bindings`, records their schemas, declares the foreign
     /// keys of their enforced relations and writes their views (``PostgresEntityView``), as
-    /// SQLite's ``EntityStore/prepare(_:in:path:)`` does.
+    /// SQLite's ``SQLiteStore/prepare(_:in:path:)`` does.
     static func prepare(_ bindings: [EntityBinding], in connection: PostgresConnection) throws {
         for binding in bindings {
             let schema = binding.schema

@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
 
-/// The PostgreSQL store: the same tables as the SQLite store (``EntityStore``), in one schema
+/// The PostgreSQL store: the same tables as the SQLite store (``SQLiteStore``), in one schema
 /// of a database that many machines share.
 ///
 /// Statements block, so one-shot writes (run records, failed runs) run on the store's writer

@@ -3,7 +3,7 @@ import GRDB
 
 /// The inserts of a pass into a table that held none of its feed's rows when the pass began: every
 /// record is new unless the pass delivers its key twice, so records wait here and go in many
-/// rows a statement (``MultiRowInsert``), their child rows likewise.
+/// rows a statement (``SQLiteMultiRowInsert``), their child rows likewise.
 ///
 /// A key delivered twice is caught by the table's primary key `(_feed, _key)`: the statement
 /// skips the row (`ON CONFLICT DO NOTHING`) and inserts fewer rows than it was given. Its rows
@@ -11,7 +11,7 @@ import GRDB
 /// that the later record wins and counts as a duplicate, exactly as one at a time from the
 /// start. A table without a primary key (an entity that keeps history) cannot tell; its writer
 /// hands over only the records a ``KeyFilter`` says it has not seen.
-final class FirstPassInserts {
+final class SQLiteFirstPassInserts {
     private let schema: EntitySchema
     /// The quoted table name.
     private let table: String
@@ -22,7 +22,7 @@ final class FirstPassInserts {
     private let stamp: String
     private var pending: [(record: EntityRecord, hash: Int64)] = []
     /// The statements of the table and of each child table (in schema order), made on first use.
-    private var inserts: (table: MultiRowInsert, children: [MultiRowInsert])?
+    private var inserts: (table: SQLiteMultiRowInsert, children: [SQLiteMultiRowInsert])?
 
     init(schema: EntitySchema, keyed: Bool, feed: String, run: Int64, stamp: String) {
         self.schema = schema
@@ -46,7 +46,8 @@ final class FirstPassInserts {
     ///   the table, through the writer's lookups.
     /// - Returns: the records inserted here (not those written one at a time).
     func flush(
-        texts: TextBindings, in db: Database, writingOneAtATime writeOneAtATime: (EntityRecord, Int64) throws -> Void
+        texts: SQLiteTextBindings, in db: Database,
+        writingOneAtATime writeOneAtATime: (EntityRecord, Int64) throws -> Void
     ) throws -> Int {
         guard !pending.isEmpty else { return 0 }
         let statements = try self.statements(in: db)
@@ -88,7 +89,8 @@ final class FirstPassInserts {
     /// Inserts the child rows of the records at `rows` of `pending`.
     private func insertChildren(
         of pending: [(record: EntityRecord, hash: Int64)], rows ranges: [Range<Int>],
-        statements: (table: MultiRowInsert, children: [MultiRowInsert]), texts: TextBindings, in db: Database
+        statements: (table: SQLiteMultiRowInsert, children: [SQLiteMultiRowInsert]), texts: SQLiteTextBindings,
+        in db: Database
     ) throws {
         guard !ranges.isEmpty else { return }
         for (child, insert) in zip(schema.children, statements.children) {
@@ -113,11 +115,11 @@ final class FirstPassInserts {
         }
     }
 
-    private func statements(in db: Database) throws -> (table: MultiRowInsert, children: [MultiRowInsert]) {
+    private func statements(in db: Database) throws -> (table: SQLiteMultiRowInsert, children: [SQLiteMultiRowInsert]) {
         if let inserts { return inserts }
         let (feed, run, stamp) = (self.feed, self.run, self.stamp)
         let columns = schema.columns.map { SQLIdentifier.quoted($0.name) }
-        let table = MultiRowInsert(
+        let table = SQLiteMultiRowInsert(
             table: self.table, names: EntityColumns.common.map(SQLIdentifier.quoted) + columns,
             conflict: keyed ? "ON CONFLICT (_feed, _key) DO NOTHING" : "", db: db
         ) { statement, base in
@@ -127,7 +129,7 @@ final class FirstPassInserts {
             statement.bind(stamp, at: base + 6)
         }
         let children = schema.children.map { child in
-            MultiRowInsert(
+            SQLiteMultiRowInsert(
                 table: SQLIdentifier.quoted(schema.childTableName(child)),
                 names: (EntityColumns.childCommon + child.columns.map(\.name)).map(SQLIdentifier.quoted), db: db
             ) { statement, base in statement.bind(feed, at: base + 1) }
@@ -136,7 +138,7 @@ final class FirstPassInserts {
         return (table, children)
     }
 
-    /// Drops the statements' bindings, which may point into a ``TextBindings`` buffer.
+    /// Drops the statements' bindings, which may point into a ``SQLiteTextBindings`` buffer.
     func clearBindings() {
         inserts?.table.clearBindings()
         for insert in inserts?.children ?? [] { insert.clearBindings() }

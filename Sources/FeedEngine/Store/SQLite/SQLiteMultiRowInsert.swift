@@ -11,7 +11,7 @@ import GRDBSQLite
 ///
 /// Rows go in statements of ``maxRows``, and what is left in powers of two (40 rows: 32 then 8),
 /// so a table needs a handful of statements, each prepared once per connection.
-final class MultiRowInsert {
+final class SQLiteMultiRowInsert {
     /// Parameters per row.
     let columns: Int
     /// Rows per statement at most: 64, or fewer for a table so wide that 64 rows would pass
@@ -19,8 +19,8 @@ final class MultiRowInsert {
     let maxRows: Int
     private let prefix: String
     private let suffix: String
-    private let constants: (RawStatement, _ base: Int32) -> Void
-    private var statements: [Int: RawStatement] = [:]
+    private let constants: (SQLiteRawStatement, _ base: Int32) -> Void
+    private var statements: [Int: SQLiteRawStatement] = [:]
 
     /// - Parameters:
     ///   - table: the quoted table name.
@@ -31,7 +31,7 @@ final class MultiRowInsert {
     ///     resets, so they are bound once per statement).
     init(
         table: String, names: [String], conflict: String = "", db: Database,
-        constants: @escaping (RawStatement, _ base: Int32) -> Void = { _, _ in }
+        constants: @escaping (SQLiteRawStatement, _ base: Int32) -> Void = { _, _ in }
     ) {
         columns = names.count
         let parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
@@ -58,8 +58,8 @@ final class MultiRowInsert {
     /// Inserts `count` rows, in as many statements as it takes; `bind` binds row `index`'s own
     /// values, given the statement and the parameter index before the row's first.
     func insert(
-        _ count: Int, texts: TextBindings, in db: Database,
-        bind: (_ index: Int, _ statement: RawStatement, _ base: Int32) -> Void
+        _ count: Int, texts: SQLiteTextBindings, in db: Database,
+        bind: (_ index: Int, _ statement: SQLiteRawStatement, _ base: Int32) -> Void
     ) throws {
         for rows in statements(for: count) { _ = try insert(rows, texts: texts, in: db, bind: bind) }
     }
@@ -70,8 +70,8 @@ final class MultiRowInsert {
     /// - Returns: the rows SQLite inserted: fewer than `rows` when the conflict clause skipped
     ///   some.
     func insert(
-        _ rows: Range<Int>, texts: TextBindings, in db: Database,
-        bind: (_ index: Int, _ statement: RawStatement, _ base: Int32) -> Void
+        _ rows: Range<Int>, texts: SQLiteTextBindings, in db: Database,
+        bind: (_ index: Int, _ statement: SQLiteRawStatement, _ base: Int32) -> Void
     ) throws -> Int {
         let statement = try self.statement(rows: rows.count, in: db)
         for (offset, row) in rows.enumerated() { bind(row, statement, Int32(offset * columns)) }
@@ -81,12 +81,12 @@ final class MultiRowInsert {
         return db.changesCount
     }
 
-    /// Drops every statement's bindings, which may point into a ``TextBindings`` buffer.
+    /// Drops every statement's bindings, which may point into a ``SQLiteTextBindings`` buffer.
     func clearBindings() {
         for statement in statements.values { statement.clearBindings() }
     }
 
-    private func statement(rows: Int, in db: Database) throws -> RawStatement {
+    private func statement(rows: Int, in db: Database) throws -> SQLiteRawStatement {
         if let statement = statements[rows] { return statement }
         var sql = prefix
         sql.reserveCapacity(prefix.utf8.count + rows * columns * 6 + suffix.utf8.count)
@@ -100,7 +100,7 @@ final class MultiRowInsert {
             sql += ")"
         }
         sql += suffix
-        let statement = try RawStatement(db, sql)
+        let statement = try SQLiteRawStatement(db, sql)
         for row in 0..<rows { constants(statement, Int32(row * columns)) }
         statements[rows] = statement
         return statement

@@ -3,7 +3,7 @@ import GRDB
 
 /// The SQL of an entity's table and its child tables, derived from its schema, with the common
 /// columns of ``EntityColumns`` before the schema's own.
-enum EntityTable {
+enum SQLiteEntityTable {
     static func quoted(_ name: String) -> String { SQLIdentifier.quoted(name) }
 
     /// Creates the entity's tables when missing and adds columns the schema gained since.

@@ -12,7 +12,7 @@ import GRDB
 /// The child rows of an entity that keeps history repeat `(_feed, _key, _position)`, one set a
 /// version, so its child tables stay rowid tables with the `_parent` index; a table is rebuilt
 /// when this changes, like its entity's table (``setKey(_:on:in:path:)``).
-extension EntityTable {
+extension SQLiteEntityTable {
     static let childPrimaryKey = #"PRIMARY KEY ("_feed", "_key", "_position")"#
 
     /// Whether the child table `table` is keyed by `(_feed, _key, _position)`.

@@ -1,7 +1,7 @@
 import FeedKit
 import GRDB
 
-extension EntityStore {
+extension SQLiteStore {
     /// The rows that `feeds` wrote to `table` (an entity or a child table), each as its values
     /// by column name; none when the table does not exist yet.
     package func rows(of table: String, columns: [String], feeds: [String]) throws -> [[String: FieldValue]] {

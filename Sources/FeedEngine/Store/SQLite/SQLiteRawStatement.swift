@@ -5,7 +5,7 @@ import GRDBSQLite
 
 /// Binds ``FieldValue``s straight into a prepared statement and steps it, without building
 /// GRDB argument arrays: the write path of every record goes through here.
-struct RawStatement {
+struct SQLiteRawStatement {
     let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
 
@@ -21,7 +21,7 @@ struct RawStatement {
 
     /// Binds `value`. A text goes through `texts` when given (valid until `texts` is reset),
     /// otherwise SQLite keeps a copy of its own.
-    func bind(_ value: FieldValue, at index: Int32, texts: TextBindings? = nil) {
+    func bind(_ value: FieldValue, at index: Int32, texts: SQLiteTextBindings? = nil) {
         switch value {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let number): sqlite3_bind_int64(handle, index, number)
@@ -33,13 +33,13 @@ struct RawStatement {
 
     func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
 
-    func bind(_ text: String, at index: Int32, texts: TextBindings? = nil) {
+    func bind(_ text: String, at index: Int32, texts: SQLiteTextBindings? = nil) {
         if let texts { return texts.bind(text, at: index, of: handle) }
         var text = text
         text.withUTF8 { Self.bindCopying($0, at: index, of: handle) }
     }
 
-    /// Drops every binding, so the statement keeps no pointer into a ``TextBindings`` buffer.
+    /// Drops every binding, so the statement keeps no pointer into a ``SQLiteTextBindings`` buffer.
     func clearBindings() { sqlite3_clear_bindings(handle) }
 
     /// Steps once; returns `true` when a row is available.

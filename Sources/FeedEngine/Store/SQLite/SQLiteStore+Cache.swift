@@ -4,7 +4,7 @@ import GRDB
 
 /// `_http_cache` read back (bodies from `_http_cache_body`): an entry by key for every page of a
 /// pass, or a feed's entries at once (``PassResponseCache``).
-extension EntityStore: FeedResponseCacheReading {
+extension SQLiteStore: FeedResponseCacheReading {
     package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
         // One statement, prepared once per connection, and no transaction around it (a single
         // SELECT reads one snapshot of its own).

@@ -8,7 +8,7 @@ import GRDB
 ///
 /// The file is opened in WAL mode, so readers (`export`, `list`) work while a run writes.
 /// Writes happen in one transaction per feed pass; see ``FeedTransaction``.
-public final class EntityStore: Sendable {
+public final class SQLiteStore: Sendable {
     /// The store file's path.
     public let path: String
     let pool: DatabasePool
@@ -35,8 +35,8 @@ public final class EntityStore: Sendable {
             configuration.busyMode = .timeout(10)
             configuration.label = "feedwork.store"
             pool = try DatabasePool(path: path, configuration: configuration)
-            if try pool.read(StoreMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
-            try StoreMigrations.migrator.migrate(pool)
+            if try pool.read(SQLiteMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
+            try SQLiteMigrations.migrator.migrate(pool)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -62,8 +62,8 @@ public final class EntityStore: Sendable {
         configuration.label = "feedwork.store.read"
         func open(_ location: String) throws -> DatabasePool {
             let pool = try DatabasePool(path: location, configuration: configuration)
-            if try pool.read(StoreMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
-            guard try pool.read({ try StoreMigrations.migrator.hasCompletedMigrations($0) }) else {
+            if try pool.read(SQLiteMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
+            guard try pool.read({ try SQLiteMigrations.migrator.hasCompletedMigrations($0) }) else {
                 throw StoreError(
                     path: path,
                     message:
@@ -124,7 +124,7 @@ public final class EntityStore: Sendable {
             if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try Self.schemas(in: db)) {
                 throw StoreError(path: path, message: problem + "; nothing was changed")
             }
-            try EntityTable.ensure(schema, keyed: !history, in: db, path: path)
+            try SQLiteEntityTable.ensure(schema, keyed: !history, in: db, path: path)
             let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
             try db.execute(
                 sql: """
@@ -135,7 +135,7 @@ public final class EntityStore: Sendable {
                 arguments: [schema.name, json, history])
         }
         // Once every table is there: a foreign key may point at a table of a later binding.
-        for binding in bindings { try EntityTable.setForeignKeys(binding.schema, in: db, path: path) }
+        for binding in bindings { try SQLiteEntityTable.setForeignKeys(binding.schema, in: db, path: path) }
         let known = try Self.schemas(in: db)
         for binding in bindings { try EntityView.ensure(binding.schema, schemas: known, in: db) }
     }
@@ -191,14 +191,15 @@ public final class EntityStore: Sendable {
     }
 }
 
-extension EntityStore {
+extension SQLiteStore {
     /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the pass's
-    /// jobs applied by a ``StoreTransaction``.
+    /// jobs applied by a ``SQLitePassTransaction``.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
         let (pool, path) = (self.pool, self.path)
         return FeedTransaction(writer: writer, location: path) { body in
             try pool.writeWithoutTransaction { db in
-                let scope = StoreTransaction(db: db, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
+                let scope = SQLitePassTransaction(
+                    db: db, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
                 defer { scope.close() }
                 try db.inTransaction(.immediate) { try body(scope) ? .commit : .rollback }
             }

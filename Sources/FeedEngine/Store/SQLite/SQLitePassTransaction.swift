@@ -4,18 +4,18 @@ import GRDB
 
 /// What a feed's jobs can do inside its SQLite transaction. Lives on the transaction's thread
 /// only.
-final class StoreTransaction: PassWriting {
+final class SQLitePassTransaction: PassWriting {
     let db: Database
     /// The store file, for messages.
     let path: String
     let feed: String
     let run: Int64
     let stamp: String
-    private var writers: [String: EntityWriter] = [:]
+    private var writers: [String: SQLiteEntityWriter] = [:]
     private var writerOrder: [String] = []
     /// The writer of the last record written: records come in runs of one entity, and comparing
     /// names costs less than hashing them.
-    private var lastWriter: EntityWriter?
+    private var lastWriter: SQLiteEntityWriter?
     private(set) var rejected = 0
     /// The pass's first reject, for the message of a pass that rejects too many.
     private(set) var firstReject: Reject?
@@ -27,7 +27,7 @@ final class StoreTransaction: PassWriting {
         self.run = run
         self.stamp = stamp
         for binding in bindings {
-            writers[binding.schema.name] = EntityWriter(
+            writers[binding.schema.name] = SQLiteEntityWriter(
                 schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp)
             writerOrder.append(binding.schema.name)
         }
@@ -47,8 +47,9 @@ final class StoreTransaction: PassWriting {
                 path: path,
                 message: "feed '\(feed)' declared entity '\(name)' again with another schema or write mode")
         }
-        try EntityStore.prepare([binding], in: db, path: path)
-        writers[name] = EntityWriter(schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp)
+        try SQLiteStore.prepare([binding], in: db, path: path)
+        writers[name] = SQLiteEntityWriter(
+            schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp)
         writerOrder.append(name)
     }
 
@@ -85,7 +86,7 @@ final class StoreTransaction: PassWriting {
     }
 
     func reject(_ rejects: [Reject]) throws {
-        let statement = try RawStatement(
+        let statement = try SQLiteRawStatement(
             db,
             "INSERT INTO _rejects(run, feed, entity, path, reason, raw, url, page) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
         )
@@ -148,12 +149,12 @@ final class StoreTransaction: PassWriting {
     }
 
     func enqueueOutbox(_ urls: [String]) throws {
-        try EntityStore.enqueueOutbox(urls, feed: feed, run: run, in: db)
+        try SQLiteStore.enqueueOutbox(urls, feed: feed, run: run, in: db)
     }
 
     /// Records the pass's outcome in its run row, committed with the pass.
     func recordRun(_ outcome: RunOutcome) throws {
-        try EntityStore.recordRun(run, outcome: outcome, in: db)
+        try SQLiteStore.recordRun(run, outcome: outcome, in: db)
     }
 
     /// Finishes the entities' writes (deleting unseen rows in `replace` mode), checks that no
@@ -162,7 +163,7 @@ final class StoreTransaction: PassWriting {
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
         let writers = writerOrder.compactMap { self.writers[$0] }
         for writer in writers { try writer.deleteUnseen(in: db) }
-        try EntityTable.checkForeignKeys(ofPass: feed, entities: Set(writerOrder), in: db, path: path)
+        try SQLiteEntityTable.checkForeignKeys(ofPass: feed, entities: Set(writerOrder), in: db, path: path)
         return writers.totals(rejected: rejected)
     }
 }

@@ -3,14 +3,14 @@ import Foundation
 import GRDB
 
 /// `_runs`: one row per feed per pass, from `running` to its outcome.
-extension EntityStore {
+extension SQLiteStore {
     /// Records the start of `feed`'s pass, after creating or updating the tables of `schemas`.
     ///
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
     func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64 {
         let path = self.path
         return try await write { db in
-            try EntityStore.prepare(bindings, in: db, path: path)
+            try SQLiteStore.prepare(bindings, in: db, path: path)
             try db.execute(
                 sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
                 arguments: [feed, adapter, Timestamp.string(started)])

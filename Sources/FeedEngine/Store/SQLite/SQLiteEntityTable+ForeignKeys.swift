@@ -12,7 +12,7 @@ import GRDBSQLite
 /// parent row a `replace` pass deletes (measured: 100 categories deleted under 200,000 ads took
 /// 2.9 s without it and under 1 ms with it, for 0.2 s more on inserting the 200,000 ads).
 /// GRDB turns `PRAGMA foreign_keys` on for each connection it opens, the writer's included.
-extension EntityTable {
+extension SQLiteEntityTable {
     /// The table constraint declaring `key` in its child's table.
     static func clause(_ key: ForeignKey) -> String {
         "FOREIGN KEY (\"_feed\", \(quoted(key.column))) REFERENCES \(quoted(key.parent)) (\"_feed\", \"_key\") "
@@ -56,7 +56,7 @@ extension EntityTable {
         let table = schema.name
         let wanted = ForeignKey.declared(by: schema)
         if !wanted.isEmpty {
-            let schemas = try EntityStore.schemas(in: db)
+            let schemas = try SQLiteStore.schemas(in: db)
             for key in wanted {
                 let history = try Bool.fetchOne(
                     db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [key.parent])
@@ -122,7 +122,7 @@ extension EntityTable {
         var highest: Int32 = 0
         sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highest, 0)
         guard pending > 0 else { return }
-        let keys = try EntityStore.schemas(in: db).values.flatMap(ForeignKey.declared(by:))
+        let keys = try SQLiteStore.schemas(in: db).values.flatMap(ForeignKey.declared(by:))
         for key in keys.sorted(by: { $0.name < $1.name })
         where entities.contains(key.entity) || entities.contains(key.parent) {
             if let violation = try firstDangling(key, feed: feed, in: db) { throw violation }

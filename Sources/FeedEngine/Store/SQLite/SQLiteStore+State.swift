@@ -3,9 +3,9 @@ import GRDB
 
 /// `_state`: what each feed remembers between passes (bookmarks, page summaries), by key.
 ///
-/// Read here, on the store's snapshot; written by ``StoreTransaction/setState(_:_:)`` in the
+/// Read here, on the store's snapshot; written by ``SQLitePassTransaction/setState(_:_:)`` in the
 /// feed's transaction, so a failed pass changes nothing.
-extension EntityStore {
+extension SQLiteStore {
     /// The value `feed` stored under `key`, or `nil`.
     func state(feed: String, key: String) throws -> String? {
         try read { db in

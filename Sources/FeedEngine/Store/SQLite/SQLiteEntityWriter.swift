@@ -6,7 +6,7 @@ import GRDBSQLite
 ///
 /// Change detection is by content: each row keeps a hash of its values, so a record delivered
 /// again with the same values counts as unchanged and is not rewritten (only `_last_seen` moves).
-final class EntityWriter: EntityWriteTally {
+final class SQLiteEntityWriter: EntityWriteTally {
     let schema: EntitySchema
     let mode: WriteMode
     let feed: String
@@ -25,25 +25,25 @@ final class EntityWriter: EntityWriteTally {
 
     /// Statements prepared on first use and kept for the transaction, so the write path never
     /// looks a statement up by its SQL text.
-    private var lookupStatement: RawStatement?
-    private var appendLookupStatement: RawStatement?
-    private var appendDuplicateStatement: RawStatement?
-    private var insertStatement: RawStatement?
-    private var updateStatement: RawStatement?
-    private var touchStatement: RawStatement?
-    private var childStatements: [(delete: RawStatement, insert: RawStatement)]?
-    /// Where the texts of the record being written are bound from; see ``TextBindings``.
-    private let texts = TextBindings()
+    private var lookupStatement: SQLiteRawStatement?
+    private var appendLookupStatement: SQLiteRawStatement?
+    private var appendDuplicateStatement: SQLiteRawStatement?
+    private var insertStatement: SQLiteRawStatement?
+    private var updateStatement: SQLiteRawStatement?
+    private var touchStatement: SQLiteRawStatement?
+    private var childStatements: [(delete: SQLiteRawStatement, insert: SQLiteRawStatement)]?
+    /// Where the texts of the record being written are bound from; see ``SQLiteTextBindings``.
+    private let texts = SQLiteTextBindings()
 
     /// The statement in `slot`, prepared on first use. `constants` binds the parameters that
     /// are the same for every record of the pass (feed, run, stamp) once: SQLite keeps bindings
     /// across resets, so each record binds only its own values.
     private func prepared(
-        _ slot: ReferenceWritableKeyPath<EntityWriter, RawStatement?>, _ sql: @autoclosure () -> String,
-        _ db: Database, constants: (RawStatement) -> Void
-    ) throws -> RawStatement {
+        _ slot: ReferenceWritableKeyPath<SQLiteEntityWriter, SQLiteRawStatement?>, _ sql: @autoclosure () -> String,
+        _ db: Database, constants: (SQLiteRawStatement) -> Void
+    ) throws -> SQLiteRawStatement {
         if let statement = self[keyPath: slot] { return statement }
-        let statement = try RawStatement(db, sql())
+        let statement = try SQLiteRawStatement(db, sql())
         constants(statement)
         self[keyPath: slot] = statement
         return statement
@@ -77,8 +77,8 @@ final class EntityWriter: EntityWriteTally {
     }
 
     /// The inserts of the pass while the table held none of the feed's rows when the pass began
-    /// (``FirstPassInserts``); `nil` when it held some. Known from the first record on.
-    private var firstPass: FirstPassInserts?
+    /// (``SQLiteFirstPassInserts``); `nil` when it held some. Known from the first record on.
+    private var firstPass: SQLiteFirstPassInserts?
     private var checkedFreshness = false
     /// Keys written in this pass to a first-pass table without a primary key, which cannot
     /// catch a repeated key itself.
@@ -89,13 +89,13 @@ final class EntityWriter: EntityWriteTally {
     private func joinsFirstPass(_ record: EntityRecord, in db: Database) throws -> Bool {
         if !checkedFreshness {
             checkedFreshness = true
-            let probe = try RawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 LIMIT 1")
+            let probe = try SQLiteRawStatement(db, "SELECT 1 FROM \(table) WHERE _feed = ?1 LIMIT 1")
             probe.bind(feed, at: 1)
             let hasRows = try probe.step(db)
             probe.reset()
             if !hasRows {
-                let keyed = try EntityTable.isKeyed(schema.name, in: db)
-                firstPass = FirstPassInserts(schema: schema, keyed: keyed, feed: feed, run: run, stamp: stamp)
+                let keyed = try SQLiteEntityTable.isKeyed(schema.name, in: db)
+                firstPass = SQLiteFirstPassInserts(schema: schema, keyed: keyed, feed: feed, run: run, stamp: stamp)
                 if !keyed { freshKeys = KeyFilter() }
             }
         }
@@ -209,7 +209,7 @@ final class EntityWriter: EntityWriteTally {
     func countUnchanged(_ count: Int) { counts.unchanged += count }
 
     /// Binds the pass's constants of the insert and update statements: feed, run and stamps.
-    private func bindConstants(_ statement: RawStatement) {
+    private func bindConstants(_ statement: SQLiteRawStatement) {
         statement.bind(feed, at: 1)
         statement.bind(run, at: 4)
         statement.bind(stamp, at: 5)
@@ -235,7 +235,7 @@ final class EntityWriter: EntityWriteTally {
     }
 
     /// Steps `statement`, which returns no rows, and makes its bound texts' memory available again.
-    private func run(_ statement: RawStatement, in db: Database) throws {
+    private func run(_ statement: SQLiteRawStatement, in db: Database) throws {
         defer { texts.reset() }
         try statement.step(db)
         statement.reset()
@@ -252,11 +252,13 @@ final class EntityWriter: EntityWriteTally {
 
     private func writeChildren(of record: EntityRecord, replacing: Bool, in db: Database) throws {
         guard !childSQL.isEmpty else { return }
-        let statements: [(delete: RawStatement, insert: RawStatement)]
+        let statements: [(delete: SQLiteRawStatement, insert: SQLiteRawStatement)]
         if let existing = childStatements {
             statements = existing
         } else {
-            statements = try childSQL.map { (try RawStatement(db, $0.delete), try RawStatement(db, $0.insert)) }
+            statements = try childSQL.map {
+                (try SQLiteRawStatement(db, $0.delete), try SQLiteRawStatement(db, $0.insert))
+            }
             for statement in statements {
                 statement.delete.bind(feed, at: 1)
                 statement.insert.bind(feed, at: 1)
@@ -280,7 +282,7 @@ final class EntityWriter: EntityWriteTally {
         }
     }
 
-    /// Clears the bindings of the writer's statements, which point into its ``TextBindings``;
+    /// Clears the bindings of the writer's statements, which point into its ``SQLiteTextBindings``;
     /// call before the writer goes away, on the thread that holds the connection.
     func close() {
         let statements = [

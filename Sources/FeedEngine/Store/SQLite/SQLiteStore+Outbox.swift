@@ -4,9 +4,9 @@ import GRDB
 
 /// `_outbox`: events to deliver as GET requests, kept until delivered.
 ///
-/// Events are queued in a pass's transaction (``StoreTransaction/enqueueOutbox(_:)``), or after a
+/// Events are queued in a pass's transaction (``SQLitePassTransaction/enqueueOutbox(_:)``), or after a
 /// failed pass by ``recordFailedRun(_:outbox:)``; the engine delivers them once the pass commits.
-extension EntityStore {
+extension SQLiteStore {
     /// `feed`'s undelivered events, oldest first.
     func pendingOutbox(feed: String) throws -> [OutboxEvent] {
         try read { db in

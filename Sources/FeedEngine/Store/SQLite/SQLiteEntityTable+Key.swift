@@ -9,7 +9,7 @@ import GRDB
 /// entities keep history is recorded in `_entities.history`, so a table is rebuilt at most once
 /// each way: with the key when an older store's table has none (and no key repeats), without it
 /// the first time a feed appends to the entity.
-extension EntityTable {
+extension SQLiteEntityTable {
     static let primaryKey = #"PRIMARY KEY ("_feed", "_key")"#
 
     /// Whether `table`'s primary key is `(_feed, _key)`.

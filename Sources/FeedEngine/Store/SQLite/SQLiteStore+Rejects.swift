@@ -18,7 +18,7 @@ public struct RejectRecord: Sendable, Hashable, Codable {
     public var raw: String
 }
 
-extension EntityStore {
+extension SQLiteStore {
     /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
     public func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord] {
         try read { db in

@@ -19,7 +19,7 @@ import Foundation
 /// descriptor of the file would drop SQLite's POSIX locks in this process, so the lock's
 /// descriptor is unlocked on release but never closed: the process's exit closes it (one
 /// descriptor per lock taken, and a process takes one).
-public final class StoreLock: Sendable {
+public final class SQLiteStoreLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the lock, creating an empty store file when there is none, waiting up to `wait`

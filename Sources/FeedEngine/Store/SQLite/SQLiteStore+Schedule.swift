@@ -4,7 +4,7 @@ import GRDB
 
 /// `_schedule` on SQLite. One worker runs on a SQLite store (it holds the store's lock), so
 /// claims never race; the board still records them for `feedwork list`.
-extension EntityStore: ScheduleBoard {
+extension SQLiteStore: ScheduleBoard {
     func plan(_ feeds: [PlannedFeed]) async throws {
         try await write { db in
             for planned in feeds {

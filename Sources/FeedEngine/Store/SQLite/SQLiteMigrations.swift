@@ -5,7 +5,7 @@ import GRDB
 ///
 /// A store made by an older Feedwork opens cleanly: the migrations it lacks run once, in one
 /// transaction. Never edit a released migration; add a new one.
-enum StoreMigrations {
+enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: runs, rejects, cache, state, entities") { db in
@@ -138,7 +138,7 @@ enum StoreMigrations {
         }
         migrator.registerMigration("v7: entities that keep history") { db in
             // 1 once a feed wrote the entity in `append` mode: its rows repeat keys, so its table
-            // has no primary key (see `EntityTable+Key.swift`).
+            // has no primary key (see `SQLiteEntityTable+Key.swift`).
             try db.execute(sql: "ALTER TABLE _entities ADD COLUMN history INTEGER NOT NULL DEFAULT 0")
         }
         migrator.registerMigration("v8: worker schedule") { db in

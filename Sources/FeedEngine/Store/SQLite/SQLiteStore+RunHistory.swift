@@ -34,7 +34,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
     }
 }
 
-extension EntityStore {
+extension SQLiteStore {
     /// The runs of `feed` (or of every feed) older than run `before` (when given), newest first,
     /// at most `limit` of them.
     public func runs(feed: String?, before: Int64?, limit: Int) throws -> [RunRecord] {

@@ -11,7 +11,7 @@ import GRDBSQLite
 /// Statements keep pointing into the buffer after a step, which is safe because the write path
 /// binds every parameter again before the next step (the constants bound once are transient);
 /// the owner clears the bindings before the buffer goes away.
-final class TextBindings {
+final class SQLiteTextBindings {
     private let storage: UnsafeMutablePointer<CChar>
     private let capacity: Int
     // The hot loop's state: without `unchecked`, each access pays for a dynamic exclusivity check.
@@ -37,7 +37,7 @@ final class TextBindings {
                 used += count
                 sqlite3_bind_text(statement, index, destination, Int32(count), nil)
             } else {
-                RawStatement.bindCopying(bytes, at: index, of: statement)
+                SQLiteRawStatement.bindCopying(bytes, at: index, of: statement)
             }
         }
     }

@@ -3,7 +3,7 @@ import GRDB
 
 /// Rows for adapters and pricing, through the export's query builder: names are checked against
 /// the stored schemas and every value is bound.
-extension EntityStore: StoredRows {
+extension SQLiteStore: StoredRows {
     public func rows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
         -> [[String: FieldValue]]
     {
