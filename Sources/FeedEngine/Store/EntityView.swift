@@ -1,5 +1,4 @@
 import FeedKit
-import GRDB
 
 /// A view per entity for people who query the store with SQL: `<entity>_view`.
 ///
@@ -22,27 +21,6 @@ enum EntityView {
 
     /// The view's name for `entity`.
     static func name(_ entity: String) -> String { entity + "_view" }
-
-    /// Writes the view of `schema`, unless it is there as it would be written; `schemas` are the
-    /// store's entities, for relation labels.
-    static func ensure(_ schema: EntitySchema, schemas: [String: EntitySchema], in db: Database) throws {
-        let view = name(schema.name)
-        let create =
-            "CREATE VIEW \(SQLIdentifier.quoted(view)) AS \(marker) "
-            + (try select(schema, schemas: schemas, dialect: .sqlite) { try db.tableExists($0) })
-        if let existing = try Row.fetchOne(
-            db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ?", arguments: [view])
-        {
-            let type: String = existing["type"]
-            let sql: String? = existing["sql"]
-            guard type == "view", sql?.contains(marker) == true else { return }
-            // Written again unchanged, the view would still change the schema, and every
-            // connection would prepare its statements again.
-            guard sql != create else { return }
-            try db.execute(sql: "DROP VIEW \(SQLIdentifier.quoted(view))")
-        }
-        try db.execute(sql: create)
-    }
 
     /// The view's query in `dialect`. Decimals compare as numbers (``SQLDialect/number(_:)``);
     /// a money amount is a `REAL` on SQLite and an exact `numeric` on PostgreSQL. A relation's

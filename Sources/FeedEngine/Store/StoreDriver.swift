@@ -2,7 +2,7 @@ import FeedKit
 import Foundation
 
 /// What the engine needs of a store to run feeds into it, whichever database holds it: SQLite
-/// (``SQLiteStore``, the embedded default) or PostgreSQL (``PostgresStore``).
+/// (`Store/SQLite`, the embedded default) or PostgreSQL (`Store/Postgres`).
 ///
 /// Every requirement is one job of a run: open a pass (its run row, its tables, its
 /// transaction), record how it ended, read the feed's bookmarks and cached responses, deliver
@@ -37,27 +37,4 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     /// Closes the store's connections once the engine is done with it; nothing may use the
     /// store afterwards.
     func close() async throws
-}
-
-extension SQLiteStore: StoreDriver {
-    var location: String { path }
-
-    /// None: the engine holds the store's lock (``SQLiteStoreLock``) for the whole run.
-    func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? { nil }
-
-    /// Closes the readers' connections, then the writer's, on the writer thread. The last
-    /// connection to close checkpoints the write-ahead log into the file and deletes it; a
-    /// process that ends with its connections open leaves the log (24 MB after W1's 100,000
-    /// rows), which the next process to open the store reads whole before its first statement.
-    func close() async throws {
-        let (pool, path) = (self.pool, self.path)
-        try await writer.perform {
-            pool.releaseMemory()
-            do {
-                try pool.close()
-            } catch {
-                throw StoreError(path: path, error)
-            }
-        }
-    }
 }

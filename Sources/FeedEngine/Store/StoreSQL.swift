@@ -1,7 +1,7 @@
 import FeedKit
 
-/// SQL on the tables of a store, for tools and tests that look inside it: ``SQLiteStore`` or
-/// a PostgreSQL schema, from ``FeedsConfig/storeSQL()``.
+/// SQL on the tables of a store, for tools and tests that look inside it, from
+/// ``FeedsConfig/storeSQL()``.
 ///
 /// The statement is the database's own SQL; parameters are written `$1`, `$2`... (both
 /// databases read them; SQLite binds them in order of first use). Values come back as the
@@ -14,5 +14,3 @@ public protocol StoreSQL: Sendable {
     /// to value; an empty array for a statement that returns no rows.
     func query(_ sql: String, arguments: [FieldValue]) throws -> [[String: FieldValue]]
 }
-
-extension SQLiteStore: StoreSQL {}

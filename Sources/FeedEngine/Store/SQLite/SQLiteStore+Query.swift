@@ -1,7 +1,7 @@
 import FeedKit
 import GRDB
 
-extension SQLiteStore {
+extension SQLiteStore: StoreSQL {
     /// Runs a read-only SQL query and returns each row as column name to value.
     public func query(_ sql: String, arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
         try read { db in

@@ -137,7 +137,7 @@ public final class SQLiteStore: Sendable {
         // Once every table is there: a foreign key may point at a table of a later binding.
         for binding in bindings { try SQLiteEntityTable.setForeignKeys(binding.schema, in: db, path: path) }
         let known = try Self.schemas(in: db)
-        for binding in bindings { try EntityView.ensure(binding.schema, schemas: known, in: db) }
+        for binding in bindings { try SQLiteEntityView.ensure(binding.schema, schemas: known, in: db) }
     }
 
     /// The schemas of every entity the store holds, by name.

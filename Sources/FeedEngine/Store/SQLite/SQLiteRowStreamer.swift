@@ -1,16 +1,10 @@
 import FeedKit
 import GRDB
 
-/// How many rows and deleted rows (tombstones) an export wrote.
-public struct ExportCount: Sendable, Hashable {
-    public var rows = 0
-    public var deleted = 0
-}
-
 /// Steps an export query's statement and hands each row to a writer, one at a time: rows are
 /// never collected, so memory stays flat whatever the table's size. The query's tombstones, if
 /// any, follow the rows.
-enum RowStreamer {
+enum SQLiteRowStreamer {
     /// Runs `query` in `db` and writes its rows, then its deleted rows, with `writer`.
     static func stream(
         _ query: ExportQuery, in db: Database, writer: inout any ExportWriter, to output: ExportOutput

@@ -1,0 +1,14 @@
+import FeedKit
+import GRDB
+
+/// An SQLite read transaction.
+struct SQLiteSnapshot: ExportSnapshot {
+    let db: Database
+    var dialect: SQLDialect { .sqlite }
+
+    func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
+        try SQLiteRowStreamer.stream(query, in: db, writer: &writer, to: output)
+    }
+
+    func completeRun() throws -> Int64 { try SQLiteStore.completeRun(in: db) }
+}
