@@ -27,11 +27,6 @@ public struct Keyset: Sendable, Hashable {
     }
 }
 
-extension SQLDialect {
-    /// The expression of a page query's tie-breaking column `_row` (entity tables only).
-    var rowExpression: String { self == .sqlite ? "t.rowid" : "t._row" }
-}
-
 /// The ORDER BY and WHERE of a keyset page, for ``ExportQuery``.
 struct KeysetClauses {
     /// The condition that a row's `keys` (`_feed`, `_key`, then the tie-breaker) sort after
@@ -50,9 +45,9 @@ struct KeysetClauses {
 
     /// - Throws: a usage ``ExportError`` for a sort column the table does not have, a `json`
     ///   column, or a cursor that does not fit the order.
-    init(_ keyset: Keyset, table: ExportTable, dialect: SQLDialect) throws(ExportError) {
+    init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect) throws(ExportError) {
         let keys = Keyset.keyColumns(of: table).map { name in
-            name == Keyset.tiebreakField.name ? dialect.rowExpression : "t." + SQLIdentifier.quoted(name)
+            name == Keyset.tiebreakField.name ? dialect.tiebreak : "t." + SQLIdentifier.quoted(name)
         }
         var sortExpression: String?
         var orderTerms: [String] = []

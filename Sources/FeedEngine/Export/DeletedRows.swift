@@ -30,7 +30,7 @@ public struct DeletedRows: Sendable {
     ///   key fields, or `_key` for a child table.
     static func build(
         for table: ExportTable, fields selected: [ExportField], feeds: [String], since bound: ChangedSince,
-        dialect: SQLDialect
+        dialect: any SQLDialect
     )
         throws(ExportError) -> DeletedRows
     {
@@ -69,25 +69,5 @@ public struct DeletedRows: Sendable {
             "SELECT \((values + ["d.feed", "d.key", "d.run"]).joined(separator: ", ")) FROM _tombstones AS d WHERE "
             + conditions.joined(separator: " AND ") + " ORDER BY d.id"
         return DeletedRows(fields: fields, sql: dialect.numbered(sql), arguments: arguments)
-    }
-}
-
-extension SQLDialect {
-    /// The key field at `index` of a tombstone's `key_values` (aliased `d`), as the dialect's
-    /// export reads it back.
-    ///
-    /// SQLite's `json_extract` gives a JSON number as a number and a string as text. On
-    /// PostgreSQL, `->>` gives text, which ``PostgresValue/field(_:type:)`` types again, except
-    /// that a boolean key (1 or 0 in the array, as SQLite's `json_array` writes it) is cast to
-    /// `boolean`, and a timestamp key (ISO 8601 with milliseconds in the array) is normalized
-    /// as the row's own column is exported (``PostgresSQL/recordTimeText(_:)``).
-    func keyValue(at index: Int, of field: ExportField) -> String {
-        guard self == .postgres else { return "json_extract(d.key_values, '$[\(index)]')" }
-        let text = "(d.key_values ->> \(index))"
-        switch field.type {
-        case .boolean: return "\(text)::int::boolean"
-        case .timestamp: return PostgresSQL.recordTimeText("\(text)::timestamptz")
-        case .integer, .real, .decimal, .text, .json: return text
-        }
     }
 }

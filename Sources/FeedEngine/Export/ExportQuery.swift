@@ -19,8 +19,8 @@ public struct ExportQuery: Sendable {
     ///
     /// - Throws: a usage ``ExportError`` naming the valid entities or fields when the request
     ///   names one the store does not have, or when a filter's value does not fit its column.
-    public static func build(
-        _ request: ExportRequest, schemas: [String: EntitySchema], dialect: SQLDialect = .sqlite
+    static func build(
+        _ request: ExportRequest, schemas: [String: EntitySchema], dialect: any SQLDialect
     ) throws(ExportError) -> ExportQuery {
         let tables = ExportTable.all(in: schemas)
         guard let table = tables.first(where: { $0.name == request.entity }) else {
@@ -50,7 +50,7 @@ public struct ExportQuery: Sendable {
             }
             if table.parent == nil {
                 fields.append(Keyset.tiebreakField)
-                selected.append("\(dialect.rowExpression) AS \(SQLIdentifier.quoted(Keyset.tiebreakField.name))")
+                selected.append("\(dialect.tiebreak) AS \(SQLIdentifier.quoted(Keyset.tiebreakField.name))")
             }
         }
 
@@ -78,11 +78,11 @@ public struct ExportQuery: Sendable {
 private struct Builder {
     let table: ExportTable
     let schemas: [String: EntitySchema]
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
     var conditions: [String] = []
     var arguments: [FieldValue] = []
 
-    init(table: ExportTable, schemas: [String: EntitySchema], dialect: SQLDialect) {
+    init(table: ExportTable, schemas: [String: EntitySchema], dialect: any SQLDialect) {
         self.table = table
         self.schemas = schemas
         self.dialect = dialect

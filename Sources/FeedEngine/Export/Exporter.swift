@@ -38,10 +38,10 @@ public struct Exporter: Sendable {
         }
     }
 
-    var dialect: SQLDialect {
+    var dialect: any SQLDialect {
         switch source {
-        case .sqlite: .sqlite
-        case .postgres: .postgres
+        case .sqlite: SQLiteDialect()
+        case .postgres: PostgresDialect()
         }
     }
 

@@ -26,7 +26,7 @@ enum EntityView {
     /// a money amount is a `REAL` on SQLite and an exact `numeric` on PostgreSQL. A relation's
     /// label is joined only when `tableExists` says the related entity's table is there.
     static func select<Failure: Error>(
-        _ schema: EntitySchema, schemas: [String: EntitySchema], dialect: SQLDialect,
+        _ schema: EntitySchema, schemas: [String: EntitySchema], dialect: any SQLDialect,
         tableExists: (String) throws(Failure) -> Bool
     ) throws(Failure) -> String {
         let q = SQLIdentifier.quoted
@@ -42,8 +42,8 @@ enum EntityView {
             guard let currency = column.currency, column.type == .integer else { continue }
             let code = currency.filter(\.isLetter)
             for (alias, expression) in [
-                ("\(column.name)_amount", amount("t.\(q(column.name))", digits: Money.exponent(of: currency), dialect)),
-                ("\(column.name)_currency", dialect == .sqlite ? "'\(code)'" : "'\(code)'::text"),
+                ("\(column.name)_amount", dialect.amount("t.\(q(column.name))", digits: Money.exponent(of: currency))),
+                ("\(column.name)_currency", dialect.textLiteral(code)),
             ] where names.insert(alias).inserted {
                 columns.append("\(expression) AS \(q(alias))")
             }
@@ -59,15 +59,5 @@ enum EntityView {
             )
         }
         return "SELECT \(columns.joined(separator: ", ")) FROM \(q(schema.name)) AS t"
-    }
-
-    /// Minor units in `column` as an amount with `digits` decimals: a `REAL` on SQLite
-    /// (`249 / 100.0`), an exact `numeric` of that scale on PostgreSQL (`249 * 0.01` is `2.49`).
-    private static func amount(_ column: String, digits: Int, _ dialect: SQLDialect) -> String {
-        switch dialect {
-        case .sqlite: "\(column) / \((0..<digits).reduce(1) { value, _ in value * 10 }).0"
-        case .postgres:
-            digits == 0 ? "\(column)::numeric" : "\(column) * 0.\(String(repeating: "0", count: digits - 1))1"
-        }
     }
 }

@@ -1,8 +1,9 @@
-import FeedEngine
 import FeedFixtures
 import FeedKit
 import Foundation
 import Testing
+
+@testable import FeedEngine
 
 /// Checking requests against the schemas and binding every user value as a parameter.
 @Suite("export query building")
@@ -19,7 +20,7 @@ struct ExportQueryTests {
 
     func usageError(_ request: ExportRequest) -> ExportError? {
         do {
-            _ = try ExportQuery.build(request, schemas: schemas)
+            _ = try ExportQuery.build(request, schemas: schemas, dialect: SQLiteDialect())
             return nil
         } catch {
             return error
@@ -58,7 +59,7 @@ struct ExportQueryTests {
     @Test func filterValuesAreBoundAsTypedParametersNeverSplicedIntoTheSQL() throws {
         let query = try ExportQuery.build(
             try request("item", where: ["name=O'Brien \"x\"", "id>=2", "active=true", "price<1.5", "note~50%_off"]),
-            schemas: schemas)
+            schemas: schemas, dialect: SQLiteDialect())
         #expect(!query.sql.contains("O'Brien"))
         #expect(!query.sql.contains("50%"))
         #expect(

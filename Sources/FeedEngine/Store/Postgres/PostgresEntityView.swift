@@ -46,7 +46,7 @@ enum PostgresEntityView {
                 throw .server(error, entity: schema.name, table: view, doing: what)
             }
         }
-        let select = try EntityView.select(schema, schemas: schemas, dialect: .postgres) {
+        let select = try EntityView.select(schema, schemas: schemas, dialect: PostgresDialect()) {
             (table) throws(PostgresEntityError) -> Bool in
             let found = try run(
                 "SELECT to_regclass($1) IS NOT NULL", [PostgresSQL.identifier(table)],

@@ -4,7 +4,7 @@ import FeedKit
 /// Rows come through a cursor, a thousand at a time, so memory stays flat.
 struct PostgresSnapshot: ExportSnapshot {
     let connection: PostgresConnection
-    var dialect: SQLDialect { .postgres }
+    var dialect: any SQLDialect { PostgresDialect() }
 
     func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
         var count = ExportCount()

@@ -24,7 +24,7 @@ extension PostgresStore: StoredRows {
         let schemas = try schemas()
         guard schemas[entity] != nil else { return [] }
         let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
-        let query = try ExportQuery.build(request, schemas: schemas, dialect: .postgres)
+        let query = try ExportQuery.build(request, schemas: schemas, dialect: PostgresDialect())
         return try read { connection in
             let rows = try connection.execute(query.sql, query.arguments.map(PostgresCopyText.text))
             return (0..<rows.count).map { row in

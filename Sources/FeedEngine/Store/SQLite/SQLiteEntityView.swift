@@ -10,7 +10,7 @@ enum SQLiteEntityView {
         let view = EntityView.name(schema.name)
         let create =
             "CREATE VIEW \(SQLIdentifier.quoted(view)) AS \(EntityView.marker) "
-            + (try EntityView.select(schema, schemas: schemas, dialect: .sqlite) { try db.tableExists($0) })
+            + (try EntityView.select(schema, schemas: schemas, dialect: SQLiteDialect()) { try db.tableExists($0) })
         if let existing = try Row.fetchOne(
             db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ?", arguments: [view])
         {

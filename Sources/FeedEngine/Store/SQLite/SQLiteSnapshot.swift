@@ -4,7 +4,7 @@ import GRDB
 /// An SQLite read transaction.
 struct SQLiteSnapshot: ExportSnapshot {
     let db: Database
-    var dialect: SQLDialect { .sqlite }
+    var dialect: any SQLDialect { SQLiteDialect() }
 
     func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
         try SQLiteRowStreamer.stream(query, in: db, writer: &writer, to: output)

@@ -10,7 +10,7 @@ extension SQLiteStore: StoredRows {
         let schemas = try schemas()
         guard schemas[entity] != nil else { return [] }
         let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
-        let query = try ExportQuery.build(request, schemas: schemas)
+        let query = try ExportQuery.build(request, schemas: schemas, dialect: SQLiteDialect())
         return try self.query(query.sql, arguments: query.arguments)
     }
 }

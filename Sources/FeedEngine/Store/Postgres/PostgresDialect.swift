@@ -1,0 +1,73 @@
+/// PostgreSQL's SQL where the stores differ (``SQLDialect``): values are read back as the
+/// SQLite store holds them, so an export is the same from either store.
+struct PostgresDialect: SQLDialect {
+    /// `ILIKE` ignores case.
+    var like: String { "ILIKE" }
+
+    var distinct: String { "IS DISTINCT FROM" }
+
+    var never: String { "false" }
+
+    /// `_row` (``PostgresEntityTable/commonColumns``), PostgreSQL's stand-in for a rowid.
+    var tiebreak: String { "t._row" }
+
+    /// `numeric` compares exactly as it is.
+    func number(_ column: String) -> String { column }
+
+    /// An exact `numeric` of that scale: `249 * 0.01` is `2.49`.
+    func amount(_ column: String, digits: Int) -> String {
+        digits == 0 ? "\(column)::numeric" : "\(column) * 0.\(String(repeating: "0", count: digits - 1))1"
+    }
+
+    func textLiteral(_ text: String) -> String { "'\(text)'::text" }
+
+    /// `->>` gives text, which ``PostgresValue/field(_:type:)`` types again, except that a
+    /// boolean key (1 or 0 in the array, as SQLite's `json_array` writes it) is cast to
+    /// `boolean`, and a timestamp key (ISO 8601 with milliseconds in the array) is normalized
+    /// as the row's own column is exported (``PostgresSQL/recordTimeText(_:)``).
+    func keyValue(at index: Int, of field: ExportField) -> String {
+        let text = "(d.key_values ->> \(index))"
+        switch field.type {
+        case .boolean: return "\(text)::int::boolean"
+        case .timestamp: return PostgresSQL.recordTimeText("\(text)::timestamptz")
+        case .integer, .real, .decimal, .text, .json: return text
+        }
+    }
+
+    /// Timestamps and JSON as the text SQLite stores (records' times normalized, the store's
+    /// own with milliseconds).
+    func select(_ field: ExportField) -> String {
+        let column = "t." + SQLIdentifier.quoted(field.name)
+        guard [.timestamp, .json].contains(field.type) else { return column }
+        return storedText(column, field: field) + " AS " + SQLIdentifier.quoted(field.name)
+    }
+
+    /// `ILIKE` needs text, and timestamps are searched as the ISO 8601 text SQLite stores.
+    func searchable(_ column: String, field: ExportField) -> String {
+        field.type == .text ? column : storedText(column, field: field)
+    }
+
+    /// `$1`, `$2`... Names in the SQL are quoted identifiers from the schemas and literals are
+    /// Feedwork's own, so a `?` is always a parameter.
+    func numbered(_ sql: String) -> String {
+        var result = ""
+        var index = 0
+        for character in sql {
+            if character == "?" {
+                index += 1
+                result += "$\(index)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// `column` as the text the SQLite store holds for `field`.
+    private func storedText(_ column: String, field: ExportField) -> String {
+        switch field.type {
+        case .timestamp: field.isMeta ? PostgresSQL.isoText(column) : PostgresSQL.recordTimeText(column)
+        default: column + "::text"
+        }
+    }
+}

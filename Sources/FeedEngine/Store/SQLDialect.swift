@@ -1,0 +1,57 @@
+/// Where the SQL of the stores differs, supplied by each driver (as sql-kit's `SQLDialect`):
+/// the export's queries (``ExportQuery``), keyset pages and the `<entity>_view` views are
+/// written once, with these pieces.
+///
+/// Statements are written with `?` parameters; a dialect whose database numbers them
+/// (`$1`, `$2`...) rewrites them in ``numbered(_:)``.
+protocol SQLDialect: Sendable {
+    /// Case-insensitive `contains`.
+    var like: String { get }
+
+    /// `!=` that keeps rows whose value is null.
+    var distinct: String { get }
+
+    /// A condition that never holds.
+    var never: String { get }
+
+    /// What breaks ties in an order, so that an export is stable: the insertion order of the
+    /// entity table aliased `t` (a page query's tie-breaking column `_row`).
+    var tiebreak: String { get }
+
+    /// A decimal column as a value that compares as a number.
+    func number(_ column: String) -> String
+
+    /// Minor units in `column` as an amount with `digits` decimals (a view's `<column>_amount`).
+    func amount(_ column: String, digits: Int) -> String
+
+    /// `text` (Feedwork's own, without quotes) as a text literal.
+    func textLiteral(_ text: String) -> String
+
+    /// The key field at `index` of a tombstone's `key_values` (aliased `d`), as the export
+    /// reads it back (see ``DeletedRows``).
+    func keyValue(at index: Int, of field: ExportField) -> String
+
+    /// The expression that selects `field` of the table aliased `t`.
+    func select(_ field: ExportField) -> String
+
+    /// `column` (holding `field`) as the text `~` (contains) searches.
+    func searchable(_ column: String, field: ExportField) -> String
+
+    /// `sql` with its `?` parameters as the database reads them.
+    func numbered(_ sql: String) -> String
+}
+
+extension SQLDialect {
+    /// What breaks ties for a child table, whose rows have no `_run` (nor, on every store, a
+    /// row id): the record and the place in its list.
+    var childTiebreak: String { "t._feed, t._key, t._position" }
+
+    /// The column itself.
+    func select(_ field: ExportField) -> String { "t." + SQLIdentifier.quoted(field.name) }
+
+    /// The column itself.
+    func searchable(_ column: String, field: ExportField) -> String { column }
+
+    /// `sql` as it is: `?` parameters.
+    func numbered(_ sql: String) -> String { sql }
+}
