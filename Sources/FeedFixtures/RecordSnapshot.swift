@@ -34,7 +34,7 @@ public struct RecordSnapshot: Sendable, Hashable {
     /// The rows that `feeds` hold in `store`, with their rejects.
     ///
     /// Every entity the feeds declare has a table, empty when no row was written.
-    public static func read(from store: SQLiteStore, feeds: [FeedConfig]) throws -> RecordSnapshot {
+    public static func read(from store: any StoreSQL, feeds: [FeedConfig]) throws -> RecordSnapshot {
         let names = feeds.map(\.name)
         var schemas: [String: EntitySchema] = [:]
         for feed in feeds {
@@ -47,13 +47,14 @@ public struct RecordSnapshot: Sendable, Hashable {
         }
         for schema in schemas.values {
             tables[schema.name] = try rows(
-                of: schema.name, identity: ["_feed", "_key"], columns: schema.columns, feeds: names, in: store)
+                of: schema.name, entity: schema.name, identity: ["_feed", "_key"], columns: schema.columns,
+                feeds: names, in: store)
             decimalColumns[schema.name] = decimals(schema.columns)
             for child in schema.children {
                 let table = schema.childTableName(child)
                 tables[table] = try rows(
-                    of: table, identity: ["_feed", "_key", "_position"], columns: child.columns, feeds: names,
-                    in: store)
+                    of: table, entity: schema.name, identity: ["_feed", "_key", "_position"], columns: child.columns,
+                    feeds: names, in: store)
                 decimalColumns[table] = decimals(child.columns)
             }
         }
@@ -66,11 +67,12 @@ public struct RecordSnapshot: Sendable, Hashable {
     }
 
     private static func rows(
-        of table: String, identity: [String], columns: [FeedKit.Column], feeds: [String], in store: SQLiteStore
+        of table: String, entity: String, identity: [String], columns: [FeedKit.Column], feeds: [String],
+        in store: any StoreSQL
     ) throws -> [JSONObject] {
         let names = identity + columns.map(\.name)
         let types = Dictionary(columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
-        return try store.rows(of: table, columns: names, feeds: feeds).map { row in
+        return try store.rows(of: table, entity: entity, columns: names, feeds: feeds).map { row in
             JSONObject(names.map { name in (key: name, value: value(row[name] ?? .null, type: types[name] ?? .text)) })
         }
         .sorted { less($0, $1, by: identity) }

@@ -23,51 +23,25 @@ public struct StoreBrowser: Sendable {
     /// - Throws: ``StoreError`` when the SQLite file does not exist or the server cannot be
     ///   reached or holds no store.
     public init(config: FeedsConfig) throws {
-        if let store = try config.postgresStore() {
-            self.init(postgres: store, description: config.storeDescription)
-        } else {
-            try self.init(sqlitePath: config.storePath)
-        }
+        try self.init(location: config.storeLocation, redactor: config.redactor)
     }
 
-    /// The SQLite store at `path`, opened read-only.
+    /// The store at `location`: an SQLite file (opened read-only), or a PostgreSQL schema (for
+    /// reading); a server's errors are redacted with `redactor`.
     ///
-    /// - Throws: ``StoreError`` when there is no store at `path`.
-    public init(sqlitePath path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
+    /// - Throws: ``StoreError`` when there is no store at `location` or the server cannot be
+    ///   reached, naming the server without its password.
+    public init(location: StoreLocation, redactor: Redactor = Redactor()) throws {
+        if let path = location.filePath, !FileManager.default.fileExists(atPath: path) {
             throw StoreError(path: path, message: "no store here; run `feedwork run` first")
         }
-        let store = try SQLiteStore(readingAt: path)
+        let store = try StoreFactory.reading(location, redactor: redactor)
         exporter = Exporter(store: store)
         history = store
         storedRows = store
         sql = store
-        storeDescription = path
+        storeDescription = location.description
     }
-
-    /// The PostgreSQL store at `url`, in `schema`, for reading.
-    ///
-    /// - Throws: ``StoreError`` naming the server without its password.
-    public init(postgresURL url: String, schema: String = "feedwork") throws {
-        let description = "\(PostgresURL.withoutPassword(url)) (schema \(schema))"
-        do {
-            self.init(
-                postgres: try PostgresStore(url: url, schema: schema, migrating: false), description: description)
-        } catch {
-            throw StoreError(path: description, message: error.message)
-        }
-    }
-
-    private init(postgres store: PostgresStore, description: String) {
-        exporter = Exporter(postgres: store)
-        history = store
-        storedRows = store
-        sql = store
-        storeDescription = description
-    }
-
-    /// Whether `text` names a PostgreSQL store (`postgres://` or `postgresql://`).
-    public static func isPostgresURL(_ text: String) -> Bool { PostgresURL.isPostgres(text) }
 
     /// The store's tables: each entity, then its child tables, by name.
     public func tables() throws -> [ExportTable] { ExportTable.all(in: try exporter.storedSchemas()) }

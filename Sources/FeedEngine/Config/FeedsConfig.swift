@@ -38,10 +38,7 @@ public struct FeedsConfig: Sendable {
 
     /// The store as messages name it: the SQLite file, or the PostgreSQL server (without its
     /// password) and schema.
-    public var storeDescription: String {
-        guard let postgres else { return storePath }
-        return "\(PostgresURL.withoutPassword(postgres.url)) (schema \(postgres.schema))"
-    }
+    public var storeDescription: String { storeLocation.description }
 }
 
 /// One feed of feeds.yaml, with its adapter made from its options.

@@ -31,8 +31,6 @@ public struct Engine: Sendable {
     /// Where passes and requests are logged: each feed's start and end (info), and through the
     /// fetcher each request, retry and cache decision (debug and info).
     public var logger = Logger(label: "feedwork")
-    /// The store's run lock, held as long as the engine (see ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``).
-    var lock: SQLiteStoreLock?
     /// The request budgets' gates, shared by the engine's copies (a worker's passes, and a
     /// reloaded config's) so that a budget counts every request the process sends.
     let budgets = RequestBudgets()

@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
 
-/// Delivery of the events a feed queued in `_outbox` (``SQLiteStore/pendingOutbox(feed:)``).
+/// Delivery of the events a feed queued in `_outbox` (``StoreDriver/pendingOutbox(feed:)``).
 ///
 /// An event is written in the same transaction as the data it describes, so it exists exactly
 /// when the data does. Delivery happens after the feed commits; an event that cannot be delivered

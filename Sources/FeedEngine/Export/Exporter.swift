@@ -1,6 +1,5 @@
 import FeedKit
 import Foundation
-import GRDB
 
 /// Exports entities of a store as NDJSON, JSON, CSV or Singer messages, streaming rows from
 /// SQLite or PostgreSQL.
@@ -12,45 +11,27 @@ import GRDB
 /// ```swift
 /// var request = ExportRequest(entity: "fruit")
 /// request.filters = [try ExportFilter(where: "price<200")]
-/// let rows = try Exporter(store: store).export(request, format: .csv, to: .standardOutput())
+/// let rows = try Exporter(config: config).export(request, format: .csv, to: .standardOutput())
 /// ```
 public struct Exporter: Sendable {
-    private enum Source: Sendable {
-        case sqlite(SQLiteStore)
-        case postgres(PostgresStore)
-    }
+    private let store: any StoreReading
 
-    private let source: Source
-
-    /// Exports from the SQLite store `store`.
-    public init(store: SQLiteStore) { source = .sqlite(store) }
-
-    /// Exports from the PostgreSQL store `store`.
-    init(postgres store: PostgresStore) { source = .postgres(store) }
+    /// Exports from `store`.
+    init(store: any StoreReading) { self.store = store }
 
     /// Exports from the store of `config`: its SQLite file (opened read-only; it must exist)
     /// or its PostgreSQL schema.
-    public init(config: FeedsConfig) throws {
-        if let store = try config.postgresStore() {
-            source = .postgres(store)
-        } else {
-            source = .sqlite(try SQLiteStore(readingAt: config.storePath))
-        }
+    public init(config: FeedsConfig) throws { store = try config.readingStore() }
+
+    /// Exports from the store at `location` (an SQLite file must exist); a server's errors are
+    /// redacted with `redactor`.
+    public init(location: StoreLocation, redactor: Redactor = Redactor()) throws {
+        store = try StoreFactory.reading(location, redactor: redactor)
     }
 
-    var dialect: any SQLDialect {
-        switch source {
-        case .sqlite: SQLiteDialect()
-        case .postgres: PostgresDialect()
-        }
-    }
+    var dialect: any SQLDialect { store.dialect }
 
-    func storedSchemas() throws -> [String: EntitySchema] {
-        switch source {
-        case .sqlite(let store): try store.schemas()
-        case .postgres(let store): try store.schemas()
-        }
-    }
+    func storedSchemas() throws -> [String: EntitySchema] { try store.schemas() }
 
     /// Checks `request` against the store and returns its query, without running it.
     public func query(for request: ExportRequest) throws -> ExportQuery {
@@ -168,11 +149,7 @@ public struct Exporter: Sendable {
     }
 
     func checkFeeds(_ feeds: [String]) throws {
-        let known: [String]
-        switch source {
-        case .sqlite(let store): known = try store.feedsThatRan()
-        case .postgres(let store): known = try store.feedsThatRan()
-        }
+        let known = try store.feedsThatRan()
         for feed in feeds where !known.contains(feed) {
             let list = known.isEmpty ? "none has run yet" : "feeds: " + known.joined(separator: ", ")
             throw ExportError.unknownName("--feed: no feed '\(feed)' has run on this store; \(list)")
@@ -180,16 +157,5 @@ public struct Exporter: Sendable {
     }
 
     /// Reads on one snapshot; errors of the export itself pass through unwrapped.
-    func read<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
-        switch source {
-        case .sqlite(let store):
-            do {
-                return try store.pool.read { try body(SQLiteSnapshot(db: $0)) }
-            } catch let error as DatabaseError {
-                throw StoreError(path: store.path, error)
-            }
-        case .postgres(let store):
-            return try store.snapshot { try body(PostgresSnapshot(connection: $0)) }
-        }
-    }
+    func read<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T { try store.exportSnapshot(body) }
 }

@@ -15,7 +15,7 @@ import FeedKit
 /// name, is left alone.
 ///
 /// PostgreSQL stores get the same views, with the same columns, from the same query in
-/// PostgreSQL's dialect (``PostgresEntityView``).
+/// PostgreSQL's dialect (in `Store/Postgres`).
 enum EntityView {
     static let marker = "/* feedwork view */"
 

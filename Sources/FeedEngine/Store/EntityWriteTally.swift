@@ -1,6 +1,6 @@
 import FeedKit
 
-/// What an entity writer (SQLite's ``SQLiteEntityWriter``, PostgreSQL's ``PostgresEntityWriter``)
+/// What an entity writer (one per driver, in `Store/SQLite` and `Store/Postgres`)
 /// knows at the end of a pass: its counts and the first keys delivered twice.
 protocol EntityWriteTally: AnyObject {
     var schema: EntitySchema { get }

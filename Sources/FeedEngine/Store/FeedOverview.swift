@@ -1,6 +1,5 @@
 import FeedKit
 import Foundation
-import GRDB
 
 /// A feed's last run and its row counts, for `feedwork list`.
 public struct FeedOverview: Sendable {
@@ -29,25 +28,19 @@ public struct FeedOverview: Sendable {
         }
     }
 
-    /// The overview of every feed in `config`, from its SQLite store.
-    public static func load(config: FeedsConfig, store: SQLiteStore) throws -> [FeedOverview] {
-        let board = try store.scheduleEntries()
-        return try store.read { db in try load(config: config, from: SQLiteFacts(db: db), board: board) }
-    }
-
     /// The overview of every feed in `config`, from its store: the SQLite file, or the
     /// PostgreSQL schema.
     public static func load(config: FeedsConfig) throws -> [FeedOverview] {
-        guard let store = try config.postgresStore() else {
-            return try load(config: config, store: SQLiteStore(readingAt: config.storePath))
-        }
-        let board = try store.scheduleEntries()
-        return try store.read { connection in
-            try load(config: config, from: PostgresFacts(connection: connection), board: board)
-        }
+        try load(config: config, store: config.readingStore())
     }
 
-    private static func load(config: FeedsConfig, from facts: some OverviewFacts, board: [String: ScheduleEntry])
+    /// The overview of every feed in `config`, from `store`.
+    static func load(config: FeedsConfig, store: any StoreReading) throws -> [FeedOverview] {
+        let board = try store.scheduleEntries()
+        return try store.overviewFacts { facts in try load(config: config, from: facts, board: board) }
+    }
+
+    private static func load(config: FeedsConfig, from facts: any OverviewFacts, board: [String: ScheduleEntry])
         throws -> [FeedOverview]
     {
         let now = Date()
@@ -74,61 +67,11 @@ public struct FeedOverview: Sendable {
 }
 
 /// The few facts about a store an overview needs, read on one snapshot.
-private protocol OverviewFacts {
+protocol OverviewFacts {
     /// When the feed's last run finished (or started, if it never finished), and its status.
     func lastRun(of feed: String) throws -> (time: String, status: String)?
     func entityNames() throws -> [String]
     /// The rows `feed` holds in `table`; `nil` when there is no such table.
     func rowCount(of table: String, feed: String) throws -> Int?
     func state(of feed: String, key: String) throws -> String?
-}
-
-private struct SQLiteFacts: OverviewFacts {
-    let db: Database
-
-    func lastRun(of feed: String) throws -> (time: String, status: String)? {
-        let sql = "SELECT coalesce(finished_at, started_at), status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1"
-        return try Row.fetchOne(db, sql: sql, arguments: [feed]).map { ($0[0], $0[1]) }
-    }
-
-    func entityNames() throws -> [String] { try String.fetchAll(db, sql: "SELECT name FROM _entities ORDER BY name") }
-
-    func rowCount(of table: String, feed: String) throws -> Int? {
-        guard try db.tableExists(table) else { return nil }
-        let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(table)) WHERE _feed = ?"
-        return try Int.fetchOne(db, sql: sql, arguments: [feed]) ?? 0
-    }
-
-    func state(of feed: String, key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
-    }
-}
-
-private struct PostgresFacts: OverviewFacts {
-    let connection: PostgresConnection
-
-    func lastRun(of feed: String) throws -> (time: String, status: String)? {
-        let time = PostgresSQL.isoText("coalesce(finished_at, started_at)")
-        let rows = try connection.execute(
-            "SELECT \(time), status FROM _runs WHERE feed = $1 ORDER BY id DESC LIMIT 1", [feed])
-        return rows.count > 0 ? (rows[0, 0] ?? "", rows[0, 1] ?? "") : nil
-    }
-
-    func entityNames() throws -> [String] {
-        let rows = try connection.execute("SELECT name FROM _entities ORDER BY name")
-        return (0..<rows.count).compactMap { rows[$0, 0] }
-    }
-
-    func rowCount(of table: String, feed: String) throws -> Int? {
-        let quoted = PostgresSQL.identifier(table)
-        guard try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).first(column: 0) == "t" else {
-            return nil
-        }
-        return Int(
-            try connection.execute("SELECT count(*) FROM \(quoted) WHERE _feed = $1", [feed]).first(column: 0) ?? "0")
-    }
-
-    func state(of feed: String, key: String) throws -> String? {
-        try connection.execute("SELECT value FROM _state WHERE feed = $1 AND key = $2", [feed, key]).first(column: 0)
-    }
 }

@@ -3,7 +3,7 @@ import FeedKit
 /// A scalable Bloom filter of the keys written so far in a pass.
 ///
 /// When a feed's table holds none of its rows yet (its first pass) and has no primary key to
-/// catch a repeated key (an entity that keeps history; see ``SQLiteFirstPassInserts``), a key the
+/// catch a repeated key (an entity that keeps history, in the SQLite driver's first pass), a key the
 /// filter has not seen cannot be in the table, so the writer inserts it without looking it up
 /// first; only the rare "maybe seen" answers (real duplicates, or false positives: under 1% for
 /// each layer, a few percent over all layers) pay for a lookup.

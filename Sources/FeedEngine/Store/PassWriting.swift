@@ -2,7 +2,7 @@ import FeedKit
 import Foundation
 
 /// What the jobs of a feed's pass do inside its transaction, on the store's writer thread: one
-/// implementation per store (``SQLitePassTransaction`` for SQLite), driven by ``FeedTransaction``.
+/// implementation per driver (in `Store/SQLite` and `Store/Postgres`), driven by ``FeedTransaction``.
 protocol PassWriting: AnyObject {
     /// The pass's first reject, for the message of a pass that rejects too many.
     var firstReject: Reject? { get }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// SQLite has one writer at a time, and its calls block. Every write of a store goes through
 /// here, so none blocks Swift's cooperative threads and no thread is made per write: one-shot
-/// writes (``SQLiteStore/write(_:)``) and each feed pass's transaction (``FeedTransaction``,
+/// writes (each driver's `write`) and each feed pass's transaction (``FeedTransaction``,
 /// which holds the thread until the pass commits or rolls back) queue in order of arrival.
 ///
 /// The thread starts with the first job: a process that only reads never makes it, and one that

@@ -17,12 +17,11 @@ struct ConfigOptions: ParsableArguments {
         try ConfigLoader(registry: BuiltinAdapters.registry, unsetVariables: unsetVariables).load(path: config)
     }
 
-    /// The existing store at `path`, opened read-only; a missing file is an error (status 1),
-    /// not a new store.
-    static func readOnlyStore(at path: String) throws -> SQLiteStore {
-        guard FileManager.default.fileExists(atPath: path) else {
+    /// Checks that a store the command only reads is there: a missing SQLite file is an error
+    /// (status 1), not a new store. A server's store is checked when it is opened.
+    static func requireStore(at location: StoreLocation) throws {
+        if let path = location.filePath, !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure.failed("no store at \(path); run `feedwork run` first")
         }
-        return try SQLiteStore(readingAt: path)
     }
 }

@@ -143,12 +143,9 @@ struct ExportCommand: ParsableCommand {
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
         }
-        let exporter =
-            if let config, config.postgres != nil {
-                try Exporter(config: config)
-            } else {
-                Exporter(store: try ConfigOptions.readOnlyStore(at: storePath))
-            }
+        let location = config?.storeLocation ?? .file(storePath)
+        try ConfigOptions.requireStore(at: location)
+        let exporter = try Exporter(location: location, redactor: config?.redactor ?? Redactor())
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
         if all, format == .singer {
             let write = { (file: ExportOutput) throws -> (tables: Int, rows: Int) in

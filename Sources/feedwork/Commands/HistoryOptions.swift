@@ -22,8 +22,8 @@ struct HistoryOptions: ParsableArguments {
     func store() throws -> any StoreHistory {
         guard limit > 0 else { throw CommandFailure.usage("--limit must be 1 or more") }
         let config = try config.load(unsetVariables: .placeholder)
-        if config.postgres != nil { return try config.history() }
-        return try ConfigOptions.readOnlyStore(at: config.storePath)
+        try ConfigOptions.requireStore(at: config.storeLocation)
+        return try config.history()
     }
 
     /// Prints `entries` as JSON with `--json`, else as `table` renders them.

@@ -48,9 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
         let browser: StoreBrowser
         if let store {
-            browser =
-                StoreBrowser.isPostgresURL(store)
-                ? try StoreBrowser(postgresURL: store, schema: schema) : try StoreBrowser(sqlitePath: store)
+            browser = try StoreBrowser(location: StoreLocation(store, schema: schema))
         } else if let config {
             browser = try StoreBrowser(config: config)
         } else {

@@ -31,7 +31,7 @@ struct TombstoneExportTests {
         request.changedSince = .run(run)
         request.includeDeleted = includeDeleted
         let output = ExportOutput.memory()
-        try Exporter(store: try harness.store()).export(request, format: format, to: output)
+        try Exporter(config: try harness.config()).export(request, format: format, to: output)
         return String(decoding: output.bytes, as: UTF8.self)
     }
 
@@ -86,7 +86,7 @@ struct TombstoneExportTests {
         var request = ExportRequest(entity: "item")
         request.includeDeleted = true
         #expect {
-            try Exporter(store: try harness.store()).export(request, format: .ndjson, to: .memory())
+            try Exporter(config: try harness.config()).export(request, format: .ndjson, to: .memory())
         } throws: { error in
             (error as? ExportError)?.isUsageError == true
                 && (error as? ExportError)?.message.contains("--include-deleted needs --changed-since") == true
@@ -100,7 +100,7 @@ struct TombstoneExportTests {
         request.includeDeleted = true
         request.columns = ["value"]
         #expect {
-            try Exporter(store: try harness.store()).export(request, format: .ndjson, to: .memory())
+            try Exporter(config: try harness.config()).export(request, format: .ndjson, to: .memory())
         } throws: { error in
             (error as? ExportError)?.message
                 == "--include-deleted needs id in --columns, to say which rows were deleted"

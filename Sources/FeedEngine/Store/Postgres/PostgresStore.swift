@@ -54,6 +54,11 @@ final class PostgresStore: Sendable {
         try connection.execute("SET TIME ZONE 'UTC'")
     }
 
+    /// Whether `schema` on the server at `url` holds a Feedwork store (of any version).
+    static func exists(url: String, schema: String) throws(PostgresError) -> Bool {
+        try PostgresMigrations.storedVersion(try PostgresConnection(url: url), schema: schema) != nil
+    }
+
     /// Runs `body` on a read connection; errors come out as ``PostgresError``.
     func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try readSession.with(body)

@@ -14,6 +14,8 @@ public final class SQLiteStore: Sendable {
     let pool: DatabasePool
     /// The thread every write runs on.
     let writer = StoreWriter(label: "feedwork.writer")
+    /// The store's run lock, when it was opened to run feeds: held as long as the store.
+    private let lock: SQLiteStoreLock?
 
     /// SQLite's process-wide settings, applied once before the first connection opens: memory
     /// statistics off, as Feedwork never reads them and they cost the writer thread a mutex on
@@ -22,11 +24,13 @@ public final class SQLiteStore: Sendable {
     private static let sqliteConfigured: Void = { _ = feedwork_sqlite_disable_memory_statistics() }()
 
     /// Opens (creating when missing) the store at `path` and brings its system tables up to date.
+    /// With `lock` (taken before: ``SQLiteStoreLock``), the store holds it until it goes away.
     ///
     /// - Throws: ``StoreError`` when the file cannot be opened, is not a Feedwork store, or was
     ///   written by a newer Feedwork (whose tables this one would misread).
-    public init(path: String) throws {
+    public init(path: String, holding lock: SQLiteStoreLock? = nil) throws {
         self.path = path
+        self.lock = lock
         _ = Self.sqliteConfigured
         do {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -55,6 +59,7 @@ public final class SQLiteStore: Sendable {
     ///   written by an older Feedwork and needs a run (with write access) to be brought up to date.
     public init(readingAt path: String) throws {
         self.path = path
+        lock = nil
         _ = Self.sqliteConfigured
         var configuration = Configuration()
         configuration.readonly = true

@@ -1,0 +1,70 @@
+import FeedKit
+import Foundation
+
+/// The one place that maps where a store is (``StoreLocation``) to the driver that opens it:
+/// `Store/SQLite` for a file, `Store/Postgres` for a server's schema. Nothing else names a
+/// driver, so another driver is a folder beside those two and a case here.
+package enum StoreFactory {
+    /// The store at `location`, opened for running feeds, its system tables created or
+    /// migrated.
+    ///
+    /// An SQLite store is locked as a whole first (another run holds it: waits up to `wait`),
+    /// and holds its lock as long as the store is in use; on PostgreSQL, many processes share
+    /// the database, and each pass takes its feed's lease instead (``StoreDriver/lease(of:wait:)``).
+    ///
+    /// - Throws: ``StoreError`` "store in use" when the wait runs out, or when the store cannot
+    ///   be opened; a server's errors are redacted with `redactor` and name it without its
+    ///   password.
+    static func writing(_ location: StoreLocation, wait: FeedDuration, redactor: Redactor) throws -> any StoreDriver {
+        switch location {
+        case .file(let path):
+            let lock = try SQLiteStoreLock(storePath: path, wait: wait)
+            return try SQLiteStore(path: path, holding: lock)
+        case .postgres(let server):
+            do {
+                return try PostgresStore(url: server.url, schema: server.schema, migrating: true)
+            } catch {
+                throw StoreError(path: location.description, message: redactor.redact(error.message))
+            }
+        }
+    }
+
+    /// The store at `location`, opened for reading: nothing is created, migrated or written, so
+    /// a read-only file or a role that may only read the schema will do.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be read, the server cannot be reached or
+    ///   the schema holds no store of this Feedwork's version (redacted with `redactor`).
+    static func reading(_ location: StoreLocation, redactor: Redactor) throws -> any StoreReading {
+        switch location {
+        case .file(let path):
+            return try SQLiteStore(readingAt: path)
+        case .postgres(let server):
+            do {
+                return try PostgresStore(url: server.url, schema: server.schema, migrating: false)
+            } catch {
+                throw StoreError(path: location.description, message: redactor.redact(error.message))
+            }
+        }
+    }
+
+    /// SQL on the store at `location`, opened for reading (``reading(_:redactor:)``).
+    package static func sql(at location: StoreLocation) throws -> any StoreSQL {
+        try reading(location, redactor: Redactor())
+    }
+
+    /// Whether there is a store at `location`: the file, or a Feedwork store in the schema.
+    ///
+    /// - Throws: ``StoreError`` when the server cannot be reached (redacted with `redactor`).
+    static func exists(_ location: StoreLocation, redactor: Redactor) throws -> Bool {
+        switch location {
+        case .file(let path):
+            return FileManager.default.fileExists(atPath: path)
+        case .postgres(let server):
+            do {
+                return try PostgresStore.exists(url: server.url, schema: server.schema)
+            } catch {
+                throw StoreError(path: location.description, message: redactor.redact(error.message))
+            }
+        }
+    }
+}
