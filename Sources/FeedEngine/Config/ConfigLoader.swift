@@ -301,6 +301,7 @@ public struct ConfigLoader: Sendable {
                     schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter))
         }
         problems += Self.appendedParentProblems(feeds)
+        problems += Self.viewNameProblems(feeds)
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
             var seen = Set<ConfigProblem>()

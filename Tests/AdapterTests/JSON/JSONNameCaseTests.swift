@@ -6,7 +6,8 @@ import JSONFeed
 import Testing
 
 /// SQLite table and column names ignore case, so names that differ only in case are one name:
-/// validation refuses them, and a run refuses one that differs in case from the store's.
+/// validation refuses them, and a run refuses one that differs in case from the store's, on
+/// every store.
 @Suite("json adapter: entity and field names ignore case")
 struct JSONNameCaseTests {
     static func feed(name: String = "items", entity: String = "item", fields: String = "{ id: int, price: int }")
@@ -50,17 +51,19 @@ struct JSONNameCaseTests {
     }
 
     /// A harness whose first pass stored entity `item` with fields id and price.
-    func storedHarness() async throws -> FeedHarness {
+    func storedHarness(store: HarnessStore = .sqlite) async throws -> FeedHarness {
         let harness = try FeedHarness(
             registry: JSONFeedTest.registry, yaml: "feeds:\n" + Self.feed(),
-            files: ["items.json": Data(#"[{"id":1,"price":5}]"#.utf8)])
+            files: ["items.json": Data(#"[{"id":1,"price":5}]"#.utf8)], store: store)
         let first = try await harness.run()
         #expect(first.succeeded, "\(first.feeds.map(\.error))")
         return harness
     }
 
-    @Test func anEntityDifferingOnlyInCaseFromTheStoresFailsTheFeedAndChangesNothing() async throws {
-        let harness = try await storedHarness()
+    /// On PostgreSQL too, whose quoted names keep their case: every store takes the same entities.
+    @Test(arguments: HarnessStore.available)
+    func anEntityDifferingOnlyInCaseFromTheStoresFailsTheFeedAndChangesNothing(store: HarnessStore) async throws {
+        let harness = try await storedHarness(store: store)
         try harness.setConfig("feeds:\n" + Self.feed(name: "other", entity: "Item"))
         let report = try await harness.run()
         #expect(!report.succeeded)

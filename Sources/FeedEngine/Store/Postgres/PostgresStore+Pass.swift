@@ -46,28 +46,8 @@ extension PostgresStore: StoreDriver {
         }
     }
 
-    /// Creates or extends the tables of `bindings`, records their schemas, declares the foreign
-    /// keys of their enforced relations and writes their views (``PostgresEntityView``), as
-    /// SQLite's ``SQLiteStore/prepare(_:in:path:)`` does.
+    /// Prepares the entities of `bindings` on `connection` (``SchemaPreparation``).
     static func prepare(_ bindings: [EntityBinding], in connection: PostgresConnection) throws {
-        for binding in bindings {
-            let schema = binding.schema
-            let kept = try connection.execute("SELECT history FROM _entities WHERE name = $1", [schema.name])
-            let history = kept.first(column: 0) == "t" || binding.mode == .append
-            if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try schemas(in: connection)) {
-                throw StoreError(path: connection.location, message: problem + "; nothing was changed")
-            }
-            try PostgresEntityTable.ensure(schema, keyed: !history, in: connection)
-            let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
-            try connection.execute(
-                """
-                INSERT INTO _entities(name, schema, history) VALUES ($1, $2, $3)
-                ON CONFLICT (name) DO UPDATE SET schema = excluded.schema, history = excluded.history
-                """, [schema.name, json, history ? "true" : "false"])
-        }
-        // Once every table is there: a foreign key may point at a table of a later binding.
-        for binding in bindings { try PostgresEntityTable.setForeignKeys(binding.schema, in: connection) }
-        let known = try schemas(in: connection)
-        for binding in bindings { try PostgresEntityView.ensure(binding.schema, schemas: known, in: connection) }
+        try SchemaPreparation.prepare(bindings, on: PostgresSchemaPreparer(connection: connection))
     }
 }

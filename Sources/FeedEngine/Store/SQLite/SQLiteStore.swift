@@ -100,49 +100,9 @@ public final class SQLiteStore: Sendable {
         return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
-    /// Creates the tables of `bindings` when missing, adds new columns, keys them (unless a feed
-    /// keeps the entity's history), records the schemas, declares the foreign keys of their
-    /// enforced relations and writes their SQL views.
-    ///
-    /// - Throws: ``StoreError`` when a table cannot take its schema, an entity that a foreign
-    ///   key points at would keep history, or a foreign key cannot be declared; a
-    ///   ``ForeignKeyViolation`` when rows already stored point at nothing through a relation
-    ///   that becomes enforced.
+    /// Prepares the entities of `bindings` in `db` (``SchemaPreparation``).
     static func prepare(_ bindings: [EntityBinding], in db: Database, path: String) throws {
-        for binding in bindings {
-            let schema = binding.schema
-            // SQLite table names ignore case: `Thing` would land in the table of `thing`.
-            if let other = try String.fetchOne(
-                db, sql: "SELECT name FROM _entities WHERE lower(name) = lower(?) AND name != ?",
-                arguments: [schema.name, schema.name])
-            {
-                throw StoreError(
-                    path: path,
-                    message:
-                        "entity '\(schema.name)' differs from the store's entity '\(other)' only in case; SQLite table names ignore case, so use '\(other)' or another name"
-                )
-            }
-            let keptHistory =
-                try Bool.fetchOne(db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [schema.name])
-                ?? false
-            let history = keptHistory || binding.mode == .append
-            if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try Self.schemas(in: db)) {
-                throw StoreError(path: path, message: problem + "; nothing was changed")
-            }
-            try SQLiteEntityTable.ensure(schema, keyed: !history, in: db, path: path)
-            let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
-            try db.execute(
-                sql: """
-                    INSERT INTO _entities(name, schema, history) VALUES (?, ?, ?)
-                    ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, history = excluded.history
-                    WHERE schema IS NOT excluded.schema OR history IS NOT excluded.history
-                    """,
-                arguments: [schema.name, json, history])
-        }
-        // Once every table is there: a foreign key may point at a table of a later binding.
-        for binding in bindings { try SQLiteEntityTable.setForeignKeys(binding.schema, in: db, path: path) }
-        let known = try Self.schemas(in: db)
-        for binding in bindings { try SQLiteEntityView.ensure(binding.schema, schemas: known, in: db) }
+        try SchemaPreparation.prepare(bindings, on: SQLiteSchemaPreparer(db: db, location: path))
     }
 
     /// The schemas of every entity the store holds, by name.

@@ -1,0 +1,41 @@
+import FeedKit
+import GRDB
+
+/// The SQL of ``SchemaPreparation`` on SQLite, in the transaction of `db`.
+struct SQLiteSchemaPreparer: SchemaPreparing {
+    let db: Database
+    let location: String
+
+    var caseRule: String { "SQLite table names ignore case" }
+
+    func entityNames() throws -> [String] { try String.fetchAll(db, sql: "SELECT name FROM _entities") }
+
+    func schemas() throws -> [String: EntitySchema] { try SQLiteStore.schemas(in: db) }
+
+    func keepsHistory(_ entity: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [entity]) ?? false
+    }
+
+    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
+        try SQLiteEntityTable.ensure(schema, keyed: keyed, in: db, path: location)
+    }
+
+    /// Leaves the row as it is when neither changed, so that an unchanged pass writes nothing.
+    func record(_ schema: EntitySchema, json: String, history: Bool) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO _entities(name, schema, history) VALUES (?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, history = excluded.history
+                WHERE schema IS NOT excluded.schema OR history IS NOT excluded.history
+                """,
+            arguments: [schema.name, json, history])
+    }
+
+    func setForeignKeys(_ schema: EntitySchema) throws {
+        try SQLiteEntityTable.setForeignKeys(schema, in: db, path: location)
+    }
+
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
+        try SQLiteEntityView.ensure(schema, schemas: schemas, in: db)
+    }
+}

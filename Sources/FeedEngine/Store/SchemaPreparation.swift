@@ -1,0 +1,77 @@
+import FeedKit
+import Foundation
+
+/// What a driver supplies to prepare a pass's entities (``SchemaPreparation``): SQL on the
+/// pass's connection, not logic. Each call runs in the transaction that records the run, so a
+/// refused pass leaves the store as it was.
+protocol SchemaPreparing {
+    /// The store, for messages.
+    var location: String { get }
+    /// Why names that differ only in case are refused, for the message (SQLite ignores their
+    /// case; a PostgreSQL store refuses them too, so that its entities fit an SQLite store).
+    var caseRule: String { get }
+    /// The names of the entities the store holds (`_entities`).
+    func entityNames() throws -> [String]
+    /// The schemas of the entities the store holds, by name.
+    func schemas() throws -> [String: EntitySchema]
+    /// Whether a feed keeps the history of `entity` (`_entities.history`); false for a new one.
+    func keepsHistory(_ entity: String) throws -> Bool
+    /// Creates the tables of `schema` when missing, adds new columns and keys them (`keyed`).
+    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
+    /// Records `schema` (encoded as `json`) and whether its history is kept, in `_entities`.
+    func record(_ schema: EntitySchema, json: String, history: Bool) throws
+    /// Declares the foreign keys of the enforced relations of `schema`.
+    func setForeignKeys(_ schema: EntitySchema) throws
+    /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws
+}
+
+/// Comparing the entities a pass declares with the store's, and bringing the store up to them,
+/// once for every driver: creates the tables of `bindings` when missing, adds new columns, keys
+/// them (unless a feed keeps the entity's history), records the schemas, declares the foreign
+/// keys of their enforced relations and writes their views.
+enum SchemaPreparation {
+    /// - Throws: ``StoreError`` when an entity's name differs from a stored one's only in case,
+    ///   is the name of a stored entity's view (or its view has the name of a stored entity), a
+    ///   table cannot take its schema, an entity that a foreign key points at would keep
+    ///   history, or a foreign key cannot be declared; a ``ForeignKeyViolation`` when rows
+    ///   already stored point at nothing through a relation that becomes enforced.
+    static func prepare(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws {
+        for binding in bindings {
+            let schema = binding.schema
+            if let problem = nameProblem(schema.name, stored: try store.entityNames(), caseRule: store.caseRule) {
+                throw StoreError(path: store.location, message: problem)
+            }
+            let history = try store.keepsHistory(schema.name) || binding.mode == .append
+            if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try store.schemas()) {
+                throw StoreError(path: store.location, message: problem + "; nothing was changed")
+            }
+            try store.ensureTables(schema, keyed: !history)
+            try store.record(
+                schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history)
+        }
+        // Once every table is there: a foreign key may point at a table of a later binding.
+        for binding in bindings { try store.setForeignKeys(binding.schema) }
+        let known = try store.schemas()
+        for binding in bindings { try store.ensureView(binding.schema, schemas: known) }
+    }
+
+    /// Why the store cannot take an entity named `name` beside the entities named `stored`:
+    /// one differs from it only in case, or one's view (`<entity>_view`) would have its name or
+    /// it the name of one's view; `nil` when none.
+    static func nameProblem(_ name: String, stored: [String], caseRule: String) -> String? {
+        if let other = stored.first(where: { $0 != name && $0.lowercased() == name.lowercased() }) {
+            return
+                "entity '\(name)' differs from the store's entity '\(other)' only in case; \(caseRule), so use '\(other)' or another name"
+        }
+        if let entity = stored.first(where: { EntityView.name($0).lowercased() == name.lowercased() }) {
+            return
+                "entity '\(name)' has the name of the view of the store's entity '\(entity)'; use another name"
+        }
+        if let entity = stored.first(where: { $0.lowercased() == EntityView.name(name).lowercased() }) {
+            return
+                "the view of entity '\(name)' would have the name of the store's entity '\(entity)'; use another name for one of them"
+        }
+        return nil
+    }
+}
