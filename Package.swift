@@ -1,16 +1,18 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Feedwork: many JSON web APIs into one SQLite store.
+/// Feedwork: many web APIs (JSON, XML, CSV) into one store, SQLite or PostgreSQL.
 ///
-/// Targets by audience, with arrows that point one way:
+/// Targets by audience, with arrows that point one way (ARCHITECTURE.md has the whole map):
 ///
 ///     feedwork (CLI) -> adapters -> FeedKit
-///     feedwork (CLI) -> FeedEngine -> FeedKit
+///     feedwork (CLI) -> FeedServer -> FeedEngine -> FeedKit
 ///     feedwork (CLI) -> FeedFixtures -> FeedEngine
 ///
 /// - `FeedKit`: the adapter SDK, and all an adapter may import. No SQL is reachable from it.
-/// - `FeedEngine`: config, fetcher, store, engine and export. It never names an adapter.
+/// - `FeedEngine`: config, fetcher, the store layer (both drivers), engine, worker, export and
+///   browsing. It never names an adapter.
+/// - `FeedServer`: `feedwork serve` and the worker's metrics and health endpoints.
 /// - `FeedFixtures`: recording and replaying feeds for `feedwork test` and `feedwork record`.
 /// - `FeedTestSupport`: a loopback HTTP server and a harness, for testing adapters.
 
