@@ -51,4 +51,14 @@ struct RejectStatusCommandTests {
         let list = try FeedworkProcess.run(["list"], in: directory)
         #expect(list.stdout.contains(" failed "), "\(list.stdout)")
     }
+
+    @Test func theRejectsOfAPassThatFailedForThemAreListedWithItsRun() throws {
+        try writeFruit(good: 0, bad: 3)
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(run.status == 1)
+        let rejects = try FeedworkProcess.run(["rejects", "--run", "1"], in: directory)
+        #expect(rejects.status == 0, "\(rejects.stderr)")
+        let lines = rejects.stdout.split(separator: "\n").filter { $0.contains("price") }
+        #expect(lines.count == 3, "\(rejects.stdout)")
+    }
 }

@@ -154,8 +154,10 @@ public struct Engine: Sendable {
             let events =
                 interrupted
                 ? [] : adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
+            // The rejects rolled back with the pass are kept with its run: they say why it failed.
             try? await store.recordFailedRun(
-                runID, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal))
+                runID, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal),
+                rejects: interrupted ? [] : backend.rejectsOfThePass)
         }
         let statistics = backend.statistics.withLock { $0 }
         report.requests = statistics.requests

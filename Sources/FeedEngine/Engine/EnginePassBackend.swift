@@ -104,8 +104,20 @@ final class EnginePassBackend: PassBackend {
     }
 
     func reject(_ rejects: [Reject]) async throws {
+        statistics.withLock { statistics in
+            let room = Self.rejectsKeptForFailure - statistics.rejects.count
+            if room > 0 { statistics.rejects += rejects.prefix(room) }
+        }
         try await transaction.send { try $0.reject(rejects) }
     }
+
+    /// The most rejects a failed pass keeps (its first ones): enough to say why it failed, and
+    /// a bound on the memory a pass of millions of rejects holds.
+    static let rejectsKeptForFailure = 10_000
+
+    /// The pass's first rejects (at most ``rejectsKeptForFailure``), for a pass that fails: its
+    /// transaction rolls them back, and the store keeps them with the failed run instead.
+    var rejectsOfThePass: [Reject] { statistics.withLock { $0.rejects } }
 
     func countUnchanged(_ count: Int, entity: String) async throws {
         try await transaction.send { try $0.countUnchanged(count, entity: entity) }
@@ -187,6 +199,8 @@ struct PassStatistics: Sendable {
     var staleURLs: [String] = []
     var oldestStaleAge: TimeInterval = 0
     var notes: [String] = []
+    /// The pass's first rejects, kept for a pass that fails (``EnginePassBackend/rejectsOfThePass``).
+    var rejects: [Reject] = []
 
     mutating func count(_ response: FetchResponse) {
         requests += 1

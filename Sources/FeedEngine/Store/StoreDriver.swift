@@ -22,8 +22,10 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64
     /// The transaction of the pass `run` of `feed`, which writes `bindings` stamped `stamp`.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
-    /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs).
-    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String]) async throws
+    /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs) and
+    /// the rejects the pass had written before it rolled back, so that they explain why it failed.
+    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject])
+        async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws
     /// The value `feed` stored under `key`, or `nil`.

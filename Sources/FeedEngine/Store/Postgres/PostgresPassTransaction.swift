@@ -59,14 +59,7 @@ final class PostgresPassTransaction: PassWriting {
     }
 
     func reject(_ rejects: [Reject]) throws {
-        for reject in rejects {
-            try connection.execute(
-                "INSERT INTO _rejects(run, feed, entity, path, reason, raw, url, page) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                [
-                    String(run), feed, reject.entity, reject.path, reject.reason, reject.raw, reject.source?.url,
-                    reject.source?.page.map { String($0) },
-                ])
-        }
+        try PostgresStore.insertRejects(rejects, run: run, feed: feed, in: connection)
         rejected += rejects.count
         if firstReject == nil { firstReject = rejects.first }
     }

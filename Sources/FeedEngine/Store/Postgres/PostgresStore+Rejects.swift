@@ -2,6 +2,21 @@ import FeedKit
 
 /// `_rejects`, for `feedwork rejects`: with the runs (`PostgresStore+Runs`), the store's history.
 extension PostgresStore: StoreHistory {
+    /// Adds `rejects` of `feed`'s pass `run` to `_rejects`: in the pass's transaction, or, for
+    /// a pass that failed, in the one that records its end.
+    static func insertRejects(_ rejects: [Reject], run: Int64, feed: String, in connection: PostgresConnection)
+        throws
+    {
+        for reject in rejects {
+            try connection.execute(
+                "INSERT INTO _rejects(run, feed, entity, path, reason, raw, url, page) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [
+                    String(run), feed, reject.entity, reject.path, reject.reason, reject.raw, reject.source?.url,
+                    reject.source?.page.map { String($0) },
+                ])
+        }
+    }
+
     func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord] {
         try read { connection in
             let rows = try connection.execute(

@@ -86,22 +86,7 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func reject(_ rejects: [Reject]) throws {
-        let statement = try SQLiteRawStatement(
-            db,
-            "INSERT INTO _rejects(run, feed, entity, path, reason, raw, url, page) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
-        )
-        for reject in rejects {
-            statement.bind(run, at: 1)
-            statement.bind(feed, at: 2)
-            statement.bind(reject.entity, at: 3)
-            statement.bind(reject.path, at: 4)
-            statement.bind(reject.reason, at: 5)
-            statement.bind(reject.raw, at: 6)
-            statement.bind(.text(reject.source?.url), at: 7)
-            statement.bind(.integer(reject.source?.page), at: 8)
-            try statement.step(db)
-            statement.reset()
-        }
+        try SQLiteStore.insertRejects(rejects, run: run, feed: feed, in: db)
         rejected += rejects.count
         if firstReject == nil { firstReject = rejects.first }
     }

@@ -1,0 +1,62 @@
+import FeedEngine
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// A pass that fails rolls back its rows, but the rejects it wrote are kept with its run, so
+/// `feedwork rejects --run N` says why it failed.
+@Suite("json adapter: rejects of a failed pass")
+struct FailedPassRejectsTests {
+    static let yaml = """
+            records: items
+            entity: item
+            key: id
+            fields: { id: int, in_stock: bool }
+        """
+
+    @Test(arguments: HarnessStore.available)
+    func theRejectsOfAPassThatFailedForThemAreKeptWithItsRun(driver: HarnessStore) async throws {
+        let body = #"{"items":[{"id":1,"in_stock":"Y"},{"id":2,"in_stock":"N"}]}"#
+        let harness = try JSONFeedTest.harness(
+            url: "items.json", Self.yaml, files: ["items.json": Data(body.utf8)], driver: driver)
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .failed)
+        let run = try #require(report.run)
+        let rejects = try harness.rows("SELECT run, path, reason FROM _rejects ORDER BY path")
+        #expect(rejects.map { $0["run"] } == [.integer(run), .integer(run)])
+        #expect(rejects.map { $0["path"] } == [.text("$.items[0].in_stock"), .text("$.items[1].in_stock")])
+        #expect(try harness.tableNames(like: "item").isEmpty || harness.count("item") == 0)
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aPassThatFailsOnALaterPageKeepsTheRejectsOfTheEarlierOnes(driver: HarnessStore) async throws {
+        let server = try LoopbackServer { request in
+            guard request.query("page") == "2" else {
+                return .json(#"{"items":[{"id":1,"in_stock":true},{"id":2,"in_stock":"maybe"}],"total":4}"#)
+            }
+            return .status(500)
+        }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"),
+            Self.yaml + "\n    pagination: { type: page, limit: 2, total_path: total }\n    max_reject_ratio: 1",
+            driver: driver)
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .failed)
+        let rejects = try harness.rows("SELECT run, reason FROM _rejects")
+        #expect(rejects.count == 1)
+        #expect(rejects.first?["run"] == report.run.map { .integer($0) })
+        #expect(try harness.count("item") == 0, "the rows of page 1 rolled back with the pass")
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aPassThatCommitsKeepsItsRejectsOnce(driver: HarnessStore) async throws {
+        let body = #"{"items":[{"id":1,"in_stock":true},{"id":2,"in_stock":"Y"}]}"#
+        let harness = try JSONFeedTest.harness(
+            url: "items.json", Self.yaml + "\n    max_reject_ratio: 1", files: ["items.json": Data(body.utf8)],
+            driver: driver)
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .okWithRejects)
+        #expect(try harness.count("_rejects") == 1)
+    }
+}
