@@ -43,7 +43,7 @@ struct Feedwork: AsyncParsableCommand {
         } catch {
             exitForArgumentParser(error)
         }
-        LoggingOptions.bootstrap(level: (command as? any LogLevelChoosing)?.logging.level ?? .warning)
+        LoggingOptions.bootstrap(level: LoggingOptions.level(chosenBy: command))
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

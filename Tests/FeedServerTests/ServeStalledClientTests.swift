@@ -41,7 +41,7 @@ import Testing
             #expect(stalled.head.hasPrefix("HTTP/1.1 200"))
             // A new field: the pass adds a column to the table the download reads.
             try harness.setConfig(Self.yaml(fields: "id: int, name: string, text: string, extra: string"))
-            let finished = try await Self.within(.seconds(60)) { try await harness.run() }
+            let finished = try await Self.within(.seconds(60)) { _ = try await harness.run() }
             #expect(finished, "the pass did not finish while a client stalled on a download")
         }
         #expect(try harness.rows("SELECT count(*) AS n FROM item").first?["n"] == .integer(Int64(Self.rows)))

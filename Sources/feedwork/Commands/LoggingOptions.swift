@@ -26,6 +26,13 @@ struct LoggingOptions: ParsableArguments {
         if verbose && quiet { throw ValidationError("-v and -q contradict each other; give one") }
     }
 
+    /// The level `command` asks for with its logging options; `warning` for a command without
+    /// them. Nonisolated, so that looking at the command on the main actor does not tie it to
+    /// the main actor, from which it is then sent to run.
+    nonisolated static func level(chosenBy command: any ParsableCommand) -> Logger.Level {
+        (command as? any LogLevelChoosing)?.logging.level ?? .warning
+    }
+
     /// Sends every logger's lines to stderr at `level`: called once, by ``Feedwork/main()``,
     /// for every command, so one that has no logging options logs warnings and above only.
     static func bootstrap(level: Logger.Level) {
