@@ -68,6 +68,48 @@ struct InitCommandTests {
         #expect(validated.stdout.contains("0 feed(s)"))
     }
 
+    /// The line numbers of the commented YAML in `text` (a `# key: value` or `#   - key: value`
+    /// line, not prose), in blocks of consecutive lines.
+    static func commentedExamples(in text: String) -> [[Int]] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var blocks: [[Int]] = []
+        for (index, line) in lines.enumerated() {
+            let body = line.drop { $0 == " " }
+            guard body.hasPrefix("# "),
+                body.dropFirst(2).wholeMatch(of: /\s*(- )?[a-z_]+:( .*)?/) != nil
+            else { continue }
+            if let last = blocks.last?.last, last == index - 1 {
+                blocks[blocks.count - 1].append(index)
+            } else {
+                blocks.append([index])
+            }
+        }
+        return blocks
+    }
+
+    /// `text` with the `# ` of the given lines removed, their indentation kept.
+    static func uncommenting(_ numbers: [Int], in text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for number in numbers {
+            if let hash = lines[number].range(of: "# ") { lines[number].removeSubrange(hash) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func everyCommentedExampleValidatesOnceUncommented() throws {
+        let result = try FeedworkProcess.run(["init"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: configPath, encoding: .utf8)
+        let blocks = Self.commentedExamples(in: text)
+        #expect(blocks.contains { $0.count >= 7 }, "the example feed: \(blocks)\n\(text)")
+        for numbers in blocks + [blocks.flatMap { $0 }] {
+            let uncommented = Self.uncommenting(numbers, in: text)
+            try Data(uncommented.utf8).write(to: URL(fileURLWithPath: configPath))
+            let validated = try FeedworkProcess.run(["validate"], in: directory)
+            #expect(validated.status == 0, "\(uncommented)\n\(validated.stdout)\(validated.stderr)")
+        }
+    }
+
     @Test func anExistingConfigIsNotReplacedWithoutForce() throws {
         try Data("feeds: []\n# mine\n".utf8).write(to: URL(fileURLWithPath: configPath))
         let result = try FeedworkProcess.run(["init"], in: directory)

@@ -133,15 +133,17 @@ struct InitCommand: AsyncParsableCommand {
           timeout: 30s
           retries: 3
           concurrency: 4
-          # max_age: 10m               # reuse a cached response younger than this
 
         # Secrets come from the environment: token: "${MY_API_TOKEN}". They are never stored.
         """ + "\n" + (feeds.map { "feeds:\n" + $0 } ?? Self.emptyFeeds) + "\n"
     }
 
+    /// The `feeds:` list without feeds (YAML's null, which the loader reads as none), then a
+    /// commented feed that validates once its lines are uncommented.
     static let emptyFeeds = """
-        feeds: []
-        # Add feeds here, for example a JSON API described with YAML alone:
+        feeds:
+        # Add feeds here (uncomment the lines below to start from this one), for example a JSON
+        # API described with YAML alone:
         #   - name: my-api
         #     adapter: json
         #     url: https://api.example.com/v1/items
@@ -149,6 +151,7 @@ struct InitCommand: AsyncParsableCommand {
         #     entity: item
         #     key: id
         #     fields: { id: int, name: string, price: decimal, updated_at: timestamp }
+        #     max_age: 10m           # reuse a cached response younger than this
         # `feedwork init --from SAMPLE.json` guesses such a feed from a sample response, and
         # `feedwork adapters` lists the built-in adapters and their options.
         """
