@@ -24,10 +24,24 @@ struct FlightSearch: Sendable {
                 "no_repeats: passed over \(selection.repeated.count) offer(s) to destinations offered before: "
                     + selection.repeated.joined(separator: ", "))
         }
-        if selection.records.count < top {
-            batch.notes.append("\(selection.records.count) of \(top) offers kept; the response had no more")
+        if let note = Self.shortfallNote(selection, top: top, offered: result.offers.count) {
+            batch.notes.append(note)
         }
         try await pass.write(batch)
+    }
+
+    /// What a pass that kept fewer offers than `top` asked for and what the response held
+    /// (`offered` offers, some rejected or passed over); nil when it kept `top`.
+    static func shortfallNote(_ selection: FlightMapping.Selection, top: Int, offered: Int) -> String? {
+        guard selection.records.count < top else { return nil }
+        var leftOut: [String] = []
+        if !selection.rejects.isEmpty { leftOut.append("\(selection.rejects.count) rejected") }
+        if !selection.repeated.isEmpty {
+            leftOut.append("\(selection.repeated.count) to destinations offered before")
+        }
+        return "top asks for \(top) offers; the response held \(offered)"
+            + (leftOut.isEmpty ? "" : " (\(leftOut.joined(separator: ", ")))")
+            + ", so \(selection.records.count) kept"
     }
 
     /// The URL with `params` appended (http and https only: a file has no query).

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -88,7 +89,36 @@ struct PriceCommandTests {
         #expect(result.stdout.contains("total"))
         #expect(
             result.stderr.contains(
-                "warning: the USD->EUR rate is as of 2019-09-11T16:08:06Z, older than the rates max_age of 1h"))
+                "warning: the USD->EUR rate is as of 2019-09-11T16:08:06Z, stored by feed fx from live.json, a file "
+                    + "whose rates are as old as they are (older than the rates max_age of 1h); for current rates "
+                    + "point the feed's rates.url at the live API (http://apilayer.net/api/live)"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("run `feedwork run`"), "a run cannot make a file's rates newer")
+    }
+
+    @Test func anOldRateFromAnAPISaysWhichRunFetchesANewerOne() throws {
+        let live = try Data(contentsOf: directory.appendingPathComponent("live.json"))
+        let list = try Data(contentsOf: directory.appendingPathComponent("list.json"))
+        let server = try LoopbackServer { request in .data(request.path == "/live" ? live : list) }
+        try write(
+            "feeds.yaml",
+            """
+            feeds:
+              - name: fx
+                adapter: currency
+                access_key: ${FX_KEY}
+                currencies: { url: "\(server.url("/list"))" }
+                rates: { url: "\(server.url("/live"))", max_age: 60m }
+            """)
+        let run = try FeedworkProcess.run(["run"], in: directory, environment: ["FX_KEY": "key"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try price(["milk", "--currency", "EUR"])
+        #expect(result.status == 0)
+        #expect(
+            result.stderr.contains(
+                "warning: the USD->EUR rate is as of 2019-09-11T16:08:06Z, stored by feed fx from "
+                    + "\(server.url("/live")), older than the rates max_age of 1h; `feedwork run --feed fx` fetches "
+                    + "newer rates"), "\(result.stderr)")
     }
 
     @Test func theLatestRateIsUsedAfterAnotherRun() throws {

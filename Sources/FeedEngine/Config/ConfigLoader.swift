@@ -55,6 +55,7 @@ public struct ConfigLoader: Sendable {
         guard !isFolder.boolValue else {
             throw ConfigError("this is a folder; give the config file in it, such as \(path)/feeds.yaml", at: start)
         }
+        if let problem = ConfigFileCheck.problem(path) { throw ConfigError(problem, at: start) }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ConfigError("cannot read the config file: permission denied", at: start)
         }

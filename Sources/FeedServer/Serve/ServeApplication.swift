@@ -21,6 +21,7 @@ public struct ServeApplication: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(GuardMiddleware(token: settings.token))
+        router.middlewares.add(NotFoundMiddleware())
         APIRoutes(settings: settings).add(to: router)
         PageRoutes(settings: settings).add(to: router)
         return router

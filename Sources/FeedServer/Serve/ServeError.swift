@@ -36,7 +36,7 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        if !request.uri.path.hasPrefix("/api/"), let page = Pages.errorPage(self) {
+        if !(request.uri.path == "/api" || request.uri.path.hasPrefix("/api/")), let page = Pages.errorPage(self) {
             return Response(
                 status: status, headers: [.contentType: "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: page)))

@@ -89,6 +89,15 @@ struct DestinationFlightTests {
         #expect(reject["reason"] == .text("id is missing or null"))
     }
 
+    @Test func aShortResponseSaysWhatTopAskedForAndWhatCame() async throws {
+        let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"), extra: "    top: 20")
+        let feed = try #require(try await harness.run(startDate: Self.now).feeds.first)
+        #expect(feed.counts.inserted == 9)
+        #expect(
+            feed.notes.contains("top asks for 20 offers; the response held 10 (1 rejected), so 9 kept"), "\(feed.notes)"
+        )
+    }
+
     @Test func decimalPricesAreStoredExactlyAsMinorUnits() async throws {
         let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"), extra: "    top: 2")
         _ = try await harness.run(startDate: Self.now)
