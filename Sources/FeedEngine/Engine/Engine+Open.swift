@@ -14,15 +14,28 @@ extension Engine {
     ///   - storePath: the store to use instead of the config's (fixture replays use a
     ///     temporary one).
     ///   - startDate: the moment every pass starts at (``startDate``), for replays.
+    ///   - holder: what this process is to another that finds a SQLite store in use
+    ///     (``StoreHolder``), recorded beside the store once the lock is taken.
     /// - Throws: ``StoreError`` "store in use" when the wait runs out, or when the store cannot
     ///   be opened.
     public static func open(
         _ config: FeedsConfig, fetcher: any Fetching = StandardFetcher(), storePath: String? = nil,
-        wait: FeedDuration = .seconds(30), offline: Bool = false, startDate: Date? = nil, deliversOutbox: Bool = true
+        wait: FeedDuration = .seconds(30), offline: Bool = false, startDate: Date? = nil, deliversOutbox: Bool = true,
+        holder: StoreHolder = StoreHolder(kind: .run)
     ) async throws -> Engine {
         let location = storePath.map(StoreLocation.file) ?? config.storeLocation
         let store = try StoreFactory.writing(location, wait: wait, redactor: config.redactor)
-        try await store.markInterruptedRuns()
+        if case .file(let path) = location {
+            var holder = holder
+            holder.since = Timestamp.string(Date())
+            holder.record(forStore: path)
+        }
+        do {
+            try await store.markInterruptedRuns()
+        } catch {
+            if case .file(let path) = location { StoreHolder.forget(forStore: path) }
+            throw error
+        }
         var engine = Engine(
             config: config, store: store, fetcher: fetcher, offline: offline, startDate: startDate,
             deliversOutbox: deliversOutbox)

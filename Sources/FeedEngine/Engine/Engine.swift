@@ -52,6 +52,7 @@ public struct Engine: Sendable {
     /// into the store file, so the next run starts without reading it); nothing may run on
     /// the engine afterwards. A store not closed loses nothing.
     public func close() async throws {
+        if let path = (store as? SQLiteStore)?.path { StoreHolder.forget(forStore: path) }
         try await store.close()
     }
 

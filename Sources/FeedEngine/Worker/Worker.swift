@@ -10,6 +10,9 @@ import Logging
 /// feeds of a worker that dies are taken over once its claims' lease runs out. A claim is
 /// renewed every third of the lease while its pass runs.
 ///
+/// On a SQLite store, which the worker holds, `feedwork run` hands its feeds to the worker
+/// (``RunRequests``): they run at once, before due feeds are claimed, and the report goes back.
+///
 /// Stopping is graceful: no new pass starts, running passes get ``grace`` to finish and are
 /// then cancelled, which rolls them back; their feeds are given back still due.
 public struct Worker: Sendable {
@@ -43,6 +46,8 @@ public struct Worker: Sendable {
         case command(WorkerControl)
         case wake(Date)
         case finished(ScheduleClaim, FeedReport, lag: TimeInterval)
+        /// A pass a ``RunRequest`` asked for ended.
+        case requestedFinished(request: String, ScheduleClaim, FeedReport)
         case graceOver
     }
 
@@ -62,6 +67,11 @@ public struct Worker: Sendable {
                 for await command in commands { sink.yield(.command(command)) }
             }
             var running: [String: ScheduleClaim] = [:]
+            // Requested passes not started yet (their feed was running), and the reports of each
+            // request's passes so far.
+            var requested: [(request: String, feed: FeedConfig, engine: Engine)] = []
+            var answers: [String: (request: RunRequest, reports: [String: FeedReport])] = [:]
+            let requestStore = (store as? SQLiteStore)?.path
             var stopping = false
             var pendingWake: Date?
             sink.yield(.wake(.distantPast))
@@ -101,6 +111,19 @@ public struct Worker: Sendable {
                         observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
                     }
                     observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
+                case .requestedFinished(let id, let claim, let report):
+                    running[claim.feed] = nil
+                    let next = (try? store.scheduleEntries()[claim.feed]?.nextRunAt) ?? .distantFuture
+                    observer.worker(.passFinished(report, due: claim.due, lag: 0, next: next))
+                    if let requestStore, var answer = answers[id] {
+                        answer.reports[claim.feed] = report
+                        answers[id] = answer
+                        if answer.request.feeds.allSatisfy({ answer.reports[$0] != nil }) {
+                            let report = RunReport(feeds: answer.request.feeds.compactMap { answer.reports[$0] })
+                            RunRequests.answer(id, RunAnswer(report: report), forStore: requestStore)
+                            answers[id] = nil
+                        }
+                    }
                 case .graceOver:
                     guard !running.isEmpty else { break }
                     observer.worker(.graceExpired(running: running.keys.sorted()))
@@ -111,6 +134,43 @@ public struct Worker: Sendable {
                     if running.isEmpty { break }
                     continue
                 }
+                if let requestStore {
+                    for request in RunRequests.take(forStore: requestStore) {
+                        let unknown = request.feeds.filter { engine.config.feed(named: $0) == nil }
+                        guard unknown.isEmpty, !request.feeds.isEmpty else {
+                            let refusal =
+                                "the worker's config (\(engine.config.file)) has no feed "
+                                + unknown.map { "'\($0)'" }.joined(separator: ", ")
+                            RunRequests.answer(request.id, RunAnswer(refused: refusal), forStore: requestStore)
+                            continue
+                        }
+                        var requestEngine = engine
+                        requestEngine.offline = request.offline
+                        requestEngine.fullRefresh = request.fullRefresh
+                        answers[request.id] = (request, [:])
+                        for name in request.feeds {
+                            if let feed = engine.config.feed(named: name) {
+                                requested.append((request.id, feed, requestEngine))
+                            }
+                        }
+                    }
+                }
+                // Requested passes first, each once its feed is not running.
+                var waiting: [(request: String, feed: FeedConfig, engine: Engine)] = []
+                for item in requested {
+                    guard running[item.feed.name] == nil, running.count < max(1, engine.config.concurrency) else {
+                        waiting.append(item)
+                        continue
+                    }
+                    let claim = ScheduleClaim(feed: item.feed.name, due: Date())
+                    running[item.feed.name] = claim
+                    observer.worker(.passStarted(feed: item.feed.name, due: claim.due, lag: 0))
+                    group.addTask {
+                        let report = await item.engine.runFeed(item.feed)
+                        sink.yield(.requestedFinished(request: item.request, claim, report))
+                    }
+                }
+                requested = waiting
                 let candidates = Self.scheduled(engine.config).map(\.name).filter { running[$0] == nil }
                 let free = max(1, engine.config.concurrency) - running.count
                 var wakeAt = Date().addingTimeInterval(pollInterval.seconds)

@@ -73,6 +73,10 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
             throw CommandFailure.usage(
                 "--wait: '\(wait)' is not a duration (e.g. 30s)")
         }
+        if let report = try await handedToWorker(config) {
+            try finish(report, config: config, interrupted: false)
+            return
+        }
         let engine: Engine
         do {
             var opened = try await Engine.open(config, wait: waitDuration, offline: offline)
@@ -98,6 +102,11 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
         // close loses nothing, so it does not fail the run.
         try? await engine.close()
         withExtendedLifetime(engine) {}
+        try finish(report, config: config, interrupted: interrupted)
+    }
+
+    /// Prints the report and ends as its feeds did.
+    private func finish(_ report: RunReport, config: FeedsConfig, interrupted: Bool) throws {
         if json {
             Console.print(JSONText.encode(report))
         } else {
@@ -109,6 +118,41 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
             throw CommandFailure(status: Interrupts.exitStatus, lines: [])
         }
         if !report.succeeded { throw CommandFailure.reported }
+    }
+
+    /// When a `feedwork worker` holds the SQLite store, the feeds run in the worker (which
+    /// runs them at once) and this is their report; nil when no worker holds it, or it stopped
+    /// before answering, so the run opens the store itself. Ctrl-C withdraws a request the
+    /// worker has not taken yet.
+    private func handedToWorker(_ config: FeedsConfig) async throws -> RunReport? {
+        guard config.postgres == nil, let holder = StoreHolder.current(forStore: config.storePath),
+            holder.kind == .worker
+        else { return nil }
+        let names = feeds.isEmpty ? config.feeds.filter(\.enabled).map(\.name) : feeds
+        if !logging.quiet {
+            Console.error("\(holder.description) holds the store: it runs \(names.joined(separator: ", ")) now")
+        }
+        let request = RunRequest(feeds: names, offline: offline, fullRefresh: fullRefresh)
+        let (outcome, interrupted) = await Interrupts.cancelling {
+            do {
+                return Result<RunAnswer?, any Error>.success(
+                    try await RunRequests.handOff(request, storePath: config.storePath))
+            } catch {
+                return .failure(error)
+            }
+        } onFirst: {
+            Console.error("interrupted: the request is withdrawn (a pass the worker has started runs to its end)")
+        }
+        if interrupted { throw CommandFailure(status: Interrupts.exitStatus, lines: []) }
+        let answer: RunAnswer?
+        do {
+            answer = try outcome.get()
+        } catch {
+            throw CommandFailure.failed("cannot ask the worker to run the feeds: \(error)")
+        }
+        guard let answer else { return nil }
+        if let refused = answer.refused { throw CommandFailure.failed(refused) }
+        return answer.report
     }
 
     /// How progress is shown: `--progress`, a terminal or not, `-q`.

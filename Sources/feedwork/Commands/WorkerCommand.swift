@@ -15,7 +15,8 @@ struct WorkerCommand: AsyncParsableCommand, LogLevelChoosing {
             `concurrency` at once; one line is printed per finished pass. On a PostgreSQL store any \
             number of workers share the schedule: each due feed runs on exactly one of them, and the \
             feeds of a worker that dies are taken over once its lease (`defaults: { lease: 60s }`) \
-            runs out. On a SQLite store one worker runs at a time.
+            runs out. On a SQLite store one worker runs at a time, and `feedwork run` beside it asks it \
+            to run its feeds at once and prints their report.
 
             SIGTERM or Ctrl-C stops gracefully: no new pass starts and the passes under way get \
             --grace to finish, then roll back; exit status 0. A second Ctrl-C quits at once (130). \
@@ -70,7 +71,8 @@ struct WorkerCommand: AsyncParsableCommand, LogLevelChoosing {
         }
         let engine: Engine
         do {
-            engine = try await Engine.open(config, wait: waitDuration)
+            engine = try await Engine.open(
+                config, wait: waitDuration, holder: StoreHolder(kind: .worker, name: name ?? Worker.defaultName))
         } catch {
             throw CommandFailure.failed("\(error)")
         }

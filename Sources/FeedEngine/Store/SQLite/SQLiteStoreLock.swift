@@ -38,11 +38,13 @@ public final class SQLiteStoreLock: Sendable {
         let deadline = Date().addingTimeInterval(wait.seconds)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard Date() < deadline else {
+                let holder = StoreHolder.recorded(forStore: storePath)?.description
                 throw StoreError(
                     path: storePath,
-                    message:
-                        "store in use: another feedwork run holds it, possibly through another name (waited \(wait); use --wait to wait longer)"
-                )
+                    message: "store in use: "
+                        + (holder.map { "\($0) holds it" }
+                            ?? "another feedwork process holds it, possibly through another name")
+                        + " (waited \(wait); use --wait to wait longer)")
             }
             usleep(50_000)
         }
