@@ -36,6 +36,12 @@ struct PriceThroughBaseTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         // (1.30 + 2 × 2.10) × 0.86753 / 1.0556 = 4.5200...
         #expect(lines.contains { $0.hasPrefix("total") && $0.hasSuffix("4.52") }, "\(result.stdout)")
+        // The recorded file's rates are from 2017: only the bank's live file has newer ones.
+        #expect(
+            result.stderr.contains(
+                "stored by feed ecb from ecb.xml, a file whose rates are as old as they are (older than the rates "
+                    + "max_age of 1h); for current rates point the feed's rates.url at the live API "
+                    + "(https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml)"), "\(result.stderr)")
     }
 
     @Test func jsonNamesTheBaseAndBothStoredRates() throws {

@@ -51,7 +51,7 @@ struct PriceCommand: ParsableCommand {
         let catalog = try loadCatalog()
         let basket = try loadBasket()
         if let unknown = BasketQuote.unknownGoods(basket, in: catalog) { throw usage(unknown.description) }
-        let (quote, maxAge, ratesURL) = try quote(for: code)
+        let (quote, maxAge, source) = try quote(for: code)
         let priced: PricedBasket
         let stale: Bool
         do {
@@ -60,7 +60,7 @@ struct PriceCommand: ParsableCommand {
             throw usage(error.description)
         }
         if stale {
-            Console.error(Self.staleWarning(quote, maxAge: maxAge, ratesURL: ratesURL))
+            Console.error(Self.staleWarning(quote, maxAge: maxAge, source: source))
         }
         Console.print(json ? PriceReport.json(priced, stale: stale, maxAge: maxAge) : PriceReport.text(priced))
     }
@@ -68,17 +68,18 @@ struct PriceCommand: ParsableCommand {
     /// The warning for a rate older than `maxAge`: its date, the feed and URL it came from,
     /// and what would bring a newer one (a file holds the rates it holds: only pointing the feed
     /// at the live API does).
-    static func staleWarning(_ quote: ExchangeQuote, maxAge: FeedDuration, ratesURL: String?) -> String {
+    static func staleWarning(_ quote: ExchangeQuote, maxAge: FeedDuration, source: CurrencyAdapter?) -> String {
         let rate = "the \(quote.source)->\(quote.target) rate is as of \(quote.asOf)"
         let stale = "older than the rates max_age of \(maxAge)"
         guard let feed = quote.feed else { return "warning: \(rate), \(stale)" }
-        guard let ratesURL else { return "warning: \(rate) (feed \(feed)), \(stale)" }
+        guard let ratesURL = source?.liveURL else { return "warning: \(rate) (feed \(feed)), \(stale)" }
         let origin = "\(rate), stored by feed \(feed) from \(ratesURL)"
         if FetchRequest.isRemote(ratesURL) {
             return "warning: \(origin), \(stale); `feedwork run --feed \(feed)` fetches newer rates"
         }
         return "warning: \(origin), a file whose rates are as old as they are (\(stale)); "
-            + "for current rates point the feed's rates.url at the live API (\(CurrencyAdapter.defaultLiveURL))"
+            + "for current rates point the feed's rates.url at the live API "
+            + "(\(source?.provider == .ecb ? CurrencyAdapter.defaultECBURL : CurrencyAdapter.defaultLiveURL))"
     }
 
     private func usage(_ message: String) -> CommandFailure { .usage(message) }
@@ -118,9 +119,9 @@ struct PriceCommand: ParsableCommand {
         return basket
     }
 
-    /// The latest stored rate into `code`, with the `max_age` and the rates URL of the feed that
+    /// The latest stored rate into `code`, with the `max_age` and the adapter of the feed that
     /// stored it (nil when the config no longer has that feed).
-    private func quote(for code: String) throws -> (ExchangeQuote, FeedDuration, String?) {
+    private func quote(for code: String) throws -> (ExchangeQuote, FeedDuration, CurrencyAdapter?) {
         let source = GoodsCatalog.currency
         guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge, nil) }
         let config = try options.load(unsetVariables: .placeholder)
@@ -131,7 +132,7 @@ struct PriceCommand: ParsableCommand {
         do {
             let adapter = { (feed: String) in config.feed(named: feed)?.adapter as? CurrencyAdapter }
             let (quote, maxAge) = try BasketQuote.storedQuote(into: code, rows: rows) { adapter($0)?.ratesMaxAge }
-            return (quote, maxAge, quote.feed.flatMap(adapter)?.liveURL)
+            return (quote, maxAge, quote.feed.flatMap(adapter))
         } catch let missing as BasketQuote.MissingRate {
             guard case .noRate = missing else { throw failure(missing.description) }
             let feeds = config.feeds.filter { $0.adapter is CurrencyAdapter }.map(\.name)
