@@ -254,7 +254,35 @@ enum FieldCompiler {
             converter.scale = ValueConverter.Scale(
                 factor: factor, divides: divides, powerOfTen: exact.digits == "1" ? exact.exponent : nil)
         }
+        try addConversions(spec, to: &converter, at: at)
         return converter
+    }
+
+    /// The field's `true`/`false` lists, `from_string`, `null_values` and `map` (whose values
+    /// are converted here, so a value that does not fit the type is an error at its line).
+    private static func addConversions(
+        _ spec: JSONAdapter.FieldSpec, to converter: inout ValueConverter, at: [String]
+    ) throws(OptionError) {
+        converter.trueTexts = spec.trueValues ?? []
+        converter.falseTexts = spec.falseValues ?? []
+        if let both = converter.trueTexts.first(where: converter.falseTexts.contains) {
+            throw OptionError("'\(both)' is listed in both true and false", at: at + ["false"])
+        }
+        converter.fromString = spec.fromString ?? false
+        converter.nullTexts = Set(spec.nullValues ?? [])
+        guard let map = spec.map else { return }
+        guard !map.entries.isEmpty else { throw OptionError("map must list at least one value", at: at + ["map"]) }
+        var values: [String: FieldValue] = [:]
+        for (from, to) in map.entries {
+            do {
+                values[from] = try converter.convert(defaultText: to)
+            } catch {
+                throw OptionError(
+                    "map value '\(to)' does not fit type \(spec.type): \(error.reason)", at: at + ["map", from])
+            }
+        }
+        converter.map = values
+        converter.mapKeys = map.entries.map(\.key)
     }
 
     static func parsePath(_ text: String, at: [String]) throws(OptionError) -> JSONPath {

@@ -65,7 +65,7 @@ public struct JSONAdapter: FeedAdapter {
             ),
             OptionHelp(
                 "fields", "mapping",
-                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as, role}"
+                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as, role, true, false, map, null_values, from_string}"
             ),
             OptionHelp(
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),

@@ -90,5 +90,11 @@ extension JSONAdapter.FieldSpec {
         fingerprint.add("fields", fields)
         fingerprint.add("as", storage)
         fingerprint.add("role", role)
+        // Added only when set, so that fields without them keep the fingerprint they had.
+        if let trueValues { fingerprint.add("true", trueValues) }
+        if let falseValues { fingerprint.add("false", falseValues) }
+        if let map { fingerprint.add("map", map.entries.flatMap { [$0.key, $0.value] }) }
+        if let nullValues { fingerprint.add("null_values", nullValues) }
+        if let fromString { fingerprint.add("from_string", fromString) }
     }
 }

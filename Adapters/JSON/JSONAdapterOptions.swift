@@ -225,11 +225,28 @@ extension JSONAdapter {
         /// What the column means to a person (``ColumnRole``): `image`, `link` or `title` on a
         /// `string`, `money` on a `money` or `int` field.
         public var role: String?
+        /// `bool`: texts (or numbers) read as true, besides JSON's `true` (`true: [Y, yes]`).
+        public var trueValues: [String]?
+        /// `bool`: texts (or numbers) read as false, besides JSON's `false` (`false: [N, no]`).
+        public var falseValues: [String]?
+        /// Any scalar field: values replaced before they are stored (`map: {A: active}`), each
+        /// written as the field's type; a value the map does not list rejects the record.
+        public var map: OrderedMapping<String>?
+        /// Any scalar field: texts that mean null (`null_values: ["", "N/A", "-"]`), so that
+        /// `default` and `required` apply to them.
+        public var nullValues: [String]?
+        /// `int` and `double`: numeric strings (`"42"`) are read as numbers too.
+        public var fromString: Bool?
 
         enum CodingKeys: String, CodingKey {
             case type, path, required, transform, multiply, divide, format, currency, of, fields, role
             case defaultValue = "default"
             case storage = "as"
+            case trueValues = "true"
+            case falseValues = "false"
+            case map
+            case nullValues = "null_values"
+            case fromString = "from_string"
         }
 
         public init(type: String) { self.type = type }
@@ -268,6 +285,22 @@ extension JSONAdapter {
             }
             if type == "money" || !known {
                 currency = try container.decodeIfPresent(String.self, forKey: .currency)
+            }
+            try decodeConversions(container, known: known)
+        }
+
+        /// The value conversions: `true`/`false` lists, `map`, `null_values` and `from_string`.
+        private mutating func decodeConversions(_ container: KeyedDecodingContainer<CodingKeys>, known: Bool) throws {
+            if type == "bool" || !known {
+                trueValues = try container.decodeIfPresent(OneOrMany.self, forKey: .trueValues)?.values
+                falseValues = try container.decodeIfPresent(OneOrMany.self, forKey: .falseValues)?.values
+            }
+            if type != "json" {
+                map = try container.decodeIfPresent(OrderedMapping<String>.self, forKey: .map)
+            }
+            nullValues = try container.decodeIfPresent(OneOrMany.self, forKey: .nullValues)?.values
+            if ["int", "double"].contains(type) || !known {
+                fromString = try container.decodeIfPresent(Bool.self, forKey: .fromString)
             }
         }
 

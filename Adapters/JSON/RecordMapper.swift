@@ -14,7 +14,7 @@ struct ColumnPlan: Sendable {
 
     /// The column's value in `record`.
     func value(in record: JSONValue) throws(ConversionFailure) -> FieldValue {
-        guard let value = path.lookup(record), !value.isNull else {
+        guard let value = path.lookup(record), !value.isNull, !converter.readsAsNull(value) else {
             if required, defaultValue.isNull { throw ConversionFailure(reason: "\(name) is missing or null") }
             return defaultValue
         }

@@ -37,6 +37,17 @@ struct ValueConverter: Sendable {
     /// Whether values arrive as text (XML and CSV, where every value is a string): `int` and
     /// `double` then read numeric strings, and `bool` reads `true`, `false`, `1` and `0`.
     var readsText = false
+    /// `bool`: the texts read as true and as false (`true: [Y]`, `false: [N]`).
+    var trueTexts: [String] = []
+    var falseTexts: [String] = []
+    /// `int` and `double`: numeric strings are read as numbers (`from_string: true`).
+    var fromString = false
+    /// `map:`: the stored value of each listed value, by its text; other values are rejected.
+    var map: [String: FieldValue]?
+    /// `map:`'s values in their declared order, for messages.
+    var mapKeys: [String] = []
+    /// `null_values:`: texts that stand for null.
+    var nullTexts: Set<String> = []
 
     /// The ISO 4217 currency of a money field, whose column holds minor units.
     var currency: String? {
@@ -56,12 +67,50 @@ struct ValueConverter: Sendable {
         }
     }
 
-    /// `value` (not null) as a column value.
+    /// Whether `value` is one of the field's `null_values`.
+    func readsAsNull(_ value: JSONValue) -> Bool {
+        guard !nullTexts.isEmpty, let text = Self.text(of: value) else { return false }
+        return nullTexts.contains(text)
+    }
+
+    /// A scalar's text as `map:`, `null_values:` and the `true:`/`false:` lists compare it: a
+    /// string's own text, a number as written, `true` or `false`.
+    static func text(of value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
+
+    /// `value` (not null) as a column value: through `map:` when the field has one.
     func convert(_ value: JSONValue) throws(ConversionFailure) -> FieldValue {
-        if readsText, case .string(let text) = value, let typed = typed(text) { return try convert(typed) }
+        guard let map else { return try convertValue(value) }
+        guard let text = Self.text(of: value), let mapped = map[text] else {
+            let listed =
+                mapKeys.count > 8
+                ? mapKeys.prefix(8).joined(separator: ", ") + ", ..." : mapKeys.joined(separator: ", ")
+            throw ConversionFailure(reason: "\(Self.shown(value)) is not listed in map (\(listed))")
+        }
+        return mapped
+    }
+
+    /// `value` (not null) converted to the field's type.
+    private func convertValue(_ value: JSONValue) throws(ConversionFailure) -> FieldValue {
+        if readsText, case .string(let text) = value, let typed = typed(text) { return try convertValue(typed) }
         switch kind {
         case .int:
-            guard case .number(let text) = value else { throw mismatch("a whole number", value) }
+            let text: String
+            switch value {
+            case .number(let number): text = number
+            case .string(let string) where fromString:
+                text = string.trimmingCharacters(in: .whitespaces)
+                guard ExactDecimal(text) != nil else {
+                    throw ConversionFailure(reason: "expected a whole number (from_string), found \(Self.shown(value))")
+                }
+            default: throw mismatch("a whole number", value)
+            }
             if scale == nil, let number = Int64(text) { return .integer(number) }
             guard let exact = scaled(text), let number = exact.int64Value else {
                 throw ConversionFailure(reason: "expected a whole number, found \(text)\(scaleNote)")
@@ -73,7 +122,14 @@ struct ValueConverter: Sendable {
             guard let exact = scaled(text) else { throw ConversionFailure(reason: "'\(text)' is not a decimal number") }
             return .text(exact.normalized)
         case .double:
-            guard case .number(let text) = value, var number = Double(text) else { throw mismatch("a number", value) }
+            var text = value.numberText
+            if fromString, case .string(let string) = value {
+                text = string.trimmingCharacters(in: .whitespaces)
+                guard ExactDecimal(text ?? "") != nil else {
+                    throw ConversionFailure(reason: "expected a number (from_string), found \(Self.shown(value))")
+                }
+            }
+            guard let text, var number = Double(text) else { throw mismatch("a number", value) }
             if let scale {
                 let factor = NSDecimalNumber(decimal: scale.factor).doubleValue
                 number = scale.divides ? number / factor : number * factor
@@ -95,8 +151,15 @@ struct ValueConverter: Sendable {
             }
             return .text(text)
         case .bool:
-            guard case .bool(let flag) = value else { throw mismatch("true or false", value) }
-            return .bool(flag)
+            if case .bool(let flag) = value { return .bool(flag) }
+            guard !trueTexts.isEmpty || !falseTexts.isEmpty else { throw mismatch("true or false", value) }
+            if let text = Self.text(of: value) {
+                if trueTexts.contains(text) { return .bool(true) }
+                if falseTexts.contains(text) { return .bool(false) }
+            }
+            let lists = [("true", trueTexts), ("false", falseTexts)].filter { !$0.1.isEmpty }
+                .map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
+            throw ConversionFailure(reason: "expected true or false (or \(lists)), found \(Self.shown(value))")
         case .json:
             return .text(value.jsonText)
         case .timestamp(let format):
@@ -137,7 +200,7 @@ struct ValueConverter: Sendable {
     func convert(defaultText text: String) throws(ConversionFailure) -> FieldValue {
         switch kind {
         case .string, .timestamp:
-            return try convert(.string(text))
+            return try convertValue(.string(text))
         case .bool:
             switch text.lowercased() {
             case "true", "yes": return .bool(true)
@@ -154,7 +217,7 @@ struct ValueConverter: Sendable {
             guard ExactDecimal(text) != nil else {
                 throw ConversionFailure(reason: "expected a number, found '\(text)'")
             }
-            return try convert(.number(text))
+            return try convertValue(.number(text))
         }
     }
 
@@ -184,13 +247,18 @@ struct ValueConverter: Sendable {
     }
 
     private func mismatch(_ expected: String, _ value: JSONValue) -> ConversionFailure {
+        ConversionFailure(reason: "expected \(expected), found \(Self.shown(value))")
+    }
+
+    /// `value` for a message: its kind, and its text when it is a string or a number.
+    static func shown(_ value: JSONValue) -> String {
         var found = value.kindName
         switch value {
         case .string(let text): found += " '\(text.count > 40 ? text.prefix(40) + "..." : text)'"
         case .number(let text): found += " \(text)"
         default: break
         }
-        return ConversionFailure(reason: "expected \(expected), found \(found)")
+        return found
     }
 
     /// `text` when it is already in the stored form of a decimal (``ExactDecimal/normalized``:

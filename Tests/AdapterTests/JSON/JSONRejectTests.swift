@@ -27,10 +27,7 @@ struct JSONRejectTests {
         let server = try LoopbackServer { _ in .json(#"{"data":{"items":\#(items)}}"#) }
         let harness = try JSONFeedTest.harness(url: server.url("/items"), yaml, driver: driver)
         let report = try #require(try await harness.run().feeds.first)
-        let rejects = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
-            "\(row["path"]?.description ?? ""): \(row["reason"]?.description ?? "")"
-        }
-        return (harness, report, rejects)
+        return (harness, report, try JSONFeedTest.rejects(harness))
     }
 
     @Test(arguments: HarnessStore.available)

@@ -38,6 +38,13 @@ enum JSONFeedTest {
         rows.compactMap { if case .integer(let value)? = $0[column] { value } else { nil } }
     }
 
+    /// Each reject of the store, in order, as `path: reason`.
+    static func rejects(_ harness: FeedHarness) throws -> [String] {
+        try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
+            "\(row["path"]?.description ?? ""): \(row["reason"]?.description ?? "")"
+        }
+    }
+
     /// The text value of `column` in each row.
     static func texts(_ rows: [[String: FieldValue]], _ column: String) -> [String] {
         rows.compactMap { if case .text(let value)? = $0[column] { value } else { nil } }
