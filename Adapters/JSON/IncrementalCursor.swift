@@ -124,15 +124,21 @@ struct IncrementalCursor: Sendable {
         }
     }
 
-    /// What a pass sends: the stored cursor less `lag`, or `start` rendered at `now`.
+    /// What a pass sends: the stored cursor less `lag`, or `start` rendered at `now`. A
+    /// timestamp cursor sent as `iso` is the stored text itself (fraction included) when there
+    /// is no lag; `unix` and `unix_ms` cut what their unit cannot say.
     func sentValue(stored: Mark?, now: Date) -> String? {
         guard let stored else { return start?.render(now: now) }
         guard case .time(let seconds) = stored.value else { return stored.text }
-        let sent = seconds - Double(lag.milliseconds) / 1000
+        // Exact, to the microsecond: a cursor sent a fraction early re-reads its records every pass.
+        let sent =
+            TimestampFormat.microseconds(ofStored: stored.text).map { $0 - lag.milliseconds * 1000 }
+            ?? Int64((seconds * 1_000_000).rounded(.down)) - lag.milliseconds * 1000
+        func floor(_ value: Int64, _ unit: Int64) -> Int64 { value >= 0 ? value / unit : (value - unit + 1) / unit }
         switch format {
-        case .iso: return CivilTime(unixSeconds: Int64(sent.rounded(.down))).iso8601
-        case .unix: return String(Int64(sent.rounded(.down)))
-        case .unixMilliseconds: return String(Int64((sent * 1000).rounded(.down)))
+        case .iso: return lag.milliseconds == 0 ? stored.text : TimestampFormat.render(microseconds: sent)
+        case .unix: return String(floor(sent, 1_000_000))
+        case .unixMilliseconds: return String(floor(sent, 1000))
         }
     }
 

@@ -86,7 +86,9 @@ public struct JSONAdapter: FeedAdapter {
     /// Part of the mapping fingerprint, raised when the same options map values differently, so
     /// that the next pass maps every page again instead of keeping rows mapped the old way.
     /// 2: decimals keep the decimals they are written with (`12.50`, no longer `12.5`).
-    static let mappingVersion = 2
+    /// 3: timestamps keep fractions of a second to the microsecond (no longer rounded to the
+    /// millisecond), and ISO 8601 date-times with a space for `T` or no zone are read.
+    static let mappingVersion = 3
 
     let requests: RequestPlan
     let paginator: Paginator

@@ -2,9 +2,10 @@ import FeedKit
 
 /// How a `timestamp` field is written in the API; every format is stored as ISO 8601 UTC.
 enum TimestampFormat: Sendable, Hashable {
-    /// `2024-01-31T10:00:00Z`, `2024-01-31T10:00:00.5+01:00`, `2024-01-31`.
+    /// `2024-01-31T10:00:00Z`, `2024-01-31T10:00:00.5+01:00`, `2024-01-31`, and
+    /// `2024-01-31 10:00:00` (a space for `T`; no zone is UTC).
     case iso8601
-    /// Seconds since 1970, a number (fractions kept to the millisecond) or a numeric string.
+    /// Seconds since 1970, a number (fractions kept to the microsecond) or a numeric string.
     case unixSeconds
     /// Milliseconds since 1970.
     case unixMilliseconds
@@ -49,7 +50,7 @@ enum TimestampFormat: Sendable, Hashable {
         case .iso8601:
             guard case .string(let text) = value else { return nil }
             if Self.isCanonical(text), ISO8601.parse(text) != nil { return text }
-            return ISO8601.normalized(text)
+            return Self.normalizedISO(text)
         case .unixSeconds, .unixMilliseconds:
             let text: String
             switch value {
@@ -58,13 +59,15 @@ enum TimestampFormat: Sendable, Hashable {
             default: return nil
             }
             guard let decimal = ExactDecimal(text) else { return nil }
-            let scale = self == .unixSeconds ? 3 : 0
-            // Finer fractions than a millisecond are rounded.
+            let scale = self == .unixSeconds ? 6 : 3
+            // Finer fractions than a microsecond are rounded.
             guard
-                let milliseconds = decimal.minorUnits(scale: scale)
-                    ?? Double(text).map({ ($0 * (scale == 3 ? 1000 : 1)).rounded() }).flatMap({ Int64(exactly: $0) })
+                let microseconds = decimal.minorUnits(scale: scale)
+                    ?? Double(text).map({ ($0 * (scale == 6 ? 1_000_000 : 1000)).rounded() }).flatMap({
+                        Int64(exactly: $0)
+                    })
             else { return nil }
-            return Self.render(milliseconds: milliseconds)
+            return Self.render(microseconds: microseconds)
         case .pattern(let tokens):
             guard case .string(let text) = value else { return nil }
             return Self.parse(text, tokens: tokens)
@@ -80,13 +83,56 @@ enum TimestampFormat: Sendable, Hashable {
         }
     }
 
-    private static func render(milliseconds: Int64) -> String {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        let remainder = milliseconds - seconds * 1000
+    /// `microseconds` since 1970 as stored: `2024-01-31T10:00:00Z`, with a fraction of at least
+    /// three digits and at most six when there is one (`.500`, `.123456`).
+    static func render(microseconds: Int64) -> String {
+        let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+        return render(seconds: seconds, fraction: String(microseconds - seconds * 1_000_000), width: 6)
+    }
+
+    /// Whole `seconds` and a fraction of a second written with `width` digits (`fraction` may
+    /// have fewer: its leading zeros are left out).
+    private static func render(seconds: Int64, fraction: String, width: Int) -> String {
         let civil = CivilTime(unixSeconds: seconds).iso8601
-        guard remainder != 0 else { return civil }
-        let fraction = String(remainder)
-        return civil.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
+        var digits = String(repeating: "0", count: max(0, width - fraction.count)) + fraction
+        while digits.last == "0" { digits.removeLast() }
+        guard !digits.isEmpty else { return civil }
+        if digits.count < 3 { digits += String(repeating: "0", count: 3 - digits.count) }
+        return civil.dropLast() + "." + digits + "Z"
+    }
+
+    /// An ISO 8601 text as stored, in UTC: a space may stand for `T`, a date-time without a
+    /// zone is read as UTC, and a fraction of a second is kept to the microsecond (finer digits
+    /// are cut, never rounded into the next second).
+    static func normalizedISO(_ text: String) -> String? {
+        var bytes = Array(text.utf8)
+        var fraction = ""
+        if bytes.count > 20, bytes[19] == UInt8(ascii: ".") {
+            var end = 20
+            while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+            guard end > 20 else { return nil }
+            fraction = String(decoding: bytes[20..<min(end, 26)], as: UTF8.self)
+            bytes.removeSubrange(19..<end)
+        }
+        // `2024-02-29 10:00:00`: a date and a time with no zone, as SQL-backed APIs write them.
+        if bytes.count == 19 { bytes.append(UInt8(ascii: "Z")) }
+        guard let seconds = ISO8601.parse(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        return render(seconds: Int64(seconds), fraction: fraction, width: fraction.count)
+    }
+
+    /// Microseconds since 1970 of a stored timestamp (``normalizedISO(_:)``'s form), exactly.
+    static func microseconds(ofStored text: String) -> Int64? {
+        var whole = text
+        var fraction = ""
+        if let dot = text.firstIndex(of: "."), text.hasSuffix("Z") {
+            fraction = String(text[text.index(after: dot)..<text.index(before: text.endIndex)])
+            whole = String(text[..<dot]) + "Z"
+        }
+        guard fraction.count <= 6, fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let seconds = ISO8601.parse(whole)
+        else { return nil }
+        let micro = Int64(fraction + String(repeating: "0", count: 6 - fraction.count)) ?? 0
+        return Int64(seconds) * 1_000_000 + micro
     }
 
     private static func parse(_ text: String, tokens: [Token]) -> String? {

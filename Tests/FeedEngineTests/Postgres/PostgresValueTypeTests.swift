@@ -6,10 +6,11 @@ import Testing
 /// Values of PostgreSQL results read back as the SQLite store holds them (``StoreSQL``).
 @Suite("PostgreSQL values read as SQLite holds them")
 struct PostgresValueTypeTests {
-    @Test func timestampsBecomeISO8601InUTCWithMillisecondsOnlyWhenThereAreAny() {
+    @Test func timestampsBecomeISO8601InUTCWithAFractionOnlyWhenThereIsOneToTheMicrosecond() {
         #expect(PostgresValueType.iso8601("2026-01-10 10:10:00+00") == "2026-01-10T10:10:00Z")
         #expect(PostgresValueType.iso8601("2026-01-10 10:10:00.25+00") == "2026-01-10T10:10:00.250Z")
-        #expect(PostgresValueType.iso8601("2026-01-10 10:10:00.123456+00") == "2026-01-10T10:10:00.123Z")
+        #expect(PostgresValueType.iso8601("2026-01-10 10:10:00.1235+00") == "2026-01-10T10:10:00.1235Z")
+        #expect(PostgresValueType.iso8601("2026-01-10 10:10:00.123456+00") == "2026-01-10T10:10:00.123456Z")
     }
 
     @Test func jsonLosesTheSpacesJsonbPrintsButKeepsThoseInStrings() {

@@ -14,10 +14,13 @@ enum PostgresSQL {
     }
 
     /// `column` (a `timestamptz` of a record) as its normalized ISO 8601 text, as the SQLite store
-    /// holds it (``FeedKit/ISO8601/normalized(_:)``): whole seconds without a fraction
-    /// (`2019-11-06T11:22:35Z`), else milliseconds.
+    /// holds it: whole seconds without a fraction (`2019-11-06T11:22:35Z`), else the fraction to
+    /// the microsecond, with at least three digits (`.500`, `.1235`, `.123456`).
     static func recordTimeText(_ column: String) -> String {
         let seconds = #"to_char(\#(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')"#
-        return "CASE WHEN date_trunc('second', \(column)) = \(column) THEN \(seconds) ELSE \(isoText(column)) END"
+        let micro =
+            #"regexp_replace(to_char(\#(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), '0+Z$', 'Z')"#
+        return
+            "CASE WHEN date_trunc('second', \(column)) = \(column) THEN \(seconds) WHEN date_trunc('milliseconds', \(column)) = \(column) THEN \(isoText(column)) ELSE \(micro) END"
     }
 }

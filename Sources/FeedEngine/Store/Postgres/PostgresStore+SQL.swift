@@ -88,7 +88,8 @@ enum PostgresValueType {
     }
 
     /// PostgreSQL's ISO output of a timestamp in UTC (`2026-01-10 10:10:00.25+00`) as the
-    /// store's text (`2026-01-10T10:10:00.250Z`; `2026-01-10T10:10:00Z` for whole seconds).
+    /// store's text (`2026-01-10T10:10:00.250Z`; `2026-01-10T10:10:00Z` for whole seconds; a
+    /// finer fraction to the microsecond, `2026-01-10T10:10:00.1235Z`).
     static func iso8601(_ text: String) -> String {
         var body = Substring(text)
         if let zone = body.lastIndex(where: { $0 == "+" || $0 == "-" }),
@@ -100,7 +101,8 @@ enum PostgresValueType {
         guard parts.count == 2 else { return text }
         let time = parts[1].split(separator: ".", maxSplits: 1)
         guard time.count == 2 else { return "\(parts[0])T\(time[0])Z" }
-        let milliseconds = String(time[1].prefix(3)).padding(toLength: 3, withPad: "0", startingAt: 0)
-        return "\(parts[0])T\(time[0]).\(milliseconds)Z"
+        let fraction = String(time[1].prefix(6))
+        let digits = fraction.count < 3 ? fraction.padding(toLength: 3, withPad: "0", startingAt: 0) : fraction
+        return "\(parts[0])T\(time[0]).\(digits)Z"
     }
 }
