@@ -41,7 +41,10 @@ public struct JSONAdapter: FeedAdapter {
                 "params", "mapping", "query parameters; values may hold {{today-7d|yyyy-MM-dd}} templates",
                 default: "none"),
             OptionHelp("headers", "mapping", "request headers; values may hold templates and ${VAR}", default: "none"),
-            OptionHelp("body", "mapping", "the JSON body of a POST, written in YAML", default: "none"),
+            OptionHelp("body", "mapping", "the body of a POST, written in YAML", default: "none"),
+            OptionHelp(
+                "body_format", "string", "json, form (URL-encoded mapping) or raw (a string sent as it is)",
+                default: "json"),
             OptionHelp(
                 "auth", "mapping",
                 "{type: bearer, token} | {type: api_key, header|query, value} | {type: basic, username, password}",
@@ -111,6 +114,9 @@ public struct JSONAdapter: FeedAdapter {
         } else if options.body != nil, method != "POST" {
             errors.append(OptionError("a body needs method: POST", at: ["body"]))
         }
+        let bodyFormat = errors.check { () throws(OptionError) in
+            try BodyFormat.check(options.body, format: options.bodyFormat)
+        }
         if options.url.isEmpty { errors.append(OptionError("url must not be empty", at: ["url"])) }
         for (name, _) in options.headers?.entries ?? [] where !Self.isToken(name) {
             errors.append(OptionError("'\(name)' is not a valid header name", at: ["headers", name]))
@@ -157,7 +163,7 @@ public struct JSONAdapter: FeedAdapter {
             url: Self.urlTemplate(options.url), method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
-            body: options.body, auth: options.auth, maxAge: options.maxAge)
+            body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
         self.mode = mode
         self.records = records
         mapper = compiled.mapper

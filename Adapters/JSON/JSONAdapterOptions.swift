@@ -13,8 +13,11 @@ extension JSONAdapter {
         public var params: OrderedMapping<TemplatedString>?
         /// Request headers, in order; values may hold date templates (and `${VAR}`, like any value).
         public var headers: OrderedMapping<TemplatedString>?
-        /// The JSON body of a `POST`, written in YAML.
+        /// The body of a `POST`, written in YAML.
         public var body: YAMLJSON?
+        /// How `body` is sent: `json` (the default), `form` (a mapping of scalars, URL-encoded)
+        /// or `raw` (a string, sent as it is).
+        public var bodyFormat: String?
         public var auth: AuthSpec?
         public var pagination: PaginationSpec?
         /// Where the records are in a response: `$.data.items`, or `$` for a top-level list.
@@ -43,6 +46,7 @@ extension JSONAdapter {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
             case filter, incremental, format
             case maxAge = "max_age"
+            case bodyFormat = "body_format"
         }
     }
 

@@ -9,6 +9,7 @@ struct RequestPlan: Sendable {
     let params: [(name: String, value: TemplatedString)]
     let headers: [(name: String, value: TemplatedString)]
     let body: YAMLJSON?
+    var bodyFormat = BodyFormat.json
     let auth: JSONAdapter.AuthSpec?
     let maxAge: FeedDuration?
 
@@ -50,9 +51,9 @@ struct RequestPlan: Sendable {
         }
         var bodyData: Data?
         if let body {
-            bodyData = Data(body.render(now: now, cursor: sent).jsonText.utf8)
+            bodyData = bodyFormat.encode(body, now: now, cursor: sent)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                headers.append(HTTPHeader("Content-Type", "application/json"))
+                headers.append(HTTPHeader("Content-Type", bodyFormat.contentType))
             }
         }
         return RenderedRequests(

@@ -72,6 +72,33 @@ struct LoggingTests {
         #expect(result.stderr.contains("HTTP 503 after 4 attempts"))
     }
 
+    @Test func verboseLogsTheRequestBodyAndAnErrorsResponseBodyWithNoSecret() throws {
+        let server = try LoopbackServer { request in
+            .json(#"{"error":"bad query","echo":\#(request.bodyText)}"#, status: 400)
+        }
+        let yaml = """
+            feeds:
+              - name: search
+                adapter: json
+                url: \(server.url("/search"))
+                method: POST
+                body: { query: w, token: "${FRUIT_KEY}" }
+                entity: hit
+                key: id
+                fields: { id: int }
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let result = try run(["-v"])
+        #expect(result.status != 0)
+        #expect(
+            result.stderr.contains(#"POST \#(server.url("/search")): request body (40 B): {"query":"w","token":"***"}"#)
+        )
+        #expect(result.stderr.contains(#"-> 400, "#))
+        #expect(result.stderr.contains(#"{"error":"bad query","echo":{"query":"w","token":"***"}}"#))
+        #expect(!result.stderr.contains(secret))
+        withExtendedLifetime(server) {}
+    }
+
     @Test func verboseAndQuietTogetherAreAUsageError() throws {
         let result = try run(["-v", "-q"])
         #expect(result.status == 2)

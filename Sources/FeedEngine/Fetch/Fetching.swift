@@ -106,6 +106,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// The URL with secrets replaced by `***`.
     public var url: String
     public var attempts: Int
+    /// For an HTTP status: the start of the response's body (its first 300 bytes, on one line,
+    /// secrets replaced by `***`), which usually says what was wrong with the request.
+    public var bodyExcerpt: String?
 
     public init(_ kind: Kind, url: String, attempts: Int = 0) {
         self.kind = kind
@@ -129,6 +132,17 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let tries = attempts > 1 ? " after \(attempts) attempts" : ""
-        return "\(url): \(kindDescription)\(tries)"
+        let body = bodyExcerpt.map { $0.isEmpty ? "; the response body is empty" : "; the response began: \($0)" } ?? ""
+        return "\(url): \(kindDescription)\(tries)\(body)"
+    }
+
+    /// The first `limit` bytes of `body` on one line (cut at a character, control characters
+    /// as spaces, `...` when there is more), redacted.
+    public static func excerpt(of body: Data, limit: Int = 300, redactor: Redactor) -> String {
+        var text = String(decoding: body.prefix(limit), as: UTF8.self)
+        // A character cut in two decodes as U+FFFD at the end: leave it out.
+        if body.count > limit, text.last == "\u{FFFD}" { text.removeLast() }
+        text = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        return redactor.redact(text + (body.count > limit ? "..." : ""))
     }
 }

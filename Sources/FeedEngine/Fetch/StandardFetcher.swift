@@ -67,6 +67,10 @@ public struct StandardFetcher: Fetching {
         let url = context.redactor.redact(request.url)
         let policy = context.policy
         let httpRequest = Self.httpRequest(for: request, cached: cached, policy: policy)
+        if let body = request.body, context.logger.logLevel <= .debug {
+            let text = FetchError.excerpt(of: body, limit: 4096, redactor: context.redactor)
+            context.logger.debug("\(request.method) \(url): request body (\(body.count) B): \(text)")
+        }
         var attempts = 0
         var bytes = 0
         while true {
@@ -132,12 +136,12 @@ public struct StandardFetcher: Fetching {
                         url: url, status: 404, headers: response.headers, body: response.body, origin: .network,
                         attempts: attempts, bytesReceived: bytes)
                 case 429, 500...599:
-                    failure = FetchError(.status(response.status), url: url, attempts: attempts)
+                    failure = Self.statusError(response, url: url, attempts: attempts, context)
                     retryAfter = response.headers["retry-after"].flatMap {
                         RetryAfter.delay(from: $0, now: context.now())
                     }
                 default:
-                    throw FetchError(.status(response.status), url: url, attempts: attempts)
+                    throw Self.statusError(response, url: url, attempts: attempts, context)
                 }
             }
 
@@ -163,6 +167,15 @@ public struct StandardFetcher: Fetching {
         }
     }
 
+    /// The error for a response whose status is a failure, with the start of its body.
+    private static func statusError(_ response: HTTPResponse, url: String, attempts: Int, _ context: FetchContext)
+        -> FetchError
+    {
+        var error = FetchError(.status(response.status), url: url, attempts: attempts)
+        error.bodyExcerpt = FetchError.excerpt(of: response.body, redactor: context.redactor)
+        return error
+    }
+
     /// One debug line per attempt: `GET URL -> 200, 1234 B, 35 ms (attempt 1)`, or its error.
     private static func log(
         _ outcome: Result<HTTPResponse, HTTPClientError>, request: FetchRequest, url: String, attempt: Int,
@@ -172,6 +185,9 @@ public struct StandardFetcher: Fetching {
         let milliseconds = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
         let result =
             switch outcome {
+            case .success(let response) where response.status >= 400:
+                "\(response.status), \(response.bytesReceived) B: "
+                    + FetchError.excerpt(of: response.body, redactor: context.redactor)
             case .success(let response): "\(response.status), \(response.bytesReceived) B"
             case .failure(let error): context.redactor.redact("\(error)")
             }
