@@ -59,8 +59,8 @@ enum BodyFormat: String, Sendable, CaseIterable {
     }
 
     /// `body`, rendered, as the bytes sent.
-    func encode(_ body: YAMLJSON, now: Date, cursor: String?) -> Data {
-        let rendered = body.render(now: now, cursor: cursor)
+    func encode(_ body: YAMLJSON, now: Date, cursor: String?, values: [String: String]) -> Data {
+        let rendered = body.render(now: now, cursor: cursor, values: values)
         switch self {
         case .json:
             return Data(rendered.jsonText.utf8)

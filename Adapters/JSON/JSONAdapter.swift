@@ -51,7 +51,7 @@ public struct JSONAdapter: FeedAdapter {
                 default: "none"),
             OptionHelp(
                 "pagination", "mapping",
-                "type: none | offset | page | cursor | next_url | link_header, with max_pages and parallel",
+                "type: none | offset | page | cursor | next_url | link_header, with max_pages, parallel, has_more_path and allow_incomplete; {{page}} {{offset}} {{limit}} {{cursor}} in url, params, headers or body",
                 default: "none"),
             OptionHelp(
                 "format", "string or mapping",
@@ -159,11 +159,14 @@ public struct JSONAdapter: FeedAdapter {
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paginator, let filter else { throw errors }
-        requests = RequestPlan(
+        var requests = RequestPlan(
             url: Self.urlTemplate(options.url), method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
+        requests.cursorIsPageCursor = options.incremental == nil && paginator.hasCursor
+        try Self.checkPageValues(requests, paginator: paginator)
+        self.requests = requests
         self.mode = mode
         self.records = records
         mapper = compiled.mapper
@@ -183,10 +186,14 @@ public struct JSONAdapter: FeedAdapter {
         let inParams = options.params?.entries.filter { $0.value.holdsCursor }.map(\.key) ?? []
         let inHeaders = options.headers?.entries.filter { $0.value.holdsCursor }.map(\.key) ?? []
         guard let spec = options.incremental else {
+            // Without the block, `{{cursor}}` is the page cursor of cursor pagination.
+            if options.pagination?.kind == .cursor { return nil }
             let places =
                 (inURL ? [["url"]] : []) + (inBody ? [["body"]] : []) + inParams.map { ["params", $0] }
                 + inHeaders.map { ["headers", $0] }
-            for place in places { errors.append(OptionError("{{cursor}} needs an incremental: block", at: place)) }
+            for place in places {
+                errors.append(OptionError("{{cursor}} needs an incremental: block or cursor pagination", at: place))
+            }
             return nil
         }
         if mode == .replace {
@@ -211,6 +218,22 @@ public struct JSONAdapter: FeedAdapter {
         return errors.check { () throws(OptionError.List) in
             try IncrementalCursor(spec, fields: options.fields, schema: schema)
         }
+    }
+
+    /// Every page value the requests hold must be one the pagination gives.
+    private static func checkPageValues(_ requests: RequestPlan, paginator: Paginator) throws(OptionError.List) {
+        var errors = OptionError.List()
+        let places: [(at: [String], names: Set<String>)] =
+            [(["url"], requests.url.variables)] + requests.params.map { (["params", $0.name], $0.value.variables) }
+            + requests.headers.map { (["headers", $0.name], $0.value.variables) }
+            + [(["body"], requests.body?.variables ?? [])]
+        for (at, names) in places {
+            for name in names.sorted() {
+                guard let problem = paginator.unavailableValue(name) else { continue }
+                errors.append(OptionError(problem, at: at))
+            }
+        }
+        try errors.throwIfAny()
     }
 
     public var entities: [EntityBinding] { [EntityBinding(mapper.schema, mode: mode)] }
@@ -313,7 +336,10 @@ public struct JSONAdapter: FeedAdapter {
             guard let cursorPath = try path(spec.cursorPath, "cursor_path") else {
                 throw OptionError("cursor pagination needs cursor_path", at: at)
             }
-            kind = .cursor(path: cursorPath, param: try param(spec.cursorParam, "cursor_param", default: "cursor"))
+            if let limit = spec.limit, limit <= 0 { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
+            kind = .cursor(
+                path: cursorPath, param: try param(spec.cursorParam, "cursor_param", default: "cursor"),
+                size: spec.limit, sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
         case .nextURL:
             guard let nextPath = try path(spec.nextPath, "next_path") else {
                 throw OptionError("next_url pagination needs next_path", at: at)
@@ -324,6 +350,8 @@ public struct JSONAdapter: FeedAdapter {
         var paginator = Paginator(kind: kind)
         paginator.totalPath = try path(spec.totalPath, "total_path")
         paginator.totalPagesPath = try path(spec.totalPagesPath, "total_pages_path")
+        paginator.hasMorePath = try path(spec.hasMorePath, "has_more_path")
+        paginator.allowsIncomplete = spec.allowIncomplete ?? false
         paginator.stopOnShortPage = spec.stopOnShortPage ?? false
         if let maxPages = spec.maxPages {
             guard maxPages > 0 else { throw OptionError("max_pages must be at least 1", at: at + ["max_pages"]) }

@@ -59,6 +59,7 @@ extension JSONAdapter.PaginationSpec {
         fingerprint.add("stop_on_short_page", stopOnShortPage)
         fingerprint.add("max_pages", maxPages)
         fingerprint.add("parallel", parallel)
+        if let hasMorePath { fingerprint.add("has_more_path", hasMorePath) }
     }
 }
 

@@ -114,7 +114,8 @@ extension JSONAdapter {
         }
 
         public var kind: Kind
-        /// `offset`: records per page (required); `page`: the page size sent as `size_param` (optional).
+        /// `offset`: records per page (required); `page` and `cursor`: the page size sent as
+        /// `limit_param` (optional).
         public var limit: Int?
         public var limitParam: String?
         public var offsetParam: String?
@@ -136,6 +137,11 @@ extension JSONAdapter {
         public var maxPages: Int?
         /// Pages fetched at once when the total is known from the first page.
         public var parallel: Int?
+        /// Path of a boolean that is false on the last page (any type but `none`).
+        public var hasMorePath: String?
+        /// A walk that ends early (a page repeating an earlier one, fewer records than
+        /// `total_path` says) is a note rather than a failed pass.
+        public var allowIncomplete: Bool?
 
         enum CodingKeys: String, CodingKey {
             case type, limit, start, parallel
@@ -149,6 +155,8 @@ extension JSONAdapter {
             case nextPath = "next_path"
             case stopOnShortPage = "stop_on_short_page"
             case maxPages = "max_pages"
+            case hasMorePath = "has_more_path"
+            case allowIncomplete = "allow_incomplete"
         }
 
         public init(kind: Kind) { self.kind = kind }
@@ -166,6 +174,8 @@ extension JSONAdapter {
             self.kind = kind
             guard kind != .none else { return }
             maxPages = try container.decodeIfPresent(Int.self, forKey: .maxPages)
+            hasMorePath = try container.decodeIfPresent(String.self, forKey: .hasMorePath)
+            allowIncomplete = try container.decodeIfPresent(Bool.self, forKey: .allowIncomplete)
             switch kind {
             case .none: break
             case .offset:
@@ -188,6 +198,8 @@ extension JSONAdapter {
             case .cursor:
                 cursorPath = try container.decode(String.self, forKey: .cursorPath)
                 cursorParam = try container.decodeIfPresent(String.self, forKey: .cursorParam)
+                limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+                limitParam = try container.decodeIfPresent(String.self, forKey: .limitParam)
             case .nextURL:
                 nextPath = try container.decode(String.self, forKey: .nextPath)
             case .linkHeader:

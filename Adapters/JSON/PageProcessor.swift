@@ -43,7 +43,7 @@ struct PageProcessor: Sendable {
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
-        var request = requests.fetchRequest(for: page)
+        var request = requests.fetchRequest(for: page, values: paginator.values(for: page, number: number))
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
         request.omitsUnchangedBody = known != nil
@@ -144,6 +144,13 @@ struct PageWalk {
     /// With `order: desc`, the cursor sent: paging stops after a page with an older record.
     private let stopsBefore: IncrementalCursor.Mark?
     private var fetched = 0
+    /// Records the pages walked held (mapped or not), and the last total a page gave.
+    private var delivered = 0
+    private var total: Int?
+    /// The pages' records, by a hash of their keys, and the number of the page that held them.
+    private var contents: [Int: Int] = [:]
+    /// The walk stopped before its natural end (`max_pages`, `order: desc`, a repeat).
+    private var stoppedEarly = false
 
     init(pass: FeedPass, processor: PageProcessor, mode: WriteMode, stopsBefore: IncrementalCursor.Mark? = nil) {
         self.pass = pass
@@ -166,6 +173,7 @@ struct PageWalk {
             let outcome = try await processor.process(page, number: fetched + 1, pass: pass)
             fetched += 1
             try await commit(outcome)
+            if stoppedEarly { return }
             if let stopsBefore, let oldest = outcome.oldest, oldest < stopsBefore {
                 if paginator.next(after: page, facts: outcome.facts, url: outcome.url) != nil {
                     pass.note("page \(fetched) reached records older than the cursor (order: desc); stopped there")
@@ -174,14 +182,53 @@ struct PageWalk {
             }
             if fetched == 1, paginator.parallel > 1, let rest = paginator.remaining(after: page, facts: outcome.facts) {
                 try await runParallel(rest)
+                try checkTotal()
                 return
             }
             next = paginator.next(after: page, facts: outcome.facts, url: outcome.url)
             if let candidate = next, seen.contains(candidate) {
-                pass.note("page \(fetched + 1) would repeat an earlier page (the same link or cursor); stopped there")
+                try incomplete("page \(fetched + 1) would repeat an earlier page (the same link or cursor)")
                 return
             }
         }
+        try checkTotal()
+    }
+
+    /// A walk that cannot go on to the end: a failed pass (nothing changes), or a note when the
+    /// feed allows an incomplete pass.
+    private mutating func incomplete(_ reason: String) throws {
+        stoppedEarly = true
+        guard paginator.allowsIncomplete else {
+            throw PaginationIncompleteError(
+                feed: pass.feed,
+                message:
+                    "\(reason); the pass would be incomplete, so nothing was changed (allow_incomplete: true in pagination accepts such a pass)"
+            )
+        }
+        pass.note("\(reason); stopped there (allow_incomplete)")
+    }
+
+    /// Fewer records than the total a page gave: an incomplete pass.
+    private mutating func checkTotal() throws {
+        guard !stoppedEarly, paginator.totalPath != nil, let total, delivered < total else { return }
+        try incomplete("the pages held \(delivered) of the \(total) records that total_path gives")
+    }
+
+    /// A page whose records (by their keys) are those of an earlier page: the API ignored the
+    /// page's parameters or repeats its last page.
+    private mutating func checkRepeat(_ outcome: PageOutcome) throws {
+        guard !outcome.skipped, !outcome.records.isEmpty else { return }
+        var hasher = Hasher()
+        hasher.combine(outcome.records.count)
+        for record in outcome.records { hasher.combine(record.key) }
+        let signature = hasher.finalize()
+        if let earlier = contents[signature] {
+            try incomplete(
+                "page \(fetched) repeats page \(earlier) (the same \(outcome.records.count) record(s)): the API ignores the page's parameters or repeats its last page"
+            )
+            return
+        }
+        contents[signature] = fetched
     }
 
     /// Fetches `pages` `parallel` at a time, committing them in order.
@@ -206,9 +253,9 @@ struct PageWalk {
             while let (index, outcome) = try await group.next() {
                 ready[index] = outcome
                 while let outcome = ready.removeValue(forKey: committed) {
+                    fetched += 1
                     try await commit(outcome)
                     committed += 1
-                    fetched += 1
                 }
                 while started < pages.count, started < committed + width {
                     let index = started
@@ -223,6 +270,10 @@ struct PageWalk {
     }
 
     private mutating func commit(_ outcome: PageOutcome) async throws {
+        delivered += outcome.facts.recordCount
+        if let pageTotal = outcome.facts.total { total = pageTotal }
+        try checkRepeat(outcome)
+        if stoppedEarly { return }
         try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects, source: outcome.source))
         filteredOut += outcome.filteredOut
         if let mark = outcome.newest, newest.map({ mark > $0 }) ?? true { newest = mark }
@@ -239,7 +290,8 @@ struct PageWalk {
 
     /// More pages remain past `max_pages`: fine for merge and append (noted), an error for
     /// replace, where an incomplete pass would delete the rows of the pages not fetched.
-    private func stopAtCap() throws {
+    private mutating func stopAtCap() throws {
+        stoppedEarly = true
         let message = "stopped at max_pages (\(paginator.maxPages)) with more pages to fetch"
         if mode == .replace {
             throw PaginationLimitError(
@@ -250,6 +302,14 @@ struct PageWalk {
         }
         pass.note(message)
     }
+}
+
+/// A walk that stopped before the end: a page repeating an earlier one, or fewer records than
+/// the total.
+struct PaginationIncompleteError: Error, CustomStringConvertible {
+    var feed: String
+    var message: String
+    var description: String { "feed '\(feed)': \(message)" }
 }
 
 /// A `replace` feed whose pages go past `max_pages`.

@@ -73,6 +73,7 @@ struct PageSummary: Equatable, Sendable {
         if let continuation = self.facts.continuation { facts.append(("continuation", .string(continuation))) }
         facts.append(("recordCount", .number(String(self.facts.recordCount))))
         if let total = self.facts.total { facts.append(("total", .number(String(total)))) }
+        if let hasMore = self.facts.hasMore { facts.append(("hasMore", .bool(hasMore))) }
         if let totalPages = self.facts.totalPages { facts.append(("totalPages", .number(String(totalPages)))) }
         var members: [(key: String, value: JSONValue)] = []
         if let etag { members.append(("etag", .string(etag))) }
@@ -101,13 +102,15 @@ struct PageSummary: Equatable, Sendable {
             let filteredOut = optional(object["filteredOut"], int),
             let total = optional(facts["total"], int),
             let totalPages = optional(facts["totalPages"], int),
-            let continuation = optional(facts["continuation"], \.stringValue)
+            let continuation = optional(facts["continuation"], \.stringValue),
+            let hasMore = optional(facts["hasMore"], { if case .bool(let flag) = $0 { flag } else { nil } })
         else { return nil }
         self.etag = etag
         self.lastModified = lastModified
         self.filteredOut = filteredOut
         self.facts = PageFacts(
-            recordCount: recordCount, total: total, totalPages: totalPages, continuation: continuation)
+            recordCount: recordCount, total: total, totalPages: totalPages, continuation: continuation,
+            hasMore: hasMore)
     }
 
     /// Removes the summary of the page cached under `cacheKey`, with the pass.

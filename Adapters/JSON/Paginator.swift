@@ -9,6 +9,8 @@ struct PageRequest: Sendable, Hashable {
     var query: [QueryItem] = []
     /// The offset or page number of this page (0 for link and cursor pages).
     var position = 0
+    /// The cursor this page is asked with (`cursor` pagination; `nil` on the first page).
+    var cursor: String?
 
     struct QueryItem: Sendable, Hashable {
         var name: String
@@ -25,6 +27,8 @@ struct PageFacts: Sendable, Equatable {
     var totalPages: Int?
     /// The next cursor (`cursor`) or the next link (`next_url`, `link_header`); `nil` on the last page.
     var continuation: String?
+    /// The value at `has_more_path`: `false` on the last page.
+    var hasMore: Bool?
 }
 
 /// The pagination of a feed, compiled from its options: which page comes first, what a
@@ -37,7 +41,8 @@ struct Paginator: Sendable {
         case offset(limit: Int, limitParam: String, offsetParam: String, start: Int)
         /// `size` is sent as `sizeParam` when given.
         case page(param: String, start: Int, size: Int?, sizeParam: String)
-        case cursor(path: JSONPath, param: String)
+        /// `size` is sent as `sizeParam` when given.
+        case cursor(path: JSONPath, param: String, size: Int?, sizeParam: String)
         case nextURL(path: JSONPath)
         case linkHeader
     }
@@ -45,6 +50,9 @@ struct Paginator: Sendable {
     let kind: Kind
     var totalPath: JSONPath?
     var totalPagesPath: JSONPath?
+    var hasMorePath: JSONPath?
+    /// A walk that ends early is a note, not a failed pass (`allow_incomplete: true`).
+    var allowsIncomplete = false
     var stopOnShortPage = false
     var maxPages = 10_000
     var parallel = 1
@@ -52,7 +60,9 @@ struct Paginator: Sendable {
     /// The first page.
     var first: PageRequest {
         switch kind {
-        case .none, .cursor, .nextURL, .linkHeader: PageRequest()
+        case .none, .nextURL, .linkHeader: PageRequest()
+        case .cursor(_, _, let size, let sizeParam):
+            PageRequest(query: size.map { [.init(name: sizeParam, value: String($0))] } ?? [])
         case .offset(let limit, let limitParam, let offsetParam, let start):
             PageRequest(
                 query: [.init(name: offsetParam, value: String(start)), .init(name: limitParam, value: String(limit))],
@@ -75,9 +85,19 @@ struct Paginator: Sendable {
         var facts = PageFacts(recordCount: recordCount)
         if let totalPath { facts.total = try Self.count(at: totalPath, in: document) }
         if let totalPagesPath { facts.totalPages = try Self.count(at: totalPagesPath, in: document) }
+        if let hasMorePath {
+            switch hasMorePath.lookup(document) {
+            case nil, .null?: facts.hasMore = false
+            case .bool(let flag)?: facts.hasMore = flag
+            case .string(let text)? where text == "true" || text == "false": facts.hasMore = text == "true"
+            case let other?:
+                throw FactError(
+                    path: hasMorePath.description, message: "expected true or false, found \(other.kindName)")
+            }
+        }
         switch kind {
         case .none, .offset, .page: break
-        case .cursor(let path, _):
+        case .cursor(let path, _, _, _):
             switch path.lookup(document) {
             case nil, .null?: break
             case .string(let text)?: facts.continuation = text.isEmpty ? nil : text
@@ -105,6 +125,7 @@ struct Paginator: Sendable {
     ///
     /// - Parameter url: the URL `page` was fetched from (for relative next links).
     func next(after page: PageRequest, facts: PageFacts, url: String) -> PageRequest? {
+        if facts.hasMore == false { return nil }
         switch kind {
         case .none:
             return nil
@@ -122,9 +143,11 @@ struct Paginator: Sendable {
             if let size, stopOnShortPage, facts.recordCount < size { return nil }
             if let lastPage = lastPage(facts: facts, start: start, size: size), page.position >= lastPage { return nil }
             return pageRequest(number: page.position + 1, param: param, size: size, sizeParam: sizeParam)
-        case .cursor(_, let param):
+        case .cursor(_, let param, let size, let sizeParam):
             guard let cursor = facts.continuation, facts.recordCount > 0 else { return nil }
-            return PageRequest(query: [.init(name: param, value: cursor)])
+            var query = [PageRequest.QueryItem(name: param, value: cursor)]
+            if let size { query.append(.init(name: sizeParam, value: String(size))) }
+            return PageRequest(query: query, cursor: cursor)
         case .nextURL, .linkHeader:
             guard let link = facts.continuation else { return nil }
             return PageRequest(link: Self.resolve(link, against: url))
@@ -154,6 +177,59 @@ struct Paginator: Sendable {
         case .none, .cursor, .nextURL, .linkHeader:
             return nil
         }
+    }
+
+    /// The values a page's requests may hold (`{{page}}`, `{{offset}}`, `{{limit}}`,
+    /// `{{page_cursor}}`), for `page`, the `number`th of the walk.
+    func values(for page: PageRequest, number: Int) -> [String: String] {
+        var values = ["page": String(number)]
+        switch kind {
+        case .none, .nextURL, .linkHeader: break
+        case .offset(let limit, _, _, _):
+            values["offset"] = String(page.position)
+            values["limit"] = String(limit)
+        case .page(_, let start, let size, _):
+            values["page"] = String(page.position)
+            if let size {
+                values["limit"] = String(size)
+                values["offset"] = String((page.position - start) * size)
+            }
+        case .cursor(_, _, let size, _):
+            if let size { values["limit"] = String(size) }
+            if let cursor = page.cursor { values["page_cursor"] = cursor }
+        }
+        return values
+    }
+
+    /// The values of ``values(for:number:)`` this pagination has, and why the others are missing.
+    func unavailableValue(_ name: String) -> String? {
+        switch (name, kind) {
+        case ("page", _): nil
+        case ("offset", .offset), ("limit", .offset): nil
+        case ("offset", .page(_, _, _?, _)), ("limit", .page(_, _, _?, _)): nil
+        case ("offset", .page), ("limit", .page): "page pagination gives {{\(name)}} only with limit (the page size)"
+        case ("limit", .cursor(_, _, _?, _)): nil
+        case ("limit", .cursor): "cursor pagination gives {{limit}} only with limit (the page size)"
+        case ("page_cursor", .cursor): nil
+        default: "{{\(name)}} has no value with \(kindName) pagination"
+        }
+    }
+
+    private var kindName: String {
+        switch kind {
+        case .none: "none"
+        case .offset: "offset"
+        case .page: "page"
+        case .cursor: "cursor"
+        case .nextURL: "next_url"
+        case .linkHeader: "link_header"
+        }
+    }
+
+    /// Whether the pagination has a cursor of its own.
+    var hasCursor: Bool {
+        if case .cursor = kind { return true }
+        return false
     }
 
     /// The number of the last page, from `total_pages_path` or from `total_path` and the page size.

@@ -27,18 +27,35 @@ struct RequestPlan: Sendable {
         Data("\(username):\(password)".utf8).base64EncodedString()
     }
 
+    /// `{{cursor}}` stands for the page cursor: the feed pages by cursor and has no
+    /// `incremental:` block (whose cursor `{{cursor}}` is otherwise).
+    var cursorIsPageCursor = false
+
+    /// The page values (`{{page}}`, `{{offset}}`, `{{limit}}`, `{{page_cursor}}`, and
+    /// `{{cursor}}` when it is the page cursor) the feed's url, params, headers and body hold.
+    var pageValues: Set<String> {
+        var names = url.variables
+        for param in params { names.formUnion(param.value.variables) }
+        for header in headers { names.formUnion(header.value.variables) }
+        if let body { names.formUnion(body.variables) }
+        let cursorHeld =
+            url.holdsCursor || params.contains { $0.value.holdsCursor } || headers.contains { $0.value.holdsCursor }
+            || body?.holdsCursor == true
+        if cursorIsPageCursor, cursorHeld { names.insert("page_cursor") }
+        return names
+    }
+
     /// The requests of one pass, with every date template evaluated at `now` (so all pages of a
     /// pass ask for the same dates), and the incremental cursor's values when it has one.
     func rendered(now: Date, cursor: IncrementalCursor? = nil, sending sent: String? = nil) -> RenderedRequests {
-        var query = params.map { PageRequest.QueryItem(name: $0.name, value: $0.value.render(now: now, cursor: sent)) }
+        var query: [PageRequest.QueryItem] = []
         if let cursor {
             if let param = cursor.param, let sent { query.append(.init(name: param, value: sent)) }
             if let endParam = cursor.endParam, let end = cursor.end {
                 query.append(.init(name: endParam, value: end.render(now: now)))
             }
         }
-        let url = self.url.render(now: now, cursor: URLQuery.encode(sent ?? ""))
-        var headers = self.headers.map { HTTPHeader($0.name, $0.value.render(now: now, cursor: sent)) }
+        var headers: [HTTPHeader] = []
         var authQuery: PageRequest.QueryItem?
         switch auth {
         case nil: break
@@ -49,44 +66,65 @@ struct RequestPlan: Sendable {
         case .basic(let username, let password)?:
             headers.append(HTTPHeader("Authorization", "Basic \(Self.basicCredentials(username, password))"))
         }
-        var bodyData: Data?
-        if let body {
-            bodyData = bodyFormat.encode(body, now: now, cursor: sent)
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                headers.append(HTTPHeader("Content-Type", bodyFormat.contentType))
-            }
-        }
         return RenderedRequests(
-            url: url, method: method, query: query, headers: headers, authQuery: authQuery, body: bodyData,
-            maxAge: maxAge)
+            plan: self, now: now, sent: sent, cursorQuery: query, authHeaders: headers, authQuery: authQuery,
+            placesPageValues: !pageValues.isEmpty)
     }
 }
 
-/// A feed's requests for one pass, ready to be combined with each page's parameters.
+/// A feed's requests for one pass, ready to be combined with each page's values.
 struct RenderedRequests: Sendable {
-    let url: String
-    let method: String
-    let query: [PageRequest.QueryItem]
-    let headers: [HTTPHeader]
+    let plan: RequestPlan
+    /// The pass's start, at which date templates are evaluated.
+    let now: Date
+    /// The incremental cursor sent, if any.
+    let sent: String?
+    /// The incremental cursor's parameters (`param`, `end_param`).
+    let cursorQuery: [PageRequest.QueryItem]
+    let authHeaders: [HTTPHeader]
     let authQuery: PageRequest.QueryItem?
-    let body: Data?
-    let maxAge: FeedDuration?
+    /// The feed's templates place the page values themselves: the paginator's own query
+    /// parameters are not added.
+    let placesPageValues: Bool
 
     /// The request for `page`: the feed's URL with its parameters and the page's, or the page's
     /// link as given (it carries its own query), plus the API key when it goes in the query.
-    func fetchRequest(for page: PageRequest) -> FetchRequest {
+    /// Every template is rendered with the page's `values` (``Paginator/values(for:number:)``).
+    func fetchRequest(for page: PageRequest, values: [String: String] = [:]) -> FetchRequest {
+        let cursor = plan.cursorIsPageCursor ? page.cursor : sent
+        /// A template that is one value alone, which the page does not have, is left out.
+        func absent(_ template: TemplatedString) -> Bool {
+            guard let name = template.onlyValue else { return false }
+            return (name == "cursor" ? cursor : values[name]) == nil
+        }
         var target: String
         var items: [PageRequest.QueryItem]
         if let link = page.link {
             target = link
             items = page.query
         } else {
-            target = url
-            items = query + page.query
+            target = plan.url.render(
+                now: now, cursor: URLQuery.encode(cursor ?? ""), values: values.mapValues(URLQuery.encode))
+            items =
+                plan.params.filter { !absent($0.value) }.map {
+                    PageRequest.QueryItem(
+                        name: $0.name, value: $0.value.render(now: now, cursor: cursor, values: values))
+                } + cursorQuery + (placesPageValues ? [] : page.query)
         }
         if let authQuery, !Self.query(of: target, contains: authQuery.name) { items.append(authQuery) }
         target = URLQuery.appending(items.map { ($0.name, $0.value) }, to: target)
-        return FetchRequest(url: target, method: method, headers: headers, body: body, maxAge: maxAge)
+        var headers = plan.headers.filter { !absent($0.value) }.map {
+            HTTPHeader($0.name, $0.value.render(now: now, cursor: cursor, values: values))
+        }
+        headers += authHeaders
+        var body: Data?
+        if let template = plan.body {
+            body = plan.bodyFormat.encode(template, now: now, cursor: cursor, values: values)
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.append(HTTPHeader("Content-Type", plan.bodyFormat.contentType))
+            }
+        }
+        return FetchRequest(url: target, method: plan.method, headers: headers, body: body, maxAge: plan.maxAge)
     }
 
     private static func query(of url: String, contains name: String) -> Bool {

@@ -37,17 +37,37 @@ public indirect enum YAMLJSON: Decodable, Sendable {
         }
     }
 
-    /// The document as JSON text, with every date template evaluated at `now` and `{{cursor}}`
-    /// replaced by `cursor` (by nothing when the pass sends none).
-    func render(now: Date, cursor: String? = nil) -> JSONValue {
+    /// The document as JSON, with every date template evaluated at `now`, `{{cursor}}` replaced
+    /// by `cursor` and the page's values (`{{page}}`, `{{offset}}`, `{{limit}}`,
+    /// `{{page_cursor}}`) by `values`.
+    ///
+    /// A string made of one value alone takes its type: `"{{page}}"`, `"{{offset}}"` and
+    /// `"{{limit}}"` are numbers, and a cursor the pass does not have (the first page's) is null.
+    func render(now: Date, cursor: String? = nil, values: [String: String] = [:]) -> JSONValue {
         switch self {
-        case .null: .null
-        case .bool(let flag): .bool(flag)
-        case .number(let text): .number(text)
-        case .string(let template): .string(template.render(now: now, cursor: cursor))
-        case .array(let items): .array(items.map { $0.render(now: now, cursor: cursor) })
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let text): return .number(text)
+        case .string(let template):
+            if let name = template.onlyValue {
+                guard let value = name == "cursor" ? cursor : values[name] else { return .null }
+                return ["page", "offset", "limit"].contains(name) ? .number(value) : .string(value)
+            }
+            return .string(template.render(now: now, cursor: cursor, values: values))
+        case .array(let items): return .array(items.map { $0.render(now: now, cursor: cursor, values: values) })
         case .object(let members):
-            .object(JSONObject(members.map { ($0.key, $0.value.render(now: now, cursor: cursor)) }))
+            return .object(
+                JSONObject(members.map { ($0.key, $0.value.render(now: now, cursor: cursor, values: values)) }))
+        }
+    }
+
+    /// The page values (``TemplatedString/variableNames``) the document's strings hold.
+    var variables: Set<String> {
+        switch self {
+        case .null, .bool, .number: []
+        case .string(let template): template.variables
+        case .array(let items): items.reduce(into: []) { $0.formUnion($1.variables) }
+        case .object(let members): members.reduce(into: []) { $0.formUnion($1.value.variables) }
         }
     }
 

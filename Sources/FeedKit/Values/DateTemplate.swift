@@ -23,7 +23,13 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         case literal(String)
         case date(DateExpression)
         case cursor
+        /// A value given when the string is rendered: one of ``variableNames``.
+        case variable(String)
     }
+
+    /// The names of the values given to ``render(now:cursor:values:)``, besides `cursor`: a
+    /// page's number, offset, size and cursor (the json adapter's pagination).
+    public static let variableNames: Set<String> = ["page", "offset", "limit", "page_cursor"]
 
     let parts: [Part]
     /// The text as written.
@@ -41,8 +47,11 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
                 throw TemplateError(expression: String(rest[open.lowerBound...]), reason: "'{{' without '}}'")
             }
             let body = String(rest[open.upperBound..<close.lowerBound])
-            if body.trimmingCharacters(in: .whitespaces) == "cursor" {
+            let name = body.trimmingCharacters(in: .whitespaces)
+            if name == "cursor" {
                 parts.append(.cursor)
+            } else if Self.variableNames.contains(name) {
+                parts.append(.variable(name))
             } else {
                 parts.append(.date(try DateExpression(parsing: body)))
             }
@@ -69,20 +78,37 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         }
     }
 
-    /// The string with every expression evaluated at `now`, and `{{cursor}}` replaced by
-    /// `cursor` (by nothing when there is none).
-    public func render(now: Date, cursor: String? = nil) -> String {
+    /// The string with every expression evaluated at `now`, `{{cursor}}` replaced by `cursor`
+    /// and each of ``variableNames`` by its value in `values` (by nothing when there is none).
+    public func render(now: Date, cursor: String? = nil, values: [String: String] = [:]) -> String {
         parts.map { part in
             switch part {
             case .literal(let text): text
             case .date(let expression): expression.render(now: now)
             case .cursor: cursor ?? ""
+            case .variable(let name): values[name] ?? ""
             }
         }.joined()
     }
 
     /// Whether the text holds `{{cursor}}`.
     public var holdsCursor: Bool { parts.contains(.cursor) }
+
+    /// The ``variableNames`` the text holds.
+    public var variables: Set<String> {
+        Set(parts.compactMap { if case .variable(let name) = $0 { name } else { nil } })
+    }
+
+    /// The name of the one value the text is made of (`cursor` or one of ``variableNames``),
+    /// or `nil` when it holds anything else.
+    public var onlyValue: String? {
+        guard parts.count == 1 else { return nil }
+        switch parts[0] {
+        case .cursor: return "cursor"
+        case .variable(let name): return name
+        default: return nil
+        }
+    }
 
     public var description: String { source }
 }

@@ -51,6 +51,7 @@ struct WorkerOutput: WorkerObserver {
                 Console.print(JSONText.line(line))
             } else {
                 var line = "\(now) \(ReportPrinter.progressLine(report))"
+                if !report.notes.isEmpty { line += "; notes: " + report.notes.joined(separator: "; ") }
                 if !nextText.isEmpty { line += "; next \(nextText)" }
                 Console.print(line)
             }

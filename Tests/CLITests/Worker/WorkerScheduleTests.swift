@@ -99,6 +99,28 @@ struct WorkerScheduleTests {
         #expect(server.requestCount == 1, "later passes read the cached response younger than max_age")
     }
 
+    @Test func aPassLineShowsThePassesNotes() throws {
+        let server = try WorkerConfig.server()
+        try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
+        var yaml = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
+        yaml += "    filter: \"id>1\"\n"
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        let deadline = Date().addingTimeInterval(60)
+        // Until the first pass is recorded as finished (`runs` fails while the worker creates the store).
+        while Date() < deadline {
+            let runs = try FeedworkProcess.run(["runs", "--json"], in: directory)
+            if runs.status == 0, runs.stdout.contains(#""ok""#) { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        worker.send(SIGTERM)
+        let result = worker.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first, "\(result.stdout)")
+        #expect(line.contains("[f1] ok: 2 new"), "\(line)")
+        #expect(line.contains("; notes: 1 record(s) filtered out by filter"), "\(line)")
+    }
+
     @Test func aConfigWithoutAnyScheduleIsAUsageError() throws {
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
