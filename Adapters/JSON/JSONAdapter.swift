@@ -80,6 +80,10 @@ public struct JSONAdapter: FeedAdapter {
                 "filter", "string or list",
                 "conditions a record must meet to be stored: FIELD=VALUE, !=, <, <=, >, >=, ~ (contains); values may hold {{today-30d|yyyy-MM-dd}}",
                 default: "none"),
+            OptionHelp(
+                "entities", "list",
+                "further entities from the same responses: [{records, when: {path, equals}, entity, key, fields, extra}]",
+                default: "none"),
         ],
         entities: [])
 
@@ -100,6 +104,8 @@ public struct JSONAdapter: FeedAdapter {
     let filter: RecordFilter
     let mode: WriteMode
     let cursor: IncrementalCursor?
+    /// The further entities of `entities:`, read from the same responses.
+    let sides: [SideEntity]
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
 
@@ -157,6 +163,7 @@ public struct JSONAdapter: FeedAdapter {
             }
         }
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
+        let sides = Self.sideEntities(options, format: format, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paginator, let filter else { throw errors }
         var requests = RequestPlan(
@@ -173,6 +180,7 @@ public struct JSONAdapter: FeedAdapter {
         self.filter = filter
         self.paginator = paginator
         self.cursor = cursor
+        self.sides = sides
         fingerprint = Self.fingerprint(of: options)
     }
 
@@ -236,7 +244,35 @@ public struct JSONAdapter: FeedAdapter {
         try errors.throwIfAny()
     }
 
-    public var entities: [EntityBinding] { [EntityBinding(mapper.schema, mode: mode)] }
+    public var entities: [EntityBinding] {
+        [EntityBinding(mapper.schema, mode: mode)] + sides.map { EntityBinding($0.mapper.schema, mode: mode) }
+    }
+
+    /// The entities of `entities:`, each checked, with names distinct from the feed's entity.
+    private static func sideEntities(_ options: Options, format: ResponseFormat?, errors: inout OptionError.List)
+        -> [SideEntity]
+    {
+        guard let specs = options.entities else { return [] }
+        if let format, format != .json {
+            errors.append(OptionError("entities: reads JSON responses only", at: ["entities"]))
+            return []
+        }
+        var names = [options.entity.lowercased()]
+        var sides: [SideEntity] = []
+        for (index, spec) in specs.enumerated() {
+            if names.contains(spec.entity.lowercased()) {
+                errors.append(
+                    OptionError(
+                        "entity '\(spec.entity)' is already written by this feed; give each entity its own name",
+                        at: ["entities", String(index), "entity"]))
+            }
+            names.append(spec.entity.lowercased())
+            if let side = errors.check({ () throws(OptionError.List) in try SideEntity(spec, index: index) }) {
+                sides.append(side)
+            }
+        }
+        return sides
+    }
 
     public var secrets: [String] { requests.secrets }
 
@@ -250,12 +286,14 @@ public struct JSONAdapter: FeedAdapter {
         // A filter whose window moved maps every page again, so records entering it are stored.
         let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)
         let storedFingerprint = try pass.state(Self.mappingStateKey)
-        let skipsUnchanged = mode != .replace && storedFingerprint == fingerprint
+        // Pages of a feed with entities: are mapped every pass: a summary counts one entity only.
+        let skipsUnchanged = mode != .replace && sides.isEmpty && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         var pages = PageProcessor(
             requests: requests, paginator: paginator, records: records, mapper: mapper, filter: filter,
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         pages.cursor = cursor
+        pages.sides = sides
         let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
         var walk = PageWalk(pass: pass, processor: pages, mode: mode, stopsBefore: stopsBefore)
         try await walk.run()
@@ -396,6 +434,14 @@ public struct JSONAdapter: FeedAdapter {
             text.add("pagination", nil as String?)
         }
         text.add("fields", options.fields)
+        for side in options.entities ?? [] {
+            text.add("side_records", side.records)
+            text.add("side_when", side.when.map { [$0.path, $0.equals] })
+            text.add("side_entity", side.entity)
+            text.add("side_key", side.key.fields)
+            text.add("side_extra", side.extra)
+            text.add("side_fields", side.fields)
+        }
         if let format = options.format {
             format.addFingerprint(to: &text)
         }

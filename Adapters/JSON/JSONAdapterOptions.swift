@@ -39,6 +39,8 @@ extension JSONAdapter {
         var filter: OneOrMany?
         /// Read only what changed since the last pass; see ``IncrementalSpec``.
         public var incremental: IncrementalSpec?
+        /// Further entities read from the same responses; see ``EntitySpec``.
+        public var entities: [EntitySpec]?
         /// The responses' format: JSON (the default), XML or CSV; see ``FormatSpec``.
         public var format: FormatSpec?
 
@@ -47,6 +49,7 @@ extension JSONAdapter {
             case filter, incremental, format
             case maxAge = "max_age"
             case bodyFormat = "body_format"
+            case entities
         }
     }
 

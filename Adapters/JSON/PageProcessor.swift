@@ -40,6 +40,8 @@ struct PageProcessor: Sendable {
     let feed: String
     /// The feed's incremental cursor, whose values each page's records are measured by.
     var cursor: IncrementalCursor? = nil
+    /// The further entities of `entities:`, mapped from each page beside the records.
+    var sides: [SideEntity] = []
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -109,6 +111,11 @@ struct PageProcessor: Sendable {
         var outcome = PageOutcome(
             records: kept, rejects: mapped.rejects, filteredOut: mapped.records.count - kept.count, facts: facts,
             url: url)
+        for side in sides {
+            let mapped = side.map(document)
+            outcome.records += mapped.records
+            outcome.rejects += mapped.rejects
+        }
         if let cursor {
             for record in kept {
                 guard let mark = cursor.mark(of: record) else { continue }

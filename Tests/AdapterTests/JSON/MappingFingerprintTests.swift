@@ -43,6 +43,9 @@ struct MappingFingerprintTests {
         ("name: string", "name: int"),
         ("default: 0", "default: 1"),
         ("tags: { type: list, fields", "tags: { type: list, as: json, fields"),
+        ("key: id", "key: id\nentities: [{ records: $.included, entity: person, key: id, fields: { id: int } }]"),
+        ("total_path: $.total }", "total_path: $.total, has_more_path: $.more }"),
+        ("price: { type: decimal,", "price: { type: decimal, null_values: [\"-\"],"),
     ])
     func changingAnOptionThatDecidesTheRowsChangesTheFingerprint(change: (String, String)) throws {
         let changed = Self.base.replacingOccurrences(of: change.0, with: change.1)
