@@ -172,7 +172,13 @@ public struct SingerAdapter: FeedAdapter {
         _ tap: TapProcess, termination: TapProcess.Termination, readError: (any Error)?, limit: FeedDuration
     ) throws -> SingerError.Reason? {
         switch tap.stopReason {
-        case .timedOut?: return .timedOut(limit, stderr: tap.lastErrorLines)
+        case .timedOut?:
+            switch tap.terminationBeforeStop {
+            case .exited(let status)?: return .outputHeldOpen(limit, .exited(status), stderr: tap.lastErrorLines)
+            case .signal(let signal)?:
+                return .outputHeldOpen(limit, .killed(signal: signal), stderr: tap.lastErrorLines)
+            case nil: return .timedOut(limit, stderr: tap.lastErrorLines)
+            }
         case .cancelled?: throw CancellationError()
         default: break
         }
@@ -235,6 +241,11 @@ public struct SingerAdapter: FeedAdapter {
         }
         let termination = await tap.exit()
         withExtendedLifetime(files) {}
+        if tap.stoppedLeftovers {
+            pass.log(
+                "tap process \(tap.pid) exited leaving processes it started running; they were stopped", level: .warning
+            )
+        }
         if let reason = try Self.verdict(tap, termination: termination, readError: readError, limit: limit) {
             throw failure(reason)
         }

@@ -30,6 +30,9 @@ public struct SingerError: Error, Sendable, CustomStringConvertible {
         case killed(signal: Int32, stderr: [String])
         /// The tap ran past the feed's `timeout` and was stopped.
         case timedOut(FeedDuration, stderr: [String])
+        /// The tap itself had ended (how, in the second value), but a process it started still
+        /// held its standard output open at the feed's `timeout`, and was stopped.
+        case outputHeldOpen(FeedDuration, TapEnd, stderr: [String])
         /// A file the tap needs could not be written or read (config, state, catalog).
         case file(String)
 
@@ -47,6 +50,9 @@ public struct SingerError: Error, Sendable, CustomStringConvertible {
             case .killed(let signal, let stderr): "was killed by signal \(signal)" + Self.tail(stderr)
             case .timedOut(let limit, let stderr):
                 "ran longer than its timeout (\(limit)) and was stopped" + Self.tail(stderr)
+            case .outputHeldOpen(let limit, let end, let stderr):
+                "\(end), but a process it started held its standard output open past its timeout (\(limit)) and was stopped"
+                    + Self.tail(stderr)
             case .file(let message): message
             }
         }
@@ -54,6 +60,21 @@ public struct SingerError: Error, Sendable, CustomStringConvertible {
         /// The last lines of standard error, as the end of a message.
         private static func tail(_ lines: [String]) -> String {
             lines.isEmpty ? "" : "; its last lines on stderr:\n  " + lines.joined(separator: "\n  ")
+        }
+    }
+
+    /// How a tap process ended by itself.
+    public enum TapEnd: Sendable, Equatable, CustomStringConvertible {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it.
+        case killed(signal: Int32)
+
+        public var description: String {
+            switch self {
+            case .exited(let status): "exited with status \(status)"
+            case .killed(let signal): "was killed by signal \(signal)"
+            }
         }
     }
 

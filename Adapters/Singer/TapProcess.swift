@@ -5,8 +5,13 @@ import Synchronization
 /// A Singer tap running as a child process: its standard output as lines (``lines``), its
 /// standard error handed to a callback line by line, and its end.
 ///
-/// Standard input is `/dev/null`. ``stop(_:)`` ends the tap: `SIGTERM`, then `SIGKILL` after
-/// a grace period. The child is always waited for (``exit()``), so none is left a zombie.
+/// Standard input is `/dev/null`. The tap leads a process group of its own (Foundation's
+/// `Process` starts each child so), and every signal goes to the whole group: ``stop(_:)`` ends
+/// the tap and the processes it started, `SIGTERM` then `SIGKILL` after a grace period, and
+/// processes the tap leaves behind when it exits are stopped the same way, since one of them
+/// may hold its standard output open. The tap's exit is noticed as it happens, whatever its
+/// children hold open, and the child is always reaped (by `Process`, once the last process
+/// holding its pipes ends).
 final class TapProcess: Sendable {
     /// Why Feedwork stopped the tap, when it did.
     enum StopReason: Sendable, Equatable {
@@ -39,6 +44,11 @@ final class TapProcess: Sendable {
     private struct State {
         var stopReason: StopReason?
         var termination: Termination?
+        /// How the tap had ended when Feedwork stopped it: it had exited, but its output was
+        /// still open.
+        var terminationBeforeStop: Termination?
+        /// Whether the processes the tap left in its group when it exited were signalled.
+        var leftoversStopped = false
         var waiters: [CheckedContinuation<Termination, Never>] = []
     }
 
@@ -73,12 +83,7 @@ final class TapProcess: Sendable {
             let termination: Termination =
                 process.terminationReason == .uncaughtSignal
                 ? .signal(process.terminationStatus) : .exited(process.terminationStatus)
-            let waiters = shared.state.withLock { state in
-                state.termination = termination
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume(returning: termination) }
+            Self.ended(termination, pid: process.processIdentifier, shared: shared, grace: grace)
         }
         do {
             // One launch at a time in this program: see `Process.runSerialized()`.
@@ -90,6 +95,7 @@ final class TapProcess: Sendable {
         try? out.fileHandleForWriting.close()
         try? err.fileHandleForWriting.close()
         pid = process.processIdentifier
+        Self.awaitExit(pid, shared: shared, grace: grace)
         output = TapLineReader(out.fileHandleForReading, label: "feedwork.tap.stdout")
         Self.readErrors(err.fileHandleForReading) { line in
             shared.errorLines.withLock { lines in
@@ -102,35 +108,91 @@ final class TapProcess: Sendable {
         }
     }
 
+    /// Notes that the tap ended (the first word on it is kept), wakes the waiters, and stops
+    /// the processes the tap left in its group, unless a stop already signals them.
+    private static func ended(_ termination: Termination, pid: Int32, shared: Shared, grace: Duration) {
+        let (waiters, leftovers) = shared.state.withLock { state -> ([CheckedContinuation<Termination, Never>], Bool) in
+            guard state.termination == nil else { return ([], false) }
+            state.termination = termination
+            defer { state.waiters = [] }
+            let leftovers = state.stopReason == nil && kill(-pid, 0) == 0
+            state.leftoversStopped = leftovers
+            return (state.waiters, leftovers)
+        }
+        if leftovers { stopGroup(pid, grace: grace) }
+        for waiter in waiters { waiter.resume(returning: termination) }
+    }
+
+    /// Waits on a thread of its own for the tap to exit, without reaping it (`WNOWAIT`), and
+    /// reports it at once: Foundation's `Process` calls its termination handler only when every
+    /// process holding the tap's pipes has ended, so a child the tap left running would hide its
+    /// exit. `Process` still reaps it; until then the zombie keeps its pid (and its group's id)
+    /// from being reused, so signalling the group stays safe.
+    private static func awaitExit(_ pid: Int32, shared: Shared, grace: Duration) {
+        let thread = Thread {
+            var info = siginfo_t()
+            var result: Int32
+            repeat { result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) } while result < 0 && errno == EINTR
+            // `Process` reaped it first (ECHILD): its termination handler reports the exit.
+            guard result == 0 else { return }
+            let status = info._sifields._sigchld.si_status
+            let termination: Termination = Int(info.si_code) == CLD_EXITED ? .exited(status) : .signal(status)
+            ended(termination, pid: pid, shared: shared, grace: grace)
+        }
+        thread.name = "feedwork.tap.wait"
+        thread.start()
+    }
+
     /// The last lines the tap wrote to standard error, at most ``keptErrorLines``.
     var lastErrorLines: [String] { shared.errorLines.withLock { $0 } }
 
     /// Why Feedwork stopped the tap, or `nil` when it did not.
     var stopReason: StopReason? { shared.state.withLock { $0.stopReason } }
 
-    /// Ends the tap unless it has ended: `SIGTERM` now, `SIGKILL` after the grace period if it is
-    /// still running. The first reason given is kept.
+    /// How the tap had ended by itself before Feedwork stopped it, when it had: a process it
+    /// started still held its output open.
+    var terminationBeforeStop: Termination? { shared.state.withLock { $0.terminationBeforeStop } }
+
+    /// Whether the tap exited leaving processes of its group running, which were then stopped.
+    var stoppedLeftovers: Bool { shared.state.withLock { $0.leftoversStopped } }
+
+    /// Ends the tap and every process of its group: `SIGTERM` now, `SIGKILL` after the grace
+    /// period, then stops waiting for its output a second later (a process that left the group
+    /// may still hold it open). The first reason given is kept; a second call does nothing.
     func stop(_ reason: StopReason) {
-        let running = shared.state.withLock { state in
-            if state.stopReason == nil { state.stopReason = reason }
-            return state.termination == nil
+        let first = shared.state.withLock { state in
+            guard state.stopReason == nil else { return false }
+            state.stopReason = reason
+            state.terminationBeforeStop = state.termination
+            return true
         }
-        guard running else { return }
+        guard first else { return }
         signal(SIGTERM)
         let grace = self.grace
         Task.detached { [self] in
             try? await Task.sleep(for: grace)
             signal(SIGKILL)
-            // A process the tap started may still hold its output open: stop waiting for it.
             try? await Task.sleep(for: .seconds(1))
             output.abandon()
         }
     }
 
-    /// Sends `signal` while the child has not been waited for (its pid cannot be reused before).
+    /// Sends `signal` to the tap's process group, and to the tap while it has not been waited
+    /// for (its pid cannot be reused before; the group's id stays taken while any process is in
+    /// the group).
     private func signal(_ signal: Int32) {
         shared.state.withLock { state in
+            _ = kill(-pid, signal)
             if state.termination == nil { _ = kill(pid, signal) }
+        }
+    }
+
+    /// `SIGTERM` to the process group `group` now, `SIGKILL` after `grace` if any of it is left.
+    private static func stopGroup(_ group: Int32, grace: Duration) {
+        _ = kill(-group, SIGTERM)
+        Task.detached {
+            try? await Task.sleep(for: grace)
+            if kill(-group, 0) == 0 { _ = kill(-group, SIGKILL) }
         }
     }
 
