@@ -138,7 +138,11 @@ public struct ConfigLoader: Sendable {
             case "schema":
                 schemaNode = value
                 if let name = value.scalar?.string, PostgresURL.isSchemaName(name) {
-                    schemaName = name
+                    if let reserved = PostgresURL.reservedSchemaProblem(name) {
+                        problems.append(ConfigProblem(reserved, at: location(value)))
+                    } else {
+                        schemaName = name
+                    }
                 } else {
                     problems.append(
                         ConfigProblem(

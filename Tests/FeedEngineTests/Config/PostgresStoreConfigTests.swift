@@ -42,6 +42,15 @@ struct PostgresStoreConfigTests {
                 ])
     }
 
+    @Test(arguments: ["information_schema", "pg_catalog", "pg_toast", "pg_temp_3", "pg_feeds"])
+    func postgreSQLsOwnSchemasAreRefusedAtTheirLine(schema: String) {
+        #expect(
+            problems("store: postgres://localhost/feeds\nschema: \(schema)")
+                == [
+                    "feeds.yaml:2:9: error: 'schema' cannot be '\(schema)': information_schema, pg_catalog and every pg_ schema belong to PostgreSQL; choose another name, such as feedwork"
+                ])
+    }
+
     @Test func aSchemaMustBeAPlainIdentifierAndOnlyForPostgres() {
         #expect(
             problems("store: postgres://localhost/feeds\nschema: Feed-Work").first?.contains("'schema' must be") == true

@@ -25,10 +25,14 @@ final class PostgresStore: Sendable {
     /// and up to date, so a role that may only read the schema can use it.
     ///
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement,
-    ///   or (not migrating) the schema holds no store of this Feedwork's version.
+    ///   or (not migrating) the schema holds no store of this Feedwork's version, or `schema` is
+    ///   PostgreSQL's own (``PostgresURL/reservedSchemaProblem(_:)``).
     init(url: String, schema: String = "feedwork", migrating: Bool = true) throws(PostgresError) {
         self.schema = schema
         self.url = url
+        if let reserved = PostgresURL.reservedSchemaProblem(schema) {
+            throw PostgresError(location: PostgresURL.withoutPassword(url), message: reserved)
+        }
         let first = try PostgresConnection(url: url)
         location = first.location
         guard migrating else {

@@ -31,6 +31,15 @@ enum PostgresURL {
         return nil
     }
 
+    /// Why Feedwork refuses `schema` as its store's schema, or `nil`: `information_schema`,
+    /// `pg_catalog` and every `pg_` name belong to PostgreSQL itself (its catalogs, TOAST and
+    /// temporary schemas), where tables must not be made.
+    static func reservedSchemaProblem(_ schema: String) -> String? {
+        guard schema == "information_schema" || schema.hasPrefix("pg_") else { return nil }
+        return
+            "'schema' cannot be '\(schema)': information_schema, pg_catalog and every pg_ schema belong to PostgreSQL; choose another name, such as feedwork"
+    }
+
     /// Whether `name` is a schema name Feedwork accepts: an unquoted PostgreSQL identifier.
     static func isSchemaName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.utf8.count <= 63 else { return false }
