@@ -258,6 +258,7 @@ public struct ConfigLoader: Sendable {
                 // SQLite table names ignore case: `Thing` and `thing` would be one table.
                 let folded = binding.schema.name.lowercased()
                 let at = location(feedMapping["entity"] ?? node)
+                if isPostgres { problems += PostgresNames.problems(binding.schema).map { ConfigProblem($0, at: at) } }
                 if let existing = entities[folded], existing.schema.name != binding.schema.name {
                     problems.append(
                         ConfigProblem(

@@ -51,6 +51,32 @@ struct PostgresStoreConfigTests {
                 ])
     }
 
+    /// The problems of a config whose one feed writes the entity `entity`, on `store`.
+    func entityProblems(_ entity: String, store: String = "postgres://localhost/feeds") -> [String] {
+        loader.problems("store: \(store)\nfeeds:\n  - { name: one, adapter: items, url: a.json, entity: \(entity) }\n")
+    }
+
+    @Test func anEntityNamedLikePostgreSQLsCatalogIsRefusedOnPostgres() {
+        #expect(
+            entityProblems("pg_class")
+                == [
+                    "feeds.yaml:3:55: error: entity 'pg_class': names beginning with pg_ are PostgreSQL's (its catalog comes first on the search path, so 'pg_class' could name a system table); choose another entity name"
+                ])
+        #expect(entityProblems("pg_class", store: "feeds.sqlite").isEmpty)
+    }
+
+    @Test func anEntityNameTooLongForPostgreSQLIsRefusedWithTheNameItWouldCut() {
+        // 56 bytes: the table and its view fit in 63, its `_feed_key` index does not.
+        let name = "e" + String(repeating: "x", count: 55)
+        #expect(
+            entityProblems(name)
+                == [
+                    "feeds.yaml:3:55: error: entity '\(name)': the index '\(name)_feed_key' is 65 bytes, over PostgreSQL's limit of 63 (it would cut the name, which could then mean another one); use a shorter entity name"
+                ])
+        #expect(entityProblems(String(name.prefix(54))).isEmpty)
+        #expect(entityProblems(name, store: "feeds.sqlite").isEmpty)
+    }
+
     @Test func aSchemaMustBeAPlainIdentifierAndOnlyForPostgres() {
         #expect(
             problems("store: postgres://localhost/feeds\nschema: Feed-Work").first?.contains("'schema' must be") == true

@@ -48,6 +48,11 @@ extension PostgresStore: StoreDriver {
 
     /// Prepares the entities of `bindings` on `connection` (``SchemaPreparation``).
     static func prepare(_ bindings: [EntityBinding], in connection: PostgresConnection) throws {
+        for binding in bindings {
+            if let problem = PostgresNames.problems(binding.schema).first {
+                throw StoreError(path: connection.location, message: problem + "; nothing was changed")
+            }
+        }
         try SchemaPreparation.prepare(bindings, on: PostgresSchemaPreparer(connection: connection))
     }
 }
