@@ -24,9 +24,9 @@ enum PostgresEntityView {
         "Written by Feedwork at the start of each pass; a view of this name without this comment is left alone. Query: "
 
     /// Takes the lock that serializes writing views in the current schema, until the
-    /// transaction ends. A one-`bigint` key, so it never meets the feed leases' two-`int4` keys
-    /// (``PostgresFeedLease``).
-    static let lockSQL = "SELECT pg_advisory_xact_lock(hashtextextended('feedwork views ' || current_schema(), 0))"
+    /// transaction ends: the one that serializes creating tables (one lock, so two passes never
+    /// wait for each other's).
+    static let lockSQL = PostgresSQL.schemaChangeLockSQL
 
     /// Writes the view of `schema` unless it is up to date or the user's; `schemas` are the
     /// store's entities, for relation labels.

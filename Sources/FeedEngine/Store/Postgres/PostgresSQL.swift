@@ -2,6 +2,14 @@ import Foundation
 
 /// Pieces of PostgreSQL's SQL that the store's statements share.
 enum PostgresSQL {
+    /// Takes the lock that serializes changes to the tables and views of the current schema,
+    /// until the transaction ends: two transactions creating one table at once would both find
+    /// it missing, and the second would fail on PostgreSQL's catalog (a duplicate
+    /// `pg_type_typname_nsp_index` key). A one-`bigint` key, so it never meets the feed leases'
+    /// two-`int4` keys (``PostgresFeedLease``).
+    static let schemaChangeLockSQL =
+        "SELECT pg_advisory_xact_lock(hashtextextended('feedwork schema changes ' || current_schema(), 0))"
+
     /// `name` as a quoted identifier.
     static func identifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

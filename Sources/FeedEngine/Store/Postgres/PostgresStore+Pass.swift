@@ -53,6 +53,25 @@ extension PostgresStore: StoreDriver {
                 throw StoreError(path: connection.location, message: problem + "; nothing was changed")
             }
         }
+        // Passes in other transactions (other processes, or adapters declaring entities during
+        // their passes) would race to create the same tables and types, and all but one fail on
+        // PostgreSQL's catalog: unless every entity is recorded as it is wanted, the schema's DDL
+        // lock is taken, and what is there is read again once it is held.
+        if try !recorded(bindings, in: connection) { try connection.execute(PostgresSQL.schemaChangeLockSQL) }
         try SchemaPreparation.prepare(bindings, on: PostgresSchemaPreparer(connection: connection))
+    }
+
+    /// Whether `_entities` records each of `bindings` as it is wanted (its schema, and its
+    /// history when the binding appends): a pass whose entities are in place changes no table,
+    /// and takes no lock.
+    private static func recorded(_ bindings: [EntityBinding], in connection: PostgresConnection) throws -> Bool {
+        guard !bindings.isEmpty else { return true }
+        let known = try schemas(in: connection)
+        let history = try connection.execute("SELECT name FROM _entities WHERE history")
+        let appended = Set((0..<history.count).compactMap { history[$0, 0] })
+        return bindings.allSatisfy { binding in
+            known[binding.schema.name] == binding.schema
+                && (binding.mode != .append || appended.contains(binding.schema.name))
+        }
     }
 }
