@@ -69,6 +69,7 @@ struct RequestSettings: Decodable, Sendable {
     var retryAfterCap: FeedDuration?
     var maxResponseSize: ByteSize?
     var maxRedirects: Int?
+    var followRedirects: RedirectPolicy?
 
     enum CodingKeys: String, CodingKey {
         case timeout, retries, backoff
@@ -76,6 +77,7 @@ struct RequestSettings: Decodable, Sendable {
         case retryAfterCap = "retry_after_cap"
         case maxResponseSize = "max_response_size"
         case maxRedirects = "max_redirects"
+        case followRedirects = "follow_redirects"
     }
 
     func applied(to policy: FetchPolicy) -> FetchPolicy {
@@ -87,6 +89,7 @@ struct RequestSettings: Decodable, Sendable {
         if let retryAfterCap { policy.retryAfterCap = retryAfterCap }
         if let maxResponseSize { policy.maxResponseBytes = maxResponseSize.bytes }
         if let maxRedirects { policy.maxRedirects = maxRedirects }
+        if let followRedirects { policy.followRedirects = followRedirects }
         return policy
     }
 }
@@ -167,7 +170,8 @@ struct CommonFeedKeys: Decodable, Sendable {
 
     static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
-        "backoff", "retry_after_cap", "max_response_size", "max_redirects", "budget", "rate_limit",
+        "backoff", "retry_after_cap", "max_response_size", "max_redirects", "follow_redirects", "budget",
+        "rate_limit",
     ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {

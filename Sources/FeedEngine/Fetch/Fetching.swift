@@ -69,11 +69,13 @@ public struct FetchPolicy: Sendable, Hashable {
     public var maxRedirects: Int
     /// The budget requests wait for before they are sent (`budget:` or `rate_limit:`), if any.
     public var budget: RequestBudget?
+    /// Which redirects are followed (`follow_redirects`); see ``RedirectPolicy``.
+    public var followRedirects: RedirectPolicy
 
     public init(
         timeout: FeedDuration = .seconds(30), connectTimeout: FeedDuration = .seconds(10), retries: Int = 3,
         backoff: FeedDuration = .milliseconds(200), retryAfterCap: FeedDuration = .seconds(60),
-        maxResponseBytes: Int = 50 * 1024 * 1024, maxRedirects: Int = 5
+        maxResponseBytes: Int = 50 * 1024 * 1024, maxRedirects: Int = 5, followRedirects: RedirectPolicy = .any
     ) {
         self.timeout = timeout
         self.connectTimeout = connectTimeout
@@ -82,6 +84,7 @@ public struct FetchPolicy: Sendable, Hashable {
         self.retryAfterCap = retryAfterCap
         self.maxResponseBytes = maxResponseBytes
         self.maxRedirects = maxRedirects
+        self.followRedirects = followRedirects
     }
 }
 
@@ -96,6 +99,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         /// The body was larger than the limit, in bytes.
         case tooLarge(limit: Int)
         case tooManyRedirects
+        /// A redirect that `follow_redirects` does not follow: its target (redacted) and why.
+        case redirectRefused(to: String, reason: String)
         case fileNotFound
         case fileUnreadable(String)
         /// `--offline` and no cached response.
@@ -124,6 +129,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         case .timeout: "timed out"
         case .tooLarge(let limit): "response larger than the limit of \(limit) bytes"
         case .tooManyRedirects: "too many redirects"
+        case .redirectRefused(let target, let reason): "redirect to \(target) not followed: \(reason)"
         case .fileNotFound: "file not found"
         case .fileUnreadable(let message): "file unreadable: \(message)"
         case .offlineWithoutCache: "offline and no cached response"

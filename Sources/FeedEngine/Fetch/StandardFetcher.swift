@@ -66,7 +66,7 @@ public struct StandardFetcher: Fetching {
     ) async throws -> FetchResponse {
         let url = context.redactor.redact(request.url)
         let policy = context.policy
-        let httpRequest = Self.httpRequest(for: request, cached: cached, policy: policy)
+        let httpRequest = Self.httpRequest(for: request, cached: cached, policy: policy, redactor: context.redactor)
         if let body = request.body, context.logger.logLevel <= .debug {
             let text = FetchError.excerpt(of: body, limit: 4096, redactor: context.redactor)
             context.logger.debug("\(request.method) \(url): request body (\(body.count) B): \(text)")
@@ -195,7 +195,9 @@ public struct StandardFetcher: Fetching {
     }
 
     /// The libcurl request for `request`, made conditional on the cached response's validators.
-    static func httpRequest(for request: FetchRequest, cached: CachedResponse?, policy: FetchPolicy) -> HTTPRequest {
+    static func httpRequest(
+        for request: FetchRequest, cached: CachedResponse?, policy: FetchPolicy, redactor: Redactor = Redactor()
+    ) -> HTTPRequest {
         var headers = request.headers
         let names = Set(headers.map { $0.name.lowercased() })
         if let etag = cached?.etag, !names.contains("if-none-match") {
@@ -207,7 +209,7 @@ public struct StandardFetcher: Fetching {
         return HTTPRequest(
             url: request.url, method: request.method, headers: headers, body: request.body,
             timeout: policy.timeout, connectTimeout: policy.connectTimeout, maxRedirects: policy.maxRedirects,
-            maxResponseBytes: policy.maxResponseBytes)
+            maxResponseBytes: policy.maxResponseBytes, redirects: policy.followRedirects, redactor: redactor)
     }
 
     /// The cache entry for a 2xx response. Cookies are not kept.
@@ -244,6 +246,7 @@ public struct StandardFetcher: Fetching {
         switch error.kind {
         case .timeout: .timeout
         case .tooManyRedirects: .tooManyRedirects
+        case .redirectRefused(let target, let reason): .redirectRefused(to: redactor.redact(target), reason: reason)
         case .tooLarge(let limit): .tooLarge(limit: limit)
         case .transport(let message): .transport(redactor.redact(message))
         case .cancelled: .transport("cancelled")  // thrown as CancellationError before this

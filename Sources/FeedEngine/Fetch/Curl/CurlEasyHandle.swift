@@ -31,14 +31,64 @@ final class CurlEasyHandle {
         errorBuffer.deallocate()
     }
 
-    /// Runs `request` to completion on the calling thread.
+    /// Runs `request` to completion on the calling thread, following its redirects as its
+    /// ``HTTPRequest/redirects`` policy says: one hop at a time, within the request's timeout
+    /// and ``HTTPRequest/maxRedirects``, leaving the credentials out of a hop to another host.
     func perform(_ request: HTTPRequest, cancellation: CurlCancellation = CurlCancellation())
         -> Result<HTTPResponse, HTTPClientError>
+    {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(request.timeout.milliseconds)
+        var hop = request
+        var redirects = 0
+        var received = 0
+        while true {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { return .failure(HTTPClientError(.timeout)) }
+            hop.timeout = .milliseconds(max(1, Int64(remaining / .milliseconds(1))))
+            let (outcome, location) = performHop(hop, cancellation: cancellation)
+            guard case .success(var response) = outcome else { return outcome }
+            received += response.bytesReceived
+            response.bytesReceived = received
+            guard let location, [301, 302, 303, 307, 308].contains(response.status) else { return .success(response) }
+            func refuse(_ reason: String) -> Result<HTTPResponse, HTTPClientError> {
+                .failure(HTTPClientError(.redirectRefused(to: location, reason: reason)))
+            }
+            guard request.redirects != .never else { return refuse("follow_redirects is never") }
+            guard let scheme = URLComponents(string: location)?.scheme?.lowercased(),
+                ["http", "https"].contains(scheme)
+            else { return refuse("only http and https URLs are followed") }
+            redirects += 1
+            guard redirects <= request.maxRedirects else { return .failure(HTTPClientError(.tooManyRedirects)) }
+            if !RedirectPolicy.isSameHost(hop.url, location) {
+                guard request.redirects != .sameHost else {
+                    return refuse("it leads to another host, and follow_redirects is same_host")
+                }
+                guard request.redactor.redact(location) == location else {
+                    return refuse("it leads to another host with a secret in its URL")
+                }
+                let credentials = request.credentialHeaders
+                hop.headers.removeAll { credentials.contains($0.name.lowercased()) }
+            }
+            hop.url = location
+            // 303, and 301 or 302 after a POST, turn the request into a GET without a body, as
+            // browsers and libcurl do; 307 and 308 repeat it as it was.
+            if response.status == 303 || (hop.method.uppercased() == "POST" && response.status <= 302) {
+                if hop.method.uppercased() != "HEAD" { hop.method = "GET" }
+                hop.body = nil
+            }
+        }
+    }
+
+    /// Runs one exchange of `request`, following no redirect: the response, and the absolute
+    /// URL its `Location` names, if any.
+    private func performHop(_ request: HTTPRequest, cancellation: CurlCancellation)
+        -> (Result<HTTPResponse, HTTPClientError>, location: String?)
     {
         // Reset forgets the previous request's options but keeps live connections and caches.
         fw_curl_easy_reset(handle)
         errorBuffer[0] = 0
-        if cancellation.isCancelled { return .failure(HTTPClientError(.cancelled)) }
+        if cancellation.isCancelled { return (.failure(HTTPClientError(.cancelled)), nil) }
         let state = CurlTransferState(limit: request.maxResponseBytes, cancellation: cancellation)
         let context = Unmanaged.passRetained(state)
         defer { context.release() }
@@ -61,7 +111,7 @@ final class CurlEasyHandle {
             code = fw_curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
-            return .failure(error(for: code, state: state, request: request))
+            return (.failure(error(for: code, state: state, request: request)), nil)
         }
 
         var status = 0
@@ -70,11 +120,16 @@ final class CurlEasyHandle {
         fw_easy_getinfo_off_t(handle, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
         var effective: UnsafeMutablePointer<CChar>?
         fw_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-        return .success(
-            HTTPResponse(
-                status: status, headers: state.headers, body: state.body,
-                effectiveURL: effective.map { String(cString: $0) } ?? request.url,
-                bytesReceived: Int(downloaded)))
+        var location: UnsafeMutablePointer<CChar>?
+        fw_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &location)
+        return (
+            .success(
+                HTTPResponse(
+                    status: status, headers: state.headers, body: state.body,
+                    effectiveURL: effective.map { String(cString: $0) } ?? request.url,
+                    bytesReceived: Int(downloaded))),
+            location.map { String(cString: $0) }
+        )
     }
 
     private func configure(
@@ -86,8 +141,8 @@ final class CurlEasyHandle {
             fw_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer),
             fw_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             fw_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
-            fw_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1),
-            fw_easy_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, request.maxRedirects)),
+            // Redirects are followed by `perform`, one hop at a time.
+            fw_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             // An empty string: every encoding libcurl can decode, and decoded bodies.
             fw_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             fw_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, request.connectTimeout.milliseconds))),

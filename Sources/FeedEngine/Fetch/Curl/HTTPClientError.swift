@@ -11,6 +11,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case timeout
         /// More redirects than the request allows.
         case tooManyRedirects
+        /// A redirect the request's ``RedirectPolicy`` does not follow: its target (which may
+        /// hold a secret: redact it before showing it) and why.
+        case redirectRefused(to: String, reason: String)
         /// The decoded body was larger than the limit, in bytes.
         case tooLarge(limit: Int)
         /// Anything else: refused or reset connection, DNS, TLS, a body shorter than declared...
@@ -32,7 +35,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isTransient: Bool {
         switch kind {
         case .timeout, .transport: true
-        case .tooManyRedirects, .tooLarge, .cancelled: false
+        case .tooManyRedirects, .redirectRefused, .tooLarge, .cancelled: false
         }
     }
 
@@ -40,6 +43,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         switch kind {
         case .timeout: "timed out"
         case .tooManyRedirects: "too many redirects"
+        case .redirectRefused(let target, let reason): "redirect to \(target) not followed: \(reason)"
         case .tooLarge(let limit): "response larger than the limit of \(limit) bytes"
         case .transport(let message): "connection failed: \(message)"
         case .cancelled: "cancelled"
