@@ -23,4 +23,24 @@ struct PostgresNameTests {
         let schemas = try connection.execute("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [schema])
         #expect(schemas.first(column: 0) == (schema == "pg_feedwork" ? "0" : "1"))
     }
+
+    @Test func tablesAndViewsAreMadeInTheStoresSchemaWhateverTheirName() throws {
+        // `validate` and the pass refuse a `pg_` entity; below them, the statements that make
+        // and change tables and keys name the store's schema, so that even such a name never
+        // reaches `pg_catalog`, which PostgreSQL searches first. (A view's query, shared with
+        // SQLite, names its tables as they are: the refusal is what keeps it right.)
+        try PostgresTestServer.withSchema { connection, schema in
+            let entity = EntitySchema(
+                name: "pg_class", columns: [Column("id", .text, nullable: false), Column("value", .integer)],
+                key: ["id"])
+            try PostgresEntityTable.ensure(entity, in: connection)
+            try PostgresEntityTable.ensure(entity, keyed: false, in: connection)
+            let ours = try connection.execute("SELECT to_regclass($1) IS NOT NULL", ["\"\(schema)\".\"pg_class\""])
+            #expect(ours.first(column: 0) == "t")
+            let catalog = try connection.execute(
+                "SELECT count(*) FROM pg_attribute WHERE attrelid = 'pg_catalog.pg_class'::regclass AND attname = 'value'"
+            )
+            #expect(catalog.first(column: 0) == "0")
+        }
+    }
 }

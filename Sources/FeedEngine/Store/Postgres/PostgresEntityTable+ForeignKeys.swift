@@ -39,10 +39,11 @@ extension PostgresEntityTable {
     static func setForeignKeys(_ schema: EntitySchema, in connection: PostgresConnection) throws {
         let wanted = ForeignKey.declared(by: schema)
         let existing = try foreignKeys(of: schema.name, in: connection)
-        let table = PostgresSQL.identifier(schema.name)
+        let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
+        let table = PostgresSQL.qualified(schema.name, in: namespace)
         for (key, constraint) in existing where !wanted.contains(key) {
             try connection.execute("ALTER TABLE \(table) DROP CONSTRAINT \(PostgresSQL.identifier(constraint))")
-            try connection.execute("DROP INDEX IF EXISTS \(referenceIndex(key))")
+            try connection.execute("DROP INDEX IF EXISTS \(PostgresSQL.identifier(namespace)).\(referenceIndex(key))")
         }
         guard !wanted.isEmpty else { return }
         let schemas = try PostgresStore.schemas(in: connection)
@@ -53,7 +54,7 @@ extension PostgresEntityTable {
                 if let violation = try firstDangling(key, parentColumn: parentColumn, in: connection) {
                     throw StoreError(path: connection.location, violation)
                 }
-                let parent = PostgresSQL.identifier(key.parent)
+                let parent = PostgresSQL.qualified(key.parent, in: namespace)
                 let parentKey = "(\"_feed\", \(PostgresSQL.identifier(parentColumn)))"
                 if try !hasUniqueKey(parentColumn, on: key.parent, in: connection) {
                     try connection.execute("ALTER TABLE \(parent) ADD UNIQUE \(parentKey)")

@@ -78,7 +78,6 @@ enum PostgresEntityTable {
         _ table: String, of entity: String, common: String, columns: [FeedKit.Column], key: [String], keyed: Bool,
         storage: String?, in connection: PostgresConnection
     ) throws(PostgresEntityError) {
-        let quoted = PostgresSQL.identifier(table)
         func run(_ sql: String, _ parameters: [String?] = [], _ what: String) throws(PostgresEntityError)
             -> PostgresRows
         {
@@ -88,6 +87,9 @@ enum PostgresEntityTable {
                 throw .server(error, entity: entity, table: table, doing: what)
             }
         }
+        let namespace =
+            try run(PostgresSQL.currentSchemaSQL, [], "cannot read the store's schema").first(column: 0) ?? ""
+        let quoted = PostgresSQL.qualified(table, in: namespace)
         let stored = try run(
             """
             SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
@@ -118,13 +120,13 @@ enum PostgresEntityTable {
                 }
             }
         }
-        try setKey(keyed, table: table, quoted: quoted, key: key, run: run)
+        try setKey(keyed, table: table, quoted: quoted, namespace: namespace, key: key, run: run)
     }
 
     /// Adds or drops the primary key on `key`, and the `(_feed, _key)` index that serves lookups
     /// of a table without one.
     private static func setKey(
-        _ keyed: Bool, table: String, quoted: String, key: [String],
+        _ keyed: Bool, table: String, quoted: String, namespace: String, key: [String],
         run: (String, [String?], String) throws(PostgresEntityError) -> PostgresRows
     ) throws(PostgresEntityError) {
         let constraint = try run(
@@ -159,11 +161,11 @@ enum PostgresEntityTable {
                     "cannot drop a unique constraint")
             }
         }
-        let index = PostgresSQL.identifier(table + "_feed_key")
+        let index = table + "_feed_key"
         _ = try run(
             isKeyed
-                ? "DROP INDEX IF EXISTS \(index)"
-                : "CREATE INDEX IF NOT EXISTS \(index) ON \(quoted) (\"_feed\", \"_key\")", [],
+                ? "DROP INDEX IF EXISTS \(PostgresSQL.qualified(index, in: namespace))"
+                : "CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(index)) ON \(quoted) (\"_feed\", \"_key\")", [],
             "cannot set the table's index")
     }
 }

@@ -68,13 +68,16 @@ enum PostgresEntityView {
         }
         if let found = try existing(), !found.ours || found.current { return }
         _ = try run(lockSQL, [], "cannot take the lock on the schema's views")
+        let namespace =
+            try run(PostgresSQL.currentSchemaSQL, [], "cannot read the store's schema").first(column: 0) ?? ""
+        let qualified = PostgresSQL.qualified(view, in: namespace)
         if let found = try existing() {
             guard found.ours, !found.current else { return }
-            _ = try run("DROP VIEW \(PostgresSQL.identifier(view))", [], "cannot drop the view to write it again")
+            _ = try run("DROP VIEW \(qualified)", [], "cannot drop the view to write it again")
         }
-        _ = try run("CREATE VIEW \(PostgresSQL.identifier(view)) AS \(select)", [], "cannot create the view")
+        _ = try run("CREATE VIEW \(qualified) AS \(select)", [], "cannot create the view")
         _ = try run(
-            "COMMENT ON VIEW \(PostgresSQL.identifier(view)) IS \(literal(comment))", [],
+            "COMMENT ON VIEW \(qualified) IS \(literal(comment))", [],
             "cannot mark the view as Feedwork's")
     }
 

@@ -10,6 +10,16 @@ enum PostgresSQL {
     static let schemaChangeLockSQL =
         "SELECT pg_advisory_xact_lock(hashtextextended('feedwork schema changes ' || current_schema(), 0))"
 
+    /// `name` qualified with `schema`, `"feedwork"."thing"`: what Feedwork's statements that
+    /// create, change or drop a table, index or view name, so that they never reach another
+    /// schema's (PostgreSQL searches `pg_catalog` before the search path's schemas).
+    static func qualified(_ name: String, in schema: String) -> String {
+        identifier(schema) + "." + identifier(name)
+    }
+
+    /// The query of the schema that unqualified names are created in: the connection's own.
+    static let currentSchemaSQL = "SELECT current_schema()"
+
     /// `name` as a quoted identifier.
     static func identifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
