@@ -29,7 +29,9 @@ struct SecretSweepTests {
             case "/stats": .text("")
             case "/api/list": .data(list, headers: [("Content-Type", "application/json")])
             case "/api/live": .data(live, headers: [("Content-Type", "application/json")])
-            case "/slow": .json(fruit).delayed(by: .seconds(10))
+            // Slower than the test's polling can be held up: the run must still be waiting when it
+            // is killed, or it ends, closes the store and takes its WAL with it.
+            case "/slow": .json(fruit).delayed(by: .seconds(120))
             // An error page that echoes the request, secret included, as some servers do.
             default: .text("<html>no such page: \(request.target)</html>", status: 500)
             }
@@ -75,7 +77,7 @@ struct SecretSweepTests {
         // Killed once the slow feed waits and writes reached the WAL: polled, since a fixed pause
         // after the slow request was too short on a loaded machine.
         let wal = directory.appendingPathComponent("feeds.sqlite-wal")
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while !server.requests.contains(where: { $0.path == "/slow" }) && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
