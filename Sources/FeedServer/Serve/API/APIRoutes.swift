@@ -18,7 +18,7 @@ struct APIRoutes: Sendable {
             return jsonResponse(JSONText.line(try await Blocking.read { try settings.overview() }))
         }
         router.get("/api/feeds/:feed/runs") { request, context in
-            let feed = try context.parameters.require("feed")
+            let feed = try context.parameters.decoded("feed")
             let limit = try Self.limit(request, default: 20)
             let before = try request.uri.queryParameters["before"].map { text throws(ServeError) -> Int64 in
                 guard let run = Int64(text) else { throw .badRequest("before '\(text)': expected a run id") }
@@ -32,7 +32,7 @@ struct APIRoutes: Sendable {
                 JSONText.line(RunsPage(runs: runs, next: runs.count == limit ? runs.last?.run : nil)))
         }
         router.get("/api/feeds/:feed/rejects") { request, context in
-            let feed = try context.parameters.require("feed")
+            let feed = try context.parameters.decoded("feed")
             let limit = try Self.limit(request, default: 50)
             let rejects = try await Blocking.read { () throws -> [RejectRecord] in
                 try requireFeed(feed)
@@ -45,22 +45,22 @@ struct APIRoutes: Sendable {
         }
         router.get("/api/entities/:entity/rows") { request, context in
             let view = try EntityView(
-                entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
+                entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let pageRequest = try view.pageRequest()
             let page = try await Blocking.read { try browser.page(pageRequest, limit: view.limit) }
             return jsonResponse(Self.json(page))
         }
         router.get("/api/entities/:entity/facets") { request, context in
             let view = try EntityView(
-                entity: try context.parameters.require("entity"), query: request.uri.queryParameters)
+                entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let exportRequest = try view.exportRequest()
             let facets = try await Blocking.read { try browser.facets(exportRequest) }
             return jsonResponse(JSONText.line(["facets": facets.map(FacetDocument.init)]))
         }
         router.get("/api/entities/:entity/records/:feed/:key") { _, context in
-            let entity = try context.parameters.require("entity")
-            let feed = try context.parameters.require("feed")
-            let key = try context.parameters.require("key")
+            let entity = try context.parameters.decoded("entity")
+            let feed = try context.parameters.decoded("feed")
+            let key = try context.parameters.decoded("key")
             guard let record = try await Blocking.read({ try browser.record(entity: entity, feed: feed, key: key) })
             else {
                 throw ServeError.noRecord(entity: entity, feed: feed, key: key)
@@ -73,10 +73,10 @@ struct APIRoutes: Sendable {
         }
         // `export.csv`, `export.ndjson`, `export.json`: a path parameter is a whole segment.
         router.get("/api/entities/:entity/:file") { request, context in
-            let file = try context.parameters.require("file")
+            let file = try context.parameters.decoded("file")
             guard file.hasPrefix("export.") else { throw ServeError.notFound("no route \(request.uri.path)") }
             return try await Download(browser: browser).response(
-                entity: try context.parameters.require("entity"), format: String(file.dropFirst("export.".count)),
+                entity: try context.parameters.decoded("entity"), format: String(file.dropFirst("export.".count)),
                 query: request.uri.queryParameters)
         }
         router.get("/api/price") { request, _ in

@@ -15,16 +15,16 @@ struct PageRoutes: Sendable {
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/") { _, _ in try await overview() }
         router.get("/feeds/:feed") { request, context in
-            try await feed(try context.parameters.require("feed"), before: request.uri.queryParameters["before"])
+            try await feed(try context.parameters.decoded("feed"), before: request.uri.queryParameters["before"])
         }
         router.get("/entities") { _, _ in try await entities() }
         router.get("/entities/:entity") { request, context in
-            try await entity(try context.parameters.require("entity"), query: request.uri.queryParameters)
+            try await entity(try context.parameters.decoded("entity"), query: request.uri.queryParameters)
         }
         router.get("/entities/:entity/records/:feed/:key") { _, context in
             try await record(
-                entity: try context.parameters.require("entity"), feed: try context.parameters.require("feed"),
-                key: try context.parameters.require("key"))
+                entity: try context.parameters.decoded("entity"), feed: try context.parameters.decoded("feed"),
+                key: try context.parameters.decoded("key"))
         }
         router.get("/basket") { request, _ in try await basket(request.uri.queryParameters) }
     }
