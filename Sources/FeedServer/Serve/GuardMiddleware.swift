@@ -3,7 +3,7 @@ import Hummingbird
 
 /// What every request passes before a route sees it: only `GET` and `HEAD`, a bounded URI,
 /// and the token when the server has one (`Authorization: Bearer TOKEN`, the cookie a page
-/// visited with `?token=TOKEN` set, or `?token=TOKEN` itself).
+/// visited with `?token=TOKEN` set, or `?token=TOKEN` itself; the scheme in any case).
 struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The longest request target accepted (414 above it).
     static var maximumURILength: Int { 8 * 1024 }
@@ -35,9 +35,14 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
+    /// The token of an `Authorization: Bearer TOKEN` header; the scheme's case does not matter
+    /// (`bearer`, `BEARER`), nor the number of spaces after it.
     private func bearer(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
-        return String(header.dropFirst("Bearer ".count))
+        guard let header = request.headers[.authorization] else { return nil }
+        let scheme = header.prefix { $0 != " " }
+        guard scheme.lowercased() == "bearer" else { return nil }
+        let token = header.dropFirst(scheme.count).drop { $0 == " " }
+        return token.isEmpty ? nil : String(token)
     }
 
     /// Compares in time that depends on the lengths only, not on where the texts differ.

@@ -17,9 +17,11 @@ public struct ServeApplication: Sendable {
 
     public init(settings: ServeSettings) { self.settings = settings }
 
-    /// The router with every page and API route, behind ``GuardMiddleware``.
+    /// The router with every page and API route (each answering `HEAD` as its `GET` without
+    /// the body), behind ``HeadersMiddleware`` and ``GuardMiddleware``.
     public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(HeadersMiddleware())
         router.middlewares.add(GuardMiddleware(token: settings.token))
         router.middlewares.add(NotFoundMiddleware())
         APIRoutes(settings: settings).add(to: router)

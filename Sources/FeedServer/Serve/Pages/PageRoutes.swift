@@ -38,11 +38,7 @@ struct PageRoutes: Sendable {
     private func html(_ page: String) -> Response {
         Response(
             status: .ok,
-            headers: [
-                .contentType: "text/html; charset=utf-8",
-                .contentSecurityPolicy: "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'",
-                .xContentTypeOptions: "nosniff",
-            ], body: .init(byteBuffer: ByteBuffer(string: page)))
+            headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
     private func render(_ template: String, title: String, refresh: Int? = nil, _ context: [String: Any])

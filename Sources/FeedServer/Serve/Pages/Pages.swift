@@ -22,9 +22,11 @@ enum Pages {
     static func render(_ template: String, title: String, store: String, refresh: Int? = nil, _ context: [String: Any])
         throws(ServeError) -> String
     {
+        // Only a real number of seconds: an optional written into the page would read `nil`.
+        var layout: [String: Any] = ["title": title, "store": store]
+        if let refresh { layout["refresh"] = refresh }
         guard let library, let content = library.render(pruned(context), withTemplate: template),
-            let page = library.render(
-                ["title": title, "store": store, "refresh": refresh as Any, "content": content], withTemplate: "layout")
+            let page = library.render(layout.merging(["content": content]) { $1 }, withTemplate: "layout")
         else { throw ServeError(.internalServerError, "the page template '\(template)' does not parse") }
         return page
     }
