@@ -60,6 +60,7 @@ public struct Worker: Sendable {
         var engine = engine
         let store = engine.store
         try await plan(engine.config)
+        try await takeOverAbandonedClaims()
         observer.worker(.started(worker: name, feeds: Self.scheduled(engine.config).count))
         let (events, sink) = AsyncStream<Event>.makeStream()
         await withDiscardingTaskGroup { group in
@@ -260,6 +261,21 @@ public struct Worker: Sendable {
             }
         }
         try await engine.store.plan(planned)
+    }
+
+    /// Gives back at once the claims a dead worker left on a SQLite store, due when they were.
+    ///
+    /// This worker holds the store's exclusive lock (``SQLiteStoreLock``), which no other process can
+    /// hold while it lives, so whoever holds a claim on the board is gone: waiting out its lease
+    /// (60 s) would only delay its feeds. On a PostgreSQL store, shared by live workers, leases
+    /// run out as usual.
+    private func takeOverAbandonedClaims() async throws {
+        guard (engine.store as? SQLiteStore)?.holdsLock == true else { return }
+        for (feed, entry) in try engine.store.scheduleEntries().sorted(by: { $0.key < $1.key }) {
+            guard let holder = entry.worker else { continue }
+            try await engine.store.release(feed: feed, worker: holder, next: entry.nextRunAt)
+            logger.info("took over \(feed) from \(holder), which no longer holds the store's lock")
+        }
     }
 
     /// Why `config` cannot replace `current` in a running worker, or `nil`.

@@ -16,6 +16,8 @@ public final class SQLiteStore: Sendable {
     let writer = StoreWriter(label: "feedwork.writer")
     /// The store's run lock, when it was opened to run feeds: held as long as the store.
     private let lock: SQLiteStoreLock?
+    /// Whether this store holds the file's exclusive lock: no other process writes it.
+    var holdsLock: Bool { lock != nil }
 
     /// SQLite's process-wide settings, applied once before the first connection opens: memory
     /// statistics off, as Feedwork never reads them and they cost the writer thread a mutex on
