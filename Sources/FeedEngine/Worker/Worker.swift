@@ -27,6 +27,9 @@ public struct Worker: Sendable {
     /// feeds back and leases run out without telling it.
     public var pollInterval: FeedDuration = .seconds(1)
     public var logger = Logger(label: "feedwork.worker")
+    /// The clocks the schedule is kept by (``ScheduleTime``): due times advance on the
+    /// monotonic clock, so a step of the wall clock neither stalls nor bunches passes.
+    public var clock: any WorkerClock = SystemWorkerClock()
 
     public init(engine: Engine, name: String, observer: any WorkerObserver) {
         var engine = engine
@@ -59,7 +62,8 @@ public struct Worker: Sendable {
     public func run(commands: AsyncStream<WorkerControl>) async throws {
         var engine = engine
         let store = engine.store
-        try await plan(engine.config)
+        let time = ScheduleTime(clock: clock)
+        try await plan(engine.config, time: time)
         try await takeOverAbandonedClaims()
         observer.worker(.started(worker: name, feeds: Self.scheduled(engine.config).count))
         let (events, sink) = AsyncStream<Event>.makeStream()
@@ -92,7 +96,7 @@ public struct Worker: Sendable {
                         observer.worker(.reloadRefused(problem))
                     } else {
                         do {
-                            try await plan(config)
+                            try await plan(config, time: time)
                             engine = engine.reconfigured(config)
                             observer.worker(.reloaded(feeds: Self.scheduled(config).count))
                         } catch {
@@ -105,7 +109,7 @@ public struct Worker: Sendable {
                     pendingWake = nil
                 case .finished(let claim, let report, let lag):
                     running[claim.feed] = nil
-                    let next = nextDue(claim, report: report, config: engine.config)
+                    let next = nextDue(claim, report: report, config: engine.config, time: time)
                     do {
                         try await store.release(feed: claim.feed, worker: name, next: next)
                     } catch {
@@ -174,10 +178,10 @@ public struct Worker: Sendable {
                 requested = waiting
                 let candidates = Self.scheduled(engine.config).map(\.name).filter { running[$0] == nil }
                 let free = max(1, engine.config.concurrency) - running.count
-                var wakeAt = Date().addingTimeInterval(pollInterval.seconds)
+                var wakeAt = time.now().addingTimeInterval(pollInterval.seconds)
                 if free > 0, !candidates.isEmpty {
                     do {
-                        let now = Date()
+                        let now = time.now()
                         let claims = try await store.claim(
                             candidates, worker: name, now: now, lease: engine.config.lease, limit: free)
                         for claim in claims {
@@ -187,7 +191,7 @@ public struct Worker: Sendable {
                             observer.worker(.passStarted(feed: claim.feed, due: claim.due, lag: lag))
                             let engine = engine
                             group.addTask {
-                                let report = await pass(feed, engine: engine)
+                                let report = await pass(feed, engine: engine, time: time)
                                 sink.yield(.finished(claim, report, lag: lag))
                             }
                         }
@@ -203,7 +207,7 @@ public struct Worker: Sendable {
                 if running.count < engine.config.concurrency, pendingWake.map({ wakeAt < $0 }) ?? true {
                     pendingWake = wakeAt
                     group.addTask {
-                        let delay = wakeAt.timeIntervalSinceNow
+                        let delay = wakeAt.timeIntervalSince(time.now())
                         if delay > 0 { try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up)))) }
                         sink.yield(.wake(wakeAt))
                     }
@@ -215,7 +219,7 @@ public struct Worker: Sendable {
     }
 
     /// One pass of a claimed feed, renewing the claim every third of the lease until it ends.
-    private func pass(_ feed: FeedConfig, engine: Engine) async -> FeedReport {
+    private func pass(_ feed: FeedConfig, engine: Engine, time: ScheduleTime) async -> FeedReport {
         let store = engine.store
         let lease = engine.config.lease
         let name = name
@@ -225,7 +229,7 @@ public struct Worker: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(lease.milliseconds / 3))
                     guard !Task.isCancelled else { break }
-                    let until = Date().addingTimeInterval(lease.seconds)
+                    let until = time.now().addingTimeInterval(lease.seconds)
                     if (try? await store.renew(feed: feed.name, worker: name, until: until)) == false {
                         observer.worker(.claimLost(feed: feed.name))
                     }
@@ -239,25 +243,34 @@ public struct Worker: Sendable {
 
     /// When a feed is due after its pass: by its schedule, sooner after a failure
     /// (`retry_failed_after`), at its old time when the pass was cut short by stopping (so
-    /// another worker runs it), and shortly when another process held it.
-    private func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig) -> Date {
-        let now = Date()
+    /// another worker runs it), and shortly when another process held it. A `cron:` time is
+    /// found on the wall clock; the rest is counted on the schedule's clock.
+    private func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig, time: ScheduleTime) -> Date {
+        let now = time.now()
         if report.status == .interrupted { return claim.due }
         if report.run == nil { return now.addingTimeInterval(pollInterval.seconds * 2) }
         guard let schedule = config.feed(named: claim.feed)?.schedule else { return .distantFuture }
-        return schedule.nextDue(
-            after: claim.due, ended: now, failed: report.status == .failed, random: Double.random(in: 0...1))
+        let failed = report.status == .failed
+        let random = Double.random(in: 0...1)
+        switch schedule.timing {
+        case .every:
+            return schedule.nextDue(after: claim.due, ended: now, failed: failed, random: random)
+        case .cron:
+            let wall = time.clock.wallNow()
+            return time.fromWall(schedule.nextDue(after: claim.due, ended: wall, failed: failed, random: random))
+        }
     }
 
-    /// Puts the scheduled feeds of `config` on the board.
-    private func plan(_ config: FeedsConfig) async throws {
+    /// Puts the scheduled feeds of `config` on the board: their last runs' starts are wall
+    /// clock times, so each first due time is found on the wall clock and brought over.
+    private func plan(_ config: FeedsConfig, time: ScheduleTime) async throws {
         let starts = try engine.store.lastRunStarts()
-        let now = Date()
+        let wall = time.clock.wallNow()
         let planned = Self.scheduled(config).compactMap { feed in
             feed.schedule.map { schedule in
                 PlannedFeed(
                     feed: feed.name, schedule: schedule.description,
-                    due: schedule.firstDue(lastStarted: starts[feed.name], now: now))
+                    due: time.fromWall(schedule.firstDue(lastStarted: starts[feed.name], now: wall)))
             }
         }
         try await engine.store.plan(planned)
