@@ -50,7 +50,12 @@ public struct CSVWriter: ExportWriter {
             case .integer(let number):
                 output.append(fields[index].type == .boolean ? (number != 0 ? "true" : "false") : String(number))
             case .real(let number): if number.isFinite { output.append(number.description) }
-            case .text(let text): Self.writeField(text, to: output)
+            case .text(let text):
+                if fields[index].type == .json, let document = try? JSONParser.parse(text) {
+                    Self.writeField(document.canonical.jsonText, to: output)
+                } else {
+                    Self.writeField(text, to: output)
+                }
             }
         }
         if deletedIndices != nil { output.append(deleted ? ",true" : ",") }

@@ -60,7 +60,7 @@ struct JSONRowEncoder {
             }
         case .text(let text):
             if type == .json, let document = try? JSONParser.parse(text) {
-                output.append(document.jsonText)
+                output.append(document.canonical.jsonText)
             } else {
                 writeString(text, to: output)
             }

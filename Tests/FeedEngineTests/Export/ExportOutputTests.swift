@@ -104,3 +104,35 @@ struct ExportOutputTests {
         #expect(manifest.entities.first { $0.entity == "item__tags" }?.parent == "item")
     }
 }
+
+/// `json` columns export in one canonical form, so that both stores export them alike.
+@Suite("export: json columns in canonical form")
+struct CanonicalJSONExportTests {
+    static let document =
+        #"{"views":1001,"likes":3,"ratio":"0.01","nested":{"b":1e3,"a":[{"z":1,"y":2.50}]},"likes":4}"#
+    static let canonical = #"{"likes":4,"nested":{"a":[{"y":2.50,"z":1}],"b":1000},"ratio":"0.01","views":1001}"#
+
+    @Test func membersAreSortedByNameAndNumbersNormalizedAtEveryLevelInEveryFormat() throws {
+        let writer = ExportOutputTests()
+        let row: [FieldValue] = [.integer(1), .null, .null, .text(Self.document), .null]
+        #expect(
+            try writer.written(.ndjson, [row]) == #"{"n":1,"ok":null,"x":null,"doc":\#(Self.canonical),"s":null}"#
+                + "\n")
+        let quoted = "\"" + Self.canonical.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        #expect(try writer.written(.csv, [row]) == "n,ok,x,doc,s\r\n1,,,\(quoted),\r\n")
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aJSONColumnExportsTheSameCanonicalTextFromEitherStore(driver: HarnessStore) async throws {
+        let records = #"[{"entity":"item","fields":{"id":1,"payload":\#(Self.document)}}]"#
+        let store = try ExportTestStore(records: records, driver: driver)
+        try await store.run()
+        var request = ExportRequest(entity: "item")
+        request.columns = ["id", "payload"]
+        let ndjson = try store.export(request, format: .ndjson)
+        #expect(ndjson == #"{"id":1,"payload":\#(Self.canonical)}"# + "\n")
+        let csv = try store.export(request, format: .csv)
+        let quoted = "\"" + Self.canonical.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        #expect(csv == "id,payload\r\n1,\(quoted)\r\n")
+    }
+}
