@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-DEFAULT_FEEDS = ["bbc-fruit", "currencylayer", "deliveries", "flights", "leboncoin", "shop-products"]
+DEFAULT_FEEDS = ["bbc-fruit", "currencylayer", "deliveries", "ecb", "flights", "leboncoin", "shop-products"]
 
 
 class Context:
@@ -45,7 +45,7 @@ def open_page(browser, context, path, screenshot):
     browser.save_screenshot(os.path.join(context.screenshots, screenshot + ".png"))
 
 
-def test_overview_lists_the_six_feeds(browser, context):
+def test_overview_lists_the_default_feeds(browser, context):
     open_page(browser, context, "/", "overview")
     listed = [row.get_attribute("data-feed") for row in browser.find_elements(By.CSS_SELECTOR, "tr.feed")]
     for feed in DEFAULT_FEEDS:
