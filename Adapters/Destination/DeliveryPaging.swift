@@ -1,15 +1,16 @@
 import FeedKit
 import Foundation
 
-/// Where each page of an offset/limit list is read from.
+/// Where each page of an offset/limit list is read from, paged by FeedKit's ``Paginator``.
 ///
 /// A location with `{offset}` (and optionally `{limit}`) is a template: the numbers are put in
 /// its place, which works for files (`deliveries-{offset}.json`) and URLs alike. An http(s) URL
 /// without `{offset}` gets `offset` and `limit` query parameters instead.
-struct DeliveryPaging: Sendable, Hashable {
+struct DeliveryPaging: Sendable {
     let location: String
     let limit: Int
-    let maxPages: Int
+    /// Offset pages from 0, `limit` records a page, until an empty page or `max_pages`.
+    let paginator: Paginator
 
     /// Checks that `location` can address pages.
     ///
@@ -27,21 +28,22 @@ struct DeliveryPaging: Sendable, Hashable {
         }
         self.location = location
         self.limit = limit
-        self.maxPages = maxPages
+        var paginator = Paginator(kind: .offset(limit: limit, limitParam: "limit", offsetParam: "offset", start: 0))
+        paginator.maxPages = maxPages
+        self.paginator = paginator
     }
+
+    var maxPages: Int { paginator.maxPages }
 
     /// Whether pages are local files, where a missing file is the empty last page.
     var isFileSource: Bool { !FetchRequest.isRemote(location) }
 
-    /// The offset of the page numbered `page` (from 0).
-    func offset(ofPage page: Int) -> Int { page * limit }
-
-    /// The URL or path of the page starting at `offset`.
-    func url(offset: Int) -> String {
+    /// The URL or path of `page`.
+    func url(of page: PageRequest) -> String {
         if location.contains("{offset}") {
-            return location.replacingOccurrences(of: "{offset}", with: String(offset))
+            return location.replacingOccurrences(of: "{offset}", with: String(page.position))
                 .replacingOccurrences(of: "{limit}", with: String(limit))
         }
-        return URLQuery.appending([("offset", String(offset)), ("limit", String(limit))], to: location)
+        return URLQuery.appending(page.queryPairs, to: location)
     }
 }

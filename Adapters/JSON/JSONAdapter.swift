@@ -99,6 +99,8 @@ public struct JSONAdapter: FeedAdapter {
 
     let requests: RequestPlan
     let paginator: Paginator
+    /// Where each page says what follows it.
+    let pageFacts: PageFactReader
     let records: RecordLocator
     let mapper: RecordMapper
     let filter: RecordFilter
@@ -154,8 +156,8 @@ public struct JSONAdapter: FeedAdapter {
                 try RecordLocator(format, records: options.records, ancestorFields: compiled?.ancestorFields ?? [])
             }
         }
-        let paginator = errors.check { () throws(OptionError) in
-            try Self.paginator(options.pagination ?? PaginationSpec(kind: .none))
+        let paging = errors.check { () throws(OptionError) in
+            try Self.paging(options.pagination ?? PaginationSpec(kind: .none))
         }
         let filter = compiled.flatMap { compiled in
             errors.check { () throws(OptionError.List) in
@@ -165,20 +167,21 @@ public struct JSONAdapter: FeedAdapter {
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         let sides = Self.sideEntities(options, format: format, errors: &errors)
         try errors.throwIfAny()
-        guard let mode, let records, let compiled, let paginator, let filter else { throw errors }
+        guard let mode, let records, let compiled, let paging, let filter else { throw errors }
         var requests = RequestPlan(
             url: Self.urlTemplate(options.url), method: method,
             params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
-        requests.cursorIsPageCursor = options.incremental == nil && paginator.hasCursor
-        try Self.checkPageValues(requests, paginator: paginator)
+        requests.cursorIsPageCursor = options.incremental == nil && paging.paginator.hasCursor
+        try Self.checkPageValues(requests, paginator: paging.paginator)
         self.requests = requests
         self.mode = mode
         self.records = records
         mapper = compiled.mapper
         self.filter = filter
-        self.paginator = paginator
+        paginator = paging.paginator
+        pageFacts = paging.facts
         self.cursor = cursor
         self.sides = sides
         fingerprint = Self.fingerprint(of: options)
@@ -290,7 +293,8 @@ public struct JSONAdapter: FeedAdapter {
         let skipsUnchanged = mode != .replace && sides.isEmpty && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         var pages = PageProcessor(
-            requests: requests, paginator: paginator, records: records, mapper: mapper, filter: filter,
+            requests: requests, paginator: paginator, pageFacts: pageFacts, records: records, mapper: mapper,
+            filter: filter,
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         pages.cursor = cursor
         pages.sides = sides
@@ -336,77 +340,6 @@ public struct JSONAdapter: FeedAdapter {
         } else {
             pass.note("incremental: sent \(sentText); cursor unchanged")
         }
-    }
-
-    private static func paginator(_ spec: PaginationSpec) throws(OptionError) -> Paginator {
-        let at = ["pagination"]
-        func path(_ text: String?, _ key: String) throws(OptionError) -> JSONPath? {
-            guard let text else { return nil }
-            return try FieldCompiler.parsePath(text, at: at + [key])
-        }
-        func param(_ name: String?, _ key: String, default fallback: String) throws(OptionError) -> String {
-            let value = name ?? fallback
-            guard !value.isEmpty else { throw OptionError("\(key) must not be empty", at: at + [key]) }
-            return value
-        }
-        let kind: Paginator.Kind
-        switch spec.kind {
-        case .none: kind = .none
-        case .offset:
-            let limit = spec.limit ?? 0
-            guard limit > 0 else { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
-            kind = .offset(
-                limit: limit, limitParam: try param(spec.limitParam, "limit_param", default: "limit"),
-                offsetParam: try param(spec.offsetParam, "offset_param", default: "offset"), start: spec.start ?? 0)
-        case .page:
-            if let limit = spec.limit, limit <= 0 { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
-            if spec.totalPath != nil, spec.limit == nil {
-                throw OptionError("total_path needs limit (the page size) to count pages", at: at + ["total_path"])
-            }
-            if spec.stopOnShortPage == true, spec.limit == nil {
-                throw OptionError("stop_on_short_page needs limit (the page size)", at: at + ["stop_on_short_page"])
-            }
-            kind = .page(
-                param: try param(spec.pageParam, "page_param", default: "page"), start: spec.start ?? 1,
-                size: spec.limit,
-                sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
-        case .cursor:
-            guard let cursorPath = try path(spec.cursorPath, "cursor_path") else {
-                throw OptionError("cursor pagination needs cursor_path", at: at)
-            }
-            if let limit = spec.limit, limit <= 0 { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
-            kind = .cursor(
-                path: cursorPath, param: try param(spec.cursorParam, "cursor_param", default: "cursor"),
-                size: spec.limit, sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
-        case .nextURL:
-            guard let nextPath = try path(spec.nextPath, "next_path") else {
-                throw OptionError("next_url pagination needs next_path", at: at)
-            }
-            kind = .nextURL(path: nextPath)
-        case .linkHeader: kind = .linkHeader
-        }
-        var paginator = Paginator(kind: kind)
-        paginator.totalPath = try path(spec.totalPath, "total_path")
-        paginator.totalPagesPath = try path(spec.totalPagesPath, "total_pages_path")
-        paginator.hasMorePath = try path(spec.hasMorePath, "has_more_path")
-        paginator.allowsIncomplete = spec.allowIncomplete ?? false
-        paginator.stopOnShortPage = spec.stopOnShortPage ?? false
-        if let maxPages = spec.maxPages {
-            guard maxPages > 0 else { throw OptionError("max_pages must be at least 1", at: at + ["max_pages"]) }
-            paginator.maxPages = maxPages
-        }
-        if let parallel = spec.parallel {
-            guard (1...16).contains(parallel) else {
-                throw OptionError("parallel must be between 1 and 16", at: at + ["parallel"])
-            }
-            if parallel > 1, paginator.totalPath == nil, paginator.totalPagesPath == nil {
-                throw OptionError(
-                    "parallel needs the total up front: add total_path\(spec.kind == .page ? " or total_pages_path" : "")",
-                    at: at + ["parallel"])
-            }
-            paginator.parallel = parallel
-        }
-        return paginator
     }
 
     /// An HTTP header name (RFC 9110 token).

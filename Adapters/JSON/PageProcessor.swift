@@ -28,6 +28,8 @@ struct PageOutcome: Sendable {
 struct PageProcessor: Sendable {
     let requests: RenderedRequests
     let paginator: Paginator
+    /// Where each page says what follows it.
+    let pageFacts: PageFactReader
     let records: RecordLocator
     let mapper: RecordMapper
     let filter: RenderedRecordFilter
@@ -99,7 +101,7 @@ struct PageProcessor: Sendable {
         }
         let facts: PageFacts
         do {
-            facts = try paginator.facts(of: document, recordCount: items.count, headers: response.headers)
+            facts = try pageFacts.facts(of: document, recordCount: items.count, headers: response.headers)
         } catch {
             throw PayloadError(feed: feed, url: response.url, path: error.path, message: error.message)
         }
@@ -151,11 +153,8 @@ struct PageWalk {
     /// With `order: desc`, the cursor sent: paging stops after a page with an older record.
     private let stopsBefore: IncrementalCursor.Mark?
     private var fetched = 0
-    /// Records the pages walked held (mapped or not), and the last total a page gave.
-    private var delivered = 0
-    private var total: Int?
-    /// The pages' records, by a hash of their keys, and the number of the page that held them.
-    private var contents: [Int: Int] = [:]
+    /// The pages asked for, their records and the total they gave.
+    private var checks = PageChecks()
     /// The walk stopped before its natural end (`max_pages`, `order: desc`, a repeat).
     private var stoppedEarly = false
 
@@ -170,13 +169,12 @@ struct PageWalk {
 
     mutating func run() async throws {
         var next: PageRequest? = paginator.first
-        var seen: Set<PageRequest> = []
         while let page = next {
             guard fetched < paginator.maxPages else {
                 try stopAtCap()
                 return
             }
-            seen.insert(page)
+            checks.request(page)
             let outcome = try await processor.process(page, number: fetched + 1, pass: pass)
             fetched += 1
             try await commit(outcome)
@@ -193,7 +191,7 @@ struct PageWalk {
                 return
             }
             next = paginator.next(after: page, facts: outcome.facts, url: outcome.url)
-            if let candidate = next, seen.contains(candidate) {
+            if let candidate = next, checks.repeats(candidate) {
                 try incomplete("page \(fetched + 1) would repeat an earlier page (the same link or cursor)")
                 return
             }
@@ -217,25 +215,19 @@ struct PageWalk {
 
     /// Fewer records than the total a page gave: an incomplete pass.
     private mutating func checkTotal() throws {
-        guard !stoppedEarly, paginator.totalPath != nil, let total, delivered < total else { return }
-        try incomplete("the pages held \(delivered) of the \(total) records that total_path gives")
+        guard !stoppedEarly, processor.pageFacts.totalPath != nil, let shortfall = checks.shortfall else { return }
+        try incomplete("the pages held \(shortfall.delivered) of the \(shortfall.total) records that total_path gives")
     }
 
     /// A page whose records (by their keys) are those of an earlier page: the API ignored the
     /// page's parameters or repeats its last page.
     private mutating func checkRepeat(_ outcome: PageOutcome) throws {
-        guard !outcome.skipped, !outcome.records.isEmpty else { return }
-        var hasher = Hasher()
-        hasher.combine(outcome.records.count)
-        for record in outcome.records { hasher.combine(record.key) }
-        let signature = hasher.finalize()
-        if let earlier = contents[signature] {
-            try incomplete(
-                "page \(fetched) repeats page \(earlier) (the same \(outcome.records.count) record(s)): the API ignores the page's parameters or repeats its last page"
-            )
+        guard !outcome.skipped, let earlier = checks.earlierPage(holding: outcome.records, number: fetched) else {
             return
         }
-        contents[signature] = fetched
+        try incomplete(
+            "page \(fetched) repeats page \(earlier) (the same \(outcome.records.count) record(s)): the API ignores the page's parameters or repeats its last page"
+        )
     }
 
     /// Fetches `pages` `parallel` at a time, committing them in order.
@@ -277,8 +269,7 @@ struct PageWalk {
     }
 
     private mutating func commit(_ outcome: PageOutcome) async throws {
-        delivered += outcome.facts.recordCount
-        if let pageTotal = outcome.facts.total { total = pageTotal }
+        checks.count(outcome.facts)
         try checkRepeat(outcome)
         if stoppedEarly { return }
         try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects, source: outcome.source))

@@ -1,9 +1,11 @@
 import Foundation
 
 /// The targets of an HTTP `Link` header (RFC 8288): `<https://api/items?page=2>; rel="next", <...>; rel="last"`.
-enum LinkHeader {
+///
+/// The next page of `link_header` pagination is the target of `rel="next"`.
+public enum LinkHeader {
     /// The URI of the first link whose `rel` includes `relation` (case-insensitive), or `nil`.
-    static func target(of header: String, relation: String) -> String? {
+    public static func target(of header: String, relation: String) -> String? {
         var rest = Substring(header)
         while let open = rest.firstIndex(of: "<") {
             guard let close = rest[open...].firstIndex(of: ">") else { return nil }
