@@ -8,11 +8,13 @@ import PackageDescription
 ///     feedwork (CLI) -> adapters -> FeedKit
 ///     feedwork (CLI) -> FeedServer -> FeedEngine -> FeedKit
 ///     feedwork (CLI) -> FeedFixtures -> FeedEngine
+///     feedwork (CLI), FeedServer, the currency adapter -> FeedPricing -> FeedKit
 ///
 /// - `FeedKit`: the adapter SDK, and all an adapter may import. No SQL is reachable from it.
 /// - `FeedEngine`: config, fetcher, the store layer (both drivers), engine, worker, export and
 ///   browsing. It never names an adapter.
 /// - `FeedServer`: `feedwork serve` and the worker's metrics and health endpoints.
+/// - `FeedPricing`: basket pricing with stored exchange rates (`feedwork price`, `/api/price`).
 /// - `FeedFixtures`: recording and replaying feeds for `feedwork test` and `feedwork record`.
 /// - `FeedTestSupport`: a loopback HTTP server and a harness, for testing adapters.
 
@@ -67,6 +69,9 @@ let package = Package(
         // SQLite settings that its C API offers only through variadic functions.
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "FeedKit"),
+        // Basket pricing with stored exchange rates: `feedwork price`, serve's `/api/price` and
+        // the currency adapter's entities, in one place.
+        .target(name: "FeedPricing", dependencies: ["FeedKit"]),
         .target(
             name: "FeedEngine",
             dependencies: [
@@ -83,7 +88,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedKit", "FeedEngine",
+                "FeedKit", "FeedEngine", "FeedPricing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -96,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "feedwork",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedServer",
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ] + adapterTargets,
@@ -121,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AdapterTests",
-            dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport"] + adapterTargets,
+            dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedTestSupport"] + adapterTargets,
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedTestSupport"]),
@@ -133,7 +138,10 @@ let package = Package(
             ]),
     ]
         + builtinAdapters.map { name in
-            .target(name: "\(name)Feed", dependencies: ["FeedKit"], path: "Adapters/\(name)", exclude: ["Fixtures"])
+            // The currency adapter writes the rates that pricing reads, and shares their entities.
+            .target(
+                name: "\(name)Feed", dependencies: ["FeedKit"] + (name == "Currency" ? ["FeedPricing"] : []),
+                path: "Adapters/\(name)", exclude: ["Fixtures"])
         },
     swiftLanguageModes: [.v6]
 )

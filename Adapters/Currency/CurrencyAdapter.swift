@@ -1,4 +1,5 @@
 import FeedKit
+import FeedPricing
 
 /// Currency names and live exchange rates from a currencylayer-style API, or the European
 /// Central Bank's euro reference rates.
@@ -73,33 +74,13 @@ public struct CurrencyAdapter: FeedAdapter {
     public static let defaultListURL = "http://apilayer.net/api/list"
     public static let defaultLiveURL = "http://apilayer.net/api/live"
     public static let defaultListMaxAge = FeedDuration.days(1)
-    public static let defaultRatesMaxAge = FeedDuration.minutes(60)
+    public static let defaultRatesMaxAge = CurrencyEntities.defaultRatesMaxAge
 
-    public static let currencySchema = EntitySchema(
-        name: "currency",
-        columns: [
-            Column("code", .text, nullable: false, summary: "ISO 4217 code, e.g. EUR (the key)"),
-            Column("name", .text, nullable: false, summary: "the currency's English name"),
-        ],
-        key: ["code"],
-        order: [.ascending("code")],
-        summary: "A currency the rates API knows.")
+    /// The currency list (``CurrencyEntities/currency``), which pricing reads too.
+    public static let currencySchema = CurrencyEntities.currency
 
-    public static let rateSchema = EntitySchema(
-        name: "exchange_rate",
-        columns: [
-            Column("source", .text, nullable: false, summary: "the currency quoted from, e.g. USD"),
-            Column("target", .text, nullable: false, summary: "the currency quoted to, e.g. EUR"),
-            Column("rate", .decimal, nullable: false, summary: "units of target per unit of source, exact"),
-            Column("as_of", .timestamp, nullable: false, summary: "when the API quoted the rate (UTC)"),
-        ],
-        key: ["source", "target", "as_of"],
-        relations: [
-            Relation(column: "source", entity: "currency", labelColumn: "name"),
-            Relation(column: "target", entity: "currency", labelColumn: "name"),
-        ],
-        order: [.ascending("source"), .ascending("target"), .descending("as_of")],
-        summary: "A quoted exchange rate; one row per source, target and as_of (history).")
+    /// The rates, kept as history (``CurrencyEntities/rate``), which pricing reads too.
+    public static let rateSchema = CurrencyEntities.rate
 
     public static let description = AdapterDescription(
         name: "currency",

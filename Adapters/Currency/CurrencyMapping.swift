@@ -1,4 +1,5 @@
 import FeedKit
+import FeedPricing
 import Foundation
 
 /// Parse and map of the currency list and the live quotes, free of I/O so each can be tested alone.

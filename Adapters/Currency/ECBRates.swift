@@ -1,4 +1,5 @@
 import FeedKit
+import FeedPricing
 
 /// The European Central Bank's euro reference rates (`eurofxref-daily.xml`, and the 90-day and
 /// historical files of the same shape) to `exchange_rate` records, free of I/O.

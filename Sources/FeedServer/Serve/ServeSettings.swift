@@ -1,4 +1,5 @@
 import FeedEngine
+import FeedPricing
 
 /// How `feedwork serve` runs: where it listens, the token it asks for, and what it serves.
 public struct ServeSettings: Sendable {
@@ -9,12 +10,12 @@ public struct ServeSettings: Sendable {
     /// The token every request must carry; required when ``address`` is not loopback.
     public var token: String?
     public var browser: StoreBrowser
-    public var pricing: (any BasketPricing)?
+    public var pricing: BasketPricing?
     /// The feeds of the config served with, if any: the overview lists those that never ran too.
     public var configuredFeeds: [(feed: String, adapter: String)]
 
     public init(
-        address: ListenAddress, token: String?, browser: StoreBrowser, pricing: (any BasketPricing)?,
+        address: ListenAddress, token: String?, browser: StoreBrowser, pricing: BasketPricing?,
         configuredFeeds: [(feed: String, adapter: String)] = []
     ) {
         self.address = address

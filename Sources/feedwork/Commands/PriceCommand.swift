@@ -3,6 +3,7 @@ import CurrencyFeed
 import FeedEngine
 import FeedFixtures
 import FeedKit
+import FeedPricing
 import Foundation
 
 /// `feedwork price`: a basket of goods priced in a currency with the latest stored rate.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedEngine
+import FeedPricing
 import FeedServer
 import Foundation
 
@@ -57,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         let token = ProcessInfo.processInfo.environment[tokenEnv].flatMap { $0.isEmpty ? nil : $0 }
         let settings = ServeSettings(
             address: ListenAddress(host: host, port: port), token: token, browser: browser,
-            pricing: ServePricing(config: config),
+            pricing: BasketPricing(config: config),
             configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [])
         if let problem = settings.problem { throw CommandFailure.usage(problem) }
         let host = self.host

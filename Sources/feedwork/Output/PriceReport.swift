@@ -1,7 +1,6 @@
-import CurrencyFeed
 import FeedEngine
-import FeedFixtures
 import FeedKit
+import FeedPricing
 import Foundation
 
 /// The text and JSON forms of a priced basket.
@@ -31,7 +30,7 @@ enum PriceReport {
             ["good", "quantity", "unit", "price (\(source))", "amount (\(priced.currency))"], numeric: [1, 3, 4])
         for line in priced.lines {
             table.add([
-                line.good.name, String(line.quantity), line.good.unit, price(line.good.price), line.displayAmount,
+                line.good.name, String(line.quantity), line.good.unit, line.good.priceText, line.displayAmount,
             ])
         }
         table.add(["total", "", "", "", priced.totalText])
@@ -44,71 +43,8 @@ enum PriceReport {
         return lines.joined(separator: "\n")
     }
 
-    /// A catalog price with at least two decimals, and all of its own: `1.30`, `0.955`.
-    static func price(_ value: Decimal) -> String {
-        let plain = DecimalRounding.plain(value)
-        let decimals = plain.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
-        return DecimalRounding.fixed(value, places: max(2, decimals))
-    }
-
     /// `price --json`, in snake_case like every `--json` (``JSONText``).
-    struct Document: Encodable {
-        struct Rate: Encodable {
-            /// A cross rate's base and its two stored rates.
-            struct Via: Encodable {
-                var base: String
-                var sourceRate: String
-                var targetRate: String
-            }
-
-            var source: String
-            var target: String
-            var rate: String
-            var asOf: String?
-            var feed: String?
-            var maxAge: String?
-            var stale: Bool
-            var via: Via?
-        }
-
-        struct Item: Encodable {
-            var good: String
-            var quantity: Int
-            var unit: String
-            var unitPrice: String
-            var amount: String
-            var amountRounded: String
-        }
-
-        var currency: String
-        var exponent: Int
-        var rate: Rate
-        var items: [Item]
-        var totalExact: String
-        var total: String
-    }
-
-    /// Every amount is a decimal string: exact ones unrounded, `total` rounded once to the minor unit.
     static func json(_ priced: PricedBasket, stale: Bool, maxAge: FeedDuration) -> String {
-        let quote = priced.quote
-        let document = Document(
-            currency: priced.currency, exponent: priced.exponent,
-            rate: .init(
-                source: quote.source, target: quote.target, rate: DecimalRounding.plain(quote.rate),
-                asOf: quote.isIdentity ? nil : quote.asOf, feed: quote.feed,
-                maxAge: quote.isIdentity ? nil : maxAge.description, stale: stale,
-                via: quote.cross.map {
-                    .init(
-                        base: $0.base, sourceRate: DecimalRounding.plain($0.sourceRate),
-                        targetRate: DecimalRounding.plain($0.targetRate))
-                }),
-            items: priced.lines.map {
-                .init(
-                    good: $0.good.name, quantity: $0.quantity, unit: $0.good.unit,
-                    unitPrice: DecimalRounding.plain($0.good.price),
-                    amount: DecimalRounding.plain($0.exactAmount), amountRounded: $0.displayAmount)
-            },
-            totalExact: DecimalRounding.plain(priced.exactTotal), total: priced.totalText)
-        return JSONText.encode(document)
+        JSONText.encode(PriceDocument(priced, stale: stale, maxAge: maxAge))
     }
 }

@@ -2,6 +2,7 @@ import CurrencyFeed
 import FeedEngine
 import FeedFixtures
 import FeedKit
+import FeedPricing
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CurrencyFeed
+import FeedPricing
 import Testing
 
 @Suite("Basket parsing")

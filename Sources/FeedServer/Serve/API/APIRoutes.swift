@@ -86,7 +86,7 @@ struct APIRoutes: Sendable {
             let rows = browser.storedRows
             return jsonResponse(
                 try await Blocking.read { () throws -> String in
-                    try pricing.price(items: items, currency: currency, rows: rows)
+                    try pricing.priceJSON(items: items, currency: currency, rows: rows)
                 })
         }
     }

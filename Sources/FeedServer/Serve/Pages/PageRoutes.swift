@@ -276,7 +276,7 @@ struct PageRoutes: Sendable {
             let basket = items
             do {
                 let json = try await Blocking.run { () throws -> String in
-                    try pricing.price(items: basket, currency: currency, rows: rows)
+                    try pricing.priceJSON(items: basket, currency: currency, rows: rows)
                 }
                 if let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
                     context["priced"] = object

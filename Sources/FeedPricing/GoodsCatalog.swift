@@ -14,6 +14,13 @@ public struct Good: Sendable, Hashable {
         self.price = price
         self.unit = unit
     }
+
+    /// The price with at least two decimals, and all of its own: `1.30`, `0.955`.
+    public var priceText: String {
+        let plain = DecimalRounding.plain(price)
+        let decimals = plain.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
+        return DecimalRounding.fixed(price, places: max(2, decimals))
+    }
 }
 
 /// The goods that can be priced, with prices in one currency (USD).

@@ -10,7 +10,7 @@ public struct StoredRates: Sendable {
     /// The latest stored `source`->`target` quote (greatest `as_of`), or `nil`.
     public func latest(from source: String, to target: String) throws -> ExchangeQuote? {
         let rows = try store.rows(
-            of: CurrencyAdapter.rateSchema.name, where: ["source=\(source)", "target=\(target)"],
+            of: CurrencyEntities.rate.name, where: ["source=\(source)", "target=\(target)"],
             order: ["-as_of", "-_first_seen"], limit: 1)
         guard let row = rows.first, case .text(let rateText)? = row["rate"], case .text(let asOf)? = row["as_of"],
             let rate = DecimalRounding.decimal(rateText)
@@ -27,7 +27,7 @@ public struct StoredRates: Sendable {
         if let direct = try latest(from: source, to: target) { return direct }
         // Bases quoting `source`, newest first; the first that quotes `target` at the same time wins.
         let candidates = try store.rows(
-            of: CurrencyAdapter.rateSchema.name, where: ["target=\(source)"], order: ["-as_of", "-_first_seen"],
+            of: CurrencyEntities.rate.name, where: ["target=\(source)"], order: ["-as_of", "-_first_seen"],
             limit: 50)
         for row in candidates {
             guard case .text(let base)? = row["source"], case .text(let asOf)? = row["as_of"],
@@ -43,7 +43,7 @@ public struct StoredRates: Sendable {
                 var filters = ["source=\(base)", "target=\(target)", "as_of=\(asOf)"]
                 if let feed { filters.append("_feed=\(feed)") }
                 let match = try store.rows(
-                    of: CurrencyAdapter.rateSchema.name, where: filters, order: ["-_first_seen"], limit: 1)
+                    of: CurrencyEntities.rate.name, where: filters, order: ["-_first_seen"], limit: 1)
                 guard case .text(let text)? = match.first?["rate"], let rate = DecimalRounding.decimal(text) else {
                     continue
                 }
@@ -59,7 +59,7 @@ public struct StoredRates: Sendable {
 
     /// Whether any currency feed stored the currency list with `code` in it; `nil` when no list is stored.
     public func knows(_ code: String) throws -> Bool? {
-        let codes = try store.rows(of: CurrencyAdapter.currencySchema.name, where: [], order: [], limit: nil)
+        let codes = try store.rows(of: CurrencyEntities.currency.name, where: [], order: [], limit: nil)
             .compactMap { row -> String? in if case .text(let code)? = row["code"] { code } else { nil } }
         guard !codes.isEmpty else { return nil }
         return codes.contains(code)
