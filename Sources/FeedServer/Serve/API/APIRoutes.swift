@@ -44,14 +44,14 @@ struct APIRoutes: Sendable {
             jsonResponse(JSONText.line(try await Blocking.read { try browser.tables().map(EntityDescription.init) }))
         }
         router.get("/api/entities/:entity/rows") { request, context in
-            let view = try EntityView(
+            let view = try EntityPageQuery(
                 entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let pageRequest = try view.pageRequest()
             let page = try await Blocking.read { try browser.page(pageRequest, limit: view.limit) }
             return jsonResponse(Self.json(page))
         }
         router.get("/api/entities/:entity/facets") { request, context in
-            let view = try EntityView(
+            let view = try EntityPageQuery(
                 entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let exportRequest = try view.exportRequest()
             let facets = try await Blocking.read { try browser.facets(exportRequest) }

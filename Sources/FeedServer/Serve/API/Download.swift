@@ -23,7 +23,7 @@ struct Download: Sendable {
         guard let (format, contentType) = Self.formats[name] else {
             throw ServeError.notFound("no download format '\(name)'; formats: csv, json, ndjson")
         }
-        let view = try EntityView(entity: entity, query: query)
+        let view = try EntityPageQuery(entity: entity, query: query)
         let request = try view.exportRequest()
         let exporter = browser.exporter
         let path = FileManager.default.temporaryDirectory

@@ -123,7 +123,7 @@ struct PageRoutes: Sendable {
     }
 
     private func entity(_ name: String, query: FlatDictionary<Substring, Substring>) async throws -> Response {
-        var view = try EntityView(entity: name, query: query)
+        var view = try EntityPageQuery(entity: name, query: query)
         let schema = try await Blocking.read { try browser.schema(of: name) }
         let cards = CardLayout(schema: schema)
         let showCards = cards != nil && query["view"] != "table"
@@ -180,7 +180,7 @@ struct PageRoutes: Sendable {
     }
 
     /// The view's conditions, feeds and sort, carried by the filter form.
-    static func hiddenInputs(_ view: EntityView) -> [[String: String]] {
+    static func hiddenInputs(_ view: EntityPageQuery) -> [[String: String]] {
         var inputs: [[String: String]] = view.conditions.map { ["name": "where", "value": $0] }
         inputs += view.feeds.map { ["name": "feed", "value": $0] }
         if let sort = view.sort { inputs.append(["name": "sort", "value": sort]) }
@@ -188,10 +188,10 @@ struct PageRoutes: Sendable {
     }
 
     /// The download's query: the view's feeds, conditions and sort (as `--order`).
-    static func downloadQuery(_ view: EntityView) -> String {
+    static func downloadQuery(_ view: EntityPageQuery) -> String {
         var download = view
         download.after = nil
-        download.limit = EntityView.defaultLimit
+        download.limit = EntityPageQuery.defaultLimit
         return download.query()
     }
 

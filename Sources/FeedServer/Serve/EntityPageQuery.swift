@@ -6,8 +6,9 @@ import HummingbirdCore
 
 /// What a request asks to see of an entity, from its query string: `where` (repeatable, the
 /// conditions of `feedwork export --where`), `feed` (repeatable), `sort` (a field, `-` for
-/// descending), `after` (a page's cursor) and `limit` (rows per page).
-struct EntityView: Sendable {
+/// descending), `after` (a page's cursor) and `limit` (rows per page). A query of rows for a
+/// page or the API, not the SQL view `<entity>_view` the store keeps (FeedEngine's `EntityView`).
+struct EntityPageQuery: Sendable {
     static let defaultLimit = 50
 
     var entity: String
