@@ -116,196 +116,18 @@ public struct ConfigLoader: Sendable {
             throw ConfigError(
                 "expected a mapping with 'store', 'defaults' and 'feeds' at the top", at: location(document))
         }
-        var storeName = "feeds.sqlite"
-        var storeNode = document
-        var schemaName: String?
-        var schemaNode: Node?
-        var defaults: DefaultsBlock?
-        var feedNodes: [Node] = []
-        var feedsNode: Node?
-        for (keyNode, value) in mapping {
-            let key = keyNode.scalar?.string ?? ""
-            switch key {
-            case "store":
-                if let name = value.scalar?.string, !name.isEmpty, !value.isNull {
-                    storeName = name
-                    storeNode = value
-                } else {
-                    problems.append(
-                        ConfigProblem(
-                            "'store' must be a file path or a postgres:// URL", at: location(value)))
-                }
-            case "schema":
-                schemaNode = value
-                if let name = value.scalar?.string, PostgresURL.isSchemaName(name) {
-                    if let reserved = PostgresURL.reservedSchemaProblem(name) {
-                        problems.append(ConfigProblem(reserved, at: location(value)))
-                    } else {
-                        schemaName = name
-                    }
-                } else {
-                    problems.append(
-                        ConfigProblem(
-                            "'schema' must be a PostgreSQL schema name: lowercase letters, digits and _, starting with a letter or _, at most 63 characters",
-                            at: location(value)))
-                }
-            case "defaults":
-                // Every number out of range is reported, and left out so the rest is checked too.
-                var block = value
-                if let mapping = value.mapping {
-                    let checked = RequestLimits.check(mapping, includesConcurrency: true, file: path)
-                    problems += checked.problems + ScheduleSettings.problems(in: mapping, file: path)
-                    block = .mapping(checked.mapping)
-                }
-                do {
-                    defaults = try decoder.decode(
-                        DefaultsBlock.self, from: block, codingPath: [AnyCodingKey(stringValue: "defaults")])
-                } catch let error as ConfigError {
-                    problems += error.problems
-                }
-            case "feeds":
-                feedsNode = value
-                if let sequence = value.sequence {
-                    feedNodes = Array(sequence)
-                } else if !value.isNull {
-                    problems.append(ConfigProblem("'feeds' must be a list of feeds", at: location(value)))
-                }
-            default:
-                var message = "unknown key '\(key)' at the top level"
-                if let guess = Spelling.nearest(to: key, in: ["store", "schema", "defaults", "feeds"]) {
-                    message += "; did you mean '\(guess)'?"
-                } else {
-                    message += "; expected store, schema, defaults or feeds"
-                }
-                problems.append(ConfigProblem(message, at: location(keyNode)))
-            }
-        }
-        if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
-        problems += interpolation.placeheld.filter { $0.location == location(storeNode) }
-        let isPostgres = PostgresURL.isPostgres(storeName)
-        if isPostgres {
-            if let problem = PostgresURL.problem(storeName) {
-                problems.append(ConfigProblem(redactor.redact(problem), at: location(storeNode)))
-            }
-        } else if let problem = StorePathCheck.problem(Self.resolve(storeName, in: directory)) {
-            problems.append(ConfigProblem(problem, at: location(storeNode)))
-        }
-        if let schemaNode, !isPostgres {
-            problems.append(
-                ConfigProblem(
-                    "'schema' applies to a PostgreSQL store (store: postgres://...)", at: location(schemaNode)))
-        }
+        let top = try TopLevel(document: document, mapping: mapping, decoder: decoder, problems: &problems)
+        problems += interpolation.placeheld.filter { $0.location == location(top.storeNode) }
+        problems += top.storeProblems(directory: directory, redactor: redactor, decoder: decoder)
 
-        let basePolicy = defaults?.request.applied(to: FetchPolicy()) ?? FetchPolicy()
+        var feedDecoder = FeedDecoder(
+            registry: registry, decoder: decoder, directory: directory, redactor: redactor, defaults: top.defaults,
+            isPostgres: top.isPostgres)
         var feeds: [FeedConfig] = []
-        var firstSeen: [String: SourceLocation] = [:]
-        var entities: [String: (schema: EntitySchema, feed: String)] = [:]
-        for (index, node) in feedNodes.enumerated() {
-            let path: [any CodingKey] = [AnyCodingKey(stringValue: "feeds"), AnyCodingKey(intValue: index)]
-            guard let feedMapping = node.mapping else {
-                problems.append(ConfigProblem("a feed must be a mapping with 'name' and 'adapter'", at: location(node)))
-                continue
-            }
-            // A misspelt required key (`adapterr: fruit`) is reported as what it is, not as a
-            // missing key; without it the feed cannot be checked further.
-            let misspelt = Self.misspeltRequiredKeys(in: feedMapping, index: index, file: decoder.file)
-            if !misspelt.isEmpty {
-                problems += misspelt
-                continue
-            }
-            let commonPairs = feedMapping.filter { CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
-            let optionPairs = feedMapping.filter { !CommonFeedKeys.names.contains($0.key.scalar?.string ?? "") }
-            // The feed's own tag, not `.implicit`, which would build Yams's default resolver.
-            let limits = RequestLimits.check(
-                Node.Mapping(commonPairs.map { ($0.key, $0.value) }, feedMapping.tag, .any, feedMapping.mark),
-                includesConcurrency: false, file: decoder.file)
-            problems += limits.problems + ScheduleSettings.problems(in: feedMapping, file: decoder.file)
-            let commonNode = Node.mapping(limits.mapping)
-            let optionsNode = Node.mapping(
-                Node.Mapping(optionPairs.map { ($0.key, $0.value) }, feedMapping.tag, .any, feedMapping.mark))
-            let decodedCommon = decoder.decodeCollecting(CommonFeedKeys.self, from: commonNode, codingPath: path)
-            problems += decodedCommon.problems
-            guard let common = decodedCommon.value else { continue }
-            let nameNode = feedMapping["name"] ?? node
-            if let problem = FeedNameRule.problem(common.name, redactor: redactor) {
-                problems.append(ConfigProblem(problem, at: location(nameNode)))
-            }
-            if let first = firstSeen[common.name] {
-                problems.append(
-                    ConfigProblem(
-                        "duplicate feed name '\(common.name)' (first used at line \(first.line))",
-                        at: location(nameNode)))
-            } else {
-                firstSeen[common.name] = location(nameNode)
-            }
-            guard let adapterType = registry.adapter(named: common.adapter) else {
-                var message = "unknown adapter '\(common.adapter)'"
-                if let guess = Spelling.nearest(to: common.adapter, in: registry.names) {
-                    message += "; did you mean '\(guess)'?"
-                }
-                message += "; registered adapters: \(registry.names.joined(separator: ", "))"
-                problems.append(ConfigProblem(message, at: location(feedMapping["adapter"] ?? node)))
-                continue
-            }
-            let (misspeltCommon, adapterOptions) = Self.misspeltCommonKeys(
-                in: optionsNode, adapter: adapterType.description, index: index, file: decoder.file)
-            problems += misspeltCommon
-            let setup = FeedSetup(name: common.name, configDirectory: directory)
-            let made = adapterType.make(from: adapterOptions, decoder: decoder, codingPath: path, setup: setup)
-            problems += made.problems
-            guard let adapter = made.adapter, made.problems.isEmpty, decodedCommon.problems.isEmpty else { continue }
-            for binding in adapter.entities {
-                // SQLite table names ignore case: `Thing` and `thing` would be one table.
-                let folded = binding.schema.name.lowercased()
-                let at = location(feedMapping["entity"] ?? node)
-                if isPostgres { problems += PostgresNames.problems(binding.schema).map { ConfigProblem($0, at: at) } }
-                if let existing = entities[folded], existing.schema.name != binding.schema.name {
-                    problems.append(
-                        ConfigProblem(
-                            "entity '\(binding.schema.name)' differs from entity '\(existing.schema.name)' of feed '\(existing.feed)' only in case; SQLite table names ignore case, so they would share one table",
-                            at: at))
-                } else if let existing = entities[folded], existing.schema.columns != binding.schema.columns {
-                    problems.append(
-                        ConfigProblem(
-                            "entity '\(binding.schema.name)' is declared with other columns by feed '\(existing.feed)'",
-                            at: location(node)))
-                } else {
-                    entities[folded] = (binding.schema, common.name)
-                }
-            }
-            var policy = common.request.applied(to: basePolicy)
-            switch (common.budget, common.rateLimit) {
-            case (_?, _?):
-                problems.append(
-                    ConfigProblem(
-                        "give either budget (a shared budget of defaults) or rate_limit (the feed's own), not both",
-                        at: location(feedMapping["rate_limit"] ?? node)))
-            case (let name?, nil):
-                if let spec = defaults?.budgets?.entries.first(where: { $0.key == name })?.value {
-                    policy.budget = spec.budget(named: name)
-                } else {
-                    let names = defaults?.budgets?.entries.map(\.key) ?? []
-                    var message = "unknown budget '\(name)'"
-                    if let guess = Spelling.nearest(to: name, in: names) { message += "; did you mean '\(guess)'?" }
-                    message +=
-                        names.isEmpty
-                        ? "; declare it in defaults: { budgets: { \(name): { requests: 10, per: 1s } } }"
-                        : "; budgets: \(names.joined(separator: ", "))"
-                    problems.append(ConfigProblem(message, at: location(feedMapping["budget"] ?? node)))
-                }
-            case (nil, let spec?):
-                policy.budget = spec.budget(named: "feed \(common.name)")
-            case (nil, nil):
-                break
-            }
-            feeds.append(
-                FeedConfig(
-                    name: common.name, adapterName: common.adapter, enabled: common.enabled ?? true,
-                    location: location(node), policy: policy,
-                    fixtures: common.fixtures.map { Self.resolve($0, in: directory) },
-                    maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
-                    schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter))
+        for (index, node) in top.feedNodes.enumerated() {
+            if let feed = feedDecoder.decode(node, index: index) { feeds.append(feed) }
         }
+        problems += feedDecoder.problems
         problems += Self.appendedParentProblems(feeds)
         problems += Self.viewNameProblems(feeds)
         if !problems.isEmpty {
@@ -317,57 +139,12 @@ public struct ConfigLoader: Sendable {
         }
         var config = FeedsConfig(
             file: path, directory: directory,
-            storePath: isPostgres ? storeName : Self.resolve(storeName, in: directory),
-            postgres: isPostgres ? PostgresStoreLocation(url: storeName, schema: schemaName ?? "feedwork") : nil,
-            concurrency: defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
-        if let lease = defaults?.lease { config.lease = lease }
+            storePath: top.isPostgres ? top.storeName : Self.resolve(top.storeName, in: directory),
+            postgres: top.isPostgres
+                ? PostgresStoreLocation(url: top.storeName, schema: top.schemaName ?? "feedwork") : nil,
+            concurrency: top.defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
+        if let lease = top.defaults?.lease { config.lease = lease }
         return config
-    }
-
-    /// "unknown key 'adapterr'; did you mean 'adapter'?" for each required feed key (`name`,
-    /// `adapter`) that is missing while a key that is not a common key looks like it.
-    static func misspeltRequiredKeys(in feed: Node.Mapping, index: Int, file: String) -> [ConfigProblem] {
-        var problems: [ConfigProblem] = []
-        for required in ["name", "adapter"] where feed[required] == nil {
-            for (keyNode, _) in feed {
-                guard let key = keyNode.scalar?.string, !CommonFeedKeys.names.contains(key),
-                    Spelling.nearest(to: key, in: [required]) != nil
-                else { continue }
-                problems.append(
-                    ConfigProblem(
-                        "unknown key '\(key)' in feeds[\(index)]; did you mean '\(required)'?",
-                        at: SourceLocation(file: file, mark: keyNode.mark)))
-            }
-        }
-        return problems
-    }
-
-    /// "unknown key 'retires' in feeds[1]; did you mean 'retries'?" for each key of a feed's
-    /// adapter options that is no option of the adapter but looks like a common feed key; the
-    /// adapter's own "expected one of" would list only its options. Returns the options without
-    /// those keys.
-    static func misspeltCommonKeys(in options: Node, adapter: AdapterDescription, index: Int, file: String)
-        -> (problems: [ConfigProblem], options: Node)
-    {
-        guard let mapping = options.mapping else { return ([], options) }
-        let optionNames = adapter.options.map(\.name)
-        let common = CommonFeedKeys.names.sorted()
-        var problems: [ConfigProblem] = []
-        var kept: [(Node, Node)] = []
-        for (keyNode, value) in mapping {
-            if let key = keyNode.scalar?.string, !optionNames.contains(key),
-                Spelling.nearest(to: key, in: optionNames) == nil,
-                let guess = Spelling.nearest(to: key, in: common)
-            {
-                problems.append(
-                    ConfigProblem(
-                        "unknown key '\(key)' in feeds[\(index)]; did you mean '\(guess)'?",
-                        at: SourceLocation(file: file, mark: keyNode.mark)))
-            } else {
-                kept.append((keyNode, value))
-            }
-        }
-        return (problems, .mapping(Node.Mapping(kept, mapping.tag, mapping.style, mapping.mark)))
     }
 
     /// `path` made absolute against `directory` (a `file://` prefix is accepted).
@@ -399,45 +176,6 @@ public struct ConfigLoader: Sendable {
                 at: SourceLocation(file: file, line: 1, column: 1))
         default:
             return ConfigProblem("YAML error: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
-        }
-    }
-}
-
-extension FeedAdapter {
-    /// Decodes the options from `node` and makes the adapter, with every problem found.
-    ///
-    /// The adapter checks its options even when some of them could not be decoded (they are
-    /// left out), so that its own problems are reported in the same pass; the adapter is only
-    /// usable when there is no problem at all.
-    static func make(from node: Node, decoder: NodeDecoder, codingPath: [any CodingKey], setup: FeedSetup)
-        -> (adapter: (any FeedAdapter)?, problems: [ConfigProblem])
-    {
-        let decoded = decoder.decodeCollecting(Options.self, from: node, codingPath: codingPath)
-        guard let options = decoded.value else { return (nil, decoded.problems) }
-        func problem(_ error: OptionError) -> ConfigProblem {
-            // The deepest node the path reaches: a key the YAML does not spell out (the `type`
-            // of a short `name: type` field) points at its parent. A number is a list's index.
-            var target = node
-            for key in error.path {
-                let codingKey = target.sequence != nil ? Int(key).map(AnyCodingKey.init(intValue:)) : nil
-                guard let child = target.descendant(at: [codingKey ?? AnyCodingKey(stringValue: key)]) else { break }
-                target = child
-            }
-            return ConfigProblem(
-                "feed '\(setup.name)': \(error.message)", at: SourceLocation(file: decoder.file, mark: target.mark))
-        }
-        do {
-            return (try Self(options: options, feed: setup), decoded.problems)
-        } catch let error as OptionError {
-            return (nil, decoded.problems + [problem(error)])
-        } catch let error as OptionError.List {
-            return (nil, decoded.problems + error.errors.map(problem))
-        } catch let error as ConfigError {
-            return (nil, decoded.problems + error.problems)
-        } catch {
-            let problem = ConfigProblem(
-                "feed '\(setup.name)': \(error)", at: SourceLocation(file: decoder.file, mark: node.mark))
-            return (nil, decoded.problems + [problem])
         }
     }
 }

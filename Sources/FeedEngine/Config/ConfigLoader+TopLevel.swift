@@ -1,0 +1,108 @@
+import FeedKit
+import Yams
+
+extension ConfigLoader {
+    /// The top level of feeds.yaml: `store`, `schema`, `defaults` and `feeds`, each checked,
+    /// with every problem reported at its `file:line:column`. The feeds themselves are read by
+    /// ``FeedDecoder``.
+    struct TopLevel {
+        var storeName = "feeds.sqlite"
+        /// Where `store:` is (the document when it is not given).
+        var storeNode: Node
+        var schemaName: String?
+        var schemaNode: Node?
+        var defaults: DefaultsBlock?
+        var feedNodes: [Node] = []
+        var feedsNode: Node?
+
+        /// Reads the top-level keys of `document`, adding every problem to `problems`.
+        ///
+        /// - Throws: an error of the YAML decoder that is no ``ConfigError``.
+        init(document: Node, mapping: Node.Mapping, decoder: NodeDecoder, problems: inout [ConfigProblem]) throws {
+            let path = decoder.file
+            func location(_ node: Node) -> SourceLocation { SourceLocation(file: path, mark: node.mark) }
+            storeNode = document
+            for (keyNode, value) in mapping {
+                let key = keyNode.scalar?.string ?? ""
+                switch key {
+                case "store":
+                    if let name = value.scalar?.string, !name.isEmpty, !value.isNull {
+                        storeName = name
+                        storeNode = value
+                    } else {
+                        problems.append(
+                            ConfigProblem(
+                                "'store' must be a file path or a postgres:// URL", at: location(value)))
+                    }
+                case "schema":
+                    schemaNode = value
+                    if let name = value.scalar?.string, PostgresURL.isSchemaName(name) {
+                        if let reserved = PostgresURL.reservedSchemaProblem(name) {
+                            problems.append(ConfigProblem(reserved, at: location(value)))
+                        } else {
+                            schemaName = name
+                        }
+                    } else {
+                        problems.append(
+                            ConfigProblem(
+                                "'schema' must be a PostgreSQL schema name: lowercase letters, digits and _, starting with a letter or _, at most 63 characters",
+                                at: location(value)))
+                    }
+                case "defaults":
+                    // Every number out of range is reported, and left out so the rest is checked too.
+                    var block = value
+                    if let mapping = value.mapping {
+                        let checked = RequestLimits.check(mapping, includesConcurrency: true, file: path)
+                        problems += checked.problems + ScheduleSettings.problems(in: mapping, file: path)
+                        block = .mapping(checked.mapping)
+                    }
+                    do {
+                        defaults = try decoder.decode(
+                            DefaultsBlock.self, from: block, codingPath: [AnyCodingKey(stringValue: "defaults")])
+                    } catch let error as ConfigError {
+                        problems += error.problems
+                    }
+                case "feeds":
+                    feedsNode = value
+                    if let sequence = value.sequence {
+                        feedNodes = Array(sequence)
+                    } else if !value.isNull {
+                        problems.append(ConfigProblem("'feeds' must be a list of feeds", at: location(value)))
+                    }
+                default:
+                    var message = "unknown key '\(key)' at the top level"
+                    if let guess = Spelling.nearest(to: key, in: ["store", "schema", "defaults", "feeds"]) {
+                        message += "; did you mean '\(guess)'?"
+                    } else {
+                        message += "; expected store, schema, defaults or feeds"
+                    }
+                    problems.append(ConfigProblem(message, at: location(keyNode)))
+                }
+            }
+            if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
+        }
+
+        /// Whether `store:` is a PostgreSQL URL.
+        var isPostgres: Bool { PostgresURL.isPostgres(storeName) }
+
+        /// The problems of `store:` (a bad URL, its secrets redacted, or a path that cannot
+        /// hold a store) and of a `schema:` without a PostgreSQL store.
+        func storeProblems(directory: String, redactor: Redactor, decoder: NodeDecoder) -> [ConfigProblem] {
+            func location(_ node: Node) -> SourceLocation { SourceLocation(file: decoder.file, mark: node.mark) }
+            var problems: [ConfigProblem] = []
+            if isPostgres {
+                if let problem = PostgresURL.problem(storeName) {
+                    problems.append(ConfigProblem(redactor.redact(problem), at: location(storeNode)))
+                }
+            } else if let problem = StorePathCheck.problem(ConfigLoader.resolve(storeName, in: directory)) {
+                problems.append(ConfigProblem(problem, at: location(storeNode)))
+            }
+            if let schemaNode, !isPostgres {
+                problems.append(
+                    ConfigProblem(
+                        "'schema' applies to a PostgreSQL store (store: postgres://...)", at: location(schemaNode)))
+            }
+            return problems
+        }
+    }
+}
