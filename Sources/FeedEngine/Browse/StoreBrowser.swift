@@ -17,6 +17,8 @@ public struct StoreBrowser: Sendable {
     /// The store, for titles and errors: a path, or a server without its password.
     public let storeDescription: String
     let sql: any StoreSQL
+    /// The store, for the overview.
+    let store: any StoreReading
 
     /// The store of `config`.
     ///
@@ -40,7 +42,27 @@ public struct StoreBrowser: Sendable {
         history = store
         storedRows = store
         sql = store
+        self.store = store
         storeDescription = location.description
+    }
+
+    /// The runs the overview charts per feed.
+    public static let recentRuns = 20
+
+    /// Every feed that ran on the store, and every feed of `configured` (name and adapter)
+    /// that has not, by name: a feed that never ran has no runs and no rows.
+    public func overview(configured: [(feed: String, adapter: String)] = []) throws -> [FeedOverview] {
+        let ran = try store.feedsThatRan()
+        let adapters = Dictionary(configured.map { ($0.feed, $0.adapter) }, uniquingKeysWith: { first, _ in first })
+        let feeds = (ran + configured.map(\.feed).filter { !ran.contains($0) }).map {
+            FeedOverview.Configured(name: $0, adapter: adapters[$0] ?? "")
+        }
+        return try FeedOverview.load(feeds, from: store, recentRuns: Self.recentRuns).sorted { $0.name < $1.name }
+    }
+
+    /// Whether `feed` has run on the store.
+    public func hasFeed(_ feed: String) throws -> Bool {
+        !(try query("SELECT 1 AS found FROM _runs WHERE feed = $1 LIMIT 1", [.text(feed)])).isEmpty
     }
 
     /// The store's tables: each entity, then its child tables, by name.

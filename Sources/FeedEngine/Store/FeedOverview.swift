@@ -1,15 +1,29 @@
 import FeedKit
 import Foundation
 
-/// A feed's last run and its row counts, for `feedwork list`.
+/// What a store says of one feed: its last runs, the rows it holds, its rejects, its cursor and
+/// its place on the worker's schedule. `feedwork list` and `feedwork serve`'s overview (page and
+/// API) both show it, each the fields it prints.
 public struct FeedOverview: Sendable {
+    /// The rows a feed holds in one entity.
+    public struct EntityRows: Sendable, Encodable {
+        public var entity: String
+        public var rows: Int
+    }
+
     public var name: String
+    /// The adapter the config names; for a feed the config does not hold, the one of its last run.
     public var adapter: String
+    /// Whether the config runs the feed; `true` for a feed the config does not hold.
     public var enabled: Bool
-    /// When the last run finished (or started, if it never finished).
-    public var lastRun: String?
-    public var status: String?
-    public var rows: [(entity: String, count: Int)]
+    /// The newest runs, newest first, as many as asked for (the last one is `recent.first`).
+    public var recent: [RunRecord]
+    /// The rows the feed holds per entity: for a feed whose config declares its entities, each
+    /// of them the store has (`0` included), in the config's order; for any other (a Singer
+    /// tap's streams come with its data), every entity of the store in which it has rows, by name.
+    public var rows: [EntityRows]
+    /// The rejects the store keeps for the feed.
+    public var rejects: Int
     /// The incremental cursor the feed's last committed pass stored (``FeedPass/cursorStateKey``).
     public var cursor: String? = nil
     /// The feed's schedule in the config (`every: 15m`, `cron: ...`), for `feedwork worker`.
@@ -19,59 +33,86 @@ public struct FeedOverview: Sendable {
     /// The worker holding the feed (running its pass) while its lease lasts.
     public var worker: String? = nil
 
+    /// The last run, if the feed ran.
+    public var last: RunRecord? { recent.first }
+    /// When the last run finished (or started, if it never finished).
+    public var lastRun: String? { last.map { $0.finishedAt ?? $0.startedAt } }
+    /// The last run's status.
+    public var status: String? { last?.status }
+}
+
+extension FeedOverview {
+    /// What the config says of a feed an overview shows.
+    struct Configured: Sendable {
+        var name: String
+        /// Empty when the config does not hold the feed.
+        var adapter: String
+        var enabled = true
+        /// The entities the feed declares up front; none for a feed whose entities come with
+        /// its data, or when only the feed's name and adapter are known.
+        var entities: [String] = []
+        var schedule: FeedSchedule? = nil
+    }
+
     /// The overview of every feed in `config` when there is no store yet: none has run.
     public static func neverRun(config: FeedsConfig) -> [FeedOverview] {
         config.feeds.map {
             FeedOverview(
-                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled, lastRun: nil, status: nil, rows: [],
+                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled, recent: [], rows: [], rejects: 0,
                 schedule: $0.schedule)
         }
     }
 
-    /// The overview of every feed in `config`, from its store: the SQLite file, or the
-    /// PostgreSQL schema.
+    /// The overview of every feed in `config`, in its order, from its store: the SQLite file,
+    /// or the PostgreSQL schema.
     public static func load(config: FeedsConfig) throws -> [FeedOverview] {
-        try load(config: config, store: config.readingStore())
+        let feeds = config.feeds.map {
+            Configured(
+                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled,
+                entities: $0.adapter.entities.map(\.schema.name), schedule: $0.schedule)
+        }
+        return try load(feeds, from: config.readingStore(), recentRuns: 1)
     }
 
-    /// The overview of every feed in `config`, from `store`.
-    static func load(config: FeedsConfig, store: any StoreReading) throws -> [FeedOverview] {
+    /// The overview of `feeds`, in their order, from `store`, each with its `recentRuns` newest runs.
+    static func load(_ feeds: [Configured], from store: any StoreReading, recentRuns: Int) throws -> [FeedOverview] {
         let board = try store.scheduleEntries()
-        return try store.overviewFacts { facts in try load(config: config, from: facts, board: board) }
-    }
-
-    private static func load(config: FeedsConfig, from facts: any OverviewFacts, board: [String: ScheduleEntry])
-        throws -> [FeedOverview]
-    {
-        let now = Date()
-        return try config.feeds.map { feed in
-            var rows: [(String, Int)] = []
-            // A feed whose entities come with its data (a Singer tap's streams) declares none
-            // up front: the store's entities holding its rows stand for them.
-            let declared = feed.adapter.entities.map(\.schema.name)
-            for name in declared.isEmpty ? try facts.entityNames() : declared {
-                guard let count = try facts.rowCount(of: name, feed: feed.name) else { continue }
-                if !declared.isEmpty || count > 0 { rows.append((name, count)) }
+        let entities = try store.schemas().keys.sorted()
+        var held: [String: [String: Int]] = [:]
+        for entity in entities {
+            let counts = try store.query(
+                "SELECT _feed AS feed, count(*) AS n FROM \(SQLIdentifier.quoted(entity)) GROUP BY _feed",
+                arguments: [])
+            for case (.text(let feed)?, .integer(let count)?) in counts.map({ ($0["feed"], $0["n"]) }) {
+                held[feed, default: [:]][entity] = Int(count)
             }
-            let last = try facts.lastRun(of: feed.name)
+        }
+        var rejects: [String: Int] = [:]
+        for row in try store.query("SELECT feed, count(*) AS n FROM _rejects GROUP BY feed", arguments: []) {
+            if case .text(let feed)? = row["feed"], case .integer(let count)? = row["n"] { rejects[feed] = Int(count) }
+        }
+        var cursors: [String: String] = [:]
+        let cursorRows = try store.query(
+            "SELECT feed, value FROM _state WHERE key = $1", arguments: [.text(FeedPass.cursorStateKey)])
+        for row in cursorRows {
+            if case .text(let feed)? = row["feed"], case .text(let value)? = row["value"] { cursors[feed] = value }
+        }
+        let now = Date()
+        return try feeds.map { feed in
+            let counts = held[feed.name] ?? [:]
+            let rows: [EntityRows] =
+                feed.entities.isEmpty
+                ? entities.compactMap { entity in counts[entity].map { EntityRows(entity: entity, rows: $0) } }
+                : feed.entities.filter(entities.contains).map { EntityRows(entity: $0, rows: counts[$0] ?? 0) }
             let entry = board[feed.name]
-            let held = entry.flatMap { entry in entry.leaseUntil.map { $0 > now } } ?? false
+            let leased = entry.flatMap { entry in entry.leaseUntil.map { $0 > now } } ?? false
+            let recent = try store.runs(feed: feed.name, limit: recentRuns)
             return FeedOverview(
-                name: feed.name, adapter: feed.adapterName, enabled: feed.enabled, lastRun: last?.time,
-                status: last?.status, rows: rows,
-                cursor: try facts.state(of: feed.name, key: FeedPass.cursorStateKey), schedule: feed.schedule,
+                name: feed.name, adapter: feed.adapter.isEmpty ? recent.first?.adapter ?? "" : feed.adapter,
+                enabled: feed.enabled, recent: recent, rows: rows,
+                rejects: rejects[feed.name] ?? 0, cursor: cursors[feed.name], schedule: feed.schedule,
                 nextRun: feed.schedule == nil ? nil : entry.map { Timestamp.string($0.nextRunAt) },
-                worker: held ? entry?.worker : nil)
+                worker: leased ? entry?.worker : nil)
         }
     }
-}
-
-/// The few facts about a store an overview needs, read on one snapshot.
-protocol OverviewFacts {
-    /// When the feed's last run finished (or started, if it never finished), and its status.
-    func lastRun(of feed: String) throws -> (time: String, status: String)?
-    func entityNames() throws -> [String]
-    /// The rows `feed` holds in `table`; `nil` when there is no such table.
-    func rowCount(of table: String, feed: String) throws -> Int?
-    func state(of feed: String, key: String) throws -> String?
 }

@@ -16,6 +16,4 @@ protocol StoreReading: StoredRows, StoreHistory, StoreSQL, FeedResponseCacheRead
     /// Runs `body` on one consistent snapshot of the store, which an export reads all its
     /// tables from; errors of the export itself pass through unwrapped.
     func exportSnapshot<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T
-    /// Runs `body` with the facts of a feed overview, read on one snapshot.
-    func overviewFacts<T>(_ body: (any OverviewFacts) throws -> T) throws -> T
 }

@@ -55,7 +55,7 @@ struct ListCommand: ParsableCommand {
                         Report(
                             feed: $0.name, adapter: $0.adapter, enabled: $0.enabled, lastRun: $0.lastRun,
                             status: $0.status,
-                            rows: Dictionary($0.rows.map { ($0.entity, $0.count) }, uniquingKeysWith: +),
+                            rows: Dictionary($0.rows.map { ($0.entity, $0.rows) }, uniquingKeysWith: +),
                             cursor: $0.cursor, schedule: $0.schedule?.description, nextRun: $0.nextRun,
                             worker: $0.worker)
                     }))
@@ -72,7 +72,7 @@ struct ListCommand: ParsableCommand {
             table.add(
                 [
                     feed.name, feed.adapter, feed.enabled ? "yes" : "no", feed.lastRun ?? "never", feed.status ?? "-",
-                    feed.rows.map { "\($0.entity) \($0.count)" }.joined(separator: ", "),
+                    feed.rows.map { "\($0.entity) \($0.rows)" }.joined(separator: ", "),
                 ] + (cursors ? [feed.cursor ?? "-"] : [])
                     + (schedules
                         ? [feed.schedule?.description ?? "-", feed.nextRun ?? "-", feed.worker ?? "-"] : []))

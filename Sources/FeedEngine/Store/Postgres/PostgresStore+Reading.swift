@@ -6,8 +6,4 @@ extension PostgresStore: StoreReading {
     func exportSnapshot<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
         try snapshot { try body(PostgresSnapshot(connection: $0)) }
     }
-
-    func overviewFacts<T>(_ body: (any OverviewFacts) throws -> T) throws -> T {
-        try read { connection in try body(PostgresOverviewFacts(connection: connection)) }
-    }
 }

@@ -12,8 +12,4 @@ extension SQLiteStore: StoreReading {
             throw StoreError(path: path, error)
         }
     }
-
-    func overviewFacts<T>(_ body: (any OverviewFacts) throws -> T) throws -> T {
-        try read { db in try body(SQLiteOverviewFacts(db: db)) }
-    }
 }

@@ -61,20 +61,6 @@ extension SQLiteStore {
         try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
     }
 
-    /// The last run of `feed`: when it finished (or started, if it never finished) and its status.
-    func lastRun(of feed: String) throws -> (time: String, status: String)? {
-        try read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT started_at, finished_at, status FROM _runs WHERE feed = ? ORDER BY id DESC LIMIT 1",
-                    arguments: [feed])
-            else { return nil }
-            let finished: String? = row["finished_at"]
-            return (finished ?? row["started_at"], row["status"])
-        }
-    }
-
     static func recordRun(_ id: Int64, outcome: RunOutcome, in db: Database) throws {
         try db.execute(
             sql: """

@@ -15,7 +15,8 @@ struct APIRoutes: Sendable {
         router.get("/api/openapi.json") { _, _ in jsonResponse(OpenAPIDocument.text) }
         router.get("/api/feeds") { _, _ in
             let settings = self.settings
-            return jsonResponse(JSONText.line(try await Blocking.read { try settings.overview() }))
+            let feeds = try await Blocking.read { try settings.overview() }
+            return jsonResponse(JSONText.line(feeds.map(OverviewJSON.init)))
         }
         router.get("/api/feeds/:feed/runs") { request, context in
             let feed = try context.parameters.decoded("feed")

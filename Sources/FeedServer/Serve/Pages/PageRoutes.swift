@@ -56,9 +56,9 @@ struct PageRoutes: Sendable {
         let rows: [[String: Any]] = feeds.map { summary in
             let last = summary.last
             return [
-                "feed": summary.feed, "feedPath": Pages.segment(summary.feed),
-                "feedQuery": URLText.encode(summary.feed),
-                "adapter": summary.adapter, "time": last.map { $0.finishedAt ?? $0.startedAt } ?? "",
+                "feed": summary.name, "feedPath": Pages.segment(summary.name),
+                "feedQuery": URLText.encode(summary.name),
+                "adapter": last?.adapter ?? summary.adapter, "time": last.map { $0.finishedAt ?? $0.startedAt } ?? "",
                 "status": last?.status ?? "never run", "statusClass": last?.status ?? "never",
                 "ran": last != nil, "error": last?.error ?? "", "notes": last?.notes ?? [],
                 "counts": last.map { "\($0.inserted) / \($0.updated) / \($0.unchanged) / \($0.deleted)" } ?? "",
