@@ -39,6 +39,15 @@ protocol SQLDialect: Sendable {
 
     /// `sql` with its `?` parameters as the database reads them.
     func numbered(_ sql: String) -> String
+
+    /// The type of a system table's column that holds `kind` (``SystemTable``).
+    func systemType(_ kind: SystemColumn.Kind) -> String
+
+    /// The declaration of a system table's row id that the database numbers, after its name.
+    var serialPrimaryKey: String { get }
+
+    /// The default of a system table's column of `kind` that starts at zero (or false).
+    func zero(_ kind: SystemColumn.Kind) -> String
 }
 
 extension SQLDialect {
@@ -54,4 +63,7 @@ extension SQLDialect {
 
     /// `sql` as it is: `?` parameters.
     func numbered(_ sql: String) -> String { sql }
+
+    /// `0`.
+    func zero(_ kind: SystemColumn.Kind) -> String { "0" }
 }

@@ -1,5 +1,9 @@
 /// The system tables of a PostgreSQL store, created and brought up to date in order.
 ///
+/// A new store is created from ``SystemTables`` at once, every step recorded; a store made by
+/// an older Feedwork gets the steps it lacks. Never edit a released step; add a new one, and
+/// change ``SystemTables`` to the shape it leaves.
+///
 /// Each step runs once, in the transaction that records it in `_migrations`, while a
 /// transaction-level advisory lock keeps two processes opening a new store from racing. The
 /// tables mirror the SQLite store's, with the types a SQL user expects: times are
@@ -131,10 +135,13 @@ enum PostgresMigrations {
 
     /// Creates `schema` when missing and applies the steps it lacks (up to `target`), then
     /// points the connection's `search_path` at it; refuses a store with steps this Feedwork
-    /// does not know.
-    static func migrate(_ connection: PostgresConnection, schema: String, upTo target: Int = latest)
-        throws(PostgresError)
-    {
+    /// does not know. A new store brought to the latest version is created from
+    /// ``SystemTables`` (unless `creatingFromDescription` is false: then it goes through every
+    /// step, as the stores in use did).
+    static func migrate(
+        _ connection: PostgresConnection, schema: String, upTo target: Int = latest,
+        creatingFromDescription: Bool = true
+    ) throws(PostgresError) {
         let quoted = PostgresSQL.identifier(schema)
         try connection.execute("BEGIN")
         do throws(PostgresError) {
@@ -152,8 +159,14 @@ enum PostgresMigrations {
             if done > latest {
                 throw PostgresError(location: connection.location, message: StoreError.newerFeedworkMessage)
             }
+            let created = done == 0 && target == latest && creatingFromDescription
+            if created {
+                for statement in SystemTables.all.flatMap({ $0.createStatements(in: PostgresDialect()) }) {
+                    try connection.execute(statement)
+                }
+            }
             for step in steps where step.version > done && step.version <= target {
-                try connection.execute(step.sql)
+                if !created { try connection.execute(step.sql) }
                 try connection.execute(
                     "INSERT INTO _migrations(version, name) VALUES ($1, $2)", [String(step.version), step.name])
             }

@@ -42,7 +42,7 @@ public final class SQLiteStore: Sendable {
             configuration.label = "feedwork.store"
             pool = try DatabasePool(path: path, configuration: configuration)
             if try pool.read(SQLiteMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
-            try SQLiteMigrations.migrator.migrate(pool)
+            try SQLiteMigrations.migrate(pool)
         } catch let error as StoreError {
             throw error
         } catch {

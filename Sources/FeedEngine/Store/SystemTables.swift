@@ -1,0 +1,110 @@
+/// The system tables of a store, described once for every driver: the runs, rejects, response
+/// cache, state, entities, outbox, tombstones and worker schedule.
+///
+/// A new store is created from this description; a store made by an older Feedwork reaches it
+/// through its driver's migrations (`SQLiteMigrations`, `PostgresMigrations`), which are
+/// history and never change. To change a system table, change it here and add a migration to
+/// each driver that brings an existing store to the same shape:
+/// `SystemTablesTests` compares a new and a migrated store with this description on each driver.
+enum SystemTables {
+    private static func text(_ name: String, nullable: Bool = false) -> SystemColumn {
+        SystemColumn(name: name, kind: .text, nullable: nullable)
+    }
+
+    private static func integer(_ name: String, nullable: Bool = false) -> SystemColumn {
+        SystemColumn(name: name, kind: .integer, nullable: nullable)
+    }
+
+    private static func count(_ name: String) -> SystemColumn {
+        SystemColumn(name: name, kind: .integer, defaultsToZero: true)
+    }
+
+    private static func time(_ name: String, nullable: Bool = false) -> SystemColumn {
+        SystemColumn(name: name, kind: .time, nullable: nullable)
+    }
+
+    private static let id = SystemColumn(name: "id", kind: .serial)
+
+    /// One row per pass: how it went and what it wrote.
+    static let runs = SystemTable(
+        name: "_runs",
+        columns: [
+            id, text("feed"), text("adapter"), time("started_at"), time("finished_at", nullable: true), text("status"),
+            count("requests"), count("attempts"), count("bytes"), count("inserted"), count("updated"),
+            count("unchanged"), count("deleted"), count("rejected"), text("error", nullable: true),
+            text("notes", nullable: true),
+        ],
+        primaryKey: ["id"], indexes: [SystemIndex(name: "_runs_feed", columns: ["feed", "id"])])
+
+    /// Records a pass could not store, and why; `url` and `page` say where they came from.
+    static let rejects = SystemTable(
+        name: "_rejects",
+        columns: [
+            id, integer("run"), text("feed"), text("entity"), text("path"), text("reason"), text("raw"),
+            text("url", nullable: true), integer("page", nullable: true),
+        ],
+        primaryKey: ["id"], indexes: [SystemIndex(name: "_rejects_feed", columns: ["feed", "run"])])
+
+    /// The cached responses' entries (their bodies are in ``cacheBodies``).
+    static let cache = SystemTable(
+        name: "_http_cache",
+        columns: [
+            text("key"), text("feed"), text("url"), integer("status"),
+            SystemColumn(name: "headers", kind: .json), text("etag", nullable: true),
+            text("last_modified", nullable: true), time("fetched_at"),
+        ],
+        primaryKey: ["key"], indexes: [SystemIndex(name: "_http_cache_feed", columns: ["feed"])])
+
+    /// The cached responses' bodies; when `body_size` is set, `body` holds them zlib-compressed.
+    static let cacheBodies = SystemTable(
+        name: "_http_cache_body",
+        columns: [text("key"), SystemColumn(name: "body", kind: .bytes), integer("body_size", nullable: true)],
+        primaryKey: ["key"])
+
+    /// What feeds keep between passes (cursors, bookmarks), by feed and key.
+    static let state = SystemTable(
+        name: "_state", columns: [text("feed"), text("key"), text("value")], primaryKey: ["feed", "key"])
+
+    /// The entities' schemas, and whether a feed keeps an entity's history.
+    static let entities = SystemTable(
+        name: "_entities",
+        columns: [
+            text("name"), SystemColumn(name: "schema", kind: .json),
+            SystemColumn(name: "history", kind: .boolean, defaultsToZero: true),
+        ],
+        primaryKey: ["name"])
+
+    /// The URLs a pass notifies once it committed, until they are delivered.
+    static let outbox = SystemTable(
+        name: "_outbox",
+        columns: [
+            id, text("feed"), integer("run"), text("url"), time("created_at"), count("attempts"),
+            text("last_error", nullable: true), time("delivered_at", nullable: true),
+        ],
+        primaryKey: ["id"], indexes: [SystemIndex(name: "_outbox_pending", columns: ["feed", "delivered_at"])])
+
+    /// One row per row a `replace` pass deleted: its key values (a JSON array, in key order).
+    static let tombstones = SystemTable(
+        name: "_tombstones",
+        columns: [
+            id, text("feed"), text("entity"), text("key"), SystemColumn(name: "key_values", kind: .json),
+            integer("run"), time("deleted_at"),
+        ],
+        primaryKey: ["id"],
+        indexes: [
+            SystemIndex(name: "_tombstones_entity", columns: ["entity", "run"]),
+            SystemIndex(name: "_tombstones_key", columns: ["entity", "feed", "key"]),
+        ])
+
+    /// The worker's schedule: when each feed is next due, and the worker holding it.
+    static let schedule = SystemTable(
+        name: "_schedule",
+        columns: [
+            text("feed"), text("schedule"), time("next_run_at"), text("claimed_by", nullable: true),
+            time("lease_until", nullable: true),
+        ],
+        primaryKey: ["feed"])
+
+    /// Every system table, in the order a new store creates them.
+    static let all = [runs, rejects, cache, cacheBodies, state, entities, outbox, tombstones, schedule]
+}
