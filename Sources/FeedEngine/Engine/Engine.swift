@@ -127,7 +127,6 @@ public struct Engine: Sendable {
         let pass = FeedPass(
             feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
             baseDirectory: context.baseDirectory, backend: backend)
-        let resultBox = OutcomeBox()
         do {
             try await adapter.run(pass)
             try await transaction.send { scope in
@@ -136,12 +135,14 @@ public struct Engine: Sendable {
                     counts, maxRatio: feed.maxRejectRatio, feed: feed.name, firstReject: scope.firstReject)
                 for note in notes { backend.note(redactor.redact(note)) }
                 let outcome = backend.outcome(counts: counts, error: nil, finished: Date())
-                resultBox.outcome = outcome
+                backend.recordedOutcome.withLock { $0 = outcome }
                 try scope.recordRun(outcome)
             }
             try await transaction.finish(commit: true)
-            report.status = resultBox.outcome.status
-            report.counts = resultBox.outcome.counts
+            if let outcome = backend.recordedOutcome.withLock({ $0 }) {
+                report.status = outcome.status
+                report.counts = outcome.counts
+            }
             logger.info("\(feed.name): run \(runID) committed (\(report.status.rawValue)): \(report.counts)")
         } catch {
             try? await transaction.finish(commit: false)
@@ -186,11 +187,4 @@ public struct Engine: Sendable {
     }
 
     static func milliseconds(since start: Date) -> Int { Int((Date().timeIntervalSince(start) * 1000).rounded()) }
-}
-
-/// Carries the outcome out of the transaction's thread; read only after the transaction finished.
-private final class OutcomeBox: @unchecked Sendable {
-    var outcome = RunOutcome(
-        status: .ok, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0, error: nil, notes: [],
-        finished: Date())
 }

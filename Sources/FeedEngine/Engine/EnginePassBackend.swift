@@ -12,6 +12,9 @@ final class EnginePassBackend: PassBackend {
     let context: FetchContext
     let transaction: FeedTransaction
     let statistics = Mutex(PassStatistics())
+    /// The outcome the pass recorded in its run row: set by its last job, on the store's writer
+    /// thread, and read once the transaction committed.
+    let recordedOutcome = Mutex<RunOutcome?>(nil)
     /// Whether `state` reads what earlier passes stored; false for a full refresh.
     let readsStoredState: Bool
     /// The fields of each entity the pass writes, which every record's ``ContentHash`` starts
