@@ -100,7 +100,8 @@ extension ConfigLoader {
                 location: location(node), policy: policy,
                 fixtures: common.fixtures.map { ConfigLoader.resolve($0, in: directory) },
                 maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
-                schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter)
+                schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter,
+                namesRemoteURL: RemoteURLHint.namesRemoteURL(node))
         }
 
         /// Checks `adapter`'s entities against those of the feeds before it (one table for names

@@ -58,6 +58,9 @@ public struct FeedConfig: Sendable {
     /// When `feedwork worker` runs the feed; `nil` leaves it to `feedwork run`.
     public var schedule: FeedSchedule?
     public var adapter: any FeedAdapter
+    /// Whether the feed's entry names an `http://` or `https://` URL: a hint that its passes
+    /// fetch over the network (``RemoteURLHint``; an adapter's built-in URL is not seen).
+    public var namesRemoteURL = false
 }
 
 /// The `defaults:` block, also accepted per feed for the request settings.

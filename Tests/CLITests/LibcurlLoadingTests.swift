@@ -1,0 +1,49 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// libcurl (30 libraries, about 5 ms of CPU) is loaded by a run only when it fetches over the
+/// network: early for a feed that names an http(s) URL, never for local files or --offline.
+@Suite("feedwork run: loading libcurl")
+struct LibcurlLoadingTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("startup")
+        try Data(#"{"fruit":[{"type":"apple","price":149,"weight":120}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("data.json"))
+    }
+
+    func writeConfig(_ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+    }
+
+    /// glibc's loader names every library it loads on stderr under LD_DEBUG=files.
+    func librariesLoaded(by arguments: [String]) throws -> (FeedworkProcess.Result, curl: Bool) {
+        let result = try FeedworkProcess.run(arguments, in: directory, environment: ["LD_DEBUG": "files"])
+        return (result, result.stderr.contains("file=libcurl.so"))
+    }
+
+    @Test func aRunOfLocalFilesOrOfflineNeverLoadsLibcurl() throws {
+        try writeConfig(
+            """
+            feeds:
+              - { name: fruit, adapter: fruit, url: data.json }
+              - { name: live, adapter: fruit, url: "http://127.0.0.1:9/data.json", enabled: false }
+            """)
+        let (local, localCurl) = try librariesLoaded(by: ["run", "--feed", "fruit"])
+        #expect(local.status == 0, "\(local.stderr.suffix(2000))")
+        #expect(!localCurl)
+        let (offline, offlineCurl) = try librariesLoaded(by: ["run", "--feed", "live", "--offline"])
+        #expect(!offlineCurl, "\(offline.stderr.suffix(2000))")
+    }
+
+    @Test func aRunOfAFeedThatNamesAnHTTPURLLoadsLibcurlForItsRequest() throws {
+        let server = try LoopbackServer { _ in .json(#"{"fruit":[{"type":"pear","price":99,"weight":80}]}"#) }
+        defer { server.stop() }
+        try writeConfig("feeds:\n  - { name: fruit, adapter: fruit, url: \"\(server.url("/data.json"))\" }\n")
+        let (result, curl) = try librariesLoaded(by: ["run"])
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        #expect(curl)
+    }
+}
