@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `feedwork` command: many JSON web APIs into one SQLite store.
 @main
@@ -44,6 +45,10 @@ struct Feedwork: AsyncParsableCommand {
             exitForArgumentParser(error)
         }
         LoggingOptions.bootstrap(level: LoggingOptions.level(chosenBy: command))
+        // Benchmarks/startup.sh times the start-up of a command, up to here, with
+        // FEEDWORK_STARTUP_ONLY set: the command line is parsed and checked, and the command is
+        // about to begin its own work.
+        if getenv(startupOnlyVariable) != nil { exit() }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -60,6 +65,10 @@ struct Feedwork: AsyncParsableCommand {
         // main queue, where an async main ends.
         exit()
     }
+
+    /// The environment variable that ends every command where its own work would begin, with
+    /// status 0: what Benchmarks/startup.sh times as the command's start-up.
+    static let startupOnlyVariable = "FEEDWORK_STARTUP_ONLY"
 
     /// Ends with argument-parser's own message for `error` (help, version, a parse error with
     /// the usage line), but with Feedwork's usage status 2 where argument-parser would exit 64,
