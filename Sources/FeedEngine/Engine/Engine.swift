@@ -103,8 +103,7 @@ public struct Engine: Sendable {
         do {
             lease = try await store.lease(of: feed.name, wait: wait)
             started = Date()  // the pass starts once it holds its feed, so one feed's runs never overlap
-            runID = try await store.startRun(
-                feed: feed.name, adapter: feed.adapterName, bindings: bindings, at: started)
+            runID = try await store.startRun(feed: feed.name, adapter: feed.adapterName, at: started)
         } catch {
             report.error = redactor.redact(String(describing: error))
             report.milliseconds = Self.milliseconds(since: started)

@@ -17,9 +17,9 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     ///
     /// - Throws: when another pass holds the lease all that time ("feed busy").
     func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject?
-    /// Records the start of `feed`'s pass after creating or extending the tables of `bindings`;
-    /// returns the run id.
-    func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64
+    /// Records the start of `feed`'s pass; returns the run id. Its tables are prepared in its
+    /// transaction (``passTransaction(feed:run:stamp:bindings:)``), not here.
+    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64
     /// The transaction of the pass `run` of `feed`, which writes `bindings` stamped `stamp`.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs) and

@@ -65,7 +65,7 @@ struct CurrencyBadPayloadTests {
             live: try CurrencyHarness.fixture("live.json"))
         let report = try await harness.run()
         #expect(report.feeds.first?.error?.contains("list.json: the API reported error 104") == true)
-        #expect(try harness.count("exchange_rate") == 0)
+        #expect(try harness.tableNames(like: "exchange_rate%") == [], "the failed first pass left no table")
     }
 
     @Test func aCurrencyListThatIsNotAnObjectFailsWithItsPath() async throws {

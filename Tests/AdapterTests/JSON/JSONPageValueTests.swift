@@ -85,7 +85,7 @@ struct JSONPageValueTests {
                 "page 5 repeats page 4 (the same 10 record(s)): the API ignores the page's parameters or repeats its last page; the pass would be incomplete, so nothing was changed"
             ) == true, "\(report.error ?? "")")
         #expect(server.requestCount == 5)
-        #expect(try harness.count("item") == 0)
+        #expect(try harness.tableNames(like: "item%") == [], "the failed first pass left no table")
     }
 
     @Test func allowIncompleteTurnsTheFailureIntoANote() async throws {
@@ -111,7 +111,7 @@ struct JSONPageValueTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
         #expect(report.error?.contains("page 3 would repeat an earlier page (the same link or cursor)") == true)
-        #expect(try harness.count("item") == 0)
+        #expect(try harness.tableNames(like: "item%") == [], "the failed first pass left no table")
     }
 
     @Test(arguments: HarnessStore.available)

@@ -37,7 +37,7 @@ struct PostgresStoreTests {
     @Test func aRunIsRecordedWithISOTimesAndItsCounts() async throws {
         try await PostgresTestServer.withStore { store, _ in
             let id = try await store.startRun(
-                feed: "shop", adapter: "json", bindings: [], at: Date(timeIntervalSince1970: 1_767_225_600))
+                feed: "shop", adapter: "json", at: Date(timeIntervalSince1970: 1_767_225_600))
             #expect(try store.completeRun() == id - 1)
             try await store.write { try PostgresStore.recordRun(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
             let runs = try store.runs(feed: "shop", limit: 10)
@@ -122,8 +122,8 @@ struct PostgresStoreTests {
     @Test func onlyRunsWhoseFeedNoPassHoldsAreMarkedInterrupted() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
-            let held = try await store.startRun(feed: "busy", adapter: "json", bindings: [], at: Date())
-            let orphan = try await store.startRun(feed: "dead", adapter: "json", bindings: [], at: Date())
+            let held = try await store.startRun(feed: "busy", adapter: "json", at: Date())
+            let orphan = try await store.startRun(feed: "dead", adapter: "json", at: Date())
             let lease = try await PostgresFeedLease.take(url: url, schema: schema, feed: "busy", wait: .zero)
             try await store.markInterruptedRuns()
             let statuses = Dictionary(

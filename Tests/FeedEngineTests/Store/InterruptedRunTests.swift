@@ -15,7 +15,7 @@ struct InterruptedRunTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let store = try SQLiteStore(path: path)
-            _ = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
+            _ = try await store.startRun(feed: "items", adapter: "json", at: Date())
             try await store.close()  // the run is never finished, as when its process dies
         }
         let store = try SQLiteStore(path: path)
@@ -28,7 +28,7 @@ struct InterruptedRunTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let store = try SQLiteStore(path: path)
-            let run = try await store.startRun(feed: "items", adapter: "json", bindings: [], at: Date())
+            let run = try await store.startRun(feed: "items", adapter: "json", at: Date())
             try await store.recordFailedRun(
                 run, feed: "items",
                 outcome: RunOutcome(

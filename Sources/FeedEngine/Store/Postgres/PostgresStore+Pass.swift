@@ -11,9 +11,8 @@ extension PostgresStore: StoreDriver {
         try await PostgresFeedLease.take(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
     }
 
-    func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64 {
+    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
         try await write { connection in
-            try Self.prepare(bindings, in: connection)
             let rows = try connection.execute(
                 "INSERT INTO _runs(feed, adapter, started_at, status) VALUES ($1, $2, $3, 'running') RETURNING id",
                 [feed, adapter, Timestamp.string(started)])
@@ -23,7 +22,10 @@ extension PostgresStore: StoreDriver {
 
     /// Unlike SQLite's, which allows one writer, each pass writes on a connection and thread of
     /// its own, made when its first job arrives: passes of different feeds in one process
-    /// write at the same time, as they do from different processes.
+    /// write at the same time, as they do from different processes. The tables of `bindings`
+    /// are prepared first in the pass's transaction (PostgreSQL's DDL is transactional), so a
+    /// pass that fails leaves no table, column or view behind; a pass that changes a table
+    /// holds its lock until it commits.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
         let (url, schema, location) = (url, schema, location)
         return FeedTransaction(writer: StoreWriter(label: "feedwork.postgres.pass"), location: location) { body in
@@ -34,6 +36,7 @@ extension PostgresStore: StoreDriver {
                 connection: connection, location: location, feed: feed, run: run, stamp: stamp, bindings: bindings)
             defer { scope.close() }
             do {
+                try Self.prepare(bindings, in: connection)
                 if try body(scope) {
                     try connection.execute("COMMIT")
                 } else {

@@ -4,13 +4,12 @@ import GRDB
 
 /// `_runs`: one row per feed per pass, from `running` to its outcome.
 extension SQLiteStore {
-    /// Records the start of `feed`'s pass, after creating or updating the tables of `schemas`.
+    /// Records the start of `feed`'s pass. Its tables are prepared in the pass's own transaction (``passTransaction(feed:run:stamp:bindings:)``), so a pass that fails
+    /// leaves no table, column or view behind.
     ///
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
-    func startRun(feed: String, adapter: String, bindings: [EntityBinding], at started: Date) async throws -> Int64 {
-        let path = self.path
-        return try await write { db in
-            try SQLiteStore.prepare(bindings, in: db, path: path)
+    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
+        try await write { db in
             try db.execute(
                 sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
                 arguments: [feed, adapter, Timestamp.string(started)])

@@ -159,7 +159,8 @@ public final class SQLiteStore: Sendable {
 }
 
 extension SQLiteStore {
-    /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the pass's
+    /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the tables
+    /// of `bindings` prepared first (so they roll back with a pass that fails), then the pass's
     /// jobs applied by a ``SQLitePassTransaction``.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
         let (pool, path) = (self.pool, self.path)
@@ -168,7 +169,10 @@ extension SQLiteStore {
                 let scope = SQLitePassTransaction(
                     db: db, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
                 defer { scope.close() }
-                try db.inTransaction(.immediate) { try body(scope) ? .commit : .rollback }
+                try db.inTransaction(.immediate) {
+                    try SQLiteStore.prepare(bindings, in: db, path: path)
+                    return try body(scope) ? .commit : .rollback
+                }
             }
         }
     }
