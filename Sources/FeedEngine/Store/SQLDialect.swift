@@ -1,3 +1,5 @@
+import FeedKit
+
 /// Where the SQL of the stores differs, supplied by each driver (as sql-kit's `SQLDialect`):
 /// the export's queries (``ExportQuery``), keyset pages and the `<entity>_view` views are
 /// written once, with these pieces.
@@ -48,6 +50,10 @@ protocol SQLDialect: Sendable {
 
     /// The default of a system table's column of `kind` that starts at zero (or false).
     func zero(_ kind: SystemColumn.Kind) -> String
+
+    /// `column` (quoted), of type `from`, as a value of type `to`, for a conversion that
+    /// ``ColumnConversion`` allows.
+    func converted(_ column: String, from: ColumnType, to: ColumnType) -> String
 }
 
 extension SQLDialect {

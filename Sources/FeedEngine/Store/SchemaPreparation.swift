@@ -16,6 +16,15 @@ protocol SchemaPreparing {
     func schemas() throws -> [String: EntitySchema]
     /// Whether a feed keeps the history of `entity` (`_entities.history`); false for a new one.
     func keepsHistory(_ entity: String) throws -> Bool
+    /// The values of `column` of the entity table `table` that are not null, read as text, with
+    /// the feed and key of their rows, in the order the rows were inserted.
+    func storedValues(of column: String, in table: String) throws -> [(feed: String, key: String, value: String)]
+    /// Changes the type of `column` of the entity table of `schema` (as the store has it) to
+    /// `type`, each value becoming `expression` (``ColumnConversion``): dropping the entity's
+    /// view, which ``ensureView(_:schemas:)`` writes again.
+    func convert(_ column: String, of schema: EntitySchema, to type: ColumnType, expression: String) throws
+    /// The store's ``SQLDialect``, for the expressions of conversions.
+    var dialect: any SQLDialect { get }
     /// Creates the tables of `schema` when missing, adds new columns and keys them (`keyed`).
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
     /// Records `schema` (encoded as `json`) and whether its history is kept, in `_entities`.
@@ -46,6 +55,9 @@ enum SchemaPreparation {
             if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try store.schemas()) {
                 throw StoreError(path: store.location, message: problem + "; nothing was changed")
             }
+            if let stored = try store.schemas()[schema.name] {
+                try convertColumns(of: stored, to: schema, on: store)
+            }
             try store.ensureTables(schema, keyed: !history)
             try store.record(
                 schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history)
@@ -54,6 +66,40 @@ enum SchemaPreparation {
         for binding in bindings { try store.setForeignKeys(binding.schema) }
         let known = try store.schemas()
         for binding in bindings { try store.ensureView(binding.schema, schemas: known) }
+    }
+
+    /// Converts the columns whose type differs between `stored` and `declared` in place
+    /// (``SchemaPlan``, ``ColumnConversion``): a column without values takes any type; one
+    /// with values only a type ``ColumnConversion`` allows, and only when each value converts.
+    ///
+    /// - Throws: ``StoreError`` naming the entity, the column and the types, and the first
+    ///   value that does not convert with its row's feed and key; the pass then rolls back, so
+    ///   the store is as it was.
+    static func convertColumns(of stored: EntitySchema, to declared: EntitySchema, on store: some SchemaPreparing)
+        throws
+    {
+        for change in SchemaPlan.changes(declared: declared, stored: stored) {
+            guard case .convert(let entity, let column, let from, let to) = change else { continue }
+            let values = try store.storedValues(of: column, in: entity)
+            if !values.isEmpty {
+                guard ColumnConversion.isSupported(from: from, to: to) else {
+                    throw StoreError(
+                        path: store.location,
+                        message: ColumnConversion.unsupportedMessage(entity: entity, column: column, from: from, to: to)
+                    )
+                }
+                if let failing = values.first(where: { !ColumnConversion.converts($0.value, from: from, to: to) }) {
+                    throw StoreError(
+                        path: store.location,
+                        message: ColumnConversion.failedMessage(
+                            entity: entity, column: column, from: from, to: to, value: failing.value,
+                            feed: failing.feed, key: failing.key))
+                }
+            }
+            let expression = ColumnConversion.expression(
+                SQLIdentifier.quoted(column), from: from, to: to, empty: values.isEmpty, dialect: store.dialect)
+            try store.convert(column, of: stored, to: to, expression: expression)
+        }
     }
 
     /// Why the store cannot take an entity named `name` beside the entities named `stored`:

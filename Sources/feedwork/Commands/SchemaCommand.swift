@@ -13,10 +13,17 @@ struct SchemaCommand: ParsableCommand {
             Each entity table also has the system columns listed; child tables \
             (<entity>__<list>) hold the items of nested lists.
 
+            With --plan, compares the config with the store instead and prints what the next \
+            pass would change, changing nothing: new entities and columns, columns whose type \
+            is converted in place, and columns the config no longer declares (kept, NULL in new \
+            rows). A pass applies these changes in its own transaction, so one that fails (a \
+            stored value that does not convert) leaves the store as it was.
+
             Examples:
               feedwork schema
               feedwork schema classified
               feedwork schema item --json
+              feedwork schema --plan
             """)
 
     @OptionGroup var options: ConfigOptions
@@ -27,8 +34,12 @@ struct SchemaCommand: ParsableCommand {
     @Flag(help: "Print the schema as JSON (an array of entities) on stdout.")
     var json = false
 
+    @Flag(help: "Print the changes the next pass would make to the store (with --json, an array of them).")
+    var plan = false
+
     func run() throws {
-        var entities = try options.load(unsetVariables: .placeholder).declaredEntities
+        let config = try options.load(unsetVariables: .placeholder)
+        var entities = config.declaredEntities
         if let entity {
             let names = entities.map(\.schema.name)
             entities = entities.filter { $0.schema.name == entity }
@@ -36,6 +47,17 @@ struct SchemaCommand: ParsableCommand {
                 throw CommandFailure.usage(
                     "no entity '\(entity)' in the config; its entities: \(names.joined(separator: ", "))")
             }
+        }
+        if plan {
+            let stored = try config.storeExists() ? try config.storedSchemas() : [:]
+            let changes = SchemaPlan.changes(declared: entities.map(\.schema), stored: stored)
+            Console.print(
+                json
+                    ? JSONText.encode(changes.map(PlannedChange.init))
+                    : changes.isEmpty
+                        ? "no change: the store matches the config" : changes.map(\.description).joined(separator: "\n")
+            )
+            return
         }
         let reports = entities.map(SchemaReport.init)
         Console.print(json ? JSONText.encode(reports) : reports.map(\.text).joined(separator: "\n\n"))

@@ -1,3 +1,5 @@
+import FeedKit
+
 /// PostgreSQL's SQL where the stores differ (``SQLDialect``): values are read back as the
 /// SQLite store holds them, so an export is the same from either store.
 struct PostgresDialect: SQLDialect {
@@ -69,5 +71,12 @@ struct PostgresDialect: SQLDialect {
         case .timestamp: field.isMeta ? PostgresSQL.isoText(column) : PostgresSQL.recordTimeText(column)
         default: column + "::text"
         }
+    }
+
+    /// A cast to the column's type; a boolean becomes a `bigint` through `integer`, the only
+    /// integer PostgreSQL casts it to.
+    func converted(_ column: String, from: ColumnType, to: ColumnType) -> String {
+        from == .boolean && to == .integer
+            ? "\(column)::integer::bigint" : "\(column)::\(PostgresEntityTable.sqlType(to))"
     }
 }

@@ -81,6 +81,30 @@ enum PostgresEntityView {
             "cannot mark the view as Feedwork's")
     }
 
+    /// Drops the view of `entity` when Feedwork wrote it (its comment begins with ``marker``);
+    /// a view or table of the user's of that name is left alone.
+    static func drop(of entity: String, in connection: PostgresConnection) throws(PostgresEntityError) {
+        let view = EntityView.name(entity)
+        func run(_ sql: String, _ parameters: [String?] = [], _ what: String) throws(PostgresEntityError)
+            -> PostgresRows
+        {
+            do {
+                return try connection.execute(sql, parameters)
+            } catch {
+                throw .server(error, entity: entity, table: view, doing: what)
+            }
+        }
+        let comment = try run(
+            """
+            SELECT obj_description(c.oid, 'pg_class') FROM pg_class AS c
+            WHERE c.relname = $1 AND c.relkind = 'v' AND c.relnamespace = current_schema()::regnamespace
+            """, [view], "cannot read the entity's view")
+        guard comment.count > 0, comment[0, 0]?.hasPrefix(marker) == true else { return }
+        let namespace =
+            try run(PostgresSQL.currentSchemaSQL, [], "cannot read the store's schema").first(column: 0) ?? ""
+        _ = try run("DROP VIEW \(PostgresSQL.qualified(view, in: namespace))", [], "cannot drop the view")
+    }
+
     /// `text` as an escape string literal (`COMMENT ON` takes no parameters), which reads the
     /// same whatever the server's `standard_conforming_strings`.
     private static func literal(_ text: String) -> String {

@@ -21,6 +21,23 @@ struct PostgresSchemaPreparer: SchemaPreparing {
         try connection.execute("SELECT history FROM _entities WHERE name = $1", [entity]).first(column: 0) == "t"
     }
 
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func storedValues(of column: String, in table: String) throws -> [(feed: String, key: String, value: String)] {
+        let quoted = PostgresSQL.identifier(column)
+        let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
+        let rows = try connection.execute(
+            """
+            SELECT _feed, _key, \(quoted)::text FROM \(PostgresSQL.qualified(table, in: namespace))
+            WHERE \(quoted) IS NOT NULL ORDER BY _row
+            """)
+        return (0..<rows.count).map { (feed: rows[$0, 0] ?? "", key: rows[$0, 1] ?? "", value: rows[$0, 2] ?? "") }
+    }
+
+    func convert(_ column: String, of schema: EntitySchema, to type: ColumnType, expression: String) throws {
+        try PostgresEntityTable.convert(column, of: schema.name, to: type, expression: expression, in: connection)
+    }
+
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
         try PostgresEntityTable.ensure(schema, keyed: keyed, in: connection)
     }

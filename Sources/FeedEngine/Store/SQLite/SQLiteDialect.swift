@@ -1,3 +1,5 @@
+import FeedKit
+
 /// SQLite's SQL where the stores differ (``SQLDialect``).
 struct SQLiteDialect: SQLDialect {
     /// `LIKE` ignores ASCII case.
@@ -22,4 +24,9 @@ struct SQLiteDialect: SQLDialect {
 
     /// `json_extract` gives a JSON number as a number and a string as text.
     func keyValue(at index: Int, of field: ExportField) -> String { "json_extract(d.key_values, '$[\(index)]')" }
+
+    /// A cast to the column's storage type: decimals are text, booleans 1 or 0 already.
+    func converted(_ column: String, from: ColumnType, to: ColumnType) -> String {
+        "CAST(\(column) AS \(to.sqlType))"
+    }
 }

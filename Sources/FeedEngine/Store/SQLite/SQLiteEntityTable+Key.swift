@@ -58,24 +58,29 @@ extension SQLiteEntityTable {
 
     /// Rebuilds `table` as above with `constraints` after its columns, as a `WITHOUT ROWID`
     /// table or not; its rows keep their rowids when `copyingRowids` (both tables have them).
+    /// The columns named in `converting` take its type, their values its expression (of the
+    /// old table's columns).
     static func rebuild(
-        _ table: String, constraints: [String], withoutRowid: Bool, copyingRowids: Bool, in db: Database, path: String
+        _ table: String, constraints: [String], withoutRowid: Bool, copyingRowids: Bool,
+        converting: [String: (type: String, expression: String)] = [:], in db: Database, path: String
     ) throws {
         if let other = try tablesPointing(at: table, in: db).first {
             throw StoreError(
                 path: path,
                 message:
-                    "table '\(table)' must be rebuilt to change its keys, but the foreign key of '\(other)' points at it; nothing was changed"
+                    "table '\(table)' must be rebuilt to change its keys or a column's type, but the foreign key of '\(other)' points at it; nothing was changed"
             )
         }
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))").map { row in
-            (
-                name: row["name"] as String,
-                definition: "\(quoted(row["name"])) \(row["type"] as String)"
+            let name: String = row["name"]
+            return (
+                name: name,
+                definition: "\(quoted(name)) \(converting[name]?.type ?? row["type"] as String)"
                     + ((row["notnull"] as Int) != 0 ? " NOT NULL" : "")
             )
         }
         let names = columns.map { quoted($0.name) }.joined(separator: ", ")
+        let values = columns.map { converting[$0.name]?.expression ?? quoted($0.name) }.joined(separator: ", ")
         let temporary = quoted(table + "__rekeyed")
         let definitions = columns.map(\.definition) + constraints
         let rowid = copyingRowids ? "rowid, " : ""
@@ -85,7 +90,7 @@ extension SQLiteEntityTable {
         try db.execute(
             sql: """
                 CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")))\(withoutRowid ? " WITHOUT ROWID" : "");
-                INSERT INTO \(temporary) (\(rowid)\(names)) SELECT \(rowid)\(names) FROM \(quoted(table));
+                INSERT INTO \(temporary) (\(rowid)\(names)) SELECT \(rowid)\(values) FROM \(quoted(table));
                 DROP TABLE \(quoted(table));
                 ALTER TABLE \(temporary) RENAME TO \(quoted(table));
                 """)

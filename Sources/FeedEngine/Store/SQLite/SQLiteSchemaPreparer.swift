@@ -16,6 +16,25 @@ struct SQLiteSchemaPreparer: SchemaPreparing {
         try Bool.fetchOne(db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [entity]) ?? false
     }
 
+    var dialect: any SQLDialect { SQLiteDialect() }
+
+    func storedValues(of column: String, in table: String) throws -> [(feed: String, key: String, value: String)] {
+        let quoted = SQLIdentifier.quoted(column)
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT _feed, _key, CAST(\(quoted) AS TEXT) AS value FROM \(SQLIdentifier.quoted(table))
+                WHERE \(quoted) IS NOT NULL ORDER BY rowid
+                """
+        ).map { row in (feed: row["_feed"] as String, key: row["_key"] as String, value: row["value"] as String) }
+    }
+
+    /// A rebuild of the table, when the column's storage type changes (SQLite cannot alter a
+    /// column); else the values are rewritten in place.
+    func convert(_ column: String, of schema: EntitySchema, to type: ColumnType, expression: String) throws {
+        try SQLiteEntityTable.convert(column, of: schema.name, to: type, expression: expression, in: db, path: location)
+    }
+
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
         try SQLiteEntityTable.ensure(schema, keyed: keyed, in: db, path: location)
     }

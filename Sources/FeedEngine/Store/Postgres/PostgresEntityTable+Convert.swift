@@ -1,0 +1,27 @@
+import FeedKit
+
+/// Changing the type of an entity table's column in place (``ColumnConversion``).
+extension PostgresEntityTable {
+    /// Gives `column` of `table` the PostgreSQL type of `type` with `ALTER COLUMN ... TYPE ...
+    /// USING expression`, after dropping the entity's view (Feedwork's only; it is written
+    /// again once the table is prepared), which PostgreSQL would not let the column change under.
+    ///
+    /// - Throws: ``PostgresEntityError`` naming the entity and column when the server refuses
+    ///   (a view of the user's reads the column, say).
+    static func convert(
+        _ column: String, of table: String, to type: ColumnType, expression: String,
+        in connection: PostgresConnection
+    ) throws(PostgresEntityError) {
+        try PostgresEntityView.drop(of: table, in: connection)
+        do {
+            let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
+            try connection.execute(
+                "ALTER TABLE \(PostgresSQL.qualified(table, in: namespace)) ALTER COLUMN "
+                    + "\(PostgresSQL.identifier(column)) TYPE \(sqlType(type)) USING \(expression)")
+        } catch {
+            throw PostgresEntityError(
+                entity: table, table: table, column: column,
+                message: "cannot change the column's type to \(sqlType(type))", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import FeedEngine
+import FeedKit
+
+/// One change of `feedwork schema --plan --json` (``SchemaChange``).
+struct PlannedChange: Encodable {
+    var entity: String
+    /// `create`, `add`, `convert` or `retire`.
+    var change: String
+    @NullWhenAbsent var column: String? = nil
+    /// The stored type of a converted column.
+    @NullWhenAbsent var from: String? = nil
+    /// The type of an added or converted column.
+    @NullWhenAbsent var type: String? = nil
+    /// The change as `feedwork schema --plan` prints it.
+    var text: String
+
+    init(_ planned: SchemaChange) {
+        text = planned.description
+        switch planned {
+        case .create(let entity, _):
+            self.entity = entity
+            change = "create"
+        case .add(let entity, let column, let type):
+            self.entity = entity
+            change = "add"
+            self.column = column
+            self.type = type.rawValue
+        case .convert(let entity, let column, let from, let to):
+            self.entity = entity
+            change = "convert"
+            self.column = column
+            self.from = from.rawValue
+            type = to.rawValue
+        case .retire(let entity, let column):
+            self.entity = entity
+            change = "retire"
+            self.column = column
+        }
+    }
+}
