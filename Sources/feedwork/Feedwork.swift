@@ -31,7 +31,7 @@ struct Feedwork: AsyncParsableCommand {
             RunCommand.self, WorkerCommand.self, ValidateCommand.self, ListCommand.self, RunsCommand.self,
             RejectsCommand.self,
             ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
-            TestCommand.self, RecordCommand.self, ServeCommand.self,
+            TestCommand.self, RecordCommand.self, ServeCommand.self, DropCommand.self,
         ]
     )
 

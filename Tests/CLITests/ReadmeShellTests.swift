@@ -36,6 +36,7 @@ struct ReadmeShellTests {
         ("target-jsonl", "a Singer target from PyPI (SingerExportTests run it)"),
         ("mv state.json.new", "follows the Singer target's lines"),
         ("Benchmarks/run.sh", "the benchmark takes minutes"),
+        ("feedwork drop", "drops an entity and a feed of the reader's store (SchemaPlanDropCommandTests run it)"),
     ]
 
     /// The planets feed of the singer section, which its example block asks the reader to add.

@@ -36,6 +36,8 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
     func pendingOutbox(feed: String) throws -> [OutboxEvent]
     func markOutboxDelivered(_ id: Int64) async throws
     func markOutboxFailed(_ id: Int64, error: String) async throws
+    /// Drops an entity or a feed in one transaction (``StoreDrop``); returns what was removed.
+    func drop(_ target: DropTarget) async throws -> String
     /// Closes the store's connections once the engine is done with it; nothing may use the
     /// store afterwards.
     func close() async throws

@@ -24,4 +24,14 @@ enum SQLiteEntityView {
         }
         try db.execute(sql: create)
     }
+
+    /// Drops the view of `entity` when Feedwork wrote it; a view or table of the user's of
+    /// that name is left alone.
+    static func drop(of entity: String, in db: Database) throws {
+        let view = EntityView.name(entity)
+        let sql = try String.fetchOne(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", arguments: [view])
+        guard sql?.contains(EntityView.marker) == true else { return }
+        try db.execute(sql: "DROP VIEW \(SQLIdentifier.quoted(view))")
+    }
 }

@@ -1,0 +1,40 @@
+import FeedKit
+
+/// The SQL of ``StoreDrop`` on PostgreSQL, in the transaction of `connection`.
+struct PostgresDropStatements: DropStatements {
+    let connection: PostgresConnection
+
+    var location: String { connection.location }
+
+    func schemas() throws -> [String: EntitySchema] { try PostgresStore.schemas(in: connection) }
+
+    func execute(_ sql: String, _ arguments: [String]) throws -> Int {
+        try connection.execute(PostgresDialect().numbered(sql), arguments).changed
+    }
+
+    func integer(_ sql: String, _ arguments: [String]) throws -> Int {
+        Int(try connection.execute(PostgresDialect().numbered(sql), arguments).first(column: 0) ?? "") ?? 0
+    }
+
+    func dropTable(_ table: String) throws {
+        let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
+        try connection.execute("DROP TABLE IF EXISTS \(PostgresSQL.qualified(table, in: namespace))")
+    }
+
+    func dropView(of entity: String) throws { try PostgresEntityView.drop(of: entity, in: connection) }
+
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
+        try PostgresEntityView.ensure(schema, schemas: schemas, in: connection)
+    }
+}
+
+extension PostgresStore {
+    /// Drops `target` in one transaction (``StoreDrop``), holding the lock that serializes
+    /// changes to the schema's tables; returns what was removed.
+    func drop(_ target: DropTarget) async throws -> String {
+        try await write { connection in
+            try connection.execute(PostgresSQL.schemaChangeLockSQL)
+            return try StoreDrop.drop(target, on: PostgresDropStatements(connection: connection))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import FeedKit
+import GRDB
+
+/// The SQL of ``StoreDrop`` on SQLite, in the transaction of `db`.
+struct SQLiteDropStatements: DropStatements {
+    let db: Database
+    let location: String
+
+    func schemas() throws -> [String: EntitySchema] { try SQLiteStore.schemas(in: db) }
+
+    func execute(_ sql: String, _ arguments: [String]) throws -> Int {
+        try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        return db.changesCount
+    }
+
+    func integer(_ sql: String, _ arguments: [String]) throws -> Int {
+        try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+    }
+
+    func dropTable(_ table: String) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(table))")
+    }
+
+    func dropView(of entity: String) throws { try SQLiteEntityView.drop(of: entity, in: db) }
+
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
+        try SQLiteEntityView.ensure(schema, schemas: schemas, in: db)
+    }
+}
+
+extension SQLiteStore {
+    /// Drops `target` in one transaction (``StoreDrop``); returns what was removed.
+    func drop(_ target: DropTarget) async throws -> String {
+        let path = self.path
+        return try await write { db in try StoreDrop.drop(target, on: SQLiteDropStatements(db: db, location: path)) }
+    }
+}

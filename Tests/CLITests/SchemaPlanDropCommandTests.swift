@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// `feedwork schema --plan` shows what the next pass would change, and `feedwork drop` removes
+/// an entity, on a real store through the real command.
+@Suite("feedwork schema --plan and drop")
+struct SchemaPlanDropCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("plan")
+        try Data(#"{"items":[{"id":1,"price":12},{"id":2,"price":7}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("items.json"))
+        try config(fields: "{ id: int, price: int }")
+    }
+
+    func config(fields: String) throws {
+        let yaml = """
+            feeds:
+              - { name: shop, adapter: json, url: items.json, records: items, entity: item, key: id, fields: \(fields) }
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+    }
+
+    /// `feedwork` with stdin from /dev/null, as from a script.
+    func run(_ arguments: [String]) throws -> FeedworkProcess.Result {
+        try FeedworkProcess.run(arguments, in: directory, launcher: ["/bin/sh", "-c", #"exec "$0" "$@" < /dev/null"#])
+    }
+
+    @Test func thePlanListsTheChangesAndDropRemovesTheEntity() throws {
+        #expect(try run(["schema", "--plan"]).stdout == "item: create the entity (2 columns, its table and view)\n")
+        #expect(try run(["run"]).status == 0)
+        #expect(try run(["schema", "--plan"]).stdout == "no change: the store matches the config\n")
+        try config(fields: "{ id: int, price: decimal, name: string }")
+        let plan = try run(["schema", "--plan"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(
+            plan.stdout == """
+                item: convert column 'price' from integer to decimal in place
+                item: add column 'name' (text), filled by the pass
+
+                """)
+        let json = try run(["schema", "--plan", "--json"])
+        let changes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(changes.map { $0["change"] as? String } == ["convert", "add"])
+        #expect(changes.first?["from"] as? String == "integer")
+
+        let unconfirmed = try run(["drop", "item"])
+        #expect(unconfirmed.status == 2)
+        #expect(unconfirmed.stderr.contains("stdin is not a terminal: add --yes to drop without a confirmation"))
+        let unknown = try run(["drop", "itme", "--yes"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no entity 'itme' in the store; its entities: item"))
+        let dropped = try run(["drop", "item", "--yes"])
+        #expect(dropped.status == 0, "\(dropped.stderr)")
+        #expect(dropped.stdout.hasPrefix("dropped entity 'item': its table (2 rows) and view"))
+        #expect(try run(["schema", "--plan"]).stdout == "item: create the entity (3 columns, its table and view)\n")
+    }
+}
