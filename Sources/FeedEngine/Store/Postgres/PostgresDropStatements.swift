@@ -30,10 +30,12 @@ struct PostgresDropStatements: DropStatements {
 
 extension PostgresStore {
     /// Drops `target` in one transaction (``StoreDrop``), holding the lock that serializes
-    /// changes to the schema's tables; returns what was removed.
+    /// changes to a dropped entity's tables; returns what was removed.
     func drop(_ target: DropTarget) async throws -> String {
         try await write { connection in
-            try connection.execute(PostgresSQL.schemaChangeLockSQL)
+            if case .entity(let name) = target {
+                try connection.execute(PostgresSQL.entityChangeLockSQL, [name.lowercased()])
+            }
             return try StoreDrop.drop(target, on: PostgresDropStatements(connection: connection))
         }
     }

@@ -14,19 +14,13 @@ import FeedKit
 /// written again, and a view or table of that name without one is the user's and left alone.
 ///
 /// Passes of different processes may write one entity's view at once: the writing is
-/// serialized by a transaction-level advisory lock on the schema's views (``lockSQL``), and
-/// what is there is read again once it is held. The lock lasts until the transaction ends: a
-/// moment when a pass starts, the whole pass when an adapter declares an entity whose view
-/// must be written during it.
+/// serialized by a transaction-level advisory lock on the entity
+/// (``PostgresSQL/entityChangeLockSQL``), and what is there is read again once it is held. The
+/// lock lasts until the transaction ends, the pass's.
 enum PostgresEntityView {
     /// The start of the comment of every view Feedwork writes; the view's query follows it.
     static let marker =
         "Written by Feedwork at the start of each pass; a view of this name without this comment is left alone. Query: "
-
-    /// Takes the lock that serializes writing views in the current schema, until the
-    /// transaction ends: the one that serializes creating tables (one lock, so two passes never
-    /// wait for each other's).
-    static let lockSQL = PostgresSQL.schemaChangeLockSQL
 
     /// Writes the view of `schema` unless it is up to date or the user's; `schemas` are the
     /// store's entities, for relation labels.
@@ -67,7 +61,9 @@ enum PostgresEntityView {
             return (ours, ours && rows[0, 1] == comment)
         }
         if let found = try existing(), !found.ours || found.current { return }
-        _ = try run(lockSQL, [], "cannot take the lock on the schema's views")
+        // The entity's lock, the one that serializes creating its tables (a pass that prepared
+        // them holds it already).
+        _ = try run(PostgresSQL.entityChangeLockSQL, [schema.name], "cannot take the lock on the entity's view")
         let namespace =
             try run(PostgresSQL.currentSchemaSQL, [], "cannot read the store's schema").first(column: 0) ?? ""
         let qualified = PostgresSQL.qualified(view, in: namespace)

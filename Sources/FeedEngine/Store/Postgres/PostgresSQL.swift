@@ -2,13 +2,16 @@ import Foundation
 
 /// Pieces of PostgreSQL's SQL that the store's statements share.
 enum PostgresSQL {
-    /// Takes the lock that serializes changes to the tables and views of the current schema,
-    /// until the transaction ends: two transactions creating one table at once would both find
-    /// it missing, and the second would fail on PostgreSQL's catalog (a duplicate
-    /// `pg_type_typname_nsp_index` key). A one-`bigint` key, so it never meets the feed leases'
-    /// two-`int4` keys (``PostgresFeedLease``).
-    static let schemaChangeLockSQL =
-        "SELECT pg_advisory_xact_lock(hashtextextended('feedwork schema changes ' || current_schema(), 0))"
+    /// Takes the lock that serializes changes to the tables and view of the entity named `$1`
+    /// in the current schema, until the transaction ends: two transactions creating one table
+    /// at once would both find it missing, and the second would fail on PostgreSQL's catalog (a
+    /// duplicate `pg_type_typname_nsp_index` key). One lock per entity (by its lowercased name,
+    /// so that names differing only in case, which the store refuses, wait for each other), so
+    /// passes that create or change different entities, which hold their locks until they
+    /// commit, do not wait for each other. A one-`bigint` key, so it never meets the feed
+    /// leases' two-`int4` keys (``PostgresFeedLease``).
+    static let entityChangeLockSQL =
+        "SELECT pg_advisory_xact_lock(hashtextextended('feedwork schema changes ' || current_schema() || ' ' || lower($1), 0))"
 
     /// `name` qualified with `schema`, `"feedwork"."thing"`: what Feedwork's statements that
     /// create, change or drop a table, index or view name, so that they never reach another

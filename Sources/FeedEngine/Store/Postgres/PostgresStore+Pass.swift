@@ -24,8 +24,8 @@ extension PostgresStore: StoreDriver {
     /// its own, made when its first job arrives: passes of different feeds in one process
     /// write at the same time, as they do from different processes. The tables of `bindings`
     /// are prepared first in the pass's transaction (PostgreSQL's DDL is transactional), so a
-    /// pass that fails leaves no table, column or view behind; a pass that changes a table
-    /// holds its lock until it commits.
+    /// pass that fails leaves no table, column or view behind; a pass that changes an entity's
+    /// tables holds their locks, and the entity's, until it commits.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
         let (url, schema, location) = (url, schema, location)
         return FeedTransaction(writer: StoreWriter(label: "feedwork.postgres.pass"), location: location) { body in
@@ -58,9 +58,14 @@ extension PostgresStore: StoreDriver {
         }
         // Passes in other transactions (other processes, or adapters declaring entities during
         // their passes) would race to create the same tables and types, and all but one fail on
-        // PostgreSQL's catalog: unless every entity is recorded as it is wanted, the schema's DDL
-        // lock is taken, and what is there is read again once it is held.
-        if try !recorded(bindings, in: connection) { try connection.execute(PostgresSQL.schemaChangeLockSQL) }
+        // PostgreSQL's catalog: unless every entity is recorded as it is wanted, the entities'
+        // locks are taken (in the order of their names, so two passes never wait for each
+        // other's), and what is there is read again once they are held.
+        if try !recorded(bindings, in: connection) {
+            for name in Set(bindings.map { $0.schema.name.lowercased() }).sorted() {
+                try connection.execute(PostgresSQL.entityChangeLockSQL, [name])
+            }
+        }
         try SchemaPreparation.prepare(bindings, on: PostgresSchemaPreparer(connection: connection))
     }
 
