@@ -40,6 +40,16 @@ struct SchemaPlanDropCommandTests {
                 item: add column 'name' (text), filled by the pass
 
                 """)
+        let validate = try run(["validate"])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(
+            validate.stdout.hasSuffix(
+                """
+                the next pass changes the store (see feedwork schema --plan):
+                  item: convert column 'price' from integer to decimal in place
+                  item: add column 'name' (text), filled by the pass
+
+                """), "\(validate.stdout)")
         let json = try run(["schema", "--plan", "--json"])
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(changes.map { $0["change"] as? String } == ["convert", "add"])

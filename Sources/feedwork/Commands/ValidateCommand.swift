@@ -14,6 +14,10 @@ struct ValidateCommand: ParsableCommand {
             CI: {"config", "valid", "feeds", "enabled", "store", "problems": [{"file", "line", \
             "column", "message"}]}.
 
+            When the store exists, the changes the next pass would make to it (new columns, \
+            type conversions: feedwork schema --plan) follow the verdict; a store that cannot \
+            be read is left out.
+
             Examples:
               feedwork validate --config feeds.yaml
               feedwork validate --json
@@ -48,6 +52,12 @@ struct ValidateCommand: ParsableCommand {
             Console.print(
                 "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storeDescription)"
             )
+            let changes = Self.storeChanges(config)
+            if !changes.isEmpty {
+                Console.print(
+                    "the next pass changes the store (see feedwork schema --plan):\n"
+                        + changes.map { "  \($0)" }.joined(separator: "\n"))
+            }
             return
         }
         do {
@@ -65,5 +75,12 @@ struct ValidateCommand: ParsableCommand {
             Console.print(JSONText.encode(Report(config: options.config, valid: false, problems: problems)))
             throw CommandFailure(status: ExitStatus.usage, lines: [])
         }
+    }
+
+    /// The changes the next pass would make to `config`'s store (``SchemaPlan``); none when
+    /// there is no store yet or it cannot be read.
+    static func storeChanges(_ config: FeedsConfig) -> [SchemaChange] {
+        guard (try? config.storeExists()) == true, let stored = try? config.storedSchemas() else { return [] }
+        return SchemaPlan.changes(declared: config.declaredEntities.map(\.schema), stored: stored)
     }
 }
