@@ -7,6 +7,9 @@ public enum DropTarget: Sendable, Hashable {
     /// A feed: its rows in every entity (and their children), tombstones, state, cached
     /// responses, schedule and outbox. Its runs and rejects stay, as history.
     case feed(String)
+    /// A column of an entity's table that its schema no longer declares (a retired field's),
+    /// with its values.
+    case column(entity: String, column: String)
 }
 
 /// What a driver supplies to ``StoreDrop``: SQL on one write transaction, not logic.
@@ -20,6 +23,10 @@ protocol DropStatements {
     @discardableResult func execute(_ sql: String, _ arguments: [String]) throws -> Int
     /// The first column of the first row of `sql` (`?` parameters), as an integer.
     func integer(_ sql: String, _ arguments: [String]) throws -> Int
+    /// The names of the columns of `table`, in order.
+    func columns(of table: String) throws -> [String]
+    /// Drops `column` of `table`.
+    func dropColumn(_ column: String, of table: String) throws
     /// Drops `table` when it is there.
     func dropTable(_ table: String) throws
     /// Drops the view of `entity` when Feedwork wrote it (a view of the user's is left alone).
@@ -39,17 +46,47 @@ enum StoreDrop {
         switch target {
         case .entity(let name): try dropEntity(name, on: store)
         case .feed(let name): try dropFeed(name, on: store)
+        case .column(let entity, let column): try dropColumn(column, of: entity, on: store)
         }
+    }
+
+    private static func dropColumn(_ column: String, of entity: String, on store: some DropStatements) throws
+        -> String
+    {
+        let schemas = try store.schemas()
+        guard let schema = schemas[entity] else { throw noEntity(entity, schemas: schemas, on: store) }
+        let retired = try store.columns(of: entity).filter { name in
+            !name.hasPrefix("_") && schema.columnIndex(name) == nil
+        }
+        guard retired.contains(column) else {
+            let reason =
+                schema.columnIndex(column) != nil
+                ? "the config declares it: remove its field first, then drop it"
+                : retired.isEmpty
+                    ? "it has none that its fields no longer declare"
+                    : "its columns that its fields no longer declare: \(retired.joined(separator: ", "))"
+            throw StoreError(
+                path: store.location, message: "cannot drop column '\(column)' of entity '\(entity)': \(reason)")
+        }
+        try store.dropView(of: entity)
+        try store.dropColumn(column, of: entity)
+        try store.ensureView(schema, schemas: schemas)
+        return "dropped column '\(column)' of entity '\(entity)'"
+    }
+
+    /// The error for an entity the store does not hold, listing those it does.
+    private static func noEntity(_ name: String, schemas: [String: EntitySchema], on store: some DropStatements)
+        -> StoreError
+    {
+        let known = schemas.keys.sorted().joined(separator: ", ")
+        return StoreError(
+            path: store.location,
+            message: "no entity '\(name)' in the store" + (known.isEmpty ? "" : "; its entities: \(known)"))
     }
 
     private static func dropEntity(_ name: String, on store: some DropStatements) throws -> String {
         var schemas = try store.schemas()
-        guard let schema = schemas.removeValue(forKey: name) else {
-            let known = schemas.keys.sorted().joined(separator: ", ")
-            throw StoreError(
-                path: store.location,
-                message: "no entity '\(name)' in the store" + (known.isEmpty ? "" : "; its entities: \(known)"))
-        }
+        guard let schema = schemas.removeValue(forKey: name) else { throw noEntity(name, schemas: schemas, on: store) }
         if let other = schemas.values.sorted(by: { $0.name < $1.name })
             .first(where: { $0.relations.contains { $0.enforced && $0.entity == name } })
         {

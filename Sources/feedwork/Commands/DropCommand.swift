@@ -17,7 +17,9 @@ struct DropCommand: AsyncParsableCommand {
             which `export --all` lists; `feedwork drop ENTITY` removes them with its `_entities` \
             row and tombstones. `feedwork drop --feed F` removes the rows feed F wrote in every \
             entity, with its state (bookmarks), cached responses, schedule and outbox; its runs \
-            and rejects stay as history. One transaction: a drop that fails changes nothing. \
+            and rejects stay as history. `feedwork drop ENTITY --column C` removes a column \
+            whose field the config no longer declares (kept, with its values, until then). \
+            One transaction: a drop that fails changes nothing. \
             Asks for a confirmation on a terminal; --yes drops without asking (needed when \
             stdin is not a terminal). An entity that another entity's enforced relation points \
             at is refused: drop that one first. Exit status: 0, 1 when there is no store or no \
@@ -26,6 +28,7 @@ struct DropCommand: AsyncParsableCommand {
             Examples:
               feedwork drop old_item --yes
               feedwork drop --feed shop
+              feedwork drop item --column old_price --yes
             """)
 
     @OptionGroup var options: ConfigOptions
@@ -36,15 +39,19 @@ struct DropCommand: AsyncParsableCommand {
     @Option(help: "The feed whose rows and state to drop (instead of an entity).")
     var feed: String?
 
+    @Option(help: "Only this column of the entity, one its fields no longer declare.")
+    var column: String?
+
     @Flag(help: "Drop without asking for a confirmation.")
     var yes = false
 
     func run() async throws {
         let target: DropTarget
-        switch (entity, feed) {
-        case (let entity?, nil): target = .entity(entity)
-        case (nil, let feed?): target = .feed(feed)
-        default: throw CommandFailure.usage("name an entity or --feed F (one of them)")
+        switch (entity, feed, column) {
+        case (let entity?, nil, nil): target = .entity(entity)
+        case (let entity?, nil, let column?): target = .column(entity: entity, column: column)
+        case (nil, let feed?, nil): target = .feed(feed)
+        default: throw CommandFailure.usage("name an entity (with --column C for one column) or --feed F")
         }
         let config = try options.load(unsetVariables: .placeholder)
         try ConfigOptions.requireStore(at: config.storeLocation)
@@ -57,6 +64,7 @@ struct DropCommand: AsyncParsableCommand {
                 switch target {
                 case .entity(let name): "entity '\(name)' with its table, rows and view"
                 case .feed(let name): "the rows and state of feed '\(name)'"
+                case .column(let entity, let column): "column '\(column)' of entity '\(entity)' with its values"
                 }
             FileHandle.standardError.write(Data("drop \(what) from \(config.storeLocation)? [y/N] ".utf8))
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {

@@ -114,5 +114,19 @@ struct JSONSchemaChangeTests {
         #expect(
             try harness.rows("SELECT b FROM item ORDER BY id").map { $0["b"] ?? .null } == [.text("b1"), .null],
             "the retired column keeps its values; new rows leave it NULL")
+        do {
+            _ = try await harness.config().drop(.column(entity: "item", column: "a"))
+            Issue.record("a declared column was dropped")
+        } catch let error as StoreError {
+            #expect(
+                error.message
+                    == "cannot drop column 'a' of entity 'item': the config declares it: remove its field first, then drop it"
+            )
+        }
+        #expect(
+            try await harness.config().drop(.column(entity: "item", column: "b"))
+                == "dropped column 'b' of entity 'item'")
+        #expect(try harness.rows("SELECT * FROM item_view").allSatisfy { $0["b"] == nil && $0["a"] != nil })
+        #expect(try harness.rows("SELECT * FROM item").allSatisfy { $0["b"] == nil })
     }
 }

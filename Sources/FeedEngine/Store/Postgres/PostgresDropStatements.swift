@@ -16,6 +16,22 @@ struct PostgresDropStatements: DropStatements {
         Int(try connection.execute(PostgresDialect().numbered(sql), arguments).first(column: 0) ?? "") ?? 0
     }
 
+    func columns(of table: String) throws -> [String] {
+        let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
+        let rows = try connection.execute(
+            """
+            SELECT attname FROM pg_attribute
+            WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum
+            """, [PostgresSQL.qualified(table, in: namespace)])
+        return (0..<rows.count).compactMap { rows[$0, 0] }
+    }
+
+    func dropColumn(_ column: String, of table: String) throws {
+        let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
+        try connection.execute(
+            "ALTER TABLE \(PostgresSQL.qualified(table, in: namespace)) DROP COLUMN \(PostgresSQL.identifier(column))")
+    }
+
     func dropTable(_ table: String) throws {
         let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
         try connection.execute("DROP TABLE IF EXISTS \(PostgresSQL.qualified(table, in: namespace))")
@@ -33,8 +49,10 @@ extension PostgresStore {
     /// changes to a dropped entity's tables; returns what was removed.
     func drop(_ target: DropTarget) async throws -> String {
         try await write { connection in
-            if case .entity(let name) = target {
+            switch target {
+            case .entity(let name), .column(let name, _):
                 try connection.execute(PostgresSQL.entityChangeLockSQL, [name.lowercased()])
+            case .feed: break
             }
             return try StoreDrop.drop(target, on: PostgresDropStatements(connection: connection))
         }

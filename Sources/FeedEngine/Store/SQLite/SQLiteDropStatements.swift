@@ -17,6 +17,15 @@ struct SQLiteDropStatements: DropStatements {
         try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
     }
 
+    func columns(of table: String) throws -> [String] {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLIdentifier.quoted(table)))").map { $0["name"] as String }
+    }
+
+    func dropColumn(_ column: String, of table: String) throws {
+        try db.execute(
+            sql: "ALTER TABLE \(SQLIdentifier.quoted(table)) DROP COLUMN \(SQLIdentifier.quoted(column))")
+    }
+
     func dropTable(_ table: String) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(table))")
     }
