@@ -50,10 +50,21 @@ struct SchemaPlanDropCommandTests {
                   item: add column 'name' (text), filled by the pass
 
                 """), "\(validate.stdout)")
+        try config(fields: "{ id: int, price: timestamp }")
+        let refused = try run(["schema", "--plan"])
+        #expect(
+            refused.stdout == """
+                item: convert column 'price' from integer to timestamp in place, only if the column holds no value
+                  the next pass would fail: column 'price' of 'item' cannot change from integer to timestamp in place: \
+                map the field to a new column name (the old column is kept) or use a new entity name; nothing was changed
+
+                """, "\(refused.stdout)")
+        try config(fields: "{ id: int, price: decimal, name: string }")
         let json = try run(["schema", "--plan", "--json"])
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(changes.map { $0["change"] as? String } == ["convert", "add"])
         #expect(changes.first?["from"] as? String == "integer")
+        #expect(changes.first?["refusal"] is NSNull)
 
         let unconfirmed = try run(["drop", "item"])
         #expect(unconfirmed.status == 2)

@@ -44,6 +44,26 @@ enum ColumnConversion {
         }
     }
 
+    /// Why the column `column` of `entity`, holding `values` (non-null, read as text, with
+    /// their rows' feeds and keys), cannot change from `from` to `to`; `nil` when it can. The
+    /// first value that does not convert is the first in the order of feed and key, the same on
+    /// every store.
+    static func refusal(
+        entity: String, column: String, from: ColumnType, to: ColumnType,
+        values: [(feed: String, key: String, value: String)]
+    ) -> String? {
+        guard !values.isEmpty else { return nil }
+        guard isSupported(from: from, to: to) else {
+            return unsupportedMessage(entity: entity, column: column, from: from, to: to)
+        }
+        let failing = values.filter { !converts($0.value, from: from, to: to) }
+            .min { ($0.feed, $0.key) < ($1.feed, $1.key) }
+        return failing.map {
+            failedMessage(
+                entity: entity, column: column, from: from, to: to, value: $0.value, feed: $0.feed, key: $0.key)
+        }
+    }
+
     /// `-?digits(.digits)?`: what both stores read alike as an exact decimal.
     static func isPlainDecimal(_ value: String) -> Bool {
         var digits = Substring(value)

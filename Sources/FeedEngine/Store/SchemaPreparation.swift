@@ -17,7 +17,7 @@ protocol SchemaPreparing {
     /// Whether a feed keeps the history of `entity` (`_entities.history`); false for a new one.
     func keepsHistory(_ entity: String) throws -> Bool
     /// The values of `column` of the entity table `table` that are not null, read as text, with
-    /// the feed and key of their rows, in the order the rows were inserted.
+    /// the feed and key of their rows.
     func storedValues(of column: String, in table: String) throws -> [(feed: String, key: String, value: String)]
     /// Changes the type of `column` of the entity table of `schema` (as the store has it) to
     /// `type`, each value becoming `expression` (``ColumnConversion``): dropping the entity's
@@ -73,28 +73,19 @@ enum SchemaPreparation {
     /// with values only a type ``ColumnConversion`` allows, and only when each value converts.
     ///
     /// - Throws: ``StoreError`` naming the entity, the column and the types, and the first
-    ///   value that does not convert with its row's feed and key; the pass then rolls back, so
-    ///   the store is as it was.
+    ///   value that does not convert with its row's feed and key
+    ///   (``ColumnConversion/refusal(entity:column:from:to:values:)``); the pass then rolls
+    ///   back, so the store is as it was.
     static func convertColumns(of stored: EntitySchema, to declared: EntitySchema, on store: some SchemaPreparing)
         throws
     {
         for change in SchemaPlan.changes(declared: declared, stored: stored) {
             guard case .convert(let entity, let column, let from, let to) = change else { continue }
             let values = try store.storedValues(of: column, in: entity)
-            if !values.isEmpty {
-                guard ColumnConversion.isSupported(from: from, to: to) else {
-                    throw StoreError(
-                        path: store.location,
-                        message: ColumnConversion.unsupportedMessage(entity: entity, column: column, from: from, to: to)
-                    )
-                }
-                if let failing = values.first(where: { !ColumnConversion.converts($0.value, from: from, to: to) }) {
-                    throw StoreError(
-                        path: store.location,
-                        message: ColumnConversion.failedMessage(
-                            entity: entity, column: column, from: from, to: to, value: failing.value,
-                            feed: failing.feed, key: failing.key))
-                }
+            if let refusal = ColumnConversion.refusal(
+                entity: entity, column: column, from: from, to: to, values: values)
+            {
+                throw StoreError(path: store.location, message: refusal)
             }
             let expression = ColumnConversion.expression(
                 SQLIdentifier.quoted(column), from: from, to: to, empty: values.isEmpty, dialect: store.dialect)

@@ -16,8 +16,9 @@ struct SchemaCommand: ParsableCommand {
             With --plan, compares the config with the store instead and prints what the next \
             pass would change, changing nothing: new entities and columns, columns whose type \
             is converted in place, and columns the config no longer declares (kept, NULL in new \
-            rows). A pass applies these changes in its own transaction, so one that fails (a \
-            stored value that does not convert) leaves the store as it was.
+            rows); a conversion the stored values would refuse is followed by the error the pass \
+            would fail with. A pass applies these changes in its own transaction, so one that \
+            fails (a stored value that does not convert) leaves the store as it was.
 
             Examples:
               feedwork schema
@@ -49,14 +50,17 @@ struct SchemaCommand: ParsableCommand {
             }
         }
         if plan {
-            let stored = try config.storeExists() ? try config.storedSchemas() : [:]
-            let changes = SchemaPlan.changes(declared: entities.map(\.schema), stored: stored)
+            let exists = try config.storeExists()
+            let stored = exists ? try config.storedSchemas() : [:]
+            let sql = exists ? try config.storeSQL() : nil
+            let planned = try SchemaPlan.changes(declared: entities.map(\.schema), stored: stored).map { change in
+                PlannedChange(change, refusal: try sql.flatMap { try SchemaPlan.refusal(of: change, in: $0) })
+            }
             Console.print(
                 json
-                    ? JSONText.encode(changes.map(PlannedChange.init))
-                    : changes.isEmpty
-                        ? "no change: the store matches the config" : changes.map(\.description).joined(separator: "\n")
-            )
+                    ? JSONText.encode(planned)
+                    : planned.isEmpty
+                        ? "no change: the store matches the config" : planned.map(\.lines).joined(separator: "\n"))
             return
         }
         let reports = entities.map(SchemaReport.init)

@@ -13,9 +13,16 @@ struct PlannedChange: Encodable {
     @NullWhenAbsent var type: String? = nil
     /// The change as `feedwork schema --plan` prints it.
     var text: String
+    /// The error the next pass would fail with on the values the store holds now (a
+    /// conversion they refuse), or `null`.
+    @NullWhenAbsent var refusal: String? = nil
 
-    init(_ planned: SchemaChange) {
+    /// The lines `feedwork schema --plan` prints for it.
+    var lines: String { text + (refusal.map { "\n  the next pass would fail: \($0)" } ?? "") }
+
+    init(_ planned: SchemaChange, refusal: String? = nil) {
         text = planned.description
+        self.refusal = refusal
         switch planned {
         case .create(let entity, _):
             self.entity = entity

@@ -65,9 +65,12 @@ struct JSONSchemaChangeTests {
         try Self.change(
             harness, body: #"{"items":[{"id":1,"code":7},{"id":2,"code":8}]}"#,
             fields: "{ id: int, code: int, added: string }")
+        let change = SchemaChange.convert(entity: "item", column: "code", from: .text, to: .integer)
+        let refusal = try #require(try SchemaPlan.refusal(of: change, in: harness.config().storeSQL()))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
         let error = report.error ?? ""
+        #expect(error.hasSuffix(refusal), "the plan foresees the pass's error: \(refusal)")
         #expect(
             error.contains(
                 "column 'code' of 'item' cannot change from text to integer: the value 'n/a' of the row with key '2' (feed 'items') does not convert; nothing was changed"
