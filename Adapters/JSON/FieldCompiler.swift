@@ -168,7 +168,7 @@ enum FieldCompiler {
             guard !["list", "json", "money"].contains(itemType), JSONAdapter.FieldSpec.types.contains(itemType) else {
                 errors.append(
                     OptionError(
-                        "a list's items ('of') are int, decimal, double, string, bool or timestamp; for objects declare 'fields'",
+                        "a list's items ('of') are int, decimal, double, string, bool, timestamp or date; for objects declare 'fields'",
                         at: at + ["of"]))
                 throw errors
             }
@@ -222,6 +222,13 @@ enum FieldCompiler {
                     at: at + ["format"])
             }
             kind = .timestamp(format)
+        case "date":
+            guard let format = TimestampFormat(option: spec.format ?? "iso8601"), format.readsDates else {
+                throw OptionError(
+                    "unknown date format '\(spec.format ?? "")'; use iso8601 (YYYY-MM-DD) or a pattern of yyyy, MM and dd such as dd/MM/yyyy",
+                    at: at + ["format"])
+            }
+            kind = .date(format)
         case "money":
             guard let currency = spec.currency else {
                 throw OptionError("a money field needs currency (an ISO 4217 code such as EUR)", at: at)

@@ -215,9 +215,11 @@ extension JSONAdapter {
     /// `{ path: cost.amount, type: decimal, divide: 100, default: 0 }`.
     public struct FieldSpec: Decodable, Sendable {
         /// The value types a field can declare.
-        public static let types = ["int", "decimal", "double", "string", "bool", "timestamp", "json", "money", "list"]
+        public static let types = [
+            "int", "decimal", "double", "string", "bool", "timestamp", "date", "json", "money", "list",
+        ]
 
-        /// `int`, `decimal`, `double`, `string`, `bool`, `timestamp`, `json`, `money` or `list`.
+        /// `int`, `decimal`, `double`, `string`, `bool`, `timestamp`, `date`, `json`, `money` or `list`.
         public var type: String
         /// Where the value is, relative to the record (`cost.amount`); the column name by default.
         public var path: String?
@@ -231,7 +233,8 @@ extension JSONAdapter {
         public var multiply: String?
         public var divide: String?
         /// The input format of a `timestamp`: `iso8601` (default), `unix`, `unix_ms`, or a pattern
-        /// like `yyyy-MM-dd HH:mm:ss` (read as UTC).
+        /// like `yyyy-MM-dd HH:mm:ss` (read as UTC); of a `date`: `iso8601` (`YYYY-MM-DD`, the
+        /// default) or a pattern of `yyyy`, `MM` and `dd` (`dd/MM/yyyy`).
         public var format: String?
         /// The ISO 4217 code of a `money` field, which decides the minor units.
         public var currency: String?
@@ -299,7 +302,7 @@ extension JSONAdapter {
                 multiply = try container.decodeIfPresent(String.self, forKey: .multiply)
                 divide = try container.decodeIfPresent(String.self, forKey: .divide)
             }
-            if type == "timestamp" || !known {
+            if type == "timestamp" || type == "date" || !known {
                 format = try container.decodeIfPresent(String.self, forKey: .format)
             }
             if type == "money" || !known {

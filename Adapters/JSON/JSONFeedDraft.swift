@@ -141,6 +141,8 @@ public struct JSONFeedDraft: Sendable {
             return "decimal"
         case .string where all { $0.stringValue.map(isTimestamp) ?? false }:
             return "{ type: timestamp, format: iso8601 }"
+        case .string where all { $0.stringValue.map { CalendarDate.normalized($0) != nil } ?? false }:
+            return "date"
         case .string where all { $0.stringValue != nil }:
             return "string"
         case .array where all { $0.arrayValue != nil }:

@@ -136,6 +136,19 @@ enum TimestampFormat: Sendable, Hashable {
     }
 
     private static func parse(_ text: String, tokens: [Token]) -> String? {
+        guard let fields = components(text, tokens: tokens),
+            let seconds = CivilTime.unixSeconds(
+                year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
+                second: fields.second)
+        else { return nil }
+        return CivilTime(unixSeconds: seconds).iso8601
+    }
+
+    /// The fields `text` gives for `tokens` (0 for those the pattern lacks), or `nil` when it
+    /// does not follow the pattern; the values are not checked against the calendar.
+    static func components(_ text: String, tokens: [Token])
+        -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)?
+    {
         var characters = Substring(text)
         var fields = (year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0)
         func number(_ width: Int) -> Int? {
@@ -158,11 +171,6 @@ enum TimestampFormat: Sendable, Hashable {
             case .second: guard let value = number(2) else { return nil }; fields.second = value
             }
         }
-        guard characters.isEmpty,
-            let seconds = CivilTime.unixSeconds(
-                year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
-                second: fields.second)
-        else { return nil }
-        return CivilTime(unixSeconds: seconds).iso8601
+        return characters.isEmpty ? fields : nil
     }
 }

@@ -14,6 +14,8 @@ struct ValueConverter: Sendable {
     enum Kind: Sendable, Hashable {
         case int, decimal, double, string, bool, json
         case timestamp(TimestampFormat)
+        /// A calendar date, `YYYY-MM-DD` as stored; the format has no time fields.
+        case date(TimestampFormat)
         /// Minor units of a currency with `exponent` decimals.
         case money(currency: String, exponent: Int)
     }
@@ -64,6 +66,7 @@ struct ValueConverter: Sendable {
         case .bool: .boolean
         case .json: .json
         case .timestamp: .timestamp
+        case .date: .date
         }
     }
 
@@ -168,6 +171,13 @@ struct ValueConverter: Sendable {
                 throw ConversionFailure(reason: "expected a timestamp (\(format.name)), found \(shown)")
             }
             return .text(timestamp)
+        case .date(let format):
+            guard case .string(let text) = value else { throw mismatch("a date (\(format.dateName))", value) }
+            guard let date = format.date(text) else {
+                throw ConversionFailure(
+                    reason: "expected a date (\(format.dateName)), found '\(text)'\(format.dateNote(text))")
+            }
+            return .text(date)
         case .money(let currency, let exponent):
             let text = try numberText(value, expecting: "an amount")
             guard let exact = ExactDecimal(text) else { throw ConversionFailure(reason: "'\(text)' is not an amount") }
@@ -199,7 +209,7 @@ struct ValueConverter: Sendable {
     /// Converts a YAML `default:` (checked when the feed is loaded).
     func convert(defaultText text: String) throws(ConversionFailure) -> FieldValue {
         switch kind {
-        case .string, .timestamp:
+        case .string, .timestamp, .date:
             return try convertValue(.string(text))
         case .bool:
             switch text.lowercased() {

@@ -68,6 +68,9 @@ enum SingerRecordMapping {
         case .timestamp:
             guard case .string(let text) = value, let instant = ISO8601.normalized(text) else { throw mismatch() }
             return .text(instant)
+        case .date:
+            guard case .string(let text) = value, let date = CalendarDate.normalized(text) else { throw mismatch() }
+            return .text(date)
         case .boolean:
             guard case .bool(let flag) = value else { throw mismatch() }
             return .bool(flag)

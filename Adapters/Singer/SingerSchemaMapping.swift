@@ -8,6 +8,7 @@ import FeedKit
 /// | `integer` | `integer` |
 /// | `number` (or `integer` and `number`) | `decimal`, exact |
 /// | `string` with `format: date-time` | `timestamp`, UTC |
+/// | `string` with `format: date` | `date` (`YYYY-MM-DD`) |
 /// | `string` | `text` |
 /// | `boolean` | `boolean` |
 /// | `object`, `array`, several types, none | `json` |
@@ -110,7 +111,7 @@ enum SingerSchemaMapping {
         switch type {
         case "integer": .integer
         case "number": .decimal
-        case "string": format == "date-time" ? .timestamp : .text
+        case "string": format == "date-time" ? .timestamp : format == "date" ? .date : .text
         case "boolean": .boolean
         case "object": .object
         case "array": .array

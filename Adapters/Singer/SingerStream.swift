@@ -34,6 +34,8 @@ struct SingerStream: Sendable, Equatable {
         case decimal
         /// `string` with `format: date-time`: an ISO 8601 instant, stored in UTC.
         case timestamp
+        /// `string` with `format: date`: a calendar date (`2024-02-29`), no time zone.
+        case date
         /// `boolean`.
         case boolean
         /// `string`.
@@ -50,6 +52,7 @@ struct SingerStream: Sendable, Equatable {
             case .integer: .integer
             case .decimal: .decimal
             case .timestamp: .timestamp
+            case .date: .date
             case .boolean: .boolean
             case .text: .text
             case .object, .array, .any: .json
@@ -62,6 +65,7 @@ struct SingerStream: Sendable, Equatable {
             case .integer: "an integer"
             case .decimal: "a number"
             case .timestamp: "a date-time string"
+            case .date: "a date string (YYYY-MM-DD)"
             case .boolean: "a boolean"
             case .text: "a string"
             case .object: "an object"

@@ -25,6 +25,7 @@ public struct ExportField: Sendable, Hashable, Codable {
         case .boolean: "boolean"
         case .decimal: "string (exact decimal)"
         case .timestamp: "string (ISO 8601 UTC)"
+        case .date: "string (date, YYYY-MM-DD)"
         case .json: "embedded JSON"
         }
     }

@@ -59,6 +59,7 @@ public struct SingerWriter: ExportWriter {
         case .decimal: return nullable("string", format: "singer.decimal")
         case .text: return nullable("string")
         case .timestamp: return nullable("string", format: "date-time")
+        case .date: return nullable("string", format: "date")
         case .json: return .object(JSONObject([]))
         }
     }

@@ -13,6 +13,9 @@ public enum ColumnType: String, Sendable, Codable, CaseIterable {
     case decimal
     /// An ISO 8601 UTC instant (`2019-11-05T15:56:59Z`), stored as text.
     case timestamp
+    /// A calendar date with no time of day and no time zone (`2024-02-29`): stored as the text
+    /// `YYYY-MM-DD` on SQLite and as `date` on PostgreSQL, compared and exported as that text.
+    case date
     /// A JSON document stored as text, exported as embedded JSON.
     case json
 }

@@ -8,7 +8,8 @@ import Foundation
 /// is the value, verbatim (it may hold quotes, `=` and spaces). The value is compared as a
 /// value of the field's column type (``operand(for:)``): integers, reals and decimals as
 /// numbers (so `1.50` equals `1.5` and `9 < 10`), booleans as `true`/`false`, everything else
-/// (text, ISO 8601 timestamps, JSON) as text. `!=` holds for a null value; the other
+/// (text, ISO 8601 timestamps, `YYYY-MM-DD` dates, JSON) as text; a date column takes only a
+/// date of the calendar, except after `~`. `!=` holds for a null value; the other
 /// operators never do.
 public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
     public enum Operator: String, Sendable, CaseIterable {
@@ -92,6 +93,14 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
             case "false", "0", "no": return .success(.integer(0))
             default: return mismatch("a boolean column (true or false)")
             }
+        case .date:
+            // `~` searches the text; the other operators compare whole dates.
+            guard op == .contains || CalendarDate.normalized(value) != nil else {
+                return .failure(
+                    FieldCondition.ParseError(
+                        "'\(field)' is a date column (YYYY-MM-DD); \(CalendarDate.problem(value))"))
+            }
+            return .success(.text(value))
         case .text, .timestamp, .json:
             return .success(.text(value))
         }

@@ -68,7 +68,7 @@ struct ExportTestAdapter: FeedAdapter {
         case .real: return json.doubleValue.map(FieldValue.real) ?? .null
         case .boolean: return json.boolValue.map(FieldValue.bool) ?? .null
         case .json: return .text(json.jsonText)
-        case .text, .decimal, .timestamp: return .text(json.stringValue ?? json.numberText)
+        case .text, .decimal, .timestamp, .date: return .text(json.stringValue ?? json.numberText)
         }
     }
 }

@@ -32,6 +32,9 @@ final class PostgresConnection {
         // The server's notices ("index ... does not exist, skipping") are not for users: libpq
         // would print them on stderr.
         try execute("SET client_min_messages TO warning")
+        // `date` columns read back as `2024-02-29`, the SQLite store's text, whatever the
+        // server's default style (`SQL, DMY` would print `29/02/2024`).
+        try execute("SET DateStyle TO ISO, YMD")
     }
 
     deinit { fw_PQfinish(handle) }

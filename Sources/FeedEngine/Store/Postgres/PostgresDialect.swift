@@ -32,7 +32,7 @@ struct PostgresDialect: SQLDialect {
         switch field.type {
         case .boolean: return "\(text)::int::boolean"
         case .timestamp: return PostgresSQL.recordTimeText("\(text)::timestamptz")
-        case .integer, .real, .decimal, .text, .json: return text
+        case .integer, .real, .decimal, .text, .date, .json: return text
         }
     }
 

@@ -21,6 +21,7 @@ enum PostgresEntityTable {
         case .boolean: "boolean"
         case .decimal: "numeric"
         case .timestamp: "timestamptz"
+        case .date: "date"
         case .json: "jsonb"
         case .text: "text"
         }

@@ -10,7 +10,7 @@ extension PostgresEntityWriter {
     /// A tombstone's `key_values` is a JSON array of the key columns' values as SQLite's
     /// `json_array` gives them: numbers for integer and real columns, 1 or 0 for booleans, and
     /// strings for the rest (a decimal's stored digits, a timestamp as ISO 8601 UTC with
-    /// milliseconds, a JSON column's text as PostgreSQL normalizes it).
+    /// milliseconds, a date as `YYYY-MM-DD`, a JSON column's text as PostgreSQL normalizes it).
     func deleteUnseen(in connection: PostgresConnection) throws(PostgresEntityError) {
         try sendDirect(connection)
         guard mode == .replace else { return }
@@ -18,7 +18,7 @@ extension PostgresEntityWriter {
             let column = PostgresSQL.identifier(name)
             switch schema.columns.first(where: { $0.name == name })?.type {
             case .boolean: return "\(column)::int"
-            case .decimal, .json: return "\(column)::text"
+            case .decimal, .date, .json: return "\(column)::text"
             case .timestamp: return PostgresSQL.isoText(column)
             case .integer, .real, .text, nil: return column
             }

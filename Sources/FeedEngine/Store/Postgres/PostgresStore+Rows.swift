@@ -49,7 +49,7 @@ enum PostgresValue {
         case .integer: return Int64(text).map(FieldValue.integer) ?? .text(text)
         case .real: return Double(text).map(FieldValue.real) ?? .text(text)
         case .boolean: return .integer(text == "t" ? 1 : 0)
-        case .text, .decimal, .timestamp, .json: return .text(text)
+        case .text, .decimal, .timestamp, .date, .json: return .text(text)
         }
     }
 }

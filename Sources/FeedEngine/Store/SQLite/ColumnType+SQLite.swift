@@ -6,7 +6,7 @@ extension ColumnType {
         switch self {
         case .integer, .boolean: "INTEGER"
         case .real: "REAL"
-        case .text, .decimal, .timestamp, .json: "TEXT"
+        case .text, .decimal, .timestamp, .date, .json: "TEXT"
         }
     }
 }

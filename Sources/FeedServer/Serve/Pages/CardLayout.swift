@@ -22,7 +22,7 @@ struct CardLayout {
         money = column(.money)
         link = column(.link)
         badge = schema.columns.first { $0.type == .boolean }?.name
-        details = schema.columns.filter { $0.type == .timestamp }.map(\.name)
+        details = schema.columns.filter { [.timestamp, .date].contains($0.type) }.map(\.name)
     }
 
     func card(page: EntityPage, row: [FieldValue], record: String) -> [String: Any] {
