@@ -89,7 +89,8 @@ extension ConfigLoader {
             let (misspeltCommon, adapterOptions) = ConfigLoader.misspeltCommonKeys(
                 in: optionsNode, adapter: adapterType.description, index: index, file: decoder.file)
             problems += misspeltCommon
-            let setup = FeedSetup(name: common.name, configDirectory: directory)
+            let contract = SchemaContractSpec.contract(feed: common.schema, defaults: defaults?.schema)
+            let setup = FeedSetup(name: common.name, configDirectory: directory, schemaContract: contract)
             let made = adapterType.make(from: adapterOptions, decoder: decoder, codingPath: path, setup: setup)
             problems += made.problems
             guard let adapter = made.adapter, made.problems.isEmpty, decodedCommon.problems.isEmpty else { return nil }
@@ -101,7 +102,7 @@ extension ConfigLoader {
                 fixtures: common.fixtures.map { ConfigLoader.resolve($0, in: directory) },
                 maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
                 schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter,
-                namesRemoteURL: RemoteURLHint.namesRemoteURL(node))
+                namesRemoteURL: RemoteURLHint.namesRemoteURL(node), schemaContract: contract)
         }
 
         /// Checks `adapter`'s entities against those of the feeds before it (one table for names

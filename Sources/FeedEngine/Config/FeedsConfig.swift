@@ -61,6 +61,8 @@ public struct FeedConfig: Sendable {
     /// Whether the feed's entry names an `http://` or `https://` URL: a hint that its passes
     /// fetch over the network (``RemoteURLHint``; an adapter's built-in URL is not seen).
     public var namesRemoteURL = false
+    /// What a pass may change in the store's tables of the feed's entities (`schema:`).
+    public var schemaContract: SchemaContract = .evolve
 }
 
 /// The `defaults:` block, also accepted per feed for the request settings.
@@ -105,9 +107,11 @@ struct DefaultsBlock: Decodable, Sendable {
     var lease: FeedDuration?
     /// Named request budgets that feeds share with `budget: NAME`.
     var budgets: OrderedMapping<BudgetSpec>?
+    /// The schema contract of every feed (`schema:`), key by key under a feed's own.
+    var schema: SchemaContractSpec?
 
     enum CodingKeys: String, CodingKey {
-        case concurrency, lease, budgets
+        case concurrency, lease, budgets, schema
         case maxRejectRatio = "max_reject_ratio"
     }
 
@@ -119,6 +123,7 @@ struct DefaultsBlock: Decodable, Sendable {
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
         lease = try container.decodeIfPresent(FeedDuration.self, forKey: .lease)
         budgets = try container.decodeIfPresent(OrderedMapping<BudgetSpec>.self, forKey: .budgets)
+        schema = try container.decodeIfPresent(SchemaContractSpec.self, forKey: .schema)
     }
 }
 
@@ -170,15 +175,17 @@ struct CommonFeedKeys: Decodable, Sendable {
     var budget: String?
     /// The feed's own budget.
     var rateLimit: BudgetSpec?
+    /// The feed's schema contract (`schema:`), over that of `defaults:`.
+    var schema: SchemaContractSpec?
 
     static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
         "backoff", "retry_after_cap", "max_response_size", "max_redirects", "follow_redirects", "budget",
-        "rate_limit",
+        "rate_limit", "schema",
     ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {
-        case name, adapter, enabled, fixtures, budget
+        case name, adapter, enabled, fixtures, budget, schema
         case maxRejectRatio = "max_reject_ratio"
         case rateLimit = "rate_limit"
     }
@@ -192,6 +199,7 @@ struct CommonFeedKeys: Decodable, Sendable {
         maxRejectRatio = try container.decodeIfPresent(Double.self, forKey: .maxRejectRatio)
         budget = try container.decodeIfPresent(String.self, forKey: .budget)
         rateLimit = try container.decodeIfPresent(BudgetSpec.self, forKey: .rateLimit)
+        schema = try container.decodeIfPresent(SchemaContractSpec.self, forKey: .schema)
         request = try RequestSettings(from: decoder)
         schedule = try ScheduleSettings(from: decoder)
     }

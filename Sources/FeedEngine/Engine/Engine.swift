@@ -97,7 +97,9 @@ public struct Engine: Sendable {
             attempts: 0, bytes: 0, milliseconds: 0, staleURLs: [], staleAgeSeconds: nil, error: nil, notes: [],
             outboxDelivered: 0, outboxPending: 0)
         let adapter = feed.adapter
-        let bindings = adapter.entities
+        let bindings = adapter.entities.map { binding in
+            EntityBinding(binding.schema, mode: binding.mode, contract: feed.schemaContract)
+        }
         let runID: Int64
         let lease: AnyObject?
         do {
@@ -120,7 +122,7 @@ public struct Engine: Sendable {
         let transaction = store.passTransaction(feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
         let backend = EnginePassBackend(
             feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction,
-            bindings: bindings, readsStoredState: !fullRefresh)
+            bindings: bindings, readsStoredState: !fullRefresh, contract: feed.schemaContract)
         live?.started(feed.name, at: started, backend: backend)
         defer { live?.finished(feed.name) }
         let pass = FeedPass(

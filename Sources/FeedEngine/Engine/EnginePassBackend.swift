@@ -17,6 +17,8 @@ final class EnginePassBackend: PassBackend {
     let recordedOutcome = Mutex<RunOutcome?>(nil)
     /// Whether `state` reads what earlier passes stored; false for a full refresh.
     let readsStoredState: Bool
+    /// The feed's `schema:` contract, given to the entities the adapter declares during the pass.
+    let contract: SchemaContract
     /// The fields of each entity the pass writes, which every record's ``ContentHash`` starts
     /// from, and whether the pass has written that entity yet.
     private let fields: Mutex<[String: EntityFields]>
@@ -24,9 +26,10 @@ final class EnginePassBackend: PassBackend {
     init(
         feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext,
         transaction: FeedTransaction, bindings: [EntityBinding],
-        readsStoredState: Bool = true
+        readsStoredState: Bool = true, contract: SchemaContract = .evolve
     ) {
         self.readsStoredState = readsStoredState
+        self.contract = contract
         self.fields = Mutex(
             Dictionary(bindings.map { ($0.schema.name, EntityFields($0.schema)) }) { first, _ in first })
         self.feed = feed
@@ -147,7 +150,9 @@ final class EnginePassBackend: PassBackend {
     }
 
     func declare(_ binding: EntityBinding) async throws {
-        try await transaction.send { try $0.declare(binding) }
+        var binding = binding
+        binding.contract = contract
+        try await transaction.send { [binding] in try $0.declare(binding) }
         fields.withLock { fields in
             if fields[binding.schema.name] == nil { fields[binding.schema.name] = EntityFields(binding.schema) }
         }

@@ -40,7 +40,8 @@ protocol SchemaPreparing {
 /// them (unless a feed keeps the entity's history), records the schemas, declares the foreign
 /// keys of their enforced relations and writes their views.
 enum SchemaPreparation {
-    /// - Throws: ``StoreError`` when an entity's name differs from a stored one's only in case,
+    /// - Throws: ``StoreError`` when a binding breaks its schema contract
+    ///   (``contractProblem(_:stored:)``), an entity's name differs from a stored one's only in case,
     ///   is the name of a stored entity's view (or its view has the name of a stored entity), a
     ///   table cannot take its schema, an entity that a foreign key points at would keep
     ///   history, or a foreign key cannot be declared; a ``ForeignKeyViolation`` when rows
@@ -49,6 +50,12 @@ enum SchemaPreparation {
         for binding in bindings {
             let schema = binding.schema
             if let problem = nameProblem(schema.name, stored: try store.entityNames(), caseRule: store.caseRule) {
+                throw StoreError(path: store.location, message: problem)
+            }
+            // Only a freeze reads the stored schema: the default contract costs a pass nothing.
+            if binding.contract.freezes,
+                let problem = contractProblem(binding, stored: try store.schemas()[schema.name])
+            {
                 throw StoreError(path: store.location, message: problem)
             }
             let history = try store.keepsHistory(schema.name) || binding.mode == .append

@@ -59,10 +59,14 @@ extension FeedAdapter {
 public struct EntityBinding: Sendable, Hashable {
     public var schema: EntitySchema
     public var mode: WriteMode
+    /// What the pass may change in the entity's stored table; the engine sets the feed's
+    /// `schema:` here, whatever the adapter gives.
+    public var contract: SchemaContract
 
-    public init(_ schema: EntitySchema, mode: WriteMode = .merge) {
+    public init(_ schema: EntitySchema, mode: WriteMode = .merge, contract: SchemaContract = .evolve) {
         self.schema = schema
         self.mode = mode
+        self.contract = contract
     }
 }
 
@@ -72,10 +76,14 @@ public struct FeedSetup: Sendable {
     public var name: String
     /// The folder of the config file; relative paths are read from here.
     public var configDirectory: String
+    /// The feed's `schema:` contract (``SchemaContract``): an adapter that finds columns in the
+    /// data leaves them out when it says `new_columns: discard`. The engine enforces the rest.
+    public var schemaContract: SchemaContract
 
-    public init(name: String, configDirectory: String) {
+    public init(name: String, configDirectory: String, schemaContract: SchemaContract = .evolve) {
         self.name = name
         self.configDirectory = configDirectory
+        self.schemaContract = schemaContract
     }
 }
 
