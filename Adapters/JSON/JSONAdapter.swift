@@ -64,7 +64,9 @@ public struct JSONAdapter: FeedAdapter {
             OptionHelp("key", "string or list", "the field (or fields) identifying a record"),
             OptionHelp("write", "string", "merge, replace or append", default: "merge"),
             OptionHelp(
-                "extra", "string", "ignore undeclared members, or keep them in an _extra JSON column", default: "ignore"
+                "extra", "string",
+                "ignore undeclared members, keep them in an _extra JSON column, or make them typed columns (columns)",
+                default: "ignore"
             ),
             OptionHelp(
                 "fields", "mapping",
@@ -108,6 +110,8 @@ public struct JSONAdapter: FeedAdapter {
     let cursor: IncrementalCursor?
     /// The further entities of `entities:`, read from the same responses.
     let sides: [SideEntity]
+    /// `extra: columns`: the entity is declared at the end of each pass, with the columns found.
+    let autoColumns: AutoColumns?
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
 
@@ -138,12 +142,17 @@ public struct JSONAdapter: FeedAdapter {
                 OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"]))
         }
         let keepExtra: Bool
+        var autoColumns = false
         switch options.extra ?? "ignore" {
         case "ignore": keepExtra = false
         case "keep": keepExtra = true
+        case "columns":
+            // The mapper keeps the undeclared members as for `keep`; the pass makes them columns.
+            keepExtra = true
+            autoColumns = true
         case let other:
             keepExtra = false
-            errors.append(OptionError("extra must be ignore or keep, not '\(other)'", at: ["extra"]))
+            errors.append(OptionError("extra must be ignore, keep or columns, not '\(other)'", at: ["extra"]))
         }
         let format = errors.check { () throws(OptionError) in try ResponseFormat(options.format) }
         let compiled = errors.check { () throws(OptionError.List) in
@@ -179,6 +188,10 @@ public struct JSONAdapter: FeedAdapter {
         self.mode = mode
         self.records = records
         mapper = compiled.mapper
+        self.autoColumns =
+            autoColumns
+            ? AutoColumns(
+                schema: compiled.schema, mode: mode, discardsNew: feed.schemaContract.newColumns == .discard) : nil
         self.filter = filter
         paginator = paging.paginator
         pageFacts = paging.facts
@@ -247,8 +260,11 @@ public struct JSONAdapter: FeedAdapter {
         try errors.throwIfAny()
     }
 
+    /// The feed's entity (unless `extra: columns` declares it during the pass) and those of
+    /// `entities:`.
     public var entities: [EntityBinding] {
-        [EntityBinding(mapper.schema, mode: mode)] + sides.map { EntityBinding($0.mapper.schema, mode: mode) }
+        (autoColumns == nil ? [EntityBinding(mapper.schema, mode: mode)] : [])
+            + sides.map { EntityBinding($0.mapper.schema, mode: mode) }
     }
 
     /// The entities of `entities:`, each checked, with names distinct from the feed's entity.
@@ -300,7 +316,9 @@ public struct JSONAdapter: FeedAdapter {
         pages.sides = sides
         let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
         var walk = PageWalk(pass: pass, processor: pages, mode: mode, stopsBefore: stopsBefore)
+        walk.holdsRecords = autoColumns != nil
         try await walk.run()
+        try await autoColumns?.finish(held: walk.held, unchanged: walk.heldUnchanged, pass: pass)
         if let cursor {
             try await advance(cursor, from: stored, to: walk.newest, sent: sent, in: pass)
         }

@@ -28,7 +28,9 @@ extension JSONAdapter {
         public var key: KeySpec
         /// `merge` (the default), `replace` or `append`.
         public var write: String?
-        /// `ignore` (the default) drops undeclared members; `keep` stores them in an `_extra` JSON column.
+        /// `ignore` (the default) drops undeclared members; `keep` stores them in an `_extra` JSON
+        /// column; `columns` makes each undeclared top-level member a column typed from its
+        /// values (``AutoColumns``).
         public var extra: String?
         /// The declared columns, in order.
         public var fields: OrderedMapping<FieldSpec>

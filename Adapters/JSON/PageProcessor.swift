@@ -157,6 +157,11 @@ struct PageWalk {
     private var checks = PageChecks()
     /// The walk stopped before its natural end (`max_pages`, `order: desc`, a repeat).
     private var stoppedEarly = false
+    /// Whether the feed's own records are held (``held``) instead of written, with the count of
+    /// those of unchanged pages (``heldUnchanged``): `extra: columns` writes them at the end.
+    var holdsRecords = false
+    private(set) var held: [EntityRecord] = []
+    private(set) var heldUnchanged = 0
 
     init(pass: FeedPass, processor: PageProcessor, mode: WriteMode, stopsBefore: IncrementalCursor.Mark? = nil) {
         self.pass = pass
@@ -272,7 +277,13 @@ struct PageWalk {
         checks.count(outcome.facts)
         try checkRepeat(outcome)
         if stoppedEarly { return }
-        try await pass.write(RecordBatch(records: outcome.records, rejects: outcome.rejects, source: outcome.source))
+        var records = outcome.records
+        if holdsRecords {
+            let entity = processor.mapper.schema.name
+            held += records.filter { $0.entity == entity }
+            records.removeAll { $0.entity == entity }
+        }
+        try await pass.write(RecordBatch(records: records, rejects: outcome.rejects, source: outcome.source))
         filteredOut += outcome.filteredOut
         if let mark = outcome.newest, newest.map({ mark > $0 }) ?? true { newest = mark }
         if let key = outcome.cacheKey {
@@ -282,7 +293,11 @@ struct PageWalk {
         if outcome.skipped {
             skippedPages += 1
             skippedRecords += outcome.unchangedRecords
-            try await pass.countUnchanged(outcome.unchangedRecords, entity: processor.mapper.schema.name)
+            if holdsRecords {
+                heldUnchanged += outcome.unchangedRecords
+            } else {
+                try await pass.countUnchanged(outcome.unchangedRecords, entity: processor.mapper.schema.name)
+            }
         }
     }
 
