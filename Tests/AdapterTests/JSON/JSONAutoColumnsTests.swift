@@ -121,6 +121,33 @@ struct JSONAutoColumnsTests {
         }
     }
 
+    @Test(arguments: HarnessStore.available)
+    func aStoredColumnThatWouldWidenIsATypeChangeThatTypeChangesFreezeRefuses(driver: HarnessStore) async throws {
+        let body = Shared(#"{"items":[{"id":1,"qty":3},{"id":2,"qty":4}]}"#)
+        let server = try LoopbackServer { _ in .json(body.value) }
+        defer { server.stop() }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"),
+            """
+                records: $.items
+                entity: item
+                key: id
+                extra: columns
+                schema: { type_changes: freeze }
+                fields: { id: int }
+            """, driver: driver)
+        #expect(try #require(try await harness.run().feeds.first).status == .ok)
+        body.set(#"{"items":[{"id":1,"qty":3},{"id":2,"qty":4.5}]}"#)
+        let widened = try #require(try await harness.run().feeds.first)
+        #expect(widened.status == .failed)
+        #expect(
+            widened.error?.contains("column 'qty' is integer in the store and decimal now") == true,
+            "\(widened.error ?? "")")
+        #expect(widened.error?.contains("type_changes: freeze") == true)
+        #expect(try harness.schemas()["item"]?.columns.map(\.type) == [.integer, .integer])
+        #expect(JSONFeedTest.integers(try harness.rows("SELECT qty FROM item ORDER BY id"), "qty") == [3, 4])
+    }
+
     @Test func typesWidenAndNeverLoseADigit() {
         func type(_ values: [String]) -> InferredType? {
             let records = values.compactMap { try? JSONParser.parse($0) }.map { JSONObject([("v", $0)]) }
