@@ -47,7 +47,7 @@ public struct JSONAdapter: FeedAdapter {
                 default: "json"),
             OptionHelp(
                 "auth", "mapping",
-                "{type: bearer, token} | {type: api_key, header|query, value} | {type: basic, username, password}",
+                "{type: bearer, token} | {type: api_key, header|query, value} | {type: basic, username, password} | {type: oauth2_client_credentials | oauth2_refresh_token, token_url, client_id, client_secret, refresh_token, scope, audience, client_auth: body|basic, params}",
                 default: "none"),
             OptionHelp(
                 "pagination", "mapping",
@@ -300,7 +300,10 @@ public struct JSONAdapter: FeedAdapter {
             try pass.state(FeedPass.cursorStateKey).flatMap(cursor.mark(stored:))
         }
         let sent = cursor?.sentValue(stored: stored, now: pass.startedAt)
-        let requests = requests.rendered(now: pass.startedAt, cursor: cursor, sending: sent)
+        var requests = requests.rendered(now: pass.startedAt, cursor: cursor, sending: sent)
+        if case .oauth2(let credentials)? = self.requests.auth {
+            requests.session = OAuth2Session(credentials, pass: pass)
+        }
         let filter = filter.rendered(now: pass.startedAt)
         // A filter whose window moved maps every page again, so records entering it are stored.
         let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)

@@ -79,8 +79,19 @@ extension JSONAdapter {
         case apiKey(header: String?, query: String?, value: String)
         /// HTTP Basic: `Authorization: Basic base64(username:password)`.
         case basic(username: String, password: String)
+        /// `Authorization: Bearer <token>` with tokens from an OAuth2 token endpoint
+        /// (`oauth2_client_credentials` or `oauth2_refresh_token`); see ``OAuth2Session``.
+        case oauth2(OAuth2Credentials)
 
-        enum CodingKeys: String, CodingKey { case type, token, header, query, value, username, password }
+        enum CodingKeys: String, CodingKey {
+            case type, token, header, query, value, username, password
+            case tokenURL = "token_url"
+            case clientID = "client_id"
+            case clientSecret = "client_secret"
+            case refreshToken = "refresh_token"
+            case scope, audience, params
+            case clientAuth = "client_auth"
+        }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -102,10 +113,14 @@ extension JSONAdapter {
                 self = .basic(
                     username: try container.decode(String.self, forKey: .username),
                     password: try container.decode(String.self, forKey: .password))
+            case "oauth2_client_credentials", "oauth2_refresh_token":
+                self = .oauth2(try Self.oauth2(type, container))
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: .type, in: container,
-                    debugDescription: "unknown auth type '\(type)'; use bearer, api_key or basic")
+                    debugDescription:
+                        "unknown auth type '\(type)'; use bearer, api_key, basic, oauth2_client_credentials or oauth2_refresh_token"
+                )
             }
         }
     }

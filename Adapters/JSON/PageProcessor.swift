@@ -51,7 +51,7 @@ struct PageProcessor: Sendable {
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
         request.omitsUnchangedBody = known != nil
-        var response = try await pass.fetch(request)
+        var response = try await requests.send(request, through: pass)
         if let known, known.describes(response) {
             let facts = known.facts(unsealedBy: pass.redactor)
             let filteredOut = known.filteredOut ?? 0
@@ -63,7 +63,7 @@ struct PageProcessor: Sendable {
         if response.bodyIsOmitted {
             // Unchanged, but not the page the summary describes: read it after all.
             request.omitsUnchangedBody = false
-            response = try await pass.fetch(request)
+            response = try await requests.send(request, through: pass)
         }
         var outcome = try read(response, url: request.url)
         outcome.cacheKey = cacheKey

@@ -20,6 +20,7 @@ struct RequestPlan: Sendable {
         case .bearer(let token)?: [token]
         case .apiKey(_, _, let value)?: [value]
         case .basic(let username, let password)?: [password, Self.basicCredentials(username, password)]
+        case .oauth2(let credentials)?: credentials.secrets
         }
     }
 
@@ -65,10 +66,11 @@ struct RequestPlan: Sendable {
         case .apiKey(nil, nil, _)?: break
         case .basic(let username, let password)?:
             headers.append(HTTPHeader("Authorization", "Basic \(Self.basicCredentials(username, password))"))
+        case .oauth2?: break  // the pass's OAuth2Session adds the token as it sends each request
         }
         return RenderedRequests(
             plan: self, now: now, sent: sent, cursorQuery: query, authHeaders: headers, authQuery: authQuery,
-            placesPageValues: !pageValues.isEmpty)
+            placesPageValues: !pageValues.isEmpty, session: nil)
     }
 }
 
@@ -86,6 +88,14 @@ struct RenderedRequests: Sendable {
     /// The feed's templates place the page values themselves: the paginator's own query
     /// parameters are not added.
     let placesPageValues: Bool
+    /// Sends the requests with an OAuth2 access token, for `oauth2_*` auth (set for each pass).
+    var session: OAuth2Session?
+
+    /// Performs `request` for `pass`, through the OAuth2 session when there is one.
+    func send(_ request: FetchRequest, through pass: FeedPass) async throws -> FetchResponse {
+        guard let session else { return try await pass.fetch(request) }
+        return try await session.fetch(request)
+    }
 
     /// The request for `page`: the feed's URL with its parameters and the page's, or the page's
     /// link as given (it carries its own query), plus the API key when it goes in the query.

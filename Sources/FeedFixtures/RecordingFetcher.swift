@@ -13,14 +13,26 @@ import Synchronization
 /// status and an empty body, and a missing file as a 404, so the replay fails the same way.
 public final class RecordingFetcher: Fetching {
     private let upstream: any Fetching
-    private let recorded = Mutex<[RecordedResponse]>([])
+    private let recorded = Mutex<[(response: RecordedResponse, redactor: Redactor)]>([])
 
     public init(upstream: any Fetching = StandardFetcher()) {
         self.upstream = upstream
     }
 
     /// The responses recorded so far, in the order they arrived.
-    public var responses: [RecordedResponse] { recorded.withLock { $0 } }
+    ///
+    /// Redacted again as they are read: a credential the feed learned from a response after it
+    /// was recorded (an OAuth2 token endpoint's tokens, see ``Redactor/learn(_:)``) is `***` in
+    /// the recording too, and a replay sends that placeholder as its token.
+    public var responses: [RecordedResponse] {
+        recorded.withLock { $0 }.map { entry in
+            var response = entry.response
+            response.url = entry.redactor.redact(response.url)
+            response.headers = response.headers.mapValues(entry.redactor.redact)
+            response.body = Self.redacted(response.body, with: entry.redactor)
+            return response
+        }
+    }
 
     public func fetch(_ request: FetchRequest, context: FetchContext) async throws -> FetchResponse {
         let redactor = context.redactor
@@ -38,7 +50,7 @@ public final class RecordingFetcher: Fetching {
             let entry = RecordedResponse(
                 method: method, url: url, status: response.status, headers: headers,
                 body: Self.redacted(response.body, with: redactor))
-            recorded.withLock { $0.append(entry) }
+            recorded.withLock { $0.append((entry, redactor)) }
             return response
         } catch let error as FetchError {
             let status: Int? =
@@ -49,7 +61,7 @@ public final class RecordingFetcher: Fetching {
                 }
             if let status {
                 recorded.withLock {
-                    $0.append(RecordedResponse(method: method, url: url, status: status, body: Data()))
+                    $0.append((RecordedResponse(method: method, url: url, status: status, body: Data()), redactor))
                 }
             }
             throw error

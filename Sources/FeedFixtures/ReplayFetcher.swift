@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// A request with no recording throws a ``FixtureError`` naming the method and the redacted URL,
 /// so a changed adapter or config shows which request it now makes. Recorded statuses behave as the ``StandardFetcher`` would
-/// treat them: a 404 is returned to requests that accept it, any other status outside 2xx is
+/// treat them: a 404 or 401 is returned to requests that accept it, any other status outside 2xx is
 /// thrown (a missing file for path URLs).
 public final class ReplayFetcher: Fetching {
     private let responses: [Key: [RecordedResponse]]
@@ -51,6 +51,8 @@ public final class ReplayFetcher: Fetching {
                 attempts: request.isRemote ? 1 : 0, bytesReceived: request.isRemote ? recorded.body.count : 0)
         case 404 where request.acceptsNotFound:
             return FetchResponse(url: url, status: 404, headers: recorded.headers, body: recorded.body, origin: origin)
+        case 401 where request.acceptsUnauthorized:
+            return FetchResponse(url: url, status: 401, headers: recorded.headers, body: recorded.body, origin: origin)
         case 404 where !request.isRemote:
             throw FetchError(.fileNotFound, url: url)
         default:

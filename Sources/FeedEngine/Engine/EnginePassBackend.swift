@@ -134,7 +134,7 @@ final class EnginePassBackend: PassBackend {
     }
 
     func state(_ key: String) throws -> String? {
-        readsStoredState ? try store.state(feed: feed, key: key) : nil
+        readsStoredState || key.hasPrefix(FeedPass.credentialStatePrefix) ? try store.state(feed: feed, key: key) : nil
     }
 
     func states(withPrefix prefix: String) throws -> [String: String] {

@@ -135,6 +135,10 @@ public struct StandardFetcher: Fetching {
                     return FetchResponse(
                         url: url, status: 404, headers: response.headers, body: response.body, origin: .network,
                         attempts: attempts, bytesReceived: bytes)
+                case 401 where request.acceptsUnauthorized:
+                    return FetchResponse(
+                        url: url, status: 401, headers: response.headers, body: response.body, origin: .network,
+                        attempts: attempts, bytesReceived: bytes)
                 case 429, 500...599:
                     failure = Self.statusError(response, url: url, attempts: attempts, context)
                     retryAfter = response.headers["retry-after"].flatMap {

@@ -14,6 +14,9 @@ public struct FetchRequest: Sendable, Hashable {
     public var maxAge: FeedDuration?
     /// When `true`, a 404 (or a missing file) is returned as a response instead of thrown.
     public var acceptsNotFound: Bool
+    /// When `true`, a 401 Unauthorized is returned as a response instead of thrown, for callers
+    /// that renew a credential and send the request again.
+    public var acceptsUnauthorized = false
     /// Whether the response is kept in `_http_cache` (for conditional requests and offline use).
     public var cacheable: Bool
     /// When `true`, a response unchanged since the cached one (304 Not Modified, or fresh within

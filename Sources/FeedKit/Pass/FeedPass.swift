@@ -156,6 +156,11 @@ public final class FeedPass: Sendable {
     /// `feedwork list` as the feed's cursor.
     public static let cursorStateKey = "cursor"
 
+    /// The prefix of `_state` keys that hold credentials (such as a sealed OAuth2 token): they
+    /// are read even by a `--full-refresh` pass, which ignores every other stored state, since
+    /// a rotated refresh token is the only one the API still accepts.
+    public static let credentialStatePrefix = "auth."
+
     /// Stores `value` under `key` (removes it for `nil`), committed with the pass.
     public func setState(_ key: String, _ value: String?) async throws {
         try await backend.setState(key, value)

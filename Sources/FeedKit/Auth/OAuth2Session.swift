@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// One pass's use of an ``OAuth2Client``: sends requests with its access token, renews the
+/// token once when the API answers 401 and sends the request again, and keeps the token in the
+/// feed's `_state`, sealed (``SealedText``) with a key derived from the configured secrets, in
+/// the pass's transaction: a rotated refresh token is committed with the rest of the pass.
+public final class OAuth2Session: Sendable {
+    public let client: OAuth2Client
+    private let pass: FeedPass
+    private let sealer: SealedText
+    /// The token this pass's `_state` holds (as read, then as written), once looked at.
+    private let kept = Mutex<OAuth2Token??>(nil)
+
+    /// The `_state` key of the sealed token (read even by `--full-refresh` passes, since a
+    /// rotated refresh token is the only one the endpoint still accepts).
+    public static let stateKey = FeedPass.credentialStatePrefix + "oauth2"
+
+    public init(_ credentials: OAuth2Credentials, pass: FeedPass) {
+        client = OAuth2Client.shared(for: credentials)
+        self.pass = pass
+        sealer = SealedText(secrets: credentials.identity, context: Self.stateKey)
+    }
+
+    /// Sends `request` with `Authorization: Bearer <token>`; on a 401, once more with a renewed
+    /// token.
+    ///
+    /// - Throws: the fetch's error (a second 401 included), or ``OAuth2Error`` when the token
+    ///   endpoint gives no token.
+    public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        let token = try await usableToken(rejecting: nil)
+        var first = Self.authorized(request, with: token)
+        first.acceptsUnauthorized = true
+        let response = try await pass.fetch(first)
+        guard response.status == 401 else { return response }
+        pass.log("\(response.url) answered 401 to the access token; renewing it and sending again", level: .info)
+        let renewed = try await usableToken(rejecting: token.accessToken)
+        return try await pass.fetch(Self.authorized(request, with: renewed))
+    }
+
+    private func usableToken(rejecting rejected: String?) async throws -> OAuth2Token {
+        let token = try await client.token(for: pass, stored: storedToken, rejecting: rejected)
+        try await keep(token)
+        return token
+    }
+
+    /// The token this pass's `_state` holds, if it was sealed for these credentials.
+    private func storedToken() throws -> OAuth2Token? {
+        if let kept = kept.withLock({ $0 }) { return kept }
+        let token = try pass.state(Self.stateKey).flatMap(sealer.open).flatMap(OAuth2Token.init(json:))
+        kept.withLock { $0 = .some(token) }
+        return token
+    }
+
+    /// Writes `token` to the pass's `_state` unless it holds it already.
+    private func keep(_ token: OAuth2Token) async throws {
+        let stored = try storedToken()
+        guard stored != token else { return }
+        kept.withLock { $0 = .some(token) }
+        try await pass.setState(Self.stateKey, sealer.seal(token.json))
+    }
+
+    private static func authorized(_ request: FetchRequest, with token: OAuth2Token) -> FetchRequest {
+        var request = request
+        request.headers.removeAll { $0.name.lowercased() == "authorization" }
+        request.headers.append(HTTPHeader("Authorization", "Bearer \(token.accessToken)"))
+        return request
+    }
+}
