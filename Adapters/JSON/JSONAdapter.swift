@@ -86,6 +86,10 @@ public struct JSONAdapter: FeedAdapter {
                 "entities", "list",
                 "further entities from the same responses: [{records, when: {path, equals}, entity, key, fields, extra}]",
                 default: "none"),
+            OptionHelp(
+                "for_each", "mapping",
+                "one walk of the requests per row of a parent entity, {{parent.FIELD}} in url, params, headers or body: {entity, carry: {member: parent_field}, where, parallel, incremental, on_not_found: reject|note}",
+                default: "none"),
         ],
         entities: [])
 
@@ -114,6 +118,8 @@ public struct JSONAdapter: FeedAdapter {
     let autoColumns: AutoColumns?
     /// A digest of everything that decides how a response becomes rows.
     let fingerprint: String
+    /// `for_each:`, when the requests are made once per parent row.
+    let follower: ParentFollower?
 
     /// Checks every option, so that all problems are reported at once.
     ///
@@ -175,6 +181,7 @@ public struct JSONAdapter: FeedAdapter {
         }
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         let sides = Self.sideEntities(options, format: format, errors: &errors)
+        let follower = Self.checkForEach(options, mode: mode, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paging, let filter else { throw errors }
         var requests = RequestPlan(
@@ -183,7 +190,7 @@ public struct JSONAdapter: FeedAdapter {
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
         requests.cursorIsPageCursor = options.incremental == nil && paging.paginator.hasCursor
-        try Self.checkPageValues(requests, paginator: paging.paginator)
+        try Self.checkPageValues(requests, paginator: paging.paginator, forEach: follower != nil)
         self.requests = requests
         self.mode = mode
         self.records = records
@@ -197,6 +204,7 @@ public struct JSONAdapter: FeedAdapter {
         pageFacts = paging.facts
         self.cursor = cursor
         self.sides = sides
+        self.follower = follower
         fingerprint = Self.fingerprint(of: options)
     }
 
@@ -244,8 +252,11 @@ public struct JSONAdapter: FeedAdapter {
         }
     }
 
-    /// Every page value the requests hold must be one the pagination gives.
-    private static func checkPageValues(_ requests: RequestPlan, paginator: Paginator) throws(OptionError.List) {
+    /// Every page value the requests hold must be one the pagination gives, and parent values
+    /// need `for_each:`.
+    private static func checkPageValues(_ requests: RequestPlan, paginator: Paginator, forEach: Bool)
+        throws(OptionError.List)
+    {
         var errors = OptionError.List()
         let places: [(at: [String], names: Set<String>)] =
             [(["url"], requests.url.variables)] + requests.params.map { (["params", $0.name], $0.value.variables) }
@@ -253,11 +264,44 @@ public struct JSONAdapter: FeedAdapter {
             + [(["body"], requests.body?.variables ?? [])]
         for (at, names) in places {
             for name in names.sorted() {
+                if name.hasPrefix(TemplatedString.parentPrefix) {
+                    if !forEach { errors.append(OptionError("{{\(name)}} needs a for_each: block", at: at)) }
+                    continue
+                }
                 guard let problem = paginator.unavailableValue(name) else { continue }
                 errors.append(OptionError(problem, at: at))
             }
         }
         try errors.throwIfAny()
+    }
+
+    /// The checked `for_each:`: it cannot go with the feed's own `incremental:` cursor or with
+    /// `extra: columns`, and an
+    /// incremental one (which follows some parents only) not with `write: replace`.
+    private static func checkForEach(_ options: Options, mode: WriteMode?, errors: inout OptionError.List)
+        -> ParentFollower?
+    {
+        guard let spec = options.forEach else { return nil }
+        if options.extra == "columns" {
+            errors.append(
+                OptionError(
+                    "for_each cannot be combined with extra: columns (the found columns are declared once, after a single walk); declare the child's fields",
+                    at: ["for_each"]))
+        }
+        if options.incremental != nil {
+            errors.append(
+                OptionError(
+                    "for_each cannot be combined with incremental: (one cursor cannot stand for every parent); use for_each's incremental: true to follow only changed parents",
+                    at: ["for_each"]))
+        }
+        if spec.incremental == true, mode == .replace {
+            errors.append(
+                OptionError(
+                    "an incremental for_each follows only changed parents, and write: replace would delete the rows of the others; use merge or append",
+                    at: ["for_each", "incremental"]))
+        }
+        let fields = Set(options.fields.entries.map(\.key))
+        return errors.check { () throws(OptionError.List) in try ParentFollower(spec, fields: fields) }
     }
 
     /// The feed's entity (unless `extra: columns` declares it during the pass) and those of
@@ -318,23 +362,34 @@ public struct JSONAdapter: FeedAdapter {
         pages.cursor = cursor
         pages.sides = sides
         let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
-        var walk = PageWalk(pass: pass, processor: pages, mode: mode, stopsBefore: stopsBefore)
-        walk.holdsRecords = autoColumns != nil
-        try await walk.run()
-        try await autoColumns?.finish(held: walk.held, unchanged: walk.heldUnchanged, pass: pass)
-        if let cursor {
-            try await advance(cursor, from: stored, to: walk.newest, sent: sent, in: pass)
+        let outcome: ParentFollower.Outcome
+        if let follower {
+            outcome = try await follower.follow(pass: pass, processor: pages, mode: mode)
+        } else {
+            var walk = PageWalk(pass: pass, processor: pages, mode: mode, stopsBefore: stopsBefore)
+            walk.holdsRecords = autoColumns != nil
+            try await walk.run()
+            try await autoColumns?.finish(held: walk.held, unchanged: walk.heldUnchanged, pass: pass)
+            if let cursor {
+                try await advance(cursor, from: stored, to: walk.newest, sent: sent, in: pass)
+            }
+            outcome = ParentFollower.Outcome(
+                filteredOut: walk.filteredOut, skippedPages: walk.skippedPages, skippedRecords: walk.skippedRecords,
+                walkedKeys: walk.walkedKeys)
         }
-        // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped.
-        for key in summaries.keys where !walk.walkedKeys.contains(key) {
-            try await PageSummary.remove(forKey: key, in: pass)
+        // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped; an
+        // incremental for_each leaves the parents it did not follow (and their pages) alone.
+        if follower?.incremental != true {
+            for key in summaries.keys where !outcome.walkedKeys.contains(key) {
+                try await PageSummary.remove(forKey: key, in: pass)
+            }
         }
-        if walk.filteredOut > 0 {
-            pass.note("\(walk.filteredOut) record(s) filtered out by filter")
+        if outcome.filteredOut > 0 {
+            pass.note("\(outcome.filteredOut) record(s) filtered out by filter")
         }
-        if walk.skippedPages > 0 {
+        if outcome.skippedPages > 0 {
             pass.note(
-                "\(walk.skippedPages) page(s) unchanged since the last pass; their \(walk.skippedRecords) record(s) were not mapped again"
+                "\(outcome.skippedPages) page(s) unchanged since the last pass; their \(outcome.skippedRecords) record(s) were not mapped again"
             )
         }
         if storedFingerprint != fingerprint {
@@ -398,6 +453,9 @@ public struct JSONAdapter: FeedAdapter {
         }
         if let format = options.format {
             format.addFingerprint(to: &text)
+        }
+        if let carry = options.forEach?.carry {
+            text.add("for_each_carry", carry.entries.flatMap { [$0.key, $0.value] })
         }
         return digest(text.text)
     }

@@ -45,6 +45,8 @@ extension JSONAdapter {
         public var entities: [EntitySpec]?
         /// The responses' format: JSON (the default), XML or CSV; see ``FormatSpec``.
         public var format: FormatSpec?
+        /// Requests made once for each row of a parent entity; see ``ForEachSpec``.
+        public var forEach: ForEachSpec?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
@@ -52,6 +54,7 @@ extension JSONAdapter {
             case maxAge = "max_age"
             case bodyFormat = "body_format"
             case entities
+            case forEach = "for_each"
         }
     }
 

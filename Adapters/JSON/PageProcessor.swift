@@ -44,14 +44,21 @@ struct PageProcessor: Sendable {
     var cursor: IncrementalCursor? = nil
     /// The further entities of `entities:`, mapped from each page beside the records.
     var sides: [SideEntity] = []
+    /// The parent row whose pages these are (`for_each:`): its values fill `{{parent.FIELD}}`,
+    /// its carried fields join each record, and a 404 throws ``ParentNotFound``.
+    var parent: ParentValues? = nil
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
-        var request = requests.fetchRequest(for: page, values: paginator.values(for: page, number: number))
+        var values = paginator.values(for: page, number: number)
+        if let parent { values.merge(parent.templateValues) { page, _ in page } }
+        var request = requests.fetchRequest(for: page, values: values)
+        request.acceptsNotFound = parent != nil
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
         request.omitsUnchangedBody = known != nil
         var response = try await requests.send(request, through: pass)
+        if parent != nil, response.status == 404 { throw ParentNotFound(url: response.url) }
         if let known, known.describes(response) {
             let facts = known.facts(unsealedBy: pass.redactor)
             let filteredOut = known.filteredOut ?? 0
@@ -85,7 +92,7 @@ struct PageProcessor: Sendable {
     func read(_ response: FetchResponse, url: String) throws -> PageOutcome {
         let skipping = skipsUnchanged && response.isUnchangedFromCache
         let document = try records.document(of: response, feed: feed, countingOnly: skipping)
-        let items: [JSONValue]
+        var items: [JSONValue]
         switch records.records(in: document) {
         case .array(let list)?: items = list
         case .object(let object)?: items = [.object(object)]
@@ -108,6 +115,7 @@ struct PageProcessor: Sendable {
         if skipping {
             return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
         }
+        if let parent, !parent.carry.isEmpty { items = items.map(parent.carried(into:)) }
         let mapped = mapper.map(items, basePath: records.description)
         let kept = filter.conditions.isEmpty ? mapped.records : mapped.records.filter(filter.keeps)
         var outcome = PageOutcome(

@@ -43,7 +43,7 @@ struct RequestPlan: Sendable {
             url.holdsCursor || params.contains { $0.value.holdsCursor } || headers.contains { $0.value.holdsCursor }
             || body?.holdsCursor == true
         if cursorIsPageCursor, cursorHeld { names.insert("page_cursor") }
-        return names
+        return names.filter { !$0.hasPrefix(TemplatedString.parentPrefix) }
     }
 
     /// The requests of one pass, with every date template evaluated at `now` (so all pages of a

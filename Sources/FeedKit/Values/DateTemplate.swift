@@ -31,6 +31,10 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
     /// page's number, offset, size and cursor (the json adapter's pagination).
     public static let variableNames: Set<String> = ["page", "offset", "limit", "page_cursor"]
 
+    /// The prefix of the values a parent record gives a child request (`{{parent.id}}`, the
+    /// json adapter's `for_each:`): any field name may follow it.
+    public static let parentPrefix = "parent."
+
     let parts: [Part]
     /// The text as written.
     public let source: String
@@ -51,6 +55,14 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
             if name == "cursor" {
                 parts.append(.cursor)
             } else if Self.variableNames.contains(name) {
+                parts.append(.variable(name))
+            } else if name.hasPrefix(Self.parentPrefix) {
+                let field = name.dropFirst(Self.parentPrefix.count)
+                guard !field.isEmpty, field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw TemplateError(
+                        expression: "{{\(body)}}",
+                        reason: "a parent value is written {{parent.FIELD}}, FIELD a field name")
+                }
                 parts.append(.variable(name))
             } else {
                 parts.append(.date(try DateExpression(parsing: body)))

@@ -1,0 +1,201 @@
+import FeedEngine
+import FeedKit
+import FeedTestSupport
+import Foundation
+import JSONFeed
+import Testing
+
+/// `for_each:`: a feed of order lines requested once per stored order, on a loopback API with
+/// `/orders` and `/orders/{id}/lines`.
+@Suite("json adapter: for_each (parent -> child endpoints)")
+struct JSONForEachTests {
+    /// The orders the API lists, as id to status; the lines of order N are N lines.
+    final class Shop: Sendable {
+        let orders = Shared<[Int: String]>([1: "open", 2: "open", 3: "open"])
+        /// Orders whose lines answer 404.
+        let missing = Shared<Set<Int>>([])
+
+        func reply(_ request: LoopbackRequest) -> LoopbackReply {
+            if request.path == "/orders" {
+                let list = orders.value.sorted { $0.key < $1.key }.map { #"{"id":\#($0.key),"status":"\#($0.value)"}"# }
+                return .json(#"{"orders":[\#(list.joined(separator: ","))]}"#)
+            }
+            let parts = request.path.split(separator: "/")
+            guard parts.count == 3, parts[0] == "orders", parts[2] == "lines", let id = Int(parts[1]),
+                orders.value[id] != nil, !missing.value.contains(id)
+            else { return .json(#"{"error":"no such order"}"#, status: 404) }
+            let lines = (1...id).map { #"{"line":\#($0),"sku":"SKU-\#(id)-\#($0)"}"# }
+            return .json(#"{"lines":[\#(lines.joined(separator: ","))]}"#)
+        }
+    }
+
+    static func harness(
+        _ server: LoopbackServer, store: HarnessStore, forEach: String = "{ entity: order, carry: { order_id: id } }",
+        url: String = "/orders/{{parent.id}}/lines", extra: String = ""
+    ) throws -> FeedHarness {
+        try FeedHarness(
+            registry: JSONFeedTest.registry,
+            yaml: """
+                feeds:
+                  - name: orders
+                    adapter: json
+                    url: \(server.url("/orders"))
+                    retries: 0
+                    records: $.orders
+                    entity: order
+                    key: id
+                    fields: { id: int, status: string }
+                  - name: order_lines
+                    adapter: json
+                    url: \(server.url(url))
+                    retries: 0
+                    for_each: \(forEach)
+                \(extra)
+                    records: $.lines
+                    entity: order_line
+                    key: [order_id, line]
+                    fields: { order_id: int, line: int, sku: string }
+                """, store: store)
+    }
+
+    /// The paths of the line requests the server received, in order of the orders' ids.
+    static func linePaths(_ server: LoopbackServer) -> [String] {
+        server.requests.map(\.path).filter { $0.hasSuffix("/lines") }.sorted()
+    }
+
+    static func lines(_ harness: FeedHarness) throws -> [String] {
+        try harness.rows("SELECT order_id, line, sku FROM order_line ORDER BY order_id, line").map { row in
+            "\(row["order_id"]?.description ?? "")/\(row["line"]?.description ?? ""): \(row["sku"]?.description ?? "")"
+        }
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func everyLineIsStoredWithItsOrderKey(_ store: HarnessStore) async throws {
+        let shop = Shop()
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let harness = try Self.harness(
+            server, store: store, forEach: "{ entity: order, carry: { order_id: id }, parallel: 2 }")
+        _ = try await harness.run(feeds: ["orders"])
+        let report = try await harness.run(feeds: ["order_lines"])
+        let feed = try #require(report.feeds.first)
+        #expect(feed.status == .ok, "\(feed.error ?? "")")
+        #expect(feed.hasNote("for_each: followed 3 order rows"), "\(feed.notes)")
+        #expect(Self.linePaths(server) == ["/orders/1/lines", "/orders/2/lines", "/orders/3/lines"])
+        #expect(
+            try Self.lines(harness) == [
+                "1/1: SKU-1-1", "2/1: SKU-2-1", "2/2: SKU-2-2", "3/1: SKU-3-1", "3/2: SKU-3-2", "3/3: SKU-3-3",
+            ])
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func anIncrementalPassFollowsOnlyTheOrdersWrittenSinceTheLast(_ store: HarnessStore) async throws {
+        let shop = Shop()
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let harness = try Self.harness(
+            server, store: store, forEach: "{ entity: order, carry: { order_id: id }, incremental: true }")
+        _ = try await harness.run(feeds: ["orders"])
+        _ = try await harness.run(feeds: ["order_lines"])
+        #expect(Self.linePaths(server).count == 3)
+
+        // Order 2 changes and order 4 is new: only they are followed.
+        shop.orders.set([1: "open", 2: "shipped", 3: "open", 4: "open"])
+        _ = try await harness.run(feeds: ["orders"])
+        let before = server.requestCount
+        let report = try await harness.run(feeds: ["order_lines"])
+        #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
+        let followed = server.requests.dropFirst(before).map(\.path).sorted()
+        #expect(followed == ["/orders/2/lines", "/orders/4/lines"])
+        #expect(try Self.lines(harness).filter { $0.hasPrefix("4/") }.count == 4)
+
+        // Nothing changed: no line request at all.
+        let idle = server.requestCount
+        _ = try await harness.run(feeds: ["order_lines"])
+        #expect(server.requestCount == idle)
+
+        // --full-refresh follows every order again.
+        var engine = try await Engine.open(try harness.config())
+        engine.fullRefresh = true
+        let full = server.requestCount
+        _ = await engine.run(feeds: ["order_lines"])
+        #expect(server.requests.dropFirst(full).count == 4)
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func anOrderWhoseLinesAre404IsARejectNotAFailedPass(_ store: HarnessStore) async throws {
+        let shop = Shop()
+        shop.missing.set([2])
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let harness = try Self.harness(server, store: store)
+        _ = try await harness.run(feeds: ["orders"])
+        let report = try await harness.run(feeds: ["order_lines"])
+        let feed = try #require(report.feeds.first)
+        #expect(feed.status != .failed, "\(feed.error ?? "")")
+        #expect(try Self.lines(harness).map { $0.prefix(2) } == ["1/", "3/", "3/", "3/"])
+        let rejects = try JSONFeedTest.rejects(harness)
+        #expect(rejects.count == 1)
+        #expect(rejects.first?.contains("order 2") == true && rejects.first?.contains("404") == true, "\(rejects)")
+    }
+
+    @Test func anOrderWhoseLinesAre404CanBeANote() async throws {
+        let shop = Shop()
+        shop.missing.set([3])
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let harness = try Self.harness(
+            server, store: .sqlite, forEach: "{ entity: order, carry: { order_id: id }, on_not_found: note }")
+        _ = try await harness.run(feeds: ["orders"])
+        let report = try await harness.run(feeds: ["order_lines"])
+        let feed = try #require(report.feeds.first)
+        #expect(feed.status == .ok, "\(feed.error ?? "")")
+        #expect(feed.hasNote("1 order answered 404 Not Found: 3"), "\(feed.notes)")
+        #expect(try JSONFeedTest.rejects(harness).isEmpty)
+        #expect(try harness.count("order_line") == 3)
+    }
+
+    @Test func parentValuesFillParamsAndHeadersAndWhereChoosesParents() async throws {
+        let shop = Shop()
+        let server = try LoopbackServer { request in
+            guard request.path == "/lines" else { return shop.reply(request) }
+            let id = request.query("order") ?? ""
+            #expect(request.header("x-order") == "order-\(id)")
+            return .json(#"{"lines":[{"line":1,"sku":"via-query-\#(id)"}]}"#)
+        }
+        defer { server.stop() }
+        shop.orders.set([1: "open", 2: "shipped", 3: "open"])
+        let harness = try Self.harness(
+            server, store: .sqlite, forEach: "{ entity: order, carry: { order_id: id }, where: status=open }",
+            url: "/lines",
+            extra: "    params: { order: \"{{parent.id}}\" }\n    headers: { X-Order: \"order-{{parent.id}}\" }")
+        _ = try await harness.run(feeds: ["orders"])
+        let report = try await harness.run(feeds: ["order_lines"])
+        #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
+        #expect(server.requests.filter { $0.path == "/lines" }.compactMap { $0.query("order") }.sorted() == ["1", "3"])
+        #expect(try Self.lines(harness) == ["1/1: via-query-1", "3/1: via-query-3"])
+    }
+
+    @Test func badForEachBlocksAreRefusedWithTheirPlace() throws {
+        let server = try LoopbackServer { _ in .status(404) }
+        defer { server.stop() }
+        for (forEach, url, message) in [
+            ("{ entity: order, carry: { order_no: id } }", "/orders/{{parent.id}}/lines", "'order_no' is not a field"),
+            ("{ entity: order, parallel: 0 }", "/orders/{{parent.id}}/lines", "parallel must be between 1 and 16"),
+            ("{ entity: order, on_not_found: fail }", "/orders/{{parent.id}}/lines", "reject or note"),
+        ] {
+            let harness = try Self.harness(server, store: .sqlite, forEach: forEach, url: url)
+            #expect(throws: (any Error).self) { try harness.config() }
+            do { _ = try harness.config() } catch { #expect("\(error)".contains(message), "\(error)") }
+        }
+        let noForEach = try JSONFeedTest.harness(
+            url: server.url("/orders/{{parent.id}}/lines"),
+            "    records: $\n    entity: x\n    key: id\n    fields: { id: int }")
+        do {
+            _ = try noForEach.config()
+            Issue.record("{{parent.id}} without for_each was accepted")
+        } catch {
+            #expect("\(error)".contains("{{parent.id}} needs a for_each: block"), "\(error)")
+        }
+    }
+}
