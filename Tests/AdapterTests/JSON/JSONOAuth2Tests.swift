@@ -148,6 +148,31 @@ struct JSONOAuth2Tests {
         #expect(server.tokenRequests.allSatisfy { $0.bodyText.contains("grant_type=refresh_token") })
     }
 
+    /// Tokens that live 2 s, over several of their lifetimes: each is renewed shortly before it
+    /// expires (a tenth of its lifetime), with the rotated refresh token, each sent once.
+    @Test func tokensAreRenewedBeforeTheyExpireOverSeveralLifetimes() async throws {
+        var settings = LoopbackOAuth2Server.Settings()
+        settings.lifetime = 2
+        let server = try Self.server(settings)
+        defer { server.stop() }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), Self.refreshToken(server), environment: Self.environment(server))
+        var passes = 0
+        let deadline = Date().addingTimeInterval(60)
+        while server.tokenRequests.count < 4, Date() < deadline {
+            let report = try await harness.run()
+            #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
+            passes += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(server.tokenRequests.count >= 4, "several lifetimes passed")
+        #expect(server.refused.isEmpty, "\(server.refused)")
+        #expect(server.refreshUses.values.allSatisfy { $0 == 1 }, "\(server.refreshUses)")
+        let renewals = server.tokenRequests.count - 1
+        let refused = server.apiRequests.count - passes
+        #expect(refused < renewals, "most renewals come before the API refuses the token")
+    }
+
     @Test func aTokenEndpointThatGivesNoTokenFailsWithoutShowingItsAnswer() async throws {
         let server = try LoopbackServer { request in
             request.path == "/token"
