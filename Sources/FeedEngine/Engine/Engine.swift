@@ -127,7 +127,7 @@ public struct Engine: Sendable {
         defer { live?.finished(feed.name) }
         let pass = FeedPass(
             feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
-            baseDirectory: context.baseDirectory, backend: backend)
+            baseDirectory: context.baseDirectory, isOffline: offline, backend: backend)
         do {
             try await adapter.run(pass)
             try await transaction.send { scope in

@@ -23,11 +23,12 @@ public final class OAuth2Session: Sendable {
     }
 
     /// Sends `request` with `Authorization: Bearer <token>`; on a 401, once more with a renewed
-    /// token.
+    /// token. An `--offline` pass, whose responses all come from the cache, needs no token.
     ///
     /// - Throws: the fetch's error (a second 401 included), or ``OAuth2Error`` when the token
     ///   endpoint gives no token.
     public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
+        if pass.isOffline { return try await pass.fetch(request) }
         let token = try await usableToken(rejecting: nil)
         var first = Self.authorized(request, with: token)
         first.acceptsUnauthorized = true

@@ -21,14 +21,18 @@ public final class FeedPass: Sendable {
     public let redactor: Redactor
     /// The folder relative paths are read from (the config file's folder).
     public let baseDirectory: URL
+    /// Whether the run is `--offline`: every response comes from the cache, so a credential
+    /// that would have to be fetched (an OAuth2 token) is not needed.
+    public let isOffline: Bool
     private let clockStart: ContinuousClock.Instant
     private let backend: any PassBackend
 
     /// Made by the engine for each pass.
     package init(
-        feed: String, runID: Int64, startedAt: Date, redactor: Redactor, baseDirectory: URL,
+        feed: String, runID: Int64, startedAt: Date, redactor: Redactor, baseDirectory: URL, isOffline: Bool = false,
         backend: any PassBackend
     ) {
+        self.isOffline = isOffline
         self.feed = feed
         self.runID = runID
         self.startedAt = startedAt

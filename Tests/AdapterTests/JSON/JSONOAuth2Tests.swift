@@ -173,6 +173,29 @@ struct JSONOAuth2Tests {
         #expect(refused < renewals, "most renewals come before the API refuses the token")
     }
 
+    @Test func anOfflinePassNeedsNoToken() async throws {
+        let server = try Self.server()
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/items"), Self.clientCredentials(server), environment: Self.environment(server))
+        let first = try await harness.run()
+        #expect(first.feeds.first?.status == .ok, "\(first.feeds.first?.error ?? "")")
+        server.stop()
+        // Other credentials (another scope), for which no token is held or kept, and the
+        // endpoint gone: the cached response serves anyway.
+        try harness.setConfig(
+            """
+            feeds:
+              - name: items
+                adapter: json
+                url: \(server.url("/items"))
+                retries: 0
+            \(Self.clientCredentials(server).replacingOccurrences(of: "items:read", with: "items:write"))
+            """)
+        let report = try await harness.run(offline: true)
+        #expect(report.feeds.first?.status == .stale, "\(report.feeds.first?.error ?? "")")
+        #expect(server.tokenRequests.count == 1)
+    }
+
     @Test func aTokenEndpointThatGivesNoTokenFailsWithoutShowingItsAnswer() async throws {
         let server = try LoopbackServer { request in
             request.path == "/token"
