@@ -88,8 +88,12 @@ struct ParentFollower: Sendable {
         if incremental, case .integer(let run)? = newest, since.map({ run > $0 }) ?? true {
             try await pass.setState(Self.runStateKey, String(run))
         }
-        let scope = since.map { "written since run \($0)" } ?? "rows"
-        pass.note("for_each: followed \(outcome.followed) \(entity) \(scope)")
+        if newest == nil {
+            pass.note("for_each: the store holds no \(entity) rows yet; run the feed that writes them first")
+        } else {
+            let scope = since.map { "written since run \($0)" } ?? "rows"
+            pass.note("for_each: followed \(outcome.followed) \(entity) \(scope)")
+        }
         return outcome
     }
 

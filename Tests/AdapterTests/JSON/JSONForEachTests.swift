@@ -95,6 +95,10 @@ struct JSONForEachTests {
         defer { server.stop() }
         let harness = try Self.harness(
             server, store: store, forEach: "{ entity: order, carry: { order_id: id }, incremental: true }")
+        // Before the parents' feed ran: nothing to follow, and the report says why.
+        let early = try await harness.run(feeds: ["order_lines"])
+        #expect(early.feeds.first?.status == .ok, "\(early.feeds.first?.error ?? "")")
+        #expect(early.feeds.first?.hasNote("the store holds no order rows yet") == true)
         _ = try await harness.run(feeds: ["orders"])
         _ = try await harness.run(feeds: ["order_lines"])
         #expect(Self.linePaths(server).count == 3)
