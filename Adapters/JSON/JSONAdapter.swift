@@ -84,7 +84,7 @@ public struct JSONAdapter: FeedAdapter {
                 default: "none"),
             OptionHelp(
                 "entities", "list",
-                "further entities from the same responses: [{records, when: {path, equals}, entity, key, fields, extra}]",
+                "further entities from the same responses: [{records, when: {path, equals}, entity, key, fields, extra}]; with url ({{parent.FIELD}}), from a request per record the pass writes, with carry, parallel, on_not_found",
                 default: "none"),
             OptionHelp(
                 "for_each", "mapping",
@@ -120,6 +120,8 @@ public struct JSONAdapter: FeedAdapter {
     let fingerprint: String
     /// `for_each:`, when the requests are made once per parent row.
     let follower: ParentFollower?
+    /// The entities of `entities:` with a `url`, requested for each record the pass writes.
+    let children: [ChildEndpoint]
 
     /// Checks every option, so that all problems are reported at once.
     ///
@@ -180,7 +182,7 @@ public struct JSONAdapter: FeedAdapter {
             }
         }
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
-        let sides = Self.sideEntities(options, format: format, errors: &errors)
+        let (sides, children) = Self.sideEntities(options, format: format, errors: &errors)
         let follower = Self.checkForEach(options, mode: mode, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paging, let filter else { throw errors }
@@ -204,6 +206,7 @@ public struct JSONAdapter: FeedAdapter {
         pageFacts = paging.facts
         self.cursor = cursor
         self.sides = sides
+        self.children = children
         self.follower = follower
         fingerprint = Self.fingerprint(of: options)
     }
@@ -309,19 +312,23 @@ public struct JSONAdapter: FeedAdapter {
     public var entities: [EntityBinding] {
         (autoColumns == nil ? [EntityBinding(mapper.schema, mode: mode)] : [])
             + sides.map { EntityBinding($0.mapper.schema, mode: mode) }
+            + children.map { EntityBinding($0.side.mapper.schema, mode: mode) }
     }
 
     /// The entities of `entities:`, each checked, with names distinct from the feed's entity.
+    /// Those with a `url` are child endpoints, requested for each record of the feed's entity.
     private static func sideEntities(_ options: Options, format: ResponseFormat?, errors: inout OptionError.List)
-        -> [SideEntity]
+        -> (sides: [SideEntity], children: [ChildEndpoint])
     {
-        guard let specs = options.entities else { return [] }
+        guard let specs = options.entities else { return ([], []) }
         if let format, format != .json {
             errors.append(OptionError("entities: reads JSON responses only", at: ["entities"]))
-            return []
+            return ([], [])
         }
         var names = [options.entity.lowercased()]
         var sides: [SideEntity] = []
+        var children: [ChildEndpoint] = []
+        let parentFields = Set(options.fields.entries.map(\.key))
         for (index, spec) in specs.enumerated() {
             if names.contains(spec.entity.lowercased()) {
                 errors.append(
@@ -330,11 +337,24 @@ public struct JSONAdapter: FeedAdapter {
                         at: ["entities", String(index), "entity"]))
             }
             names.append(spec.entity.lowercased())
-            if let side = errors.check({ () throws(OptionError.List) in try SideEntity(spec, index: index) }) {
+            guard let side = errors.check({ () throws(OptionError.List) in try SideEntity(spec, index: index) })
+            else { continue }
+            guard let url = spec.url else {
+                for (key, given) in [("carry", spec.carry != nil), ("parallel", spec.parallel != nil)]
+                    + [("on_not_found", spec.onNotFound != nil)] where given
+                {
+                    errors.append(
+                        OptionError("\(key) needs url (a child endpoint)", at: ["entities", String(index), key]))
+                }
                 sides.append(side)
+                continue
             }
+            let child = errors.check { () throws(OptionError.List) in
+                try ChildEndpoint(spec, url: url, side: side, index: index, parentFields: parentFields)
+            }
+            if let child { children.append(child) }
         }
-        return sides
+        return (sides, children)
     }
 
     public var secrets: [String] { requests.secrets }
@@ -361,6 +381,7 @@ public struct JSONAdapter: FeedAdapter {
             skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
         pages.cursor = cursor
         pages.sides = sides
+        pages.children = children
         let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
         let outcome: ParentFollower.Outcome
         if let follower {

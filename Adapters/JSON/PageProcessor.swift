@@ -47,6 +47,8 @@ struct PageProcessor: Sendable {
     /// The parent row whose pages these are (`for_each:`): its values fill `{{parent.FIELD}}`,
     /// its carried fields join each record, and a 404 throws ``ParentNotFound``.
     var parent: ParentValues? = nil
+    /// Entities requested for each record a page writes (`entities:` with a `url`).
+    var children: [ChildEndpoint] = []
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -292,6 +294,11 @@ struct PageWalk {
             records.removeAll { $0.entity == entity }
         }
         try await pass.write(RecordBatch(records: records, rejects: outcome.rejects, source: outcome.source))
+        let schema = processor.mapper.schema
+        for child in processor.children {
+            let parents = outcome.records.filter { $0.entity == schema.name }
+            try await child.follow(parents, schema: schema, requests: processor.requests, pass: pass)
+        }
         filteredOut += outcome.filteredOut
         if let mark = outcome.newest, newest.map({ mark > $0 }) ?? true { newest = mark }
         if let key = outcome.cacheKey {

@@ -27,19 +27,28 @@ struct ParentFollower: Sendable {
                     at: at + ["carry", member]))
         }
         filters = spec.filter?.values ?? []
-        parallel = spec.parallel ?? 1
-        if !(1...16).contains(parallel) {
+        incremental = spec.incremental ?? false
+        (parallel, notesNotFound) = Self.check(
+            parallel: spec.parallel, onNotFound: spec.onNotFound, at: at, errors: &errors)
+        try errors.throwIfAny()
+    }
+
+    /// `parallel` (1 to 16, default 1) and `on_not_found` (`reject`, the default, or `note`,
+    /// which is `true`), shared with ``ChildEndpoint``.
+    static func check(parallel: Int?, onNotFound: String?, at: [String], errors: inout OptionError.List)
+        -> (parallel: Int, notesNotFound: Bool)
+    {
+        let width = parallel ?? 1
+        if !(1...16).contains(width) {
             errors.append(OptionError("parallel must be between 1 and 16", at: at + ["parallel"]))
         }
-        incremental = spec.incremental ?? false
-        switch spec.onNotFound ?? "reject" {
-        case "reject": notesNotFound = false
-        case "note": notesNotFound = true
+        switch onNotFound ?? "reject" {
+        case "reject": return (width, false)
+        case "note": return (width, true)
         case let other:
-            notesNotFound = false
             errors.append(OptionError("on_not_found must be reject or note, not '\(other)'", at: at + ["on_not_found"]))
+            return (width, false)
         }
-        try errors.throwIfAny()
     }
 
     /// What following every parent gave, summed.

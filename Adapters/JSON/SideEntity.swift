@@ -22,6 +22,21 @@ extension JSONAdapter {
         /// `ignore` (the default) or `keep` (an `_extra` JSON column).
         public var extra: String?
         public var fields: OrderedMapping<FieldSpec>
+        /// A child endpoint: this entity's records come from this URL, requested once for each
+        /// record of the feed's entity that the pass writes (`{{parent.FIELD}}` its fields),
+        /// rather than from the same responses; see ``ChildEndpoint``.
+        public var url: String?
+        /// With `url`: members set on each record from the parent record's fields.
+        public var carry: OrderedMapping<String>?
+        /// With `url`: parents whose requests run at once (1 to 16; default 1).
+        public var parallel: Int?
+        /// With `url`: what a parent whose request answers 404 becomes, `reject` or `note`.
+        public var onNotFound: String?
+
+        enum CodingKeys: String, CodingKey {
+            case records, when, entity, key, extra, fields, url, carry, parallel
+            case onNotFound = "on_not_found"
+        }
 
         /// `{ path: type, equals: people }`: the member's text (a string, a number as written,
         /// `true` or `false`) must be `equals`.
@@ -75,13 +90,17 @@ struct SideEntity: Sendable {
     }
 
     /// The entity's records in `document`, mapped, and rejects for those that cannot be.
-    func map(_ document: JSONValue) -> (records: [EntityRecord], rejects: [Reject]) {
-        let items: [JSONValue]
+    /// With `parent`, its carried members are set on each record first.
+    func map(_ document: JSONValue, carrying parent: ParentValues? = nil) -> (
+        records: [EntityRecord], rejects: [Reject]
+    ) {
+        var items: [JSONValue]
         switch records.lookup(document) {
         case .array(let list)?: items = list
         case .object(let object)?: items = [.object(object)]
         default: items = []
         }
+        if let parent, !parent.carry.isEmpty { items = items.map(parent.carried(into:)) }
         guard let condition else { return mapper.map(items, basePath: records.description) }
         // Rejects keep each record's place in the whole list.
         var result: (records: [EntityRecord], rejects: [Reject]) = ([], [])

@@ -202,4 +202,94 @@ struct JSONForEachTests {
             #expect("\(error)".contains("{{parent.id}} needs a for_each: block"), "\(error)")
         }
     }
+
+    /// `entities:` with a `url`: the lines of each order the same pass writes.
+    static func sameFeed(_ server: LoopbackServer, store: HarnessStore, lines: String = "/orders/{{parent.id}}/lines")
+        throws -> FeedHarness
+    {
+        try FeedHarness(
+            registry: JSONFeedTest.registry,
+            yaml: """
+                feeds:
+                  - name: orders
+                    adapter: json
+                    url: \(server.url("/orders"))
+                    retries: 0
+                    records: $.orders
+                    entity: order
+                    key: id
+                    fields: { id: int, status: string, updated: int }
+                    incremental: { cursor_path: updated, param: since }
+                    entities:
+                      - url: \(server.url(lines))
+                        carry: { order_id: id }
+                        parallel: 2
+                        records: $.lines
+                        entity: order_line
+                        key: [order_id, line]
+                        fields: { order_id: int, line: int, sku: string }
+                """, store: store)
+    }
+
+    /// Orders with an `updated` stamp, listed with `since` as the API filters them.
+    final class StampedShop: Sendable {
+        let shop = Shop()
+        let updated = Shared<[Int: Int]>([1: 1, 2: 2, 3: 3])
+
+        func reply(_ request: LoopbackRequest) -> LoopbackReply {
+            guard request.path == "/orders" else { return shop.reply(request) }
+            let since = request.query("since").flatMap { Int($0) } ?? 0
+            let list = updated.value.filter { $0.value > since }.sorted { $0.key < $1.key }.map {
+                #"{"id":\#($0.key),"status":"\#(shop.orders.value[$0.key] ?? "")","updated":\#($0.value)}"#
+            }
+            return .json(#"{"orders":[\#(list.joined(separator: ","))]}"#)
+        }
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func linesOfTheOrdersOfTheSamePassCarryTheirOrderKey(_ store: HarnessStore) async throws {
+        let shop = StampedShop()
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let harness = try Self.sameFeed(server, store: store)
+        let first = try await harness.run()
+        #expect(first.feeds.first?.status == .ok, "\(first.feeds.first?.error ?? "")")
+        #expect(Self.linePaths(server) == ["/orders/1/lines", "/orders/2/lines", "/orders/3/lines"])
+        #expect(
+            try Self.lines(harness) == [
+                "1/1: SKU-1-1", "2/1: SKU-2-1", "2/2: SKU-2-2", "3/1: SKU-3-1", "3/2: SKU-3-2", "3/3: SKU-3-3",
+            ])
+
+        // The next pass sends since=3 and gets order 2 (changed) only: only its lines are asked for.
+        shop.updated.set([1: 1, 2: 5, 3: 3])
+        let before = server.requestCount
+        let second = try await harness.run()
+        #expect(second.feeds.first?.status == .ok, "\(second.feeds.first?.error ?? "")")
+        #expect(server.requests.dropFirst(before).map(\.target) == ["/orders?since=3", "/orders/2/lines"])
+    }
+
+    @Test func aChildEndpointAnswering404IsAReject() async throws {
+        let shop = StampedShop()
+        shop.shop.missing.set([1])
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let harness = try Self.sameFeed(server, store: .sqlite)
+        let report = try await harness.run()
+        #expect(report.feeds.first?.status != .failed, "\(report.feeds.first?.error ?? "")")
+        #expect(try harness.count("order_line") == 5)
+        let rejects = try JSONFeedTest.rejects(harness)
+        #expect(rejects.count == 1 && rejects.first?.contains("order 1") == true, "\(rejects)")
+    }
+
+    @Test func aChildURLNamesFieldsOfTheFeedsEntity() throws {
+        let server = try LoopbackServer { _ in .status(404) }
+        defer { server.stop() }
+        let harness = try Self.sameFeed(server, store: .sqlite, lines: "/orders/{{parent.number}}/lines")
+        do {
+            _ = try harness.config()
+            Issue.record("a child url naming no field of the entity was accepted")
+        } catch {
+            #expect("\(error)".contains("{{parent.number}} is not a value here"), "\(error)")
+        }
+    }
 }
