@@ -279,8 +279,8 @@ public struct JSONAdapter: FeedAdapter {
     }
 
     /// The checked `for_each:`: it cannot go with the feed's own `incremental:` cursor or with
-    /// `extra: columns`, and an
-    /// incremental one (which follows some parents only) not with `write: replace`.
+    /// `extra: columns`, and an incremental one (which follows some parents only) not with
+    /// `write: replace`.
     private static func checkForEach(_ options: Options, mode: WriteMode?, errors: inout OptionError.List)
         -> ParentFollower?
     {
