@@ -90,6 +90,33 @@ import Testing
         }
     }
 
+    /// A page's rows carry the columns `/api/entities` lists, on both stores: not the
+    /// tie-breaker `_row` a keyset read selects (SQLite's rowid, PostgreSQL's identity column).
+    @Test(arguments: HarnessStore.available)
+    func rowsCarryTheColumnsOfTheEntityOnBothStores(store: HarnessStore) async throws {
+        let harness = try await ServedStore.harness(store)
+        try await ServedStore.serve(harness) { client in
+            let entities = try #require(
+                try ServedStore.json(try await client.execute(uri: "/api/entities", method: .get)) as? [JSON])
+            let listed = try #require(entities.first { $0["name"] as? String == "classified" }?["fields"] as? [JSON])
+            let page = try #require(
+                try ServedStore.json(
+                    try await client.execute(uri: "/api/entities/classified/rows?limit=3", method: .get))
+                    as? JSON)
+            let names = listed.compactMap { $0["name"] as? String }
+            let fields = try #require(page["fields"] as? [JSON]).compactMap { $0["name"] as? String }
+            #expect(fields == names)
+            for row in try #require(page["rows"] as? [JSON]) {
+                #expect(Set(row.keys) == Set(names))
+            }
+            let record = try #require(
+                try ServedStore.json(
+                    try await client.execute(uri: "/api/entities/category/records/ads/4", method: .get)) as? JSON)
+            let version = try #require((record["versions"] as? [JSON])?.first)
+            #expect(version["_row"] == nil)
+        }
+    }
+
     @Test(arguments: HarnessStore.available)
     func pagingByCursorReadsEveryRowOnce(store: HarnessStore) async throws {
         let harness = try await ServedStore.harness(store)

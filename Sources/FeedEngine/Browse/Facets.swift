@@ -83,7 +83,7 @@ extension StoreBrowser {
     }
 
     /// `counts` with the related entity's label of each value, when it has one.
-    private func labelled(_ counts: [Facet.Count], relation: Relation, related: EntitySchema) throws -> [Facet.Count] {
+    func labelled(_ counts: [Facet.Count], relation: Relation, related: EntitySchema) throws -> [Facet.Count] {
         guard let label = relation.labelColumn, related.columnIndex(label) != nil, related.key.count == 1 else {
             return counts
         }

@@ -70,7 +70,7 @@ struct APIRoutes: Sendable {
             for (index, child) in record.children.enumerated() {
                 children += (index > 0 ? "," : "") + JSONValue.string(child.table.name).jsonText + ":" + child.rowsJSON
             }
-            return jsonResponse("{\"children\":\(children)},\"versions\":\(record.versions.rowsJSON)}")
+            return jsonResponse("{\"children\":\(children)},\"versions\":\(record.versions.tableColumns.rowsJSON)}")
         }
         // `export.csv`, `export.ndjson`, `export.json`: a path parameter is a whole segment.
         router.get("/api/entities/:entity/:file") { request, context in
@@ -107,6 +107,7 @@ struct APIRoutes: Sendable {
     /// A page as JSON: the fields with their types, the rows as `feedwork export --format json`
     /// writes them, and the next page's cursor.
     static func json(_ page: EntityPage) -> String {
+        let page = page.tableColumns
         let fields = JSONText.line(page.fields.map(FieldDescription.init))
         let next = page.next.map { JSONValue.string($0.token).jsonText } ?? "null"
         return

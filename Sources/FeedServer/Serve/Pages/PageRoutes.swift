@@ -124,7 +124,13 @@ struct PageRoutes: Sendable {
 
     private func entity(_ name: String, query: FlatDictionary<Substring, Substring>) async throws -> Response {
         var view = try EntityPageQuery(entity: name, query: query)
-        let schema = try await Blocking.read { try browser.schema(of: name) }
+        let conditions = view.conditions
+        let (schema, chips) = try await Blocking.read { () throws -> (EntitySchema?, [ConditionChip]) in
+            (
+                try browser.schema(of: name),
+                try conditions.map { try ConditionChip($0, entity: name, browser: browser) }
+            )
+        }
         let cards = CardLayout(schema: schema)
         let showCards = cards != nil && query["view"] != "table"
         if showCards, view.sort == nil, let badge = cards?.badge { view.sort = "-" + badge }
@@ -138,11 +144,11 @@ struct PageRoutes: Sendable {
             "hidden": Self.hiddenInputs(view),
             "fieldNames": (page.table.dataFields + page.table.metaFields).filter { $0.name != "_hash" }.map { $0.name },
             "ops": ["=", "!=", "<", "<=", ">", ">=", "~"],
-            "conditions": view.conditions.enumerated().map { index, condition -> [String: Any] in
+            "conditions": chips.enumerated().map { index, chip -> [String: Any] in
                 var remaining = view
                 remaining.conditions.remove(at: index)
                 remaining.after = nil
-                return ["text": condition, "remove": remaining.query()]
+                return ["text": chip.text, "condition": chip.condition, "remove": remaining.query()]
             },
             "feeds": view.feeds, "sort": view.sort ?? "",
             "downloadQuery": Self.downloadQuery(view), "command": view.exportCommand(format: "csv"),
@@ -231,7 +237,8 @@ struct PageRoutes: Sendable {
             "versions": versions.rows.enumerated().map { index, row -> [String: Any] in
                 [
                     "heading": versions.rows.count > 1 ? "Version \(index + 1) of \(versions.rows.count)" : "Record",
-                    "fields": versions.fields.filter { $0.name != "_row" }.map { field -> [String: Any] in
+                    "fields": versions.fields.filter { $0.name != EntityPage.tiebreakName }.map {
+                        field -> [String: Any] in
                         let value = versions.value(field.name, in: row)
                         let text = ValueText.display(value, field: field)
                         return [

@@ -58,7 +58,7 @@ enum Templates {
         <input name="value" id="filter-value" placeholder="value"> <button type="submit">Add</button>
         {{#hasCards}}<input type="hidden" name="view" value="{{view}}">{{/hasCards}}
         </form>
-        <p class="conditions">{{#conditions}}<span class="condition">{{text}} <a href="?{{remove}}" title="remove">×</a></span> {{/conditions}}
+        <p class="conditions">{{#conditions}}<span class="condition" title="{{condition}}" data-condition="{{condition}}">{{text}} <a href="?{{remove}}" title="remove">×</a></span> {{/conditions}}
         {{#feeds}}<span class="condition">feed {{.}}</span> {{/feeds}}{{#sort}}<span class="condition">sorted by {{sort}}</span>{{/sort}}</p>
         <p class="views">{{#hasCards}}<a href="?{{tableQuery}}" id="table-view">Table</a> · <a href="?{{cardsQuery}}" id="cards-view">Cards</a> · {{/hasCards}}
         Download this view: <a class="download" id="download-csv" href="/api/entities/{{entityPath}}/export.csv?{{downloadQuery}}">CSV</a>
