@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed", "JSONFeed",
+                "FeedServer", "FeedEngine", "FeedKit", "FeedPricing", "FeedTestSupport", "ClassifiedFeed", "JSONFeed",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ]

@@ -19,8 +19,8 @@ public struct BasketPricing: Sendable {
     /// `items` (`name` or `name=quantity`) priced in `currency` with the latest rate `rows` holds.
     ///
     /// - Throws: ``Failure`` ``Failure/Kind/badRequest`` for unknown goods, a bad quantity or
-    ///   code, or a currency the stored currency list lacks; ``Failure/Kind/notFound`` when no
-    ///   rate into `currency` is stored; ``Failure/Kind/unreadable`` when the rates cannot be read.
+    ///   code; ``Failure/Kind/notFound`` for a currency the stored currency list lacks or one
+    ///   into which no rate is stored; ``Failure/Kind/unreadable`` when the rates cannot be read.
     public func price(items: [String], currency: String, rows: any StoredRows) throws(Failure) -> PriceDocument {
         guard let code = CurrencyCode.normalized(currency) else {
             throw Failure(.badRequest, "currency '\(currency)' is not a three-letter ISO 4217 code (e.g. EUR)")
@@ -44,7 +44,8 @@ public struct BasketPricing: Sendable {
             do {
                 (quote, maxAge) = try BasketQuote.storedQuote(into: code, rows: rows) { maxAges[$0] }
             } catch let missing as BasketQuote.MissingRate {
-                guard case .noRate = missing else { throw Failure(.badRequest, missing.description) }
+                // A currency the store does not know is like a feed it does not have: not found.
+                guard case .noRate = missing else { throw Failure(.notFound, missing.description) }
                 throw Failure(.notFound, "\(missing); run `feedwork run`")
             } catch {
                 throw Failure(.unreadable, "cannot read rates: \(error)")
@@ -63,7 +64,7 @@ public struct BasketPricing: Sendable {
         public enum Kind: Sendable {
             /// Something wrong with the request: goods, quantities, the currency code.
             case badRequest
-            /// No rate into the currency is stored.
+            /// The store does not know the currency, or holds no rate into it.
             case notFound
             /// The stored rates cannot be read.
             case unreadable

@@ -87,7 +87,8 @@ struct ServeCommandTests {
         }
         let (status, body) = try await get(URL(string: "api/price?item=milk&currency=XYZ", relativeTo: url)!)
         let printed = try FeedworkProcess.run(["price", "milk", "--currency", "XYZ"], in: directory)
-        #expect(status == 400)
+        // Not found, as an unknown feed is: which currencies exist is the store's to say.
+        #expect(status == 404)
         #expect(body.contains("unknown currency 'XYZ'"))
         #expect(printed.stderr.contains("unknown currency 'XYZ'"))
     }

@@ -15,7 +15,7 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
         async throws -> Response
     {
         guard request.method == .get || request.method == .head else {
-            throw ServeError(.methodNotAllowed, "the server is read-only: only GET and HEAD")
+            throw ServeError.readOnly
         }
         guard request.uri.description.utf8.count <= Self.maximumURILength else {
             throw ServeError(.uriTooLong, "the request target is longer than \(Self.maximumURILength) bytes")

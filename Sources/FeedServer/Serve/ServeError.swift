@@ -8,10 +8,20 @@ import Hummingbird
 public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
     public var status: HTTPResponse.Status
     public var message: String
+    /// Headers the answer carries besides its content type (a 405's `Allow`).
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, _ message: String) {
         self.status = status
         self.message = message
+    }
+
+    /// A method other than `GET` and `HEAD`: a 405 naming the methods allowed (`Allow`, which
+    /// RFC 9110 requires of a 405).
+    static var readOnly: ServeError {
+        var error = ServeError(.methodNotAllowed, "the server is read-only: only GET and HEAD")
+        error.headers[.allow] = "GET, HEAD"
+        return error
     }
 
     public var description: String { "\(status.code) \(message)" }
@@ -37,13 +47,13 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         if !(request.uri.path == "/api" || request.uri.path.hasPrefix("/api/")), let page = Pages.errorPage(self) {
-            return Response(
-                status: status, headers: [.contentType: "text/html; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: page)))
+            var headers = self.headers
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
         }
         let body = "{\"error\":" + JSONValue.string(message).jsonText + "}\n"
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: body)))
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }
