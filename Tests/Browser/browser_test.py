@@ -161,6 +161,25 @@ def test_record_page_shows_the_record_and_its_child_rows(browser, context):
     assert "product__variants" in browser.page_source
 
 
+def test_charts_of_runs_render_from_the_stored_runs(browser, context):
+    open_page(browser, context, "/", "charts-overview")
+    small = browser.find_elements(By.CSS_SELECTOR, "tr.feed svg.chart")
+    assert len(small) >= len(DEFAULT_FEEDS), f"{len(small)} charts on the overview"
+    open_page(browser, context, "/feeds/leboncoin", "charts-feed")
+    chart = browser.find_element(By.CSS_SELECTOR, "#runs-chart svg.chart-large")
+    assert chart.size["width"] >= 600 and chart.size["height"] > 100, chart.size
+    runs = context.api("/api/feeds/leboncoin/runs")["runs"]
+    for name, field in [("new", "inserted"), ("updated", "updated"), ("deleted", "deleted")]:
+        bars = chart.find_elements(By.CSS_SELECTOR, f"rect.{name}")
+        shown = sorted(int(bar.get_attribute("data-value")) for bar in bars)
+        assert shown == sorted(run[field] for run in runs), (name, shown)
+    assert len(chart.find_elements(By.CSS_SELECTOR, "rect.duration")) == len(runs)
+    for entry in browser.get_log("browser"):
+        # Pictures of earlier pages' feeds live on other hosts, which an offline machine cannot reach.
+        external = entry.get("source") == "network" and context.url not in entry["message"]
+        assert entry["level"] != "SEVERE" or external, entry
+
+
 def test_pages_log_no_console_errors(browser, context):
     paths = ["/", "/feeds/leboncoin", "/entities", "/entities/classified", "/entities/fruit?view=table",
              "/entities/flight_offer", "/basket?Milk=1&Eggs=2&currency=EUR"]

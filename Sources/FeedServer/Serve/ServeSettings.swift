@@ -13,16 +13,19 @@ public struct ServeSettings: Sendable {
     public var pricing: BasketPricing?
     /// The feeds of the config served with, if any: the overview lists those that never ran too.
     public var configuredFeeds: [(feed: String, adapter: String)]
+    /// The schedules of the config's feeds, by feed: the charts show how late each run started.
+    public var schedules: [String: FeedSchedule]
 
     public init(
         address: ListenAddress, token: String?, browser: StoreBrowser, pricing: BasketPricing?,
-        configuredFeeds: [(feed: String, adapter: String)] = []
+        configuredFeeds: [(feed: String, adapter: String)] = [], schedules: [String: FeedSchedule] = [:]
     ) {
         self.address = address
         self.token = token
         self.browser = browser
         self.pricing = pricing
         self.configuredFeeds = configuredFeeds
+        self.schedules = schedules
     }
 
     /// The overview: every feed that ran on the store, and those of the config that never ran.

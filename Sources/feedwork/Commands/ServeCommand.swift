@@ -59,7 +59,10 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServeSettings(
             address: ListenAddress(host: host, port: port), token: token, browser: browser,
             pricing: BasketPricing(config: config),
-            configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [])
+            configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [],
+            schedules: Dictionary(
+                config?.feeds.compactMap { feed in feed.schedule.map { (feed.name, $0) } } ?? [],
+                uniquingKeysWith: { first, _ in first }))
         if let problem = settings.problem { throw CommandFailure.usage(problem) }
         let host = self.host
         let app = ServeApplication(settings: settings).application { port in

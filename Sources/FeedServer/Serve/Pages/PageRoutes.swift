@@ -62,7 +62,8 @@ struct PageRoutes: Sendable {
                 "status": last?.status ?? "never run", "statusClass": last?.status ?? "never",
                 "ran": last != nil, "error": last?.error ?? "", "notes": last?.notes ?? [],
                 "counts": last.map { "\($0.inserted) / \($0.updated) / \($0.unchanged) / \($0.deleted)" } ?? "",
-                "chart": Chart.svg(summary.recent), "rejects": summary.rejects > 0 ? String(summary.rejects) : "",
+                "chart": Chart.svg(summary.recent, feed: summary.name, schedule: settings.schedules[summary.name]),
+                "rejects": summary.rejects > 0 ? String(summary.rejects) : "",
                 "rows": summary.rows.map {
                     ["entity": $0.entity, "entityPath": Pages.segment($0.entity), "rows": $0.rows]
                 },
@@ -88,6 +89,7 @@ struct PageRoutes: Sendable {
         }
         let context: [String: Any] = [
             "adapter": runs.first?.adapter ?? "",
+            "chart": Chart.svg(runs, feed: name, schedule: settings.schedules[name], size: .large),
             "runs": runs.map { run -> [String: Any] in
                 [
                     "run": run.run, "status": run.status, "started": run.startedAt,

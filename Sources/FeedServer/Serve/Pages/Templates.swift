@@ -34,6 +34,7 @@ enum Templates {
     static let feed = """
         <p>Adapter {{adapter}}.</p>
         <h2>Runs</h2>
+        <figure id="runs-chart">{{{chart}}}</figure>
         <table id="runs"><thead><tr><th>run</th><th>status</th><th>started (UTC)</th><th>duration</th><th>new</th><th>updated</th><th>unchanged</th><th>deleted</th><th>rejected</th><th>requests</th><th>error and notes</th></tr></thead><tbody>
         {{#runs}}<tr><td>{{run}}</td><td><span class="status status-{{status}}">{{status}}</span></td><td>{{started}}</td><td class="num">{{duration}}</td><td class="num">{{inserted}}</td><td class="num">{{updated}}</td><td class="num">{{unchanged}}</td><td class="num">{{deleted}}</td><td class="num">{{rejected}}</td><td class="num">{{requests}}</td><td><div class="error">{{error}}</div>{{#notes}}<div class="run-note">{{.}}</div>{{/notes}}</td></tr>
         {{/runs}}</tbody></table>
