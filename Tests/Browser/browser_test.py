@@ -66,6 +66,9 @@ def test_classified_cards_of_one_category_come_urgent_first(browser, context):
         (By.XPATH, "//div[@data-field='category_id']//a[text()='Maison']")))
     maison.click()
     browser.save_screenshot(os.path.join(context.screenshots, "cards-maison.png"))
+    # The condition's chip names the category as the facet did, not by its id.
+    chip = browser.find_element(By.CSS_SELECTOR, ".condition[data-condition='category_id=4']")
+    assert chip.text.startswith("category_id = Maison"), chip.text
     cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
     assert cards, "no cards"
     shown = [card.get_attribute("data-key") for card in cards]
