@@ -67,6 +67,8 @@ public final class WorkerMetrics: WorkerObserver {
             record(report)
         case .boardFailed(let message):
             health.withLock { if case .stopping = $0 {} else { $0 = .storeFailing(message) } }
+        case .boardRecovered:
+            health.withLock { if case .storeFailing = $0 { $0 = .well } }
         case .stopping:
             health.withLock { $0 = .stopping }
         case .started, .claimLost, .reloaded, .reloadRefused, .graceExpired:

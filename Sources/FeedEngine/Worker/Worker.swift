@@ -79,6 +79,9 @@ public struct Worker: Sendable {
             let requestStore = (store as? SQLiteStore)?.path
             var stopping = false
             var pendingWake: Date?
+            var boardFailing = false
+            // Feeds whose giving back failed (the store was away), given back when it answers.
+            var unreleased: [String: Date] = [:]
             sink.yield(.wake(.distantPast))
             for await event in events {
                 switch event {
@@ -113,6 +116,8 @@ public struct Worker: Sendable {
                     do {
                         try await store.release(feed: claim.feed, worker: name, next: next)
                     } catch {
+                        boardFailing = true
+                        unreleased[claim.feed] = next
                         observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
                     }
                     observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
@@ -181,6 +186,10 @@ public struct Worker: Sendable {
                 var wakeAt = time.now().addingTimeInterval(pollInterval.seconds)
                 if free > 0, !candidates.isEmpty {
                     do {
+                        for (feed, next) in unreleased.sorted(by: { $0.key < $1.key }) {
+                            try await store.release(feed: feed, worker: name, next: next)
+                            unreleased[feed] = nil
+                        }
                         let now = time.now()
                         let claims = try await store.claim(
                             candidates, worker: name, now: now, lease: engine.config.lease, limit: free)
@@ -200,7 +209,12 @@ public struct Worker: Sendable {
                         {
                             wakeAt = min(wakeAt, next)
                         }
+                        if boardFailing {
+                            boardFailing = false
+                            observer.worker(.boardRecovered)
+                        }
                     } catch {
+                        boardFailing = true
                         observer.worker(.boardFailed("\(error)"))
                     }
                 }

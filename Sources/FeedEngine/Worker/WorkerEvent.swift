@@ -15,6 +15,8 @@ public enum WorkerEvent: Sendable {
     case claimLost(feed: String)
     /// The schedule board could not be read or written; the worker tries again.
     case boardFailed(String)
+    /// The board answers again after ``boardFailed(_:)``: the store is back.
+    case boardRecovered
     /// A new config is in use.
     case reloaded(feeds: Int)
     /// A new config was refused and the old one kept.

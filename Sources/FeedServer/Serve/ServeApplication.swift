@@ -24,6 +24,7 @@ public struct ServeApplication: Sendable {
         router.middlewares.add(HeadersMiddleware())
         router.middlewares.add(GuardMiddleware(token: settings.token))
         router.middlewares.add(NotFoundMiddleware())
+        HealthRoute(browser: settings.browser).add(to: router)
         APIRoutes(settings: settings).add(to: router)
         PageRoutes(settings: settings).add(to: router)
         return router

@@ -59,6 +59,8 @@ struct WorkerOutput: WorkerObserver {
             logger.warning("\(feed): another worker took the feed over while its pass ran (the lease ran out)")
         case .boardFailed(let message):
             logger.error("schedule: \(message); trying again")
+        case .boardRecovered:
+            logger.notice("schedule: the store answers again")
         case .reloaded(let feeds):
             logger.notice("config reloaded: \(feeds) scheduled feed(s)")
         case .reloadRefused(let message):

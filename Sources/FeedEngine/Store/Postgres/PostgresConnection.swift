@@ -39,6 +39,10 @@ final class PostgresConnection {
 
     deinit { fw_PQfinish(handle) }
 
+    /// Whether libpq found the connection lost (the server restarted or went away): a
+    /// statement failed on it and none will succeed.
+    var isBroken: Bool { fw_PQstatus(handle) != CONNECTION_OK }
+
     /// Runs `sql`, with `$1`, `$2`... bound to `parameters` (`nil` is NULL), and returns its rows.
     ///
     /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.

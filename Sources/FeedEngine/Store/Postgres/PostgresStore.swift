@@ -39,15 +39,22 @@ final class PostgresStore: Sendable {
             // A reading store holds one connection: the reading commands never write.
             try PostgresMigrations.checkCurrent(first, schema: schema)
             try Self.prepareReading(first, schema: schema)
-            readSession = PostgresSession(first)
+            readSession = PostgresSession(first, url: url) { connection throws(PostgresError) in
+                try Self.prepareReading(connection, schema: schema)
+            }
             writeSession = readSession
             return
         }
         try PostgresMigrations.migrate(first, schema: schema)
         let read = try PostgresConnection(url: url)
         try Self.prepareReading(read, schema: schema)
-        writeSession = PostgresSession(first)
-        readSession = PostgresSession(read)
+        // `migrate` left the write connection's search_path on the schema.
+        writeSession = PostgresSession(first, url: url) { connection throws(PostgresError) in
+            try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+        }
+        readSession = PostgresSession(read, url: url) { connection throws(PostgresError) in
+            try Self.prepareReading(connection, schema: schema)
+        }
     }
 
     /// Points a read connection at `schema`, with its session in UTC, so that timestamps a
