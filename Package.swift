@@ -45,6 +45,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The HTTP server of `feedwork worker --metrics` (on SwiftNIO, the one server stack).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own stack, named for the connection guard of `feedwork serve` (a channel
+        // handler bounding the time to a request's head, see RequestDeadlineHandler).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // Prometheus's text format for the worker's metrics.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Graceful shutdown of the HTTP server (Hummingbird builds on it already).
@@ -91,6 +95,8 @@ let package = Package(
                 "FeedKit", "FeedEngine", "FeedPricing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -2,6 +2,7 @@ import FeedEngine
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 
 /// `feedwork serve`: the web pages and the JSON API over a store, read-only.
 ///
@@ -11,7 +12,13 @@ import Logging
 /// ```
 public struct ServeApplication: Sendable {
     /// The most connections served at once; more wait in the listen queue.
-    public static let maximumConnections = 64
+    public static let maximumConnections = 512
+    /// The most connections one client (an IP address) keeps open: past it, a new connection
+    /// replaces the client's oldest one that waits for a request (``ClientConnections``).
+    public static let connectionsPerClient = 32
+    /// How long a connection may take to send a request's head, from when it opens or its last
+    /// answer ended (``RequestDeadlineHandler``).
+    public static let requestHeadTimeout = Duration.seconds(10)
 
     public let settings: ServeSettings
 
@@ -37,10 +44,13 @@ public struct ServeApplication: Sendable {
     {
         var logger = Logger(label: "feedwork.serve")
         logger.logLevel = .warning
+        let connections = ClientConnections(perClient: Self.connectionsPerClient)
+        let headTimeout = TimeAmount(Self.requestHeadTimeout)
         return Application(
             router: router(),
             server: .http1(
                 configuration: .init(
+                    additionalChannelHandlers: [RequestDeadlineHandler(connections: connections, timeout: headTimeout)],
                     idleTimeout: .seconds(30),
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
