@@ -20,8 +20,7 @@ public struct JSONParser {
 
     /// Parses `data`, which must hold exactly one JSON value (surrounding whitespace allowed).
     public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
-        let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+        try withBytes(of: data) { (buffer) throws(JSONParseError) -> JSONValue in
             var parser = JSONParser(bytes: buffer)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
@@ -43,8 +42,7 @@ public struct JSONParser {
     /// paying for the records themselves: the engine's cached bodies were fully parsed when
     /// they were first mapped.
     public static func parse(_ data: Data, elidingElementsAt path: [String]) throws(JSONParseError) -> JSONValue {
-        let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+        try withBytes(of: data) { (buffer) throws(JSONParseError) -> JSONValue in
             var parser = JSONParser(bytes: buffer)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0, eliding: path[...])
@@ -52,6 +50,21 @@ public struct JSONParser {
             guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
             return value
         }
+    }
+
+    /// Runs `body` on the bytes of `data` where they are, without copying them: a response's
+    /// body is parsed in place, so a large one is in memory once, not twice.
+    private static func withBytes(
+        of data: Data, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue
+    ) throws(JSONParseError) -> JSONValue {
+        let result = data.withUnsafeBytes { raw -> Result<JSONValue, JSONParseError> in
+            do throws(JSONParseError) {
+                return .success(try body(raw.bindMemory(to: UInt8.self)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
