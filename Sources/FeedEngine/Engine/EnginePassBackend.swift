@@ -129,6 +129,10 @@ final class EnginePassBackend: PassBackend {
         try await transaction.send { try $0.countUnchanged(count, entity: entity) }
     }
 
+    func delete(_ keys: [String], entity: String) async throws {
+        try await transaction.send { try $0.delete(keys, entity: entity) }
+    }
+
     func note(_ text: String) {
         statistics.withLock { $0.notes.append(text) }
     }

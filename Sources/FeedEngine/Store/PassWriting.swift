@@ -10,6 +10,9 @@ protocol PassWriting: AnyObject {
     func write(_ records: [EntityRecord], hashes: [Int64]) throws
     /// Counts records of `entity` as unchanged without writing them.
     func countUnchanged(_ count: Int, entity: String) throws
+    /// Deletes the feed's rows of `entity` with these keys (and their child rows), leaving a
+    /// tombstone in `_tombstones` for each and counting them as deleted.
+    func delete(_ keys: [String], entity: String) throws
     func reject(_ rejects: [Reject]) throws
     /// Stores a response in the cache.
     func storeCache(_ write: CacheWrite) throws

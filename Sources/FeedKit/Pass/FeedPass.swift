@@ -97,6 +97,24 @@ public final class FeedPass: Sendable {
         }
     }
 
+    /// Deletes the feed's rows of `entity` whose keys are `keys` (each an ``EntityRecord/key``:
+    /// the key fields' values joined with `|`), for a source that says a record is gone, such
+    /// as a changes feed's `"deleted": true`.
+    ///
+    /// Each row deleted leaves a tombstone, as the rows a `replace` pass no longer delivers do:
+    /// `feedwork export --changed-since ... --include-deleted` lists it, and the report counts
+    /// it as deleted. A key the store does not hold is left alone (nothing is counted); a key
+    /// delivered again later (in this pass or a later one) is a live row again. Deletions take
+    /// their place among the pass's writes: a record written before the deletion is deleted,
+    /// one written after it stays. In `append` mode every version of the key is deleted.
+    /// Committed with the pass, like every write.
+    ///
+    /// - Throws: when `entity` is not one the feed writes, or the store fails.
+    public func delete(entity: String, keys: [String]) async throws {
+        guard !keys.isEmpty else { return }
+        try await backend.delete(keys, entity: entity)
+    }
+
     /// `source` with secrets hidden in its URL, which an adapter may have built itself.
     private func redacted(_ source: RecordSource) -> RecordSource {
         RecordSource(url: redactor.redact(source.url), page: source.page)
@@ -202,6 +220,8 @@ package protocol PassBackend: Sendable {
     func write(_ records: [EntityRecord], source: RecordSource?) async throws
     func reject(_ rejects: [Reject]) async throws
     func countUnchanged(_ count: Int, entity: String) async throws
+    /// Deletes the feed's rows of `entity` with these keys, leaving tombstones.
+    func delete(_ keys: [String], entity: String) async throws
     func note(_ text: String)
     func state(_ key: String) throws -> String?
     func states(withPrefix prefix: String) throws -> [String: String]

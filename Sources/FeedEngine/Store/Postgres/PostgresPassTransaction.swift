@@ -58,6 +58,10 @@ final class PostgresPassTransaction: PassWriting {
         try writer(of: entity, for: "counted").countUnchanged(count)
     }
 
+    func delete(_ keys: [String], entity: String) throws {
+        try writer(of: entity, for: "deleted from").delete(keys, in: connection)
+    }
+
     func reject(_ rejects: [Reject]) throws {
         try PostgresStore.insertRejects(rejects, run: run, feed: feed, in: connection)
         rejected += rejects.count

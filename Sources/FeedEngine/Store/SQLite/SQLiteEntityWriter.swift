@@ -208,6 +208,9 @@ final class SQLiteEntityWriter: EntityWriteTally {
     /// Counts records the adapter did not write because it knows them to be unchanged.
     func countUnchanged(_ count: Int) { counts.unchanged += count }
 
+    /// Counts rows deleted at the adapter's request (`+Delete`).
+    func countDeleted(_ count: Int) { counts.deleted += count }
+
     /// Binds the pass's constants of the insert and update statements: feed, run and stamps.
     private func bindConstants(_ statement: SQLiteRawStatement) {
         statement.bind(feed, at: 1)

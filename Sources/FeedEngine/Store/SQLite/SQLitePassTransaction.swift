@@ -85,6 +85,14 @@ final class SQLitePassTransaction: PassWriting {
         writer.countUnchanged(count)
     }
 
+    func delete(_ keys: [String], entity: String) throws {
+        guard let writer = writers[entity] else {
+            throw StoreError(
+                path: path, message: "feed '\(feed)' deleted from entity '\(entity)', which it does not declare")
+        }
+        try writer.delete(keys, in: db)
+    }
+
     func reject(_ rejects: [Reject]) throws {
         try SQLiteStore.insertRejects(rejects, run: run, feed: feed, in: db)
         rejected += rejects.count

@@ -1,6 +1,8 @@
 import FeedKit
 
-/// `replace` on PostgreSQL: a complete pass deletes the feed's rows it did not deliver.
+/// Deletions on PostgreSQL: a complete `replace` pass deletes the feed's rows it did not
+/// deliver, and an adapter deletes rows by key (``FeedPass/delete(entity:keys:)``); both leave
+/// tombstones.
 extension PostgresEntityWriter {
     /// Ends the pass's writes, in every mode: sends the new records still held (`+Direct`),
     /// then, for `replace`, deletes the feed's rows that this pass did not deliver, with their
@@ -14,6 +16,28 @@ extension PostgresEntityWriter {
     func deleteUnseen(in connection: PostgresConnection) throws(PostgresEntityError) {
         try sendDirect(connection)
         guard mode == .replace else { return }
+        let deleted = try execute(
+            deletion(of: "_last_seen <> $4::timestamptz"), [feed, schema.name, String(run), stamp], on: sql.table,
+            "cannot delete the undelivered rows", connection)
+        counts.deleted += Int(deleted[0, 0] ?? "") ?? 0
+    }
+
+    /// Deletes the feed's rows with these keys and their child rows, leaving a tombstone for
+    /// each (``FeedPass/delete(entity:keys:)``); keys the table does not hold are left alone.
+    func delete(_ keys: [String], in connection: PostgresConnection) throws(PostgresEntityError) {
+        // Records held for COPY go in first, so a key written earlier in the pass is found.
+        try sendDirect(connection)
+        let deleted = try execute(
+            deletion(of: "_key = ANY ($5::text[])"),
+            [feed, schema.name, String(run), stamp, Self.arrayLiteral(keys)], on: sql.table, "cannot delete the rows",
+            connection)
+        counts.deleted += Int(deleted[0, 0] ?? "") ?? 0
+    }
+
+    /// One statement that deletes the feed `$1`'s rows meeting `condition`, with their child
+    /// rows, and leaves a tombstone for each (entity `$2`, run `$3`, stamp `$4`); it returns
+    /// the number of rows deleted.
+    private func deletion(of condition: String) -> String {
         let keyValues = schema.key.map { name -> String in
             let column = PostgresSQL.identifier(name)
             switch schema.columns.first(where: { $0.name == name })?.type {
@@ -27,9 +51,9 @@ extension PostgresEntityWriter {
         let children = sql.children.enumerated().map { index, child in
             ", child\(index) AS (DELETE FROM \(child.table) AS c USING gone g WHERE c._feed = $1 AND c._key = g._key)"
         }
-        let statement = """
+        return """
             WITH gone AS (
-                DELETE FROM \(sql.table) WHERE _feed = $1 AND _last_seen <> $4::timestamptz RETURNING \(returned)
+                DELETE FROM \(sql.table) WHERE _feed = $1 AND \(condition) RETURNING \(returned)
             ), tombstones AS (
                 INSERT INTO _tombstones(feed, entity, key, key_values, run, deleted_at)
                 SELECT _feed, $2, _key, jsonb_build_array(\(keyValues.joined(separator: ", "))), $3::bigint,
@@ -38,9 +62,5 @@ extension PostgresEntityWriter {
             )\(children.joined())
             SELECT count(*) FROM gone
             """
-        let deleted = try execute(
-            statement, [feed, schema.name, String(run), stamp], on: sql.table, "cannot delete the undelivered rows",
-            connection)
-        counts.deleted += Int(deleted[0, 0] ?? "") ?? 0
     }
 }
