@@ -11,7 +11,6 @@ import Foundation
 /// the same).
 struct IncrementalCursor: Sendable {
     enum Kind: String, Sendable { case timestamp, int, string }
-    enum SendFormat: String, Sendable { case iso, unix, unixMilliseconds = "unix_ms" }
 
     /// A cursor value with the text it is stored as; compared by value.
     struct Mark: Sendable, Comparable {
@@ -38,7 +37,12 @@ struct IncrementalCursor: Sendable {
     let end: TemplatedString?
     let endParam: String?
     let descending: Bool
-    let format: SendFormat
+    /// `window:`, the length of the windows a pass reads its range in (``windows(stored:now:)``).
+    let window: FeedDuration?
+    let windowsPerPass: Int?
+    /// How a timestamp cursor is sent: `format:` of the block, else the cursor field's own
+    /// format (what the API writes is what it reads), else ISO 8601.
+    let format: TimestampFormat
 
     /// Checks `spec` against the declared fields; reports every problem at once.
     init(
@@ -71,22 +75,33 @@ struct IncrementalCursor: Sendable {
         if spec.lag != nil, kind != nil, kind != .timestamp {
             errors.append(OptionError("lag applies to timestamp cursors only", at: at + ["lag"]))
         }
-        let format = SendFormat(rawValue: spec.format ?? "iso")
-        if format == nil {
-            errors.append(
-                OptionError("format must be iso, unix or unix_ms, not '\(spec.format ?? "")'", at: at + ["format"]))
-        } else if spec.format != nil, kind != nil, kind != .timestamp {
-            errors.append(OptionError("format applies to timestamp cursors only", at: at + ["format"]))
+        var format: TimestampFormat? = .iso8601
+        if let option = spec.format {
+            format = TimestampFormat(option: option)
+            if format == nil {
+                errors.append(
+                    OptionError(
+                        "format must be iso, unix, unix_ms or a pattern with yyyy, MM, dd (and HH, mm, ss), not '\(option)'",
+                        at: at + ["format"]))
+            } else if kind != nil, kind != .timestamp {
+                errors.append(OptionError("format applies to timestamp cursors only", at: at + ["format"]))
+            }
+        } else if kind == .timestamp, let own = declared?.value.format {
+            // Checked with the field; a format that does not read leaves ISO 8601 here.
+            format = TimestampFormat(option: own) ?? .iso8601
         }
         let order = spec.order ?? "asc"
         if order != "asc" && order != "desc" {
             errors.append(OptionError("order must be asc or desc, not '\(order)'", at: at + ["order"]))
         }
-        switch (spec.end, spec.endParam) {
-        case (nil, nil), (_?, _?): break
-        case (_?, nil): errors.append(OptionError("end needs end_param, the parameter it is sent in", at: at + ["end"]))
-        case (nil, _?): errors.append(OptionError("end_param needs end, the window's end", at: at + ["end_param"]))
+        switch (spec.end, spec.endParam, spec.window) {
+        case (nil, nil, _), (_?, _?, _), (nil, _?, _?), (_?, nil, _?): break
+        case (_?, nil, nil):
+            errors.append(OptionError("end needs end_param, the parameter it is sent in", at: at + ["end"]))
+        case (nil, _?, nil):
+            errors.append(OptionError("end_param needs end, the window's end", at: at + ["end_param"]))
         }
+        Self.checkWindow(spec, kind: kind, format: format ?? .iso8601, errors: &errors)
         try errors.throwIfAny()
         guard let (name, _) = declared, let kind, let format,
             let column = schema.columns.firstIndex(where: { $0.name == name })
@@ -100,13 +115,20 @@ struct IncrementalCursor: Sendable {
         self.end = spec.end
         self.endParam = spec.endParam
         self.descending = order == "desc"
+        self.window = spec.window
+        self.windowsPerPass = spec.windowsPerPass
         self.format = format
     }
 
     /// The cursor value of `record`; `nil` when its field is null.
     func mark(of record: EntityRecord) -> Mark? {
         guard column < record.values.count else { return nil }
-        switch (kind, record.values[column]) {
+        return mark(of: record.values[column])
+    }
+
+    /// The cursor value of a value of the cursor's field; `nil` when it is null.
+    func mark(of value: FieldValue) -> Mark? {
+        switch (kind, value) {
         case (.timestamp, .text(let text)): return ISO8601.parse(text).map { Mark(value: .time($0), text: text) }
         case (.int, .integer(let number)): return Mark(value: .int(number), text: String(number))
         case (.string, .text(let text)): return Mark(value: .text(text), text: text)
@@ -125,30 +147,22 @@ struct IncrementalCursor: Sendable {
     }
 
     /// What a pass sends: the stored cursor less `lag`, or `start` rendered at `now`. A
-    /// timestamp cursor sent as `iso` is the stored text itself (fraction included) when there
-    /// is no lag; `unix` and `unix_ms` cut what their unit cannot say.
+    /// timestamp cursor is sent in ``format``: as ISO 8601, the stored text itself (fraction
+    /// included) when there is no lag; other formats cut what they cannot say.
     func sentValue(stored: Mark?, now: Date) -> String? {
         guard let stored else { return start?.render(now: now) }
         guard case .time(let seconds) = stored.value else { return stored.text }
+        if format == .iso8601, lag.milliseconds == 0 { return stored.text }
         // Exact, to the microsecond: a cursor sent a fraction early re-reads its records every pass.
         let sent =
             TimestampFormat.microseconds(ofStored: stored.text).map { $0 - lag.milliseconds * 1000 }
             ?? Int64((seconds * 1_000_000).rounded(.down)) - lag.milliseconds * 1000
-        func floor(_ value: Int64, _ unit: Int64) -> Int64 { value >= 0 ? value / unit : (value - unit + 1) / unit }
-        switch format {
-        case .iso: return lag.milliseconds == 0 ? stored.text : TimestampFormat.render(microseconds: sent)
-        case .unix: return String(floor(sent, 1_000_000))
-        case .unixMilliseconds: return String(floor(sent, 1000))
-        }
+        return format.text(microseconds: sent)
     }
 
     /// `sent` as a mark, to compare records with when paging stops early (`order: desc`).
     func mark(sent text: String) -> Mark? {
         guard kind == .timestamp else { return mark(stored: text) }
-        switch format {
-        case .iso: return mark(stored: text)
-        case .unix: return Double(text).map { Mark(value: .time($0), text: text) }
-        case .unixMilliseconds: return Double(text).map { Mark(value: .time($0 / 1000), text: text) }
-        }
+        return format.microseconds(of: text).map { Mark(value: .time(Double($0) / 1_000_000), text: text) }
     }
 }

@@ -12,6 +12,8 @@ extension JSONAdapter {
     ///   end: "{{now|iso}}"               # an optional window end, sent as end_param
     ///   end_param: until
     ///   order: desc                      # the API sorts newest first: stop paging past the cursor
+    ///   window: 7d                       # timestamps: read [cursor, end) in windows of 7 days
+    ///   windows_per_pass: 4              # at most 4 windows a pass (a long backfill commits in steps)
     /// ```
     public struct IncrementalSpec: Decodable, Sendable {
         /// The declared field (its name, or its `path`) whose greatest value is the cursor.
@@ -28,14 +30,22 @@ extension JSONAdapter {
         /// `asc` (the default) or `desc`: with `desc`, paging stops after the first page holding
         /// a record older than the cursor sent.
         public var order: String?
-        /// How a timestamp cursor is sent: `iso` (the default, `2024-01-31T10:00:00Z`), `unix`
-        /// or `unix_ms`.
+        /// How a timestamp cursor is sent: `iso` (`2024-01-31T10:00:00Z`), `unix`, `unix_ms` or a
+        /// pattern (`yyyy-MM-dd HH:mm:ss`); by default the cursor field's own `format`, else `iso`.
         public var format: String?
+        /// Reads `[cursor, end)` (or `[start, end)`) in windows this long, each sent as
+        /// `{{window.start}}` and `{{window.end}}` (and in `param` and `end_param`), for APIs
+        /// that cap a query's range; after each window the cursor is the window's end.
+        public var window: FeedDuration?
+        /// The most windows one pass reads: a long backfill then commits every few windows, one
+        /// pass at a time, and an interrupted pass resumes at the first window not committed.
+        public var windowsPerPass: Int?
 
         enum CodingKeys: String, CodingKey {
-            case param, start, lag, end, order, format
+            case param, start, lag, end, order, format, window
             case cursorPath = "cursor_path"
             case endParam = "end_param"
+            case windowsPerPass = "windows_per_pass"
         }
     }
 }

@@ -76,11 +76,15 @@ public struct JSONAdapter: FeedAdapter {
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),
             OptionHelp(
                 "incremental", "mapping",
-                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format}; or {{cursor}} in url, params, headers or body",
+                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format, window, windows_per_pass}; or {{cursor}} (and {{window.start}}, {{window.end}}) in url, params, headers or body",
                 default: "none"),
             OptionHelp(
                 "filter", "string or list",
                 "conditions a record must meet to be stored: FIELD=VALUE, !=, <, <=, >, >=, ~ (contains); values may hold {{today-30d|yyyy-MM-dd}}",
+                default: "none"),
+            OptionHelp(
+                "delete_when", "mapping or string",
+                "soft deletes: {path, equals} on the record as received, or conditions on mapped fields like filter; such a record deletes its row, leaving a tombstone",
                 default: "none"),
             OptionHelp(
                 "entities", "list",
@@ -110,6 +114,8 @@ public struct JSONAdapter: FeedAdapter {
     let records: RecordLocator
     let mapper: RecordMapper
     let filter: RecordFilter
+    /// `delete_when:`, the records that delete their row.
+    let deleteRule: DeleteRule?
     let mode: WriteMode
     let cursor: IncrementalCursor?
     /// The further entities of `entities:`, read from the same responses.
@@ -181,9 +187,21 @@ public struct JSONAdapter: FeedAdapter {
                 try RecordFilter(options.filter?.values ?? [], schema: compiled.schema)
             }
         }
+        let deleteRule = Self.checkDeleteWhen(options, mode: mode, schema: compiled?.schema, errors: &errors)
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         let (sides, children) = Self.sideEntities(options, format: format, errors: &errors)
         let follower = Self.checkForEach(options, mode: mode, errors: &errors)
+        if autoColumns {
+            // extra: columns holds the records until the walk ends, which deletions and the
+            // cursor of each date window would have to wait for too.
+            if options.deleteWhen != nil {
+                errors.append(OptionError("delete_when cannot be combined with extra: columns", at: ["delete_when"]))
+            }
+            if options.incremental?.window != nil {
+                errors.append(
+                    OptionError("window cannot be combined with extra: columns", at: ["incremental", "window"]))
+            }
+        }
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paging, let filter else { throw errors }
         var requests = RequestPlan(
@@ -192,7 +210,8 @@ public struct JSONAdapter: FeedAdapter {
             headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
             body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
         requests.cursorIsPageCursor = options.incremental == nil && paging.paginator.hasCursor
-        try Self.checkPageValues(requests, paginator: paging.paginator, forEach: follower != nil)
+        try Self.checkPageValues(
+            requests, paginator: paging.paginator, forEach: follower != nil, windowed: cursor?.window != nil)
         self.requests = requests
         self.mode = mode
         self.records = records
@@ -202,6 +221,7 @@ public struct JSONAdapter: FeedAdapter {
             ? AutoColumns(
                 schema: compiled.schema, mode: mode, discardsNew: feed.schemaContract.newColumns == .discard) : nil
         self.filter = filter
+        self.deleteRule = deleteRule
         paginator = paging.paginator
         pageFacts = paging.facts
         self.cursor = cursor
@@ -209,6 +229,22 @@ public struct JSONAdapter: FeedAdapter {
         self.children = children
         self.follower = follower
         fingerprint = Self.fingerprint(of: options)
+    }
+
+    /// The compiled `delete_when:`, and its problems: soft deletes need rows kept by key, so
+    /// not `write: append`, whose rows are versions.
+    private static func checkDeleteWhen(
+        _ options: Options, mode: WriteMode?, schema: EntitySchema?, errors: inout OptionError.List
+    ) -> DeleteRule? {
+        guard let spec = options.deleteWhen else { return nil }
+        if mode == .append {
+            errors.append(
+                OptionError(
+                    "delete_when needs write: merge or replace: append keeps every version of a record, which a deletion would erase",
+                    at: ["delete_when"]))
+        }
+        guard let schema else { return nil }
+        return errors.check { () throws(OptionError.List) in try DeleteRule(spec, schema: schema) }
     }
 
     /// The incremental cursor, and the problems of `incremental:` and of `{{cursor}}` in `url`
@@ -237,7 +273,13 @@ public struct JSONAdapter: FeedAdapter {
                     "write: replace cannot be incremental: replace deletes the rows a pass does not deliver, and an incremental pass delivers only new and changed records; use merge or append",
                     at: ["incremental"]))
         }
-        if spec.param == nil, !inURL, !inBody, inParams.isEmpty, inHeaders.isEmpty {
+        let windowPlaced =
+            spec.window != nil
+            && !IncrementalCursor.windowValueNames.isDisjoint(
+                with: urlTemplate(options.url).variables.union(options.body?.variables ?? [])
+                    .union((options.params?.entries ?? []).flatMap(\.value.variables))
+                    .union((options.headers?.entries ?? []).flatMap(\.value.variables)))
+        if spec.param == nil, !inURL, !inBody, inParams.isEmpty, inHeaders.isEmpty, !windowPlaced {
             errors.append(
                 OptionError(
                     "incremental needs param (the query parameter the cursor is sent in), or {{cursor}} in url, params, headers or body",
@@ -255,9 +297,11 @@ public struct JSONAdapter: FeedAdapter {
         }
     }
 
-    /// Every page value the requests hold must be one the pagination gives, and parent values
-    /// need `for_each:`.
-    private static func checkPageValues(_ requests: RequestPlan, paginator: Paginator, forEach: Bool)
+    /// Every page value the requests hold must be one the pagination gives; parent values need
+    /// `for_each:`, and window values a `window` in the `incremental:` block.
+    private static func checkPageValues(
+        _ requests: RequestPlan, paginator: Paginator, forEach: Bool, windowed: Bool
+    )
         throws(OptionError.List)
     {
         var errors = OptionError.List()
@@ -269,6 +313,12 @@ public struct JSONAdapter: FeedAdapter {
             for name in names.sorted() {
                 if name.hasPrefix(TemplatedString.parentPrefix) {
                     if !forEach { errors.append(OptionError("{{\(name)}} needs a for_each: block", at: at)) }
+                    continue
+                }
+                if IncrementalCursor.windowValueNames.contains(name) {
+                    if !windowed {
+                        errors.append(OptionError("{{\(name)}} needs window in the incremental: block", at: at))
+                    }
                     continue
                 }
                 guard let problem = paginator.unavailableValue(name) else { continue }
@@ -363,54 +413,61 @@ public struct JSONAdapter: FeedAdapter {
         let stored = try cursor.flatMap { cursor in
             try pass.state(FeedPass.cursorStateKey).flatMap(cursor.mark(stored:))
         }
-        let sent = cursor?.sentValue(stored: stored, now: pass.startedAt)
-        var requests = requests.rendered(now: pass.startedAt, cursor: cursor, sending: sent)
-        if case .oauth2(let credentials)? = self.requests.auth {
-            requests.session = OAuth2Session(credentials, pass: pass)
-        }
         let filter = filter.rendered(now: pass.startedAt)
         // A filter whose window moved maps every page again, so records entering it are stored.
         let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)
         let storedFingerprint = try pass.state(Self.mappingStateKey)
-        // Pages of a feed with entities: are mapped every pass: a summary counts one entity only.
-        let skipsUnchanged = mode != .replace && sides.isEmpty && storedFingerprint == fingerprint
+        // Pages of a feed with entities: are mapped every pass: a summary counts one entity only;
+        // so are those of a feed with delete_when, whose summaries do not tell deletions apart.
+        let skipsUnchanged =
+            mode != .replace && sides.isEmpty && deleteRule == nil && storedFingerprint == fingerprint
         let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
         var pages = PageProcessor(
-            requests: requests, paginator: paginator, pageFacts: pageFacts, records: records, mapper: mapper,
-            filter: filter,
-            skipsUnchanged: skipsUnchanged, summaries: summaries, keepsSummaries: mode != .replace, feed: pass.feed)
+            requests: requests.rendered(now: pass.startedAt), paginator: paginator, pageFacts: pageFacts,
+            records: records, mapper: mapper, filter: filter, skipsUnchanged: skipsUnchanged, summaries: summaries,
+            keepsSummaries: mode != .replace, feed: pass.feed)
         pages.cursor = cursor
         pages.sides = sides
         pages.children = children
-        let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
-        let outcome: ParentFollower.Outcome
+        pages.deleteRule = deleteRule?.rendered(now: pass.startedAt)
+        if case .oauth2(let credentials)? = requests.auth {
+            pages.requests.session = OAuth2Session(credentials, pass: pass)
+        }
+        var totals = WalkTotals()
         if let follower {
-            outcome = try await follower.follow(pass: pass, processor: pages, mode: mode)
+            totals.add(try await follower.follow(pass: pass, processor: pages, mode: mode))
+        } else if let cursor, cursor.window != nil {
+            try await runWindows(cursor, from: stored, pages: pages, totals: &totals, in: pass)
         } else {
+            let sent = cursor?.sentValue(stored: stored, now: pass.startedAt)
+            pages.requests = requests.rendered(
+                now: pass.startedAt, cursor: cursor, sending: sent, session: pages.requests.session)
+            let stopsBefore = cursor?.descending == true ? sent.flatMap { cursor?.mark(sent: $0) } : nil
             var walk = PageWalk(pass: pass, processor: pages, mode: mode, stopsBefore: stopsBefore)
             walk.holdsRecords = autoColumns != nil
             try await walk.run()
             try await autoColumns?.finish(held: walk.held, unchanged: walk.heldUnchanged, pass: pass)
+            totals.add(walk)
             if let cursor {
                 try await advance(cursor, from: stored, to: walk.newest, sent: sent, in: pass)
             }
-            outcome = ParentFollower.Outcome(
-                filteredOut: walk.filteredOut, skippedPages: walk.skippedPages, skippedRecords: walk.skippedRecords,
-                walkedKeys: walk.walkedKeys)
         }
         // Summaries of pages this pass did not walk (the feed's URLs changed) are dropped; an
         // incremental for_each leaves the parents it did not follow (and their pages) alone.
         if follower?.incremental != true {
-            for key in summaries.keys where !outcome.walkedKeys.contains(key) {
+            for key in summaries.keys where !totals.walkedKeys.contains(key) {
                 try await PageSummary.remove(forKey: key, in: pass)
             }
         }
-        if outcome.filteredOut > 0 {
-            pass.note("\(outcome.filteredOut) record(s) filtered out by filter")
+        if totals.filteredOut > 0 {
+            pass.note("\(totals.filteredOut) record(s) filtered out by filter")
         }
-        if outcome.skippedPages > 0 {
+        if totals.deletions > 0 {
+            pass.note("\(totals.deletions) record(s) marked deleted by delete_when")
+        }
+        if totals.skippedPages > 0 {
             pass.note(
-                "\(outcome.skippedPages) page(s) unchanged since the last pass; their \(outcome.skippedRecords) record(s) were not mapped again"
+                "\(totals.skippedPages) page(s) unchanged since the last pass; their \(totals.skippedRecords) record(s) were not mapped again"
             )
         }
         if storedFingerprint != fingerprint {
@@ -464,6 +521,8 @@ public struct JSONAdapter: FeedAdapter {
             text.add("pagination", nil as String?)
         }
         text.add("fields", options.fields)
+        // Added only when present, so that feeds without it keep their fingerprints.
+        if let deleteWhen = options.deleteWhen { text.add("delete_when", deleteWhen.fingerprintText) }
         for side in options.entities ?? [] {
             text.add("side_records", side.records)
             text.add("side_when", side.when.map { [$0.path, $0.equals] })

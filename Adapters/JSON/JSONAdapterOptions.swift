@@ -39,6 +39,8 @@ extension JSONAdapter {
         /// Conditions on mapped fields (`export --where` grammar, values may hold date
         /// templates); a record is stored only when all of them hold. One string or a list.
         var filter: OneOrMany?
+        /// Which records say that their row is gone (soft deletes); see ``DeleteWhenSpec``.
+        public var deleteWhen: DeleteWhenSpec?
         /// Read only what changed since the last pass; see ``IncrementalSpec``.
         public var incremental: IncrementalSpec?
         /// Further entities read from the same responses; see ``EntitySpec``.
@@ -53,6 +55,7 @@ extension JSONAdapter {
             case filter, incremental, format
             case maxAge = "max_age"
             case bodyFormat = "body_format"
+            case deleteWhen = "delete_when"
             case entities
             case forEach = "for_each"
         }

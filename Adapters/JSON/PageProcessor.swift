@@ -6,6 +6,8 @@ import Foundation
 struct PageOutcome: Sendable {
     var records: [EntityRecord] = []
     var rejects: [Reject] = []
+    /// The keys of the records `delete_when:` picked, whose rows are deleted.
+    var deletes: [String] = []
     /// Records of a page that was not mapped because it is unchanged since the last pass.
     var unchangedRecords = 0
     /// Records the feed's `filter:` left out.
@@ -26,7 +28,7 @@ struct PageOutcome: Sendable {
 
 /// Fetches, parses and maps one page. Holds no state, so several pages can be processed at once.
 struct PageProcessor: Sendable {
-    let requests: RenderedRequests
+    var requests: RenderedRequests
     let paginator: Paginator
     /// Where each page says what follows it.
     let pageFacts: PageFactReader
@@ -49,6 +51,8 @@ struct PageProcessor: Sendable {
     var parent: ParentValues? = nil
     /// Entities requested for each record a page writes (`entities:` with a `url`).
     var children: [ChildEndpoint] = []
+    /// `delete_when:`, which sets deleted records apart from the others.
+    var deleteRule: RenderedDeleteRule? = nil
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -118,19 +122,24 @@ struct PageProcessor: Sendable {
             return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
         }
         if let parent, !parent.carry.isEmpty { items = items.map(parent.carried(into:)) }
-        let mapped = mapper.map(items, basePath: records.description)
+        var mapped: RenderedDeleteRule.Split
+        if let deleteRule {
+            mapped = deleteRule.split(items, mapper: mapper, basePath: records.description, cursor: cursor)
+        } else {
+            let all = mapper.map(items, basePath: records.description)
+            mapped = RenderedDeleteRule.Split(records: all.records, rejects: all.rejects)
+        }
         let kept = filter.conditions.isEmpty ? mapped.records : mapped.records.filter(filter.keeps)
         var outcome = PageOutcome(
-            records: kept, rejects: mapped.rejects, filteredOut: mapped.records.count - kept.count, facts: facts,
-            url: url)
+            records: kept, rejects: mapped.rejects, deletes: mapped.deletes,
+            filteredOut: mapped.records.count - kept.count, facts: facts, url: url)
         for side in sides {
             let mapped = side.map(document)
             outcome.records += mapped.records
             outcome.rejects += mapped.rejects
         }
         if let cursor {
-            for record in kept {
-                guard let mark = cursor.mark(of: record) else { continue }
+            for mark in kept.compactMap(cursor.mark(of:)) + mapped.deletedMarks {
                 if outcome.newest.map({ mark > $0 }) ?? true { outcome.newest = mark }
                 if outcome.oldest.map({ mark < $0 }) ?? true { outcome.oldest = mark }
             }
@@ -156,6 +165,8 @@ struct PageWalk {
     private(set) var skippedRecords = 0
     /// Records the feed's `filter:` left out, on every page walked.
     private(set) var filteredOut = 0
+    /// Records `delete_when:` picked, on every page walked.
+    private(set) var deletions = 0
     /// The cache keys of the pages walked, whose summaries are still current.
     private(set) var walkedKeys: Set<String> = []
     /// The greatest incremental cursor value among the records written.
@@ -294,6 +305,9 @@ struct PageWalk {
             records.removeAll { $0.entity == entity }
         }
         try await pass.write(RecordBatch(records: records, rejects: outcome.rejects, source: outcome.source))
+        // After the page's records: no key is in both (``RenderedDeleteRule/split``).
+        try await pass.delete(entity: processor.mapper.schema.name, keys: outcome.deletes)
+        deletions += outcome.deletes.count
         let schema = processor.mapper.schema
         for child in processor.children {
             let parents = outcome.records.filter { $0.entity == schema.name }

@@ -119,6 +119,39 @@ struct RecordMapper: Sendable {
         return EntityRecord(entity: schema.name, key: key, values: values, children: rows)
     }
 
+    /// The key of `item` alone, from its key fields: for a record that is only deleted, which
+    /// may carry little besides its key.
+    func key(of item: JSONValue) throws(RecordFailure) -> String {
+        guard case .object = item else {
+            throw RecordFailure(reason: "expected an object, found \(item.kindName)", path: "")
+        }
+        var key = ""
+        for (position, index) in keyIndexes.enumerated() {
+            let column = columns[index]
+            let value: FieldValue
+            do {
+                value = try column.value(in: item)
+            } catch {
+                throw RecordFailure(reason: error.reason, path: String(column.path.description.dropFirst()))
+            }
+            if value.isNull {
+                throw RecordFailure(
+                    reason: "key field '\(column.name)' is missing or null",
+                    path: String(column.path.description.dropFirst()))
+            }
+            if position > 0 { key += "|" }
+            key += value.description
+        }
+        return key
+    }
+
+    /// The value of the column at `index` (in the schema's order) in `item`, or `nil` when it
+    /// cannot be read.
+    func value(ofColumn index: Int, in item: JSONValue) -> FieldValue? {
+        guard columns.indices.contains(index) else { return nil }
+        return try? columns[index].value(in: item)
+    }
+
     private func childRows(_ child: ChildPlan, in item: JSONValue) throws(RecordFailure) -> [[FieldValue]] {
         // The list's path, for messages only: not built for the records that map.
         var base: String { String(child.path.description.dropFirst()) }

@@ -48,12 +48,23 @@ struct RequestPlan: Sendable {
 
     /// The requests of one pass, with every date template evaluated at `now` (so all pages of a
     /// pass ask for the same dates), and the incremental cursor's values when it has one.
-    func rendered(now: Date, cursor: IncrementalCursor? = nil, sending sent: String? = nil) -> RenderedRequests {
+    ///
+    /// - Parameter window: the date window the requests read (`incremental: {window: ...}`):
+    ///   its start is then what `sent` holds, and its end goes in `end_param` and
+    ///   `{{window.end}}`.
+    /// - Parameter session: the pass's OAuth2 session, for `oauth2_*` auth: every rendering of
+    ///   one pass (one per date window) sends through the same one.
+    func rendered(
+        now: Date, cursor: IncrementalCursor? = nil, sending sent: String? = nil, window: DateWindow? = nil,
+        session: OAuth2Session? = nil
+    ) -> RenderedRequests {
         var query: [PageRequest.QueryItem] = []
+        var windowValues: [String: String] = [:]
         if let cursor {
+            if let window { windowValues = cursor.values(of: window) }
             if let param = cursor.param, let sent { query.append(.init(name: param, value: sent)) }
-            if let endParam = cursor.endParam, let end = cursor.end {
-                query.append(.init(name: endParam, value: end.render(now: now)))
+            if let endParam = cursor.endParam, let end = windowValues["window.end"] ?? cursor.end?.render(now: now) {
+                query.append(.init(name: endParam, value: end))
             }
         }
         var headers: [HTTPHeader] = []
@@ -70,7 +81,8 @@ struct RequestPlan: Sendable {
         }
         return RenderedRequests(
             plan: self, now: now, sent: sent, cursorQuery: query, authHeaders: headers, authQuery: authQuery,
-            placesPageValues: !pageValues.isEmpty, session: nil)
+            placesPageValues: !pageValues.subtracting(IncrementalCursor.windowValueNames).isEmpty,
+            windowValues: windowValues, session: session)
     }
 }
 
@@ -88,6 +100,8 @@ struct RenderedRequests: Sendable {
     /// The feed's templates place the page values themselves: the paginator's own query
     /// parameters are not added.
     let placesPageValues: Bool
+    /// `{{window.start}}` and `{{window.end}}` of the date window the requests read, if any.
+    var windowValues: [String: String] = [:]
     /// Sends the requests with an OAuth2 access token, for `oauth2_*` auth (set for each pass).
     var session: OAuth2Session?
 
@@ -100,7 +114,8 @@ struct RenderedRequests: Sendable {
     /// The request for `page`: the feed's URL with its parameters and the page's, or the page's
     /// link as given (it carries its own query), plus the API key when it goes in the query.
     /// Every template is rendered with the page's `values` (``Paginator/values(for:number:)``).
-    func fetchRequest(for page: PageRequest, values: [String: String] = [:]) -> FetchRequest {
+    func fetchRequest(for page: PageRequest, values pageValues: [String: String] = [:]) -> FetchRequest {
+        let values = windowValues.isEmpty ? pageValues : pageValues.merging(windowValues) { page, _ in page }
         let cursor = plan.cursorIsPageCursor ? page.cursor : sent
         /// A template that is one value alone, which the page does not have, is left out.
         func absent(_ template: TemplatedString) -> Bool {

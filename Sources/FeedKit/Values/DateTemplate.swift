@@ -28,8 +28,11 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
     }
 
     /// The names of the values given to ``render(now:cursor:values:)``, besides `cursor`: a
-    /// page's number, offset, size and cursor (the json adapter's pagination).
-    public static let variableNames: Set<String> = ["page", "offset", "limit", "page_cursor"]
+    /// page's number, offset, size and cursor (the json adapter's pagination), and the bounds
+    /// of the date window a request reads (its `incremental: {window: ...}`).
+    public static let variableNames: Set<String> = [
+        "page", "offset", "limit", "page_cursor", "window.start", "window.end",
+    ]
 
     /// The prefix of the values a parent record gives a child request (`{{parent.id}}`, the
     /// json adapter's `for_each:`): any field name may follow it.

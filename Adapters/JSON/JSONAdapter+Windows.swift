@@ -1,0 +1,75 @@
+import FeedKit
+
+extension JSONAdapter {
+    /// Walks the pass's date windows (``DateWindow``) one after another, moving the cursor to
+    /// each window's end once its pages are written, and says in the report how many were read
+    /// and how many are left.
+    func runWindows(
+        _ cursor: IncrementalCursor, from stored: IncrementalCursor.Mark?, pages: PageProcessor,
+        totals: inout WalkTotals, in pass: FeedPass
+    ) async throws {
+        let plan: (windows: [DateWindow], left: Int)
+        do {
+            plan = try cursor.windows(stored: stored, now: pass.startedAt)
+        } catch {
+            throw WindowError(feed: pass.feed, message: error.message)
+        }
+        var pages = pages
+        for (index, window) in plan.windows.enumerated() {
+            let bounds = cursor.values(of: window)
+            pass.log(
+                "window \(index + 1) of \(plan.windows.count + plan.left): \(bounds["window.start"] ?? "") to \(bounds["window.end"] ?? "")",
+                level: .info)
+            pages.requests = requests.rendered(
+                now: pass.startedAt, cursor: cursor, sending: bounds["window.start"], window: window,
+                session: pages.requests.session)
+            var walk = PageWalk(pass: pass, processor: pages, mode: mode)
+            try await walk.run()
+            totals.add(walk)
+            // Stored as ISO 8601, like every cursor: the window's end is where the next one starts.
+            try await pass.setState(FeedPass.cursorStateKey, TimestampFormat.render(microseconds: window.end))
+        }
+        guard let first = plan.windows.first, let last = plan.windows.last else {
+            pass.note("incremental: no window to read (the cursor is at the range's end)")
+            return
+        }
+        let range =
+            "\(TimestampFormat.render(microseconds: first.start)) to \(TimestampFormat.render(microseconds: last.end))"
+        let left = plan.left > 0 ? "; \(plan.left) window(s) left for the next passes" : ""
+        pass.note(
+            "incremental: read \(plan.windows.count) window(s) of \(cursor.window?.description ?? ""), \(range); cursor now \(TimestampFormat.render(microseconds: last.end))\(left)"
+        )
+    }
+}
+
+/// What the walks of one pass add up to (one walk, or one per date window).
+struct WalkTotals {
+    var skippedPages = 0
+    var skippedRecords = 0
+    var filteredOut = 0
+    var deletions = 0
+    var walkedKeys: Set<String> = []
+
+    mutating func add(_ walk: PageWalk) {
+        skippedPages += walk.skippedPages
+        skippedRecords += walk.skippedRecords
+        filteredOut += walk.filteredOut
+        deletions += walk.deletions
+        walkedKeys.formUnion(walk.walkedKeys)
+    }
+
+    /// Adds the walks of a `for_each:` pass, one per parent.
+    mutating func add(_ outcome: ParentFollower.Outcome) {
+        skippedPages += outcome.skippedPages
+        skippedRecords += outcome.skippedRecords
+        filteredOut += outcome.filteredOut
+        walkedKeys.formUnion(outcome.walkedKeys)
+    }
+}
+
+/// A window's bound that does not render as a timestamp.
+struct WindowError: Error, CustomStringConvertible {
+    var feed: String
+    var message: String
+    var description: String { "feed '\(feed)': incremental: \(message)" }
+}

@@ -1,0 +1,183 @@
+import FeedEngine
+import FeedFixtures
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `incremental: {window: 7d}` reads a long range in windows, for APIs that refuse a query over
+/// a range longer than their cap; the cursor moves to each window's end in the pass's
+/// transaction, so a backfill split over passes (`windows_per_pass`) resumes at the first window
+/// not committed.
+@Suite("json adapter: date windows")
+struct JSONWindowTests {
+    /// One event a day at noon for the 90 days before 2026-01-10, served for `[from, to)`; a
+    /// range over 31 days, or none, is refused with a 400.
+    final class EventsAPI: Sendable {
+        static let end: Int64 = 1_768_003_200  // 2026-01-10T00:00:00Z, FeedHarness.fixedStart
+        static let day: Int64 = 86_400
+        /// The ranges asked for, as `from to`, refused ones included.
+        let asked = Shared<[String]>([])
+        /// A `from` that fails with a 500, once.
+        let failOnce = Shared<String?>(nil)
+
+        func reply(_ request: LoopbackRequest) -> LoopbackReply {
+            let from = request.query("from") ?? ""
+            let to = request.query("to") ?? ""
+            asked.set(asked.value + ["\(from) \(to)"])
+            guard let start = ISO8601.parse(from).map(Int64.init), let end = ISO8601.parse(to).map(Int64.init),
+                end > start, end - start <= 31 * Self.day
+            else { return .json(#"{"error":"give from and to, at most 31 days apart"}"#, status: 400) }
+            if failOnce.value == from {
+                failOnce.set(nil)
+                return .json(#"{"error":"down"}"#, status: 500)
+            }
+            let events = (1...90).map { Self.end - Int64($0) * Self.day + Self.day / 2 }.sorted()
+                .filter { $0 >= start && $0 < end }
+            let items = events.map { #"{"id":\#($0 / Self.day),"at":"\#(CivilTime(unixSeconds: $0).iso8601)"}"# }
+            return .json("[" + items.joined(separator: ",") + "]")
+        }
+
+        /// The ISO text of `days` days before the end.
+        static func before(_ days: Int64) -> String { CivilTime(unixSeconds: end - days * day).iso8601 }
+    }
+
+    static func harness(_ api: EventsAPI, incremental: String, driver: HarnessStore) throws -> (
+        FeedHarness, LoopbackServer
+    ) {
+        let server = try LoopbackServer { api.reply($0) }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/events"),
+            """
+                entity: event
+                key: id
+                fields: { id: int, at: timestamp }
+                incremental: \(incremental)
+            """, driver: driver)
+        return (harness, server)
+    }
+
+    static func pass(_ harness: FeedHarness) async throws -> FeedReport {
+        try #require(try await harness.run(startDate: FeedHarness.fixedStart).feeds.first)
+    }
+
+    static func cursor(_ harness: FeedHarness) throws -> String? {
+        JSONFeedTest.texts(
+            try harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'"), "value"
+        ).first
+    }
+
+    static let backfill = #"{ cursor_path: at, param: from, end_param: to, start: "{{today-90d|iso}}", window: 7d"#
+
+    @Test(arguments: HarnessStore.available)
+    func aNinetyDayBackfillIsReadInSevenDayWindows(driver: HarnessStore) async throws {
+        let api = EventsAPI()
+        let (whole, wholeServer) = try Self.harness(
+            api,
+            incremental:
+                #"{ cursor_path: at, param: from, end_param: to, end: "{{now|iso}}", start: "{{today-90d|iso}}" }"#,
+            driver: driver)
+        #expect(try await Self.pass(whole).status == .failed, "the API refuses the 90 days at once")
+
+        api.asked.set([])
+        let (harness, server) = try Self.harness(api, incremental: Self.backfill + " }", driver: driver)
+        let report = try await Self.pass(harness)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(report.counts.inserted == 90)
+        #expect(report.requests == 13, "90 days in windows of 7: 12 whole and one of 6")
+        let expected = (0..<13).map { index in
+            "\(EventsAPI.before(90 - 7 * Int64(index))) \(EventsAPI.before(max(0, 83 - 7 * Int64(index))))"
+        }
+        #expect(api.asked.value == expected, "each window starts where the last ended: no gap, no overlap")
+        #expect(try Self.cursor(harness) == "2026-01-10T00:00:00Z")
+        #expect(report.hasNote("incremental: read 13 window(s) of 7d"))
+
+        // The next pass reads from the last window's end: nothing new yet.
+        let next = try await Self.pass(harness)
+        #expect(next.requests == 0)
+        #expect(next.hasNote("no window to read"))
+        withExtendedLifetime((server, wholeServer)) {}
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func anInterruptedBackfillResumesAtTheFirstWindowNotCommitted(driver: HarnessStore) async throws {
+        let api = EventsAPI()
+        let (harness, server) = try Self.harness(
+            api, incremental: Self.backfill + ", windows_per_pass: 5 }", driver: driver)
+        let first = try await Self.pass(harness)
+        #expect(first.counts.inserted == 35)
+        #expect(first.hasNote("; 8 window(s) left for the next passes"))
+        #expect(try Self.cursor(harness) == EventsAPI.before(55))
+
+        api.failOnce.set(EventsAPI.before(41))  // the second pass's third window
+        let failed = try await Self.pass(harness)
+        #expect(failed.status == .failed)
+        #expect(try Self.cursor(harness) == EventsAPI.before(55), "the failed pass committed nothing")
+        #expect(try harness.count("event") == 35)
+
+        let resumed = try await Self.pass(harness)
+        #expect(resumed.counts.inserted == 35)
+        let last = try await Self.pass(harness)
+        #expect(last.counts.inserted == 20)
+        #expect(try harness.count("event") == 90)
+        #expect(try Self.cursor(harness) == "2026-01-10T00:00:00Z")
+        let starts = api.asked.value.map { String($0.split(separator: " ")[0]) }
+        let expected =
+            [90, 83, 76, 69, 62] + [55, 48, 41] + [55, 48, 41, 34, 27] + [20, 13, 6]
+        #expect(starts == expected.map { EventsAPI.before(Int64($0)) }, "resumed at the first window not committed")
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func theWindowsBoundsGoInTemplatesInTheCursorsFormat() async throws {
+        let asked = Shared<[String]>([])
+        let server = try LoopbackServer { request in
+            asked.set(asked.value + [request.path])
+            return .json("[]")
+        }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/events/{{window.start}}/{{window.end}}"),
+            """
+                entity: event
+                key: id
+                fields: { id: int, day: { type: timestamp, format: yyyy-MM-dd } }
+                incremental: { cursor_path: day, start: "2025-12-01", end: "2025-12-21", window: 10d }
+            """)
+        let report = try await Self.pass(harness)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(asked.value == ["/events/2025-12-01/2025-12-11", "/events/2025-12-11/2025-12-21"])
+        #expect(try Self.cursor(harness) == "2025-12-21T00:00:00Z")
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func windowProblemsAreReportedAtTheirPlace() throws {
+        func problems(_ incremental: String, url: String = "https://api.example.com/events") throws -> [String] {
+            try JSONValidationTests.problems(
+                """
+                  - name: items
+                    adapter: json
+                    url: \(url)
+                    entity: event
+                    key: id
+                    fields: { id: int, at: timestamp }
+                    incremental: \(incremental)
+                """)
+        }
+        #expect(
+            try problems("{ cursor_path: at, param: from, window: 7d }").first?.contains("window needs start") == true)
+        #expect(
+            try problems("{ cursor_path: id, param: from, start: '1', window: 7d }").contains {
+                $0.contains("window applies to timestamp cursors only")
+            })
+        #expect(
+            try problems("{ cursor_path: at, param: from, windows_per_pass: 2 }").first?.contains(
+                "windows_per_pass needs window") == true)
+        #expect(
+            try problems("{ cursor_path: at, param: from, start: 'soon', window: 7d }").first?.contains(
+                "start 'soon' is not a timestamp") == true)
+        #expect(
+            try problems(
+                "{ cursor_path: at, param: from }", url: "https://api.example.com/events?from={{window.start}}"
+            )
+            .first?.contains("{{window.start}} needs window in the incremental: block") == true)
+    }
+}
