@@ -1,0 +1,84 @@
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A backfill in date windows (`incremental: {window: 7d, windows_per_pass: 5}`) whose
+/// `feedwork run` is killed in the middle of a pass: the next run resumes at the first window
+/// not committed, and the windows committed are neither read again nor skipped.
+@Suite("feedwork run: a backfill killed in the middle")
+struct WindowBackfillKillTests {
+    /// One event a day at noon for the 90 days before 2026-01-10, served for `[from, to)`; a
+    /// range over 31 days is refused. The request whose `from` is `stallFrom` is answered only
+    /// after 20 s, the first time.
+    final class EventsAPI: Sendable {
+        static let end: Int64 = 1_768_003_200  // 2026-01-10T00:00:00Z
+        static let day: Int64 = 86_400
+        let asked = Mutex<[String]>([])
+        let stallFrom = Mutex<String?>(nil)
+
+        static func before(_ days: Int64) -> String { CivilTime(unixSeconds: end - days * day).iso8601 }
+
+        func reply(_ request: LoopbackRequest) -> LoopbackReply {
+            let from = request.query("from") ?? ""
+            asked.withLock { $0.append(from) }
+            guard let start = ISO8601.parse(from).map(Int64.init),
+                let end = ISO8601.parse(request.query("to") ?? "").map(Int64.init), end > start,
+                end - start <= 31 * Self.day
+            else { return .json(#"{"error":"at most 31 days"}"#, status: 400) }
+            let items = (1...90).map { Self.end - Int64($0) * Self.day + Self.day / 2 }
+                .filter { $0 >= start && $0 < end }.sorted()
+                .map { #"{"id":\#($0 / Self.day),"at":"\#(CivilTime(unixSeconds: $0).iso8601)"}"# }
+            let reply = LoopbackReply.json("[" + items.joined(separator: ",") + "]")
+            let stalls = stallFrom.withLock { stall in
+                defer { if stall == from { stall = nil } }
+                return stall == from
+            }
+            return stalls ? reply.delayed(by: .seconds(20)) : reply
+        }
+    }
+
+    @Test func theNextRunResumesAtTheFirstWindowNotCommitted() throws {
+        let directory = try FeedworkProcess.makeFolder("window-kill")
+        let api = EventsAPI()
+        let server = try LoopbackServer { api.reply($0) }
+        let yaml = """
+            feeds:
+              - name: events
+                adapter: json
+                url: \(server.url("/events"))
+                entity: event
+                key: id
+                fields: { id: int, at: timestamp }
+                incremental:
+                  cursor_path: at
+                  param: from
+                  end_param: to
+                  start: "\(EventsAPI.before(90))"
+                  end: "\(EventsAPI.before(0))"
+                  window: 7d
+                  windows_per_pass: 5
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let first = try FeedworkProcess.run(["run"], in: directory)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+
+        // The second run's third window stalls; the process is killed while it waits.
+        api.stallFrom.withLock { $0 = EventsAPI.before(41) }
+        let killed = try FeedworkProcess.startCollecting(["run"], in: directory)
+        try server.waitForRequests(8)
+        killed.send(SIGKILL)
+        #expect(killed.finish().status != 0)
+
+        for _ in 0..<2 {
+            let run = try FeedworkProcess.run(["run"], in: directory)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        }
+        let starts = [90, 83, 76, 69, 62] + [55, 48, 41] + [55, 48, 41, 34, 27] + [20, 13, 6]
+        #expect(api.asked.withLock { $0 } == starts.map { EventsAPI.before(Int64($0)) })
+        let rows = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
+        #expect(rows.stdout.split(separator: "\n").count == 90, "every day once: no gap, no repeat")
+        withExtendedLifetime(server) {}
+    }
+}
