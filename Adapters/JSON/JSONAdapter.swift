@@ -273,12 +273,17 @@ public struct JSONAdapter: FeedAdapter {
                     "write: replace cannot be incremental: replace deletes the rows a pass does not deliver, and an incremental pass delivers only new and changed records; use merge or append",
                     at: ["incremental"]))
         }
-        let windowPlaced =
-            spec.window != nil
-            && !IncrementalCursor.windowValueNames.isDisjoint(
-                with: urlTemplate(options.url).variables.union(options.body?.variables ?? [])
-                    .union((options.params?.entries ?? []).flatMap(\.value.variables))
-                    .union((options.headers?.entries ?? []).flatMap(\.value.variables)))
+        let placed = urlTemplate(options.url).variables.union(options.body?.variables ?? [])
+            .union((options.params?.entries ?? []).flatMap(\.value.variables))
+            .union((options.headers?.entries ?? []).flatMap(\.value.variables))
+        let windowPlaced = spec.window != nil && !IncrementalCursor.windowValueNames.isDisjoint(with: placed)
+        if spec.window != nil, spec.endParam == nil, !placed.contains("window.end") {
+            // Without its end, each window would ask for everything since its start.
+            errors.append(
+                OptionError(
+                    "window needs end_param (the query parameter each window's end is sent in), or {{window.end}} in url, params, headers or body",
+                    at: ["incremental", "window"]))
+        }
         if spec.param == nil, !inURL, !inBody, inParams.isEmpty, inHeaders.isEmpty, !windowPlaced {
             errors.append(
                 OptionError(

@@ -163,16 +163,21 @@ struct JSONWindowTests {
                 """)
         }
         #expect(
-            try problems("{ cursor_path: at, param: from, window: 7d }").first?.contains("window needs start") == true)
+            try problems("{ cursor_path: at, param: from, end_param: to, window: 7d }").first?.contains(
+                "window needs start") == true)
         #expect(
-            try problems("{ cursor_path: id, param: from, start: '1', window: 7d }").contains {
+            try problems("{ cursor_path: id, param: from, end_param: to, start: '1', window: 7d }").contains {
                 $0.contains("window applies to timestamp cursors only")
             })
+        #expect(
+            try problems("{ cursor_path: at, param: from, start: '2025-01-01T00:00:00Z', window: 7d }") == [
+                "8:89: feed 'items': window needs end_param (the query parameter each window's end is sent in), or {{window.end}} in url, params, headers or body"
+            ])
         #expect(
             try problems("{ cursor_path: at, param: from, windows_per_pass: 2 }").first?.contains(
                 "windows_per_pass needs window") == true)
         #expect(
-            try problems("{ cursor_path: at, param: from, start: 'soon', window: 7d }").first?.contains(
+            try problems("{ cursor_path: at, param: from, end_param: to, start: 'soon', window: 7d }").first?.contains(
                 "start 'soon' is not a timestamp") == true)
         #expect(
             try problems(
