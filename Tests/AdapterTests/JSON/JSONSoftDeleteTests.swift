@@ -168,6 +168,10 @@ struct JSONSoftDeleteTests {
             "\(append)")
         let unknown = try JSONValidationTests.problems(feed + "    delete_when: [\"name=x\", \"colour=red\"]")
         #expect(unknown == ["8:29: feed 'items': delete_when 'colour=red': no field 'colour'; fields: id, name"])
+        let columns = try JSONValidationTests.problems(
+            feed + "    extra: columns\n    delete_when: { path: deleted, equals: true }")
+        #expect(columns.count == 1)
+        #expect(columns.first?.contains("delete_when cannot be combined with extra: columns") == true, "\(columns)")
         let path = try JSONValidationTests.problems(feed + "    delete_when: { path: 'a..b', equals: x }")
         #expect(path.count == 1)
         #expect(path.first?.hasPrefix("8:") == true && path.first?.contains("bad path 'a..b'") == true, "\(path)")

@@ -174,6 +174,11 @@ struct JSONWindowTests {
                 "8:89: feed 'items': window needs end_param (the query parameter each window's end is sent in), or {{window.end}} in url, params, headers or body"
             ])
         #expect(
+            try problems(
+                "{ cursor_path: at, param: from, end_param: to, start: '2025-01-01T00:00:00Z', window: 7d }\n    extra: columns"
+            )
+            .contains { $0.contains("window cannot be combined with extra: columns") })
+        #expect(
             try problems("{ cursor_path: at, param: from, windows_per_pass: 2 }").first?.contains(
                 "windows_per_pass needs window") == true)
         #expect(
