@@ -146,9 +146,29 @@ struct PostgresCopyStream {
         buffer.reserveCapacity(Self.chunk + 4096)
     }
 
-    /// Appends one row in COPY's text format: values separated by tabs, `\N` for NULL, and
-    /// backslash, tab, newline and carriage return escaped.
+    /// Appends one row in COPY's text format (``encode(_:into:)``).
     mutating func appendRow(_ values: [String?]) throws(PostgresError) {
+        Self.encode(values, into: &buffer)
+        if buffer.count >= Self.chunk { try flush() }
+    }
+
+    /// Sends `text`, rows already in COPY's text format (``PostgresCopyBuffer``), in chunks.
+    mutating func append(_ text: [UInt8]) throws(PostgresError) {
+        try flush()
+        let connection = connection
+        try text.withUnsafeBufferPointer { (all) throws(PostgresError) in
+            var start = 0
+            while start < all.count {
+                let end = min(start + Self.chunk, all.count)
+                try connection.send(UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+    }
+
+    /// Appends one row in COPY's text format to `buffer`: values separated by tabs, `\N` for
+    /// NULL, and backslash, tab, newline and carriage return escaped.
+    static func encode(_ values: [String?], into buffer: inout [UInt8]) {
         for (index, value) in values.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: "\t")) }
             guard let value else {
@@ -171,7 +191,6 @@ struct PostgresCopyStream {
             }
         }
         buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= Self.chunk { try flush() }
     }
 
     /// Whether `byte` must be escaped in COPY's text format.

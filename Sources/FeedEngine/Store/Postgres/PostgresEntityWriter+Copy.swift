@@ -31,6 +31,19 @@ extension PostgresEntityWriter {
         }
     }
 
+    /// COPYs the rows of `buffer` with `statement`, a `COPY ... FROM STDIN` into `table`.
+    func copy(
+        _ statement: String, into table: String, _ buffer: PostgresCopyBuffer, _ connection: PostgresConnection
+    ) throws(PostgresEntityError) {
+        do {
+            try connection.copy(statement) { stream in try stream.append(buffer.text) }
+        } catch let error as PostgresError {
+            throw .server(error, entity: schema.name, table: table, doing: "a value was refused", keys: buffer.keys)
+        } catch {
+            throw PostgresEntityError(entity: schema.name, table: table, message: "\(error)")
+        }
+    }
+
     /// The rows of the list `name` of the records at `offsets` of `records`, in order.
     static func childRows(_ name: String, of records: [EntityRecord], at offsets: [Int]) -> [ChildRow] {
         offsets.flatMap { offset in

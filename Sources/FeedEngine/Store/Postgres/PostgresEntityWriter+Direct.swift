@@ -14,7 +14,8 @@ import FeedKit
 /// New records are held until ``directBatch`` of them wait, and COPYed together: one COPY per
 /// table for several pages instead of two per page (measured with `psql` on W1, 200 COPYs of
 /// 100,000 rows and their 200,000 child rows took 1.33 to 1.40 s against 1.15 to 1.25 s for
-/// two). The held records are sent before any statement that reads the entity's table (the
+/// two). They are held as the COPY text of their rows, encoded as their page arrives: the
+/// records go with their page's job, and the COPY only ships bytes while the server works. The held records are sent before any statement that reads the entity's table (the
 /// staging tables' merge, the touch of unchanged rows) and when the pass ends; a key the Bloom
 /// filter may have seen is looked up among them before the table.
 extension PostgresEntityWriter {
@@ -23,21 +24,47 @@ extension PostgresEntityWriter {
     /// How many new records are held before they are sent.
     static let directBatch = 5_000
 
-    /// Holds records known to be new, sending them all once ``directBatch`` wait.
+    /// Holds records known to be new, as the COPY text of their rows (the records themselves
+    /// are not kept), sending them all once ``directBatch`` wait.
     func holdDirect(_ part: Part, _ connection: PostgresConnection) throws(PostgresEntityError) {
-        pendingDirect.records += part.records
-        pendingDirect.hashes += part.hashes
-        for record in part.records { pendingKeys.insert(record.key) }
-        if pendingDirect.records.count >= Self.directBatch { try sendDirect(connection) }
+        let constants: [String?] = [String(run), stamp, stamp]
+        let feed = feed
+        for (record, hash) in zip(part.records, part.hashes) {
+            pendingDirect.append(key: record.key) { row in
+                row.append(feed)
+                row.append(record.key)
+                row.append(String(hash))
+                row.append(contentsOf: constants)
+                Self.append(record.values, to: &row)
+            }
+            for (index, child) in sql.children.enumerated() {
+                for (position, values) in (record.children[child.name] ?? []).enumerated() {
+                    pendingChildren[index].append(key: record.key) { row in
+                        row.append(feed)
+                        row.append(record.key)
+                        row.append(String(position))
+                        Self.append(values, to: &row)
+                    }
+                }
+            }
+            pendingKeys.insert(record.key)
+        }
+        if pendingDirect.count >= Self.directBatch { try sendDirect(connection) }
     }
 
-    /// COPYs the held records, if any, into the entity's tables.
+    /// COPYs the held records, if any, into the entity's table, and their child rows into the
+    /// child tables.
     func sendDirect(_ connection: PostgresConnection) throws(PostgresEntityError) {
-        guard !pendingDirect.records.isEmpty else { return }
-        let part = pendingDirect
-        pendingDirect = ([], [])
-        pendingKeys.removeAll(keepingCapacity: true)
-        try copyDirect(part.records, hashes: part.hashes, connection)
+        guard !pendingDirect.isEmpty else { return }
+        defer {
+            pendingDirect.removeAll()
+            for index in pendingChildren.indices { pendingChildren[index].removeAll() }
+            pendingKeys.removeAll(keepingCapacity: true)
+        }
+        try copy(sql.copyDirect, into: sql.table, pendingDirect, connection)
+        for (child, rows) in zip(sql.children, pendingChildren) where !rows.isEmpty {
+            try copy(child.copyDirect, into: child.table, rows, connection)
+        }
     }
 
     /// Splits a batch into the records that can only be new and the others, keeping order.
@@ -87,33 +114,5 @@ extension PostgresEntityWriter {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         return "{" + elements.joined(separator: ",") + "}"
-    }
-
-    /// COPYs records known to be new straight into the entity's table, and their child rows
-    /// into the child tables.
-    func copyDirect(_ records: [EntityRecord], hashes: [Int64], _ connection: PostgresConnection)
-        throws(PostgresEntityError)
-    {
-        let constants: [String?] = [String(run), stamp, stamp]
-        let feed = feed
-        try copy(sql.copyDirect, into: sql.table, Array(zip(records, hashes)), key: { $0.0.key }, connection) {
-            item, row in
-            row.append(feed)
-            row.append(item.0.key)
-            row.append(String(item.1))
-            row.append(contentsOf: constants)
-            Self.append(item.0.values, to: &row)
-        }
-        for child in sql.children {
-            let rows = Self.childRows(child.name, of: records, at: Array(records.indices))
-            guard !rows.isEmpty else { continue }
-            try copy(child.copyDirect, into: child.table, rows, key: { records[$0.offset].key }, connection) {
-                item, row in
-                row.append(feed)
-                row.append(records[item.offset].key)
-                row.append(String(item.position))
-                Self.append(item.values, to: &row)
-            }
-        }
     }
 }

@@ -35,10 +35,12 @@ final class PostgresEntityWriter: EntityWriteTally {
     /// `nil` once it is known to hold some (see ``split(_:hashes:_:)``).
     var freshKeys: KeyFilter?
     var checkedFreshness = false
-    /// Records known to be new, not yet sent: COPYed together once ``directBatch`` of them are
-    /// waiting, before any other statement reads the entity's table, and when the pass ends
-    /// (``deleteUnseen(in:)``); see `+Direct`.
-    var pendingDirect: Part = ([], [])
+    /// Records known to be new, not yet sent, as the COPY text of their rows: COPYed together
+    /// once ``directBatch`` of them are waiting, before any other statement reads the entity's
+    /// table, and when the pass ends (``deleteUnseen(in:)``); see `+Direct`.
+    var pendingDirect = PostgresCopyBuffer()
+    /// The rows of each child list (``PostgresWriterSQL/children``) of ``pendingDirect``'s records.
+    var pendingChildren: [PostgresCopyBuffer]
     /// The keys of ``pendingDirect``.
     var pendingKeys: Set<String> = []
     /// The ordinal of the next record in the pass, across batches.
@@ -51,6 +53,7 @@ final class PostgresEntityWriter: EntityWriteTally {
         self.run = run
         self.stamp = stamp
         sql = PostgresWriterSQL(schema: schema, mode: mode)
+        pendingChildren = Array(repeating: PostgresCopyBuffer(), count: sql.children.count)
     }
 
     /// Writes a batch of this entity's records, counting each as inserted, updated, unchanged or
