@@ -134,28 +134,48 @@ struct PostgresEntityTableTests {
         }
     }
 
-    @Test func aRefusedValueNamesTheEntityColumnAndRecord() throws {
+    /// The error of a first pass writing `records` of ``typed`` in a new schema: new records
+    /// may be held until the pass ends (deleteUnseen), where the server refuses them.
+    func refusal(of records: [EntityRecord]) throws -> PostgresEntityError {
+        var refused: PostgresEntityError?
         try PostgresTestServer.withSchema { connection, _ in
             try PostgresEntityTable.ensure(Self.typed, in: connection)
-            let good = [FieldValue.text("good")] + Array(repeating: .null, count: 7)
-            var bad = good
-            bad[0] = .text("bad")
-            bad[5] = .text("not a time")
-            let records = try [good, bad].map { try EntityRecord(schema: Self.typed, values: $0) }
             let writer = PostgresEntityWriter(
                 schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z")
             try connection.execute("BEGIN")
             defer { _ = try? connection.execute("ROLLBACK") }
-            // New records may be held until the pass ends (deleteUnseen), where the server refuses them.
-            let error = try #require(throws: PostgresEntityError.self) {
+            refused = try #require(throws: PostgresEntityError.self) {
                 try writer.write(
                     records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
                 try writer.deleteUnseen(in: connection)
             }
-            #expect(error.entity == "Typed")
-            #expect(error.column == "at")
-            #expect(error.key == "bad")
-            #expect(error.description.contains("not a time"), "\(error)")
         }
+        return try #require(refused)
+    }
+
+    @Test func aRefusedValueNamesTheEntityColumnAndRecord() throws {
+        let good = [FieldValue.text("good")] + Array(repeating: .null, count: 7)
+        var bad = good
+        bad[0] = .text("bad")
+        bad[5] = .text("not a time")
+        let error = try refusal(of: [good, bad].map { try EntityRecord(schema: Self.typed, values: $0) })
+        #expect(error.entity == "Typed")
+        #expect(error.column == "at")
+        #expect(error.key == "bad")
+        #expect(error.description.contains("not a time"), "\(error)")
+    }
+
+    @Test func aRefusedChildValueNamesItsListColumnAndParentRecord() throws {
+        let good = [FieldValue.text("good")] + Array(repeating: .null, count: 7)
+        var bad = good
+        bad[0] = .text("bad")
+        let error = try refusal(of: [
+            EntityRecord(schema: Self.typed, values: good, children: ["lines": [[.text("1.5")], [.text("2")]]]),
+            EntityRecord(schema: Self.typed, values: bad, children: ["lines": [[.text("3")], [.text("many")]]]),
+        ])
+        #expect(error.entity == "Typed")
+        #expect(error.column == "price")
+        #expect(error.key == "bad")
+        #expect(error.description.contains("many"), "\(error)")
     }
 }
