@@ -25,7 +25,14 @@ final class TapLineReader: Sendable {
         /// Whether the consumer is gone.
         let stopped = Atomic(false)
 
-        init(capacity: Int) { credits = DispatchSemaphore(value: capacity) }
+        /// The semaphore starts at zero and is signalled `capacity` times: libdispatch traps when
+        /// a semaphore is freed holding less than its initial value, which one made with
+        /// `value: capacity` does whenever the tap ends with lines the consumer never took (the
+        /// test process crashed so in `TapLineReader.Control.deinit`).
+        init(capacity: Int) {
+            credits = DispatchSemaphore(value: 0)
+            for _ in 0..<capacity { credits.signal() }
+        }
     }
 
     /// Starts reading `handle` on a new thread; the thread closes it when done.
