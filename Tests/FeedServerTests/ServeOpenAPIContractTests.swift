@@ -58,6 +58,24 @@ import Testing
         }
     }
 
+    /// `before` is declared a run id from 1, and the server takes exactly those.
+    @Test func beforeIsDeclaredAsTheServerChecksIt() async throws {
+        let harness = try await ServedStore.harness(.sqlite)
+        try await ServedStore.serve(harness) { client in
+            let document = try #require(
+                try ServedStore.json(try await client.execute(uri: "/api/openapi.json", method: .get)) as? JSON)
+            let schema = try Self.schema(document, path: "/api/feeds/{feed}/runs", parameter: "before")
+            #expect(schema["type"] as? String == "integer")
+            let minimum = try #require(schema["minimum"] as? Int)
+            let accepted = try await client.execute(uri: "/api/feeds/ads/runs?before=\(minimum)", method: .get)
+            #expect(accepted.status == .ok)
+            for refused in ["\(minimum - 1)", "-2641739", "", "ten"] {
+                let status = try await client.execute(uri: "/api/feeds/ads/runs?before=\(refused)", method: .get).status
+                #expect(status == .badRequest, "before=\(refused)")
+            }
+        }
+    }
+
     /// Whether the pricing takes `item`: a good of the catalog with a quantity in bounds.
     static func priced(_ item: String) -> Bool {
         guard let basket = try? Basket.parse(arguments: [item]), !basket.isEmpty else { return false }

@@ -22,7 +22,9 @@ struct APIRoutes: Sendable {
             let feed = try context.parameters.decoded("feed")
             let limit = try Self.limit(request, default: 20)
             let before = try request.uri.queryParameters["before"].map { text throws(ServeError) -> Int64 in
-                guard let run = Int64(text) else { throw .badRequest("before '\(text)': expected a run id") }
+                guard let run = Int64(text), run >= 1 else {
+                    throw .badRequest("before '\(text)': expected a run id (a whole number from 1)")
+                }
                 return run
             }
             let runs = try await Blocking.read { () throws -> [RunRecord] in
