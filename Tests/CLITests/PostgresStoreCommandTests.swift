@@ -75,6 +75,36 @@ struct PostgresStoreCommandTests {
             ) == "bigint")
     }
 
+    /// Two feeds writing the same entities (both currency providers write `currency` and
+    /// `exchange_rate`) run at once, pass after pass: a pass whose entities are in place
+    /// changes no table, so neither holds a lock the other's writes wait for (their passes
+    /// deadlocked on the second run when each re-recorded its entities in its transaction).
+    @Test func feedsSharingEntitiesRunTogetherPassAfterPass() throws {
+        guard let (url, schema) = Self.server() else { return }
+        defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Adapters/Currency/Fixtures").standardizedFileURL.path
+        let yaml = """
+            store: \(url)
+            schema: \(schema)
+            defaults: { concurrency: 2 }
+            feeds:
+              - name: currencylayer
+                adapter: currency
+                currencies: { url: \(fixtures)/list.json }
+                rates: { url: \(fixtures)/live.json }
+              - name: ecb
+                adapter: currency
+                provider: ecb
+                rates: { url: \(fixtures)/ecb-daily.xml }
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        for pass in 1...4 {
+            let result = try FeedworkProcess.run(["run"], in: directory)
+            #expect(result.status == 0, "run \(pass): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func twoProcessesRunningOneConfigNeverRunAFeedTwiceAtOnce() throws {
         guard let (url, schema) = Self.server() else { return }
         defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }

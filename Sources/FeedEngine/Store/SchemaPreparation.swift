@@ -75,6 +75,19 @@ enum SchemaPreparation {
         for binding in bindings { try store.ensureView(binding.schema, schemas: known) }
     }
 
+    /// Whether the store records each of `bindings` as it is wanted (its schema, and its
+    /// history when the binding appends): preparing such a pass changes no entity (only an
+    /// older SQLite store's layout, which ``prepare(_:on:)`` brings up to date).
+    static func isCurrent(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws -> Bool {
+        guard !bindings.isEmpty else { return true }
+        let stored = try store.schemas()
+        for binding in bindings {
+            guard stored[binding.schema.name] == binding.schema else { return false }
+            if binding.mode == .append, try !store.keepsHistory(binding.schema.name) { return false }
+        }
+        return true
+    }
+
     /// Converts the columns whose type differs between `stored` and `declared` in place
     /// (``SchemaPlan``, ``ColumnConversion``): a column without values takes any type; one
     /// with values only a type ``ColumnConversion`` allows, and only when each value converts.

@@ -60,26 +60,15 @@ extension PostgresStore: StoreDriver {
         // their passes) would race to create the same tables and types, and all but one fail on
         // PostgreSQL's catalog: unless every entity is recorded as it is wanted, the entities'
         // locks are taken (in the order of their names, so two passes never wait for each
-        // other's), and what is there is read again once they are held.
-        if try !recorded(bindings, in: connection) {
-            for name in Set(bindings.map { $0.schema.name.lowercased() }).sorted() {
-                try connection.execute(PostgresSQL.entityChangeLockSQL, [name])
-            }
+        // other's), and what is there is read again once they are held. A pass whose entities
+        // are in place runs no statement at all: even an upsert that changes nothing locks its
+        // `_entities` row until the pass commits, and two passes writing one entity then
+        // deadlocked (one waiting for that row, the other for the table the first had locked).
+        let preparer = PostgresSchemaPreparer(connection: connection)
+        if try SchemaPreparation.isCurrent(bindings, on: preparer) { return }
+        for name in Set(bindings.map { $0.schema.name.lowercased() }).sorted() {
+            try connection.execute(PostgresSQL.entityChangeLockSQL, [name])
         }
-        try SchemaPreparation.prepare(bindings, on: PostgresSchemaPreparer(connection: connection))
-    }
-
-    /// Whether `_entities` records each of `bindings` as it is wanted (its schema, and its
-    /// history when the binding appends): a pass whose entities are in place changes no table,
-    /// and takes no lock.
-    private static func recorded(_ bindings: [EntityBinding], in connection: PostgresConnection) throws -> Bool {
-        guard !bindings.isEmpty else { return true }
-        let known = try schemas(in: connection)
-        let history = try connection.execute("SELECT name FROM _entities WHERE history")
-        let appended = Set((0..<history.count).compactMap { history[$0, 0] })
-        return bindings.allSatisfy { binding in
-            known[binding.schema.name] == binding.schema
-                && (binding.mode != .append || appended.contains(binding.schema.name))
-        }
+        try SchemaPreparation.prepare(bindings, on: preparer)
     }
 }
