@@ -120,7 +120,9 @@ let package = Package(
         // A real HTTP server on 127.0.0.1 and a harness that runs one feed into a temporary store.
         .target(
             name: "FeedTestSupport",
-            dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "FeedKit", "FeedEngine", "FeedFixtures", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/Support"),
         .testTarget(
             name: "FeedEngineTests",

@@ -14,7 +14,7 @@ struct FlightSearch: Sendable {
         let response = try await pass.fetch(request)
         let result = try FlightMapping.parse(response: response, feed: pass.feed)
         let today = FlightMapping.day(of: pass.startedAt)
-        let earlier = noRepeats ? try destinationsOffered(before: today, in: pass) : nil
+        let earlier = noRepeats ? try await destinationsOffered(before: today, in: pass) : nil
         let selection = FlightMapping.select(
             result, top: top, offerDate: today, imageTemplate: imageTemplate, excluding: earlier)
         var batch = RecordBatch(
@@ -52,10 +52,10 @@ struct FlightSearch: Sendable {
 
     /// The destinations this feed offered on days before `day`, in `flight_offer` and in the
     /// `destination` table of a store written before the split.
-    private func destinationsOffered(before day: String, in pass: FeedPass) throws -> Set<String> {
+    private func destinationsOffered(before day: String, in pass: FeedPass) async throws -> Set<String> {
         let earlier = ["_feed=\(pass.feed)", "offer_date<\(day)"]
         let rows =
-            try pass.storedRows(of: DestinationSchema.flightOffer.name, where: earlier)
+            try await pass.storedRows(of: DestinationSchema.flightOffer.name, where: earlier)
             + pass.storedRows(of: DestinationSchema.legacyEntity, where: earlier + ["kind=flight"])
         return Set(
             rows.compactMap { row in

@@ -33,7 +33,7 @@ struct AutoColumns: Sendable {
     /// Declares the entity with the columns found, writes `held` (records mapped with their
     /// undeclared members last), then counts `unchanged` records of pages not mapped again.
     func finish(held: [EntityRecord], unchanged: Int, pass: FeedPass) async throws {
-        let storedText = try pass.state(Self.stateKey)
+        let storedText = try await pass.state(Self.stateKey)
         let stored = Self.decode(storedText)
         let members = held.map(Self.members(of:))
         let (found, skipped) = Self.infer(

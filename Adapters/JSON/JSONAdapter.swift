@@ -415,18 +415,17 @@ public struct JSONAdapter: FeedAdapter {
     public var secrets: [String] { requests.secrets }
 
     public func run(_ pass: FeedPass) async throws {
-        let stored = try cursor.flatMap { cursor in
-            try pass.state(FeedPass.cursorStateKey).flatMap(cursor.mark(stored:))
-        }
+        var stored: IncrementalCursor.Mark?
+        if let cursor { stored = try await pass.state(FeedPass.cursorStateKey).flatMap(cursor.mark(stored:)) }
         let filter = filter.rendered(now: pass.startedAt)
         // A filter whose window moved maps every page again, so records entering it are stored.
         let fingerprint = filter.conditions.isEmpty ? fingerprint : fingerprint + "-" + Self.digest(filter.text)
-        let storedFingerprint = try pass.state(Self.mappingStateKey)
+        let storedFingerprint = try await pass.state(Self.mappingStateKey)
         // Pages of a feed with entities: are mapped every pass: a summary counts one entity only;
         // so are those of a feed with delete_when, whose summaries do not tell deletions apart.
         let skipsUnchanged =
             mode != .replace && sides.isEmpty && deleteRule == nil && storedFingerprint == fingerprint
-        let summaries = mode != .replace ? try PageSummary.load(pass) : [:]
+        let summaries = mode != .replace ? try await PageSummary.load(pass) : [:]
         var pages = PageProcessor(
             requests: requests.rendered(now: pass.startedAt), paginator: paginator, pageFacts: pageFacts,
             records: records, mapper: mapper, filter: filter, skipsUnchanged: skipsUnchanged, summaries: summaries,

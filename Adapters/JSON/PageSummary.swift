@@ -52,9 +52,9 @@ struct PageSummary: Equatable, Sendable {
 
     /// The feed's summaries by cache key, as the last passes stored them; unreadable ones are
     /// left out (their pages are read again).
-    static func load(_ pass: FeedPass) throws -> [String: PageSummary] {
+    static func load(_ pass: FeedPass) async throws -> [String: PageSummary] {
         var summaries: [String: PageSummary] = [:]
-        for (key, value) in try pass.states(withPrefix: stateKeyPrefix) {
+        for (key, value) in try await pass.states(withPrefix: stateKeyPrefix) {
             guard let summary = PageSummary(json: value) else { continue }
             summaries[String(key.dropFirst(stateKeyPrefix.count))] = summary
         }

@@ -63,10 +63,10 @@ struct ParentFollower: Sendable {
 
     /// Walks `processor`'s pages for each parent row, `parallel` parents at a time.
     func follow(pass: FeedPass, processor: PageProcessor, mode: WriteMode) async throws -> Outcome {
-        let since = incremental ? try pass.state(Self.runStateKey).flatMap { Int64($0) } : nil
+        let since = incremental ? try await pass.state(Self.runStateKey).flatMap { Int64($0) } : nil
         let conditions = filters + (since.map { ["_run>\($0)"] } ?? [])
-        let parents = try pass.storedRows(of: entity, where: conditions, order: ["_key"])
-        let newest = try pass.storedRows(of: entity, order: ["-_run"], limit: 1).first?["_run"]
+        let parents = try await pass.storedRows(of: entity, where: conditions, order: ["_key"])
+        let newest = try await pass.storedRows(of: entity, order: ["-_run"], limit: 1).first?["_run"]
         var outcome = Outcome()
         try await withThrowingTaskGroup(of: (Int, ParentWalk).self) { group in
             var started = 0

@@ -198,7 +198,7 @@ public struct SingerAdapter: FeedAdapter {
         }
         let (files, executable, arguments): (TapFiles, URL, [String])
         do {
-            (files, executable, arguments) = try prepare(state: try pass.state(Self.stateKey))
+            (files, executable, arguments) = try prepare(state: try await pass.state(Self.stateKey))
         } catch let reason as SingerError.Reason {
             throw failure(reason)
         }

@@ -68,12 +68,12 @@ public struct FixtureRunner: Sendable {
         let engine = try await Engine.open(
             config, fetcher: fetcher, storePath: storePath, startDate: startDate, deliversOutbox: false)
         let report = await engine.run(feeds: feeds)
-        let store = try StoreFactory.sql(at: .file(storePath))
+        let store = try StoreFactory.reading(.file(storePath), redactor: Redactor())
         let failures = report.feeds.filter { $0.status == .failed }.map {
             "feed \($0.feed): \($0.error ?? "failed")"
         }
         let selected = config.feeds.filter { feeds.contains($0.name) }
-        let snapshot = try RecordSnapshot.read(from: store, feeds: selected).redacted(with: config.redactor)
+        let snapshot = try await RecordSnapshot.read(from: store, feeds: selected).redacted(with: config.redactor)
         return (snapshot, failures)
     }
 }

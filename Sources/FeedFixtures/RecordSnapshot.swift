@@ -34,7 +34,7 @@ public struct RecordSnapshot: Sendable, Hashable {
     /// The rows that `feeds` hold in `store`, with their rejects.
     ///
     /// Every entity the feeds declare has a table, empty when no row was written.
-    public static func read(from store: any StoreSQL, feeds: [FeedConfig]) throws -> RecordSnapshot {
+    package static func read(from store: any StoreReading, feeds: [FeedConfig]) async throws -> RecordSnapshot {
         let names = feeds.map(\.name)
         var schemas: [String: EntitySchema] = [:]
         for feed in feeds {
@@ -46,20 +46,20 @@ public struct RecordSnapshot: Sendable, Hashable {
             Set(columns.filter { $0.type == .decimal }.map(\.name))
         }
         for schema in schemas.values {
-            tables[schema.name] = try rows(
+            tables[schema.name] = try await rows(
                 of: schema.name, entity: schema.name, identity: ["_feed", "_key"], columns: schema.columns,
                 feeds: names, in: store)
             decimalColumns[schema.name] = decimals(schema.columns)
             for child in schema.children {
                 let table = schema.childTableName(child)
-                tables[table] = try rows(
+                tables[table] = try await rows(
                     of: table, entity: schema.name, identity: ["_feed", "_key", "_position"], columns: child.columns,
                     feeds: names, in: store)
                 decimalColumns[table] = decimals(child.columns)
             }
         }
         let rejectFields = ["feed", "entity", "path", "reason", "raw"]
-        tables[rejectsTable] = try store.rejects(of: names).map { row in
+        tables[rejectsTable] = try await store.rejects(of: names).map { row in
             JSONObject(rejectFields.map { (key: $0, value: value(row[$0] ?? .null, type: .text)) })
         }
         .sorted { less($0, $1, by: ["feed", "entity", "path"]) }
@@ -68,11 +68,11 @@ public struct RecordSnapshot: Sendable, Hashable {
 
     private static func rows(
         of table: String, entity: String, identity: [String], columns: [FeedKit.Column], feeds: [String],
-        in store: any StoreSQL
-    ) throws -> [JSONObject] {
+        in store: any StoreReading
+    ) async throws -> [JSONObject] {
         let names = identity + columns.map(\.name)
         let types = Dictionary(columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
-        return try store.rows(of: table, entity: entity, columns: names, feeds: feeds).map { row in
+        return try await store.rows(of: table, entity: entity, columns: names, feeds: feeds).map { row in
             JSONObject(names.map { name in (key: name, value: value(row[name] ?? .null, type: types[name] ?? .text)) })
         }
         .sorted { less($0, $1, by: identity) }

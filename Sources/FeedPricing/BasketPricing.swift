@@ -21,7 +21,7 @@ public struct BasketPricing: Sendable {
     /// - Throws: ``Failure`` ``Failure/Kind/badRequest`` for unknown goods, a bad quantity or
     ///   code; ``Failure/Kind/notFound`` for a currency the stored currency list lacks or one
     ///   into which no rate is stored; ``Failure/Kind/unreadable`` when the rates cannot be read.
-    public func price(items: [String], currency: String, rows: any StoredRows) throws(Failure) -> PriceDocument {
+    public func price(items: [String], currency: String, rows: any StoredRows) async throws(Failure) -> PriceDocument {
         guard let code = CurrencyCode.normalized(currency) else {
             throw Failure(.badRequest, "currency '\(currency)' is not a three-letter ISO 4217 code (e.g. EUR)")
         }
@@ -42,7 +42,7 @@ public struct BasketPricing: Sendable {
             (quote, maxAge) = (.identity(code), CurrencyEntities.defaultRatesMaxAge)
         } else {
             do {
-                (quote, maxAge) = try BasketQuote.storedQuote(into: code, rows: rows) { maxAges[$0] }
+                (quote, maxAge) = try await BasketQuote.storedQuote(into: code, rows: rows) { maxAges[$0] }
             } catch let missing as BasketQuote.MissingRate {
                 // A currency the store does not know is like a feed it does not have: not found.
                 guard case .noRate = missing else { throw Failure(.notFound, missing.description) }

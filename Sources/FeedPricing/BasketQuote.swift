@@ -38,12 +38,13 @@ public enum BasketQuote {
     /// the `max_age` of the feed that stored it (`maxAge(feed)`, else the adapter's default).
     ///
     /// - Throws: ``MissingRate``, or the store's error when it cannot be read.
-    public static func storedQuote(into code: String, rows: any StoredRows, maxAge: (String) -> FeedDuration?) throws
+    public static func storedQuote(into code: String, rows: any StoredRows, maxAge: (String) -> FeedDuration?)
+        async throws
         -> (quote: ExchangeQuote, maxAge: FeedDuration)
     {
         let rates = StoredRates(store: rows)
-        guard let quote = try rates.quote(from: GoodsCatalog.currency, to: code) else {
-            throw try rates.knows(code) == false ? MissingRate.unknownCurrency(code) : MissingRate.noRate(code)
+        guard let quote = try await rates.quote(from: GoodsCatalog.currency, to: code) else {
+            throw try await rates.knows(code) == false ? MissingRate.unknownCurrency(code) : MissingRate.noRate(code)
         }
         return (quote, quote.feed.flatMap(maxAge) ?? CurrencyEntities.defaultRatesMaxAge)
     }

@@ -126,7 +126,7 @@ struct OAuth2CommandTests {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
             for secret in secrets { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in \(file)") }
         }
-        let cached = try StoredCache.decompressedEntries(
+        let cached = try await StoredCache.decompressedEntries(
             storePath: directory.appendingPathComponent("feeds.sqlite").path)
         #expect(!cached.isEmpty)
         for entry in cached {

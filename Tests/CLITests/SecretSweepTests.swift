@@ -115,7 +115,7 @@ struct SecretSweepTests {
             #expect(bytes.range(of: secret) == nil, "the secret is in \(file)")
         }
         // Cached bodies are compressed, so a byte search cannot see into them: decompress them.
-        let cached = try StoredCache.decompressedEntries(
+        let cached = try await StoredCache.decompressedEntries(
             storePath: directory.appendingPathComponent("feeds.sqlite").path)
         #expect(cached.contains { $0.contains("/fruit?token=") }, "the echoing body was cached")
         for entry in cached { #expect(!entry.contains(Self.secret), "the secret is in a cached body: \(entry)") }

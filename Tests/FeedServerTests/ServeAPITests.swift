@@ -120,7 +120,7 @@ import Testing
     @Test(arguments: HarnessStore.available)
     func pagingByCursorReadsEveryRowOnce(store: HarnessStore) async throws {
         let harness = try await ServedStore.harness(store)
-        let total = try harness.count("classified")
+        let total = try await harness.count("classified")
         try await ServedStore.serve(harness) { client in
             var keys: [String] = []
             var uri = "/api/entities/classified/rows?limit=37"
@@ -149,7 +149,7 @@ import Testing
     @Test(arguments: HarnessStore.available, ["-price", "-is_urgent", "created_at"])
     func sortingByAColumnPagesInItsOrder(store: HarnessStore, sort: String) async throws {
         let harness = try await ServedStore.harness(store)
-        let total = try harness.count("classified")
+        let total = try await harness.count("classified")
         let column = sort.hasPrefix("-") ? String(sort.dropFirst()) : sort
         try await ServedStore.serve(harness) { client in
             var values: [String] = []
@@ -282,7 +282,7 @@ import Testing
             request.filters = [try ExportFilter(where: "category=Maison")]
             request.order = [OrderTerm("price", descending: true)]
             let output = ExportOutput.memory()
-            try exporter.export(request, format: format, to: output)
+            try await exporter.export(request, format: format, to: output)
             let expected = output.bytes
             try await ServedStore.serve(harness) { client in
                 let response = try await client.execute(

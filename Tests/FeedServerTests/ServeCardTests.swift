@@ -12,7 +12,8 @@ import Testing
             let card = try #require(
                 page.components(separatedBy: "<article class=\"card\" data-key=\"").dropFirst().first)
             let key = String(card.prefix { $0 != "\"" })
-            let row = try #require(try harness.rows("SELECT price, currency FROM classified WHERE id = \(key)").first)
+            let row = try #require(
+                try await harness.rows("SELECT price, currency FROM classified WHERE id = \(key)").first)
             #expect(row["currency"] == .text("EUR"))
             guard case .integer(let cents) = row["price"] else { throw CocoaError(.coderValueNotFound) }
             let euros = "€" + String(cents / 100) + "." + String(format: "%02d", cents % 100)

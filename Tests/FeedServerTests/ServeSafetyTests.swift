@@ -68,7 +68,7 @@ import Testing
 
     @Test func aFeedValueIsEscapedOnThePage() async throws {
         let harness = try await ServedStore.harness(.sqlite)
-        try harness.execute("UPDATE classified SET title = '<script>alert(1)</script>'")
+        try await harness.execute("UPDATE classified SET title = '<script>alert(1)</script>'")
         try await ServedStore.serve(harness) { client in
             for uri in ["/entities/classified?view=table", "/entities/classified"] {
                 let page = ServedStore.text(try await client.execute(uri: uri, method: .get))

@@ -44,7 +44,7 @@ import Testing
             let finished = try await Self.within(.seconds(60)) { _ = try await harness.run() }
             #expect(finished, "the pass did not finish while a client stalled on a download")
         }
-        #expect(try harness.rows("SELECT count(*) AS n FROM item").first?["n"] == .integer(Int64(Self.rows)))
+        #expect(try await harness.rows("SELECT count(*) AS n FROM item").first?["n"] == .integer(Int64(Self.rows)))
     }
 
     /// Whether `body` finished within `limit`; if not, it is left to finish after the caller

@@ -17,7 +17,7 @@ import Synchronization
 ///       - { name: fruit, adapter: fruit, url: data.json }
 ///     """, files: ["data.json": body])
 /// let report = try await harness.run()
-/// #expect(try harness.count("fruit") == 9)
+/// #expect(try await harness.count("fruit") == 9)
 /// ```
 public final class FeedHarness: Sendable {
     /// The temporary folder holding feeds.yaml, the fixtures and `feeds.sqlite`.
@@ -58,7 +58,7 @@ public final class FeedHarness: Sendable {
 
     deinit {
         if storeKind == .postgres, let config = loadedConfig.withLock({ $0 }), let postgres = config.postgres {
-            _ = try? config.storeSQL().query("DROP SCHEMA \"\(postgres.schema)\" CASCADE", arguments: [])
+            PostgresSchemaDrop.drop(postgres.schema, url: postgres.url)
         }
         try? FileManager.default.removeItem(at: directory)
     }
@@ -105,41 +105,41 @@ public final class FeedHarness: Sendable {
     }
 
     /// Rows of `sql` as dictionaries of column name to value, typed alike on both stores
-    /// (``StoreSQL``); parameters are written `$1`, `$2`...
-    public func rows(_ sql: String, _ arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
+    /// (``StoreReading/query(_:arguments:)``); parameters are written `$1`, `$2`...
+    public func rows(_ sql: String, _ arguments: [FieldValue] = []) async throws -> [[String: FieldValue]] {
         switch storeKind {
-        case .sqlite: try store().query(sql, arguments: arguments)
-        case .postgres: try config().storeSQL().query(sql, arguments: arguments)
+        case .sqlite: try await store().query(sql, arguments: arguments)
+        case .postgres: try await config().readingStore().query(sql, arguments: arguments)
         }
     }
 
     /// Runs `sql`, which may change the store: for tests that damage or age what a pass left.
-    public func execute(_ sql: String) throws {
+    public func execute(_ sql: String) async throws {
         switch storeKind {
-        case .sqlite: try DatabaseQueue(path: try config().storePath).write { try $0.execute(sql: sql) }
-        case .postgres: _ = try config().storeSQL().query(sql, arguments: [])
+        case .sqlite: try await DatabaseQueue(path: try config().storePath).write { try $0.execute(sql: sql) }
+        case .postgres: _ = try await config().readingStore().query(sql, arguments: [])
         }
     }
 
     /// The entities of the store, by name, with their schemas.
-    public func schemas() throws -> [String: EntitySchema] { try config().storedSchemas() }
+    public func schemas() async throws -> [String: EntitySchema] { try await config().storedSchemas() }
 
     /// The names of the store's tables and views that match `pattern` (SQL `LIKE`), sorted.
-    public func tableNames(like pattern: String = "%") throws -> [String] {
+    public func tableNames(like pattern: String = "%") async throws -> [String] {
         let sql =
             switch storeKind {
             case .sqlite: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE $1"
             case .postgres:
                 "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE $1"
             }
-        return try rows(sql, [.text(pattern)]).compactMap { row in
+        return try await rows(sql, [.text(pattern)]).compactMap { row in
             if case .text(let name)? = row["name"] { name } else { nil }
         }.sorted()
     }
 
     /// The number of rows in `table`.
-    public func count(_ table: String) throws -> Int {
-        let rows = try rows("SELECT count(*) AS n FROM \"\(table)\"")
+    public func count(_ table: String) async throws -> Int {
+        let rows = try await rows("SELECT count(*) AS n FROM \"\(table)\"")
         if case .integer(let n)? = rows.first?["n"] { return Int(n) }
         return 0
     }

@@ -7,12 +7,12 @@ import Foundation
 public enum StoredCache {
     /// Each cached response of the store at `storePath` as text: URL, headers, validators and the
     /// decompressed body (a body that no longer inflates is reported as such, so it cannot hide).
-    public static func decompressedEntries(storePath: String) throws -> [String] {
+    public static func decompressedEntries(storePath: String) async throws -> [String] {
         let store = try SQLiteStore(readingAt: storePath)
         var entries: [String] = []
-        for row in try store.query("SELECT key FROM _http_cache") {
+        for row in try await store.query("SELECT key FROM _http_cache") {
             guard case .text(let key)? = row["key"] else { continue }
-            guard let entry = try store.cachedResponse(forKey: key, includingBody: true) else {
+            guard let entry = try await store.cachedResponse(forKey: key, includingBody: true) else {
                 entries.append("undecodable cache entry \(key)")
                 continue
             }

@@ -48,7 +48,7 @@ extension StoreBrowser {
     ///
     /// - Throws: a usage ``ExportError`` for an unknown entity, field or feed, a filter value
     ///   that does not fit its column, or a cursor of another order.
-    public func page(_ request: ExportRequest, limit: Int) throws -> EntityPage {
+    public func page(_ request: ExportRequest, limit: Int) async throws -> EntityPage {
         guard (1...Self.maximumPageSize).contains(limit) else {
             throw ExportError.usage("limit \(limit): expected 1 to \(Self.maximumPageSize) rows")
         }
@@ -57,8 +57,8 @@ extension StoreBrowser {
         request.columns = []
         request.keyset = request.keyset ?? Keyset()
         request.limit = limit + 1
-        let query = try exporter.query(for: request)
-        var rows = try exporter.read { snapshot in
+        let query = try await exporter.query(for: request)
+        var rows = try await exporter.read { snapshot in
             var writer: any ExportWriter = CollectingWriter()
             _ = try snapshot.stream(query, writer: &writer, to: .memory())
             return (writer as? CollectingWriter)?.rows ?? []

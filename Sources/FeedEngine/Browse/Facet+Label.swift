@@ -5,14 +5,14 @@ extension StoreBrowser {
     /// condition a facet added (`category_id=4`) can be shown as the facet showed it
     /// ("Maison"): the related entity's label for a relation column, `yes` or `no` for a
     /// boolean, and `nil` for any other column or an unknown value.
-    public func facetLabel(entity: String, field: String, value text: String) throws -> String? {
-        guard let owner = try schema(of: entity), let index = owner.columnIndex(field) else { return nil }
+    public func facetLabel(entity: String, field: String, value text: String) async throws -> String? {
+        guard let owner = try await schema(of: entity), let index = owner.columnIndex(field) else { return nil }
         let type = owner.columns[index].type
         if type == .boolean {
             return ["1", "true"].contains(text) ? "yes" : ["0", "false"].contains(text) ? "no" : nil
         }
         guard let relation = owner.relations.first(where: { $0.column == field }),
-            let related = try schema(of: relation.entity)
+            let related = try await schema(of: relation.entity)
         else { return nil }
         let value: FieldValue
         if type == .integer {
@@ -22,6 +22,6 @@ extension StoreBrowser {
             value = .text(text)
         }
         let count = Facet.Count(value: value, label: nil, rows: 0)
-        return try labelled([count], relation: relation, related: related).first?.label
+        return try await labelled([count], relation: relation, related: related).first?.label
     }
 }

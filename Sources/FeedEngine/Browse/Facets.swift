@@ -29,9 +29,9 @@ extension StoreBrowser {
     /// The facets of the view `request` selects (its feeds and filters).
     ///
     /// - Throws: a usage ``ExportError`` as ``page(_:limit:)`` does.
-    public func facets(_ request: ExportRequest) throws -> [Facet] {
-        let schemas = try exporter.storedSchemas()
-        let first = try page(request, limit: Self.maximumPageSize)
+    public func facets(_ request: ExportRequest) async throws -> [Facet] {
+        let schemas = try await exporter.storedSchemas()
+        let first = try await page(request, limit: Self.maximumPageSize)
         let candidates = first.fields.filter { field in
             !field.isMeta && [.text, .boolean, .integer].contains(field.type)
         }.filter { field in
@@ -45,15 +45,16 @@ extension StoreBrowser {
             return values.count > 1 && values.count <= Self.facetValues
                 && (field.type != .integer || isRelation) && repeats
         }
-        return try candidates.map { field in
+        var facets: [Facet] = []
+        for field in candidates {
             var view = request
             view.columns = [field.name]
             view.includeMeta = false
             view.keyset = Keyset()
             view.limit = Self.facetSample
-            let inner = try exporter.query(for: view)
+            let inner = try await exporter.query(for: view)
             let column = SQLIdentifier.quoted(field.name)
-            let rows = try query(
+            let rows = try await query(
                 "SELECT s.\(column) AS value, count(*) AS n FROM (\(inner.sql)) AS s GROUP BY s.\(column)"
                     + " ORDER BY n DESC, value LIMIT \(Self.facetValues)", inner.arguments)
             let total = rows.reduce(0) { $0 + Int(integer($1["n"])) }
@@ -61,7 +62,7 @@ extension StoreBrowser {
             if let relation = first.table.relations.first(where: { $0.column == field.name }),
                 let related = schemas[relation.entity]
             {
-                counts = try labelled(counts, relation: relation, related: related)
+                counts = try await labelled(counts, relation: relation, related: related)
             } else if field.type == .boolean {
                 counts = counts.map { count in
                     var count = count
@@ -73,8 +74,9 @@ extension StoreBrowser {
                     return count
                 }
             }
-            return Facet(field: field.name, counts: counts, sampled: total >= Self.facetSample)
+            facets.append(Facet(field: field.name, counts: counts, sampled: total >= Self.facetSample))
         }
+        return facets
     }
 
     private func integer(_ value: FieldValue?) -> Int64 {
@@ -83,7 +85,7 @@ extension StoreBrowser {
     }
 
     /// `counts` with the related entity's label of each value, when it has one.
-    func labelled(_ counts: [Facet.Count], relation: Relation, related: EntitySchema) throws -> [Facet.Count] {
+    func labelled(_ counts: [Facet.Count], relation: Relation, related: EntitySchema) async throws -> [Facet.Count] {
         guard let label = relation.labelColumn, related.columnIndex(label) != nil, related.key.count == 1 else {
             return counts
         }
@@ -91,7 +93,7 @@ extension StoreBrowser {
         let values = counts.map(\.value).filter { $0 != .null }
         guard !values.isEmpty else { return counts }
         let list = values.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
-        let rows = try query(
+        let rows = try await query(
             "SELECT \(key) AS k, \(SQLIdentifier.quoted(label)) AS l FROM \(SQLIdentifier.quoted(related.name))"
                 + " WHERE \(key) IN (\(list))", values)
         var labels: [FieldValue: String] = [:]

@@ -10,15 +10,11 @@ import Foundation
 public struct StoreBrowser: Sendable {
     /// Downloads: the export code, so a download is byte for byte `feedwork export`.
     public let exporter: Exporter
-    /// The run history and the rejects.
-    public let history: any StoreHistory
-    /// Rows with `export --where` filters (for pricing from stored rates).
-    public let storedRows: any StoredRows
+    /// The store's reads: the run history and the rejects, rows with `export --where` filters
+    /// (for pricing from stored rates), the overview's facts.
+    package let store: any StoreReading
     /// The store, for titles and errors: a path, or a server without its password.
     public let storeDescription: String
-    let sql: any StoreSQL
-    /// The store, for the overview.
-    let store: any StoreReading
 
     /// The store of `config`.
     ///
@@ -39,9 +35,6 @@ public struct StoreBrowser: Sendable {
         }
         let store = try StoreFactory.reading(location, redactor: redactor)
         exporter = Exporter(store: store)
-        history = store
-        storedRows = store
-        sql = store
         self.store = store
         storeDescription = location.description
     }
@@ -51,29 +44,29 @@ public struct StoreBrowser: Sendable {
 
     /// Every feed that ran on the store, and every feed of `configured` (name and adapter)
     /// that has not, by name: a feed that never ran has no runs and no rows.
-    public func overview(configured: [(feed: String, adapter: String)] = []) throws -> [FeedOverview] {
-        let ran = try store.feedsThatRan()
+    public func overview(configured: [(feed: String, adapter: String)] = []) async throws -> [FeedOverview] {
+        let ran = try await store.feedsThatRan()
         let adapters = Dictionary(configured.map { ($0.feed, $0.adapter) }, uniquingKeysWith: { first, _ in first })
         let feeds = (ran + configured.map(\.feed).filter { !ran.contains($0) }).map {
             FeedOverview.Configured(name: $0, adapter: adapters[$0] ?? "")
         }
-        return try FeedOverview.load(feeds, from: store, recentRuns: Self.recentRuns).sorted { $0.name < $1.name }
+        return try await FeedOverview.load(feeds, from: store, recentRuns: Self.recentRuns).sorted { $0.name < $1.name }
     }
 
     /// Whether `feed` has run on the store.
-    public func hasFeed(_ feed: String) throws -> Bool {
-        !(try query("SELECT 1 AS found FROM _runs WHERE feed = $1 LIMIT 1", [.text(feed)])).isEmpty
+    public func hasFeed(_ feed: String) async throws -> Bool {
+        !(try await query("SELECT 1 AS found FROM _runs WHERE feed = $1 LIMIT 1", [.text(feed)])).isEmpty
     }
 
     /// The store's tables: each entity, then its child tables, by name.
-    public func tables() throws -> [ExportTable] { ExportTable.all(in: try exporter.storedSchemas()) }
+    public func tables() async throws -> [ExportTable] { ExportTable.all(in: try await exporter.storedSchemas()) }
 
     /// The schema of `entity` as its feeds declared it (`nil` for an unknown entity or a
     /// child table).
-    public func schema(of entity: String) throws -> EntitySchema? { try exporter.storedSchemas()[entity] }
+    public func schema(of entity: String) async throws -> EntitySchema? { try await exporter.storedSchemas()[entity] }
 
     /// Runs one read-only statement (`$1`, `$2`... parameters) on the store.
-    func query(_ statement: String, _ arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
-        try sql.query(statement, arguments: arguments)
+    func query(_ statement: String, _ arguments: [FieldValue] = []) async throws -> [[String: FieldValue]] {
+        try await store.query(statement, arguments: arguments)
     }
 }

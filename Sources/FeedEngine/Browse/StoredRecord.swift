@@ -16,21 +16,22 @@ extension StoreBrowser {
     /// The record of `entity` that `feed` wrote under `key`, or `nil` when there is none.
     ///
     /// - Throws: a usage ``ExportError`` for an unknown entity.
-    public func record(entity: String, feed: String, key: String) throws -> StoredRecord? {
-        guard let schema = try schema(of: entity) else {
+    public func record(entity: String, feed: String, key: String) async throws -> StoredRecord? {
+        guard let schema = try await schema(of: entity) else {
             throw ExportError.unknownName("no entity '\(entity)' in the store")
         }
-        func rows(of table: String) throws -> EntityPage {
+        func rows(of table: String) async throws -> EntityPage {
             var request = ExportRequest(entity: table)
             request.filters = [
                 FieldCondition(field: "_feed", op: .equal, value: feed),
                 FieldCondition(field: "_key", op: .equal, value: key),
             ]
-            return try page(request, limit: Self.recordRows)
+            return try await page(request, limit: Self.recordRows)
         }
-        let versions = try rows(of: entity)
+        let versions = try await rows(of: entity)
         guard !versions.rows.isEmpty else { return nil }
-        let children = try schema.children.map { try rows(of: schema.childTableName($0)) }
+        var children: [EntityPage] = []
+        for child in schema.children { children.append(try await rows(of: schema.childTableName(child))) }
         return StoredRecord(versions: versions, children: children)
     }
 }

@@ -99,7 +99,7 @@ final class EnginePassBackend: PassBackend {
     /// (its content hash starts from the fields), so the note tells why they count as updated.
     private func noteChangedFields(of entity: String, now hash: ContentHash) async throws {
         let key = Self.fieldsStateKey(entity)
-        let stored = try store.state(feed: feed, key: key)
+        let stored = try await store.state(feed: feed, key: key)
         guard stored != hash.hex else { return }
         if stored != nil {
             note(
@@ -137,12 +137,13 @@ final class EnginePassBackend: PassBackend {
         statistics.withLock { $0.notes.append(text) }
     }
 
-    func state(_ key: String) throws -> String? {
-        readsStoredState || key.hasPrefix(FeedPass.credentialStatePrefix) ? try store.state(feed: feed, key: key) : nil
+    func state(_ key: String) async throws -> String? {
+        readsStoredState || key.hasPrefix(FeedPass.credentialStatePrefix)
+            ? try await store.state(feed: feed, key: key) : nil
     }
 
-    func states(withPrefix prefix: String) throws -> [String: String] {
-        readsStoredState ? try store.states(feed: feed, prefix: prefix) : [:]
+    func states(withPrefix prefix: String) async throws -> [String: String] {
+        readsStoredState ? try await store.states(feed: feed, prefix: prefix) : [:]
     }
 
     func setState(_ key: String, _ value: String?) async throws {

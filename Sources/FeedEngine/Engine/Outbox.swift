@@ -1,7 +1,7 @@
 import FeedKit
 import Foundation
 
-/// Delivery of the events a feed queued in `_outbox` (``StoreDriver/pendingOutbox(feed:)``).
+/// Delivery of the events a feed queued in `_outbox` (``StoreReading/pendingOutbox(feed:)``).
 ///
 /// An event is written in the same transaction as the data it describes, so it exists exactly
 /// when the data does. Delivery happens after the feed commits; an event that cannot be delivered
@@ -13,7 +13,7 @@ enum Outbox {
     static func deliver(feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext) async
         -> (delivered: Int, pending: Int)
     {
-        guard let pending = try? store.pendingOutbox(feed: feed) else { return (0, 0) }
+        guard let pending = try? await store.pendingOutbox(feed: feed) else { return (0, 0) }
         var delivered = 0
         for (index, event) in pending.enumerated() {
             // Queued URLs hold placeholders instead of secrets (see Redactor.seal).

@@ -19,36 +19,65 @@ public enum AtomicFile {
     /// Runs `body` with an output into a temporary file and renames it to `path` when `body`
     /// returns; removes it when `body` throws.
     public static func write<T>(to path: String, _ body: (ExportOutput) throws -> T) throws -> T {
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw ExportError.runtime("cannot create a file beside \(path): \(String(cString: strerror(errno)))")
+        let file = try Pending(path)
+        let result: T
+        do {
+            result = try body(file.output)
+            try file.sync()
+        } catch {
+            file.discard()
+            throw error
         }
-        let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var committed = false
-        defer {
-            if !committed {
-                close(descriptor)
-                unlink(temporaryPath)
+        try file.putInPlace()
+        return result
+    }
+
+    /// A temporary file beside `path` being written (``write(to:_:)``): ``sync()`` then
+    /// ``putInPlace()`` put it in place, ``discard()`` removes it.
+    struct Pending {
+        let path: String
+        let temporaryPath: String
+        let descriptor: Int32
+        let output: ExportOutput
+
+        init(_ path: String) throws {
+            var template = Array((path + ".tmp-XXXXXX").utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else {
+                throw ExportError.runtime("cannot create a file beside \(path): \(String(cString: strerror(errno)))")
+            }
+            self.path = path
+            self.descriptor = descriptor
+            temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            output = ExportOutput(descriptor: descriptor, name: path)
+        }
+
+        /// Flushes the output and syncs the file, with the permissions a new file gets.
+        func sync() throws {
+            try output.flush()
+            // mkstemp makes the file private; give it the permissions a new file normally gets.
+            let mask = umask(0)
+            umask(mask)
+            fchmod(descriptor, 0o666 & ~mask)
+            guard fsync(descriptor) == 0 else {
+                throw ExportError.runtime("cannot write \(path): \(String(cString: strerror(errno)))")
             }
         }
-        let output = ExportOutput(descriptor: descriptor, name: path)
-        let result = try body(output)
-        try output.flush()
-        // mkstemp makes the file private; give it the permissions a new file normally gets.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
-        guard fsync(descriptor) == 0 else {
-            throw ExportError.runtime("cannot write \(path): \(String(cString: strerror(errno)))")
+
+        /// Closes the synced file and renames it to `path`; removes it when that fails.
+        func putInPlace() throws {
+            close(descriptor)
+            guard rename(temporaryPath, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporaryPath)
+                throw ExportError.runtime("cannot rename \(temporaryPath) to \(path): \(reason)")
+            }
         }
-        close(descriptor)
-        committed = true
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+
+        /// Closes and removes the temporary file.
+        func discard() {
+            close(descriptor)
             unlink(temporaryPath)
-            throw ExportError.runtime("cannot rename \(temporaryPath) to \(path): \(reason)")
         }
-        return result
     }
 }

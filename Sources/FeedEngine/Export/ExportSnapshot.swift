@@ -1,7 +1,7 @@
 import FeedKit
 
 /// One consistent view of a store that an export reads all its tables from.
-protocol ExportSnapshot {
+package protocol ExportSnapshot {
     /// The dialect the export's queries are written in.
     var dialect: any SQLDialect { get }
     /// Runs `query` and writes its rows, then its deleted rows, with `writer`, one row at a time.

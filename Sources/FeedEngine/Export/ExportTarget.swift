@@ -71,13 +71,23 @@ public enum ExportTarget: Equatable, Sendable {
 
     /// Runs `body` with an output to this target and returns its result; a regular file
     /// appears complete or not at all.
-    public func write<T>(_ body: (ExportOutput) throws -> T) throws -> T {
+    public func write<T>(_ body: (ExportOutput) async throws -> T) async throws -> T {
         switch self {
         case .file(let path):
-            return try AtomicFile.write(to: path, body)
+            let file = try AtomicFile.Pending(path)
+            let result: T
+            do {
+                result = try await body(file.output)
+                try file.sync()
+            } catch {
+                file.discard()
+                throw error
+            }
+            try file.putInPlace()
+            return result
         case .descriptor(let descriptor, let name):
             let output = ExportOutput(descriptor: descriptor, name: name)
-            let result = try body(output)
+            let result = try await body(output)
             try output.flush()
             return result
         case .special(let path):
@@ -87,7 +97,7 @@ public enum ExportTarget: Equatable, Sendable {
             }
             defer { close(descriptor) }
             let output = ExportOutput(descriptor: descriptor, name: path)
-            let result = try body(output)
+            let result = try await body(output)
             try output.flush()
             return result
         }

@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// var request = ExportRequest(entity: "fruit")
 /// request.filters = [try ExportFilter(where: "price<200")]
-/// let rows = try Exporter(config: config).export(request, format: .csv, to: .standardOutput())
+/// let rows = try await Exporter(config: config).export(request, format: .csv, to: .standardOutput())
 /// ```
 public struct Exporter: Sendable {
     private let store: any StoreReading
@@ -31,12 +31,12 @@ public struct Exporter: Sendable {
 
     var dialect: any SQLDialect { store.dialect }
 
-    func storedSchemas() throws -> [String: EntitySchema] { try store.schemas() }
+    func storedSchemas() async throws -> [String: EntitySchema] { try await store.schemas() }
 
     /// Checks `request` against the store and returns its query, without running it.
-    public func query(for request: ExportRequest) throws -> ExportQuery {
-        let query = try ExportQuery.build(request, schemas: try storedSchemas(), dialect: dialect)
-        if !request.feeds.isEmpty { try checkFeeds(request.feeds) }
+    public func query(for request: ExportRequest) async throws -> ExportQuery {
+        let query = try ExportQuery.build(request, schemas: try await storedSchemas(), dialect: dialect)
+        if !request.feeds.isEmpty { try await checkFeeds(request.feeds) }
         return query
     }
 
@@ -47,12 +47,14 @@ public struct Exporter: Sendable {
     /// - Throws: a usage ``ExportError`` for a request that does not fit the store; a runtime
     ///   ``ExportError`` or ``StoreError`` when reading or writing fails.
     @discardableResult
-    public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) throws
+    public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) async throws
         -> ExportCount
     {
         if format == .singer, request.includeDeleted { throw SingerState.noDeletedRows }
-        let query = try query(for: request)
-        let count = try read { snapshot in
+        let query = try await query(for: request)
+        // The snapshot's thread writes the output while this task waits for it: one user at a time.
+        nonisolated(unsafe) let output = output
+        let count = try await read { snapshot in
             var writer = format.makeWriter(for: query)
             let count = try snapshot.stream(query, writer: &writer, to: output)
             if format == .singer { try Self.endSingerStream(in: snapshot, to: output) }
@@ -68,10 +70,12 @@ public struct Exporter: Sendable {
     /// - Returns: the number of tables and of rows written.
     public func exportAllSinger(
         to output: ExportOutput, feeds: [String] = [], changedSince: ChangedSince? = nil, includeMeta: Bool = false
-    ) throws -> (tables: Int, rows: Int) {
-        let schemas = try storedSchemas()
-        if !feeds.isEmpty { try checkFeeds(feeds) }
-        let total = try read { snapshot in
+    ) async throws -> (tables: Int, rows: Int) {
+        let schemas = try await storedSchemas()
+        if !feeds.isEmpty { try await checkFeeds(feeds) }
+        // The snapshot's thread writes the output while this task waits for it: one user at a time.
+        nonisolated(unsafe) let output = output
+        let total = try await read { snapshot in
             var total = (tables: 0, rows: 0)
             for table in ExportTable.all(in: schemas) {
                 var request = ExportRequest(entity: table.name)
@@ -103,17 +107,17 @@ public struct Exporter: Sendable {
     public func exportAll(
         format: ExportFormat, to directory: String, feeds: [String] = [], changedSince: ChangedSince? = nil,
         changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false
-    ) throws -> ExportManifest {
+    ) async throws -> ExportManifest {
         if includeDeleted, changedSince == nil { throw DeletedRows.needsChangedSince }
-        let schemas = try storedSchemas()
-        if !feeds.isEmpty { try checkFeeds(feeds) }
+        let schemas = try await storedSchemas()
+        if !feeds.isEmpty { try await checkFeeds(feeds) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw ExportError.runtime("cannot create the folder \(directory): \(error.localizedDescription)")
         }
         let folder = URL(fileURLWithPath: directory)
-        let manifest = try read { snapshot in
+        let manifest = try await read { snapshot in
             let run = try snapshot.completeRun()
             var entries: [ExportManifest.Entry] = []
             for table in ExportTable.all(in: schemas) {
@@ -148,14 +152,17 @@ public struct Exporter: Sendable {
         return manifest
     }
 
-    func checkFeeds(_ feeds: [String]) throws {
-        let known = try store.feedsThatRan()
+    func checkFeeds(_ feeds: [String]) async throws {
+        let known = try await store.feedsThatRan()
         for feed in feeds where !known.contains(feed) {
             let list = known.isEmpty ? "none has run yet" : "feeds: " + known.joined(separator: ", ")
             throw ExportError.unknownName("--feed: no feed '\(feed)' has run on this store; \(list)")
         }
     }
 
-    /// Reads on one snapshot; errors of the export itself pass through unwrapped.
-    func read<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T { try store.exportSnapshot(body) }
+    /// Reads on one snapshot, on the store's own thread; errors of the export itself pass
+    /// through unwrapped.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws -> T {
+        try await store.exportSnapshot(body)
+    }
 }

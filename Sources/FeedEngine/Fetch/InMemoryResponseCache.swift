@@ -16,7 +16,7 @@ package final class InMemoryResponseCache: ResponseCacheReading {
 
     /// The entry for `key`, body included, or `nil`.
     package func cachedResponse(forKey key: String) -> CachedResponse? {
-        cachedResponse(forKey: key, includingBody: true)
+        entries.withLock { $0[key] }
     }
 
     package func cachedResponse(forKey key: String, includingBody: Bool) -> CachedResponse? {

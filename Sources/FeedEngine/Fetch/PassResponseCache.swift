@@ -9,30 +9,45 @@ import Synchronization
 /// confirms unchanged is not read again): one query instead of one a page. What the pass itself
 /// stores is not seen either way, as it is committed with the pass.
 final class PassResponseCache: ResponseCacheReading {
-    private let store: any FeedResponseCacheReading
-    private let feed: String
-    private let entries = Mutex<[String: CachedResponse]?>(nil)
+    /// Reads one entry from the store: by key, with or without its body.
+    typealias ReadEntry = @Sendable (_ key: String, _ includingBody: Bool) async throws -> CachedResponse?
+    /// Reads the feed's entries from the store, without their bodies.
+    typealias ReadFeedEntries = @Sendable () async throws -> [String: CachedResponse]
 
-    init(store: any FeedResponseCacheReading, feed: String) {
-        self.store = store
-        self.feed = feed
+    private let readEntry: ReadEntry
+    private let readFeedEntries: ReadFeedEntries
+    /// The one read of the feed's entries, started by the first page that asks.
+    private let entries = Mutex<Task<[String: CachedResponse], any Error>?>(nil)
+
+    /// The cache of `feed`'s pass on `store`.
+    convenience init(store: any StoreReading, feed: String) {
+        self.init(
+            entry: { try await store.cachedResponse(forKey: $0, includingBody: $1) },
+            feedEntries: { try await store.cachedResponses(feed: feed) })
     }
 
-    func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
-        guard !includingBody else { return try store.cachedResponse(forKey: key, includingBody: true) }
-        if let entry = try feedEntries()[key] { return entry }
+    /// The cache reading entries with `entry` and the feed's with `feedEntries`.
+    init(entry: @escaping ReadEntry, feedEntries: @escaping ReadFeedEntries) {
+        readEntry = entry
+        readFeedEntries = feedEntries
+    }
+
+    func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse? {
+        guard !includingBody else { return try await readEntry(key, true) }
+        if let entry = try await feedEntries()[key] { return entry }
         // Another feed may have stored the same request last.
-        return try store.cachedResponse(forKey: key, includingBody: false)
+        return try await readEntry(key, false)
     }
 
     /// The feed's entries, read on first use; pages asking at the same moment wait for the one
     /// query rather than each making it.
-    private func feedEntries() throws -> [String: CachedResponse] {
-        try entries.withLock { entries in
+    private func feedEntries() async throws -> [String: CachedResponse] {
+        let read = entries.withLock { [readFeedEntries] entries in
             if let entries { return entries }
-            let loaded = try store.cachedResponses(feed: feed)
-            entries = loaded
-            return loaded
+            let started = Task { try await readFeedEntries() }
+            entries = started
+            return started
         }
+        return try await read.value
     }
 }

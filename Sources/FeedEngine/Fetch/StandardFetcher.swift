@@ -38,7 +38,7 @@ public struct StandardFetcher: Fetching {
         let key = request.cacheKey
         let cached =
             request.cacheable
-            ? try context.cache.cachedResponse(forKey: key, includingBody: !request.omitsUnchangedBody).map {
+            ? try await context.cache.cachedResponse(forKey: key, includingBody: !request.omitsUnchangedBody).map {
                 context.redactor.unseal($0)
             } : nil
 
@@ -49,7 +49,7 @@ public struct StandardFetcher: Fetching {
                 return Self.response(from: cached, url: url, origin: .fresh)
             }
             if context.offline {
-                guard let cached = try Self.withBody(cached, context) else {
+                guard let cached = try await Self.withBody(cached, context) else {
                     throw FetchError(.offlineWithoutCache, url: url)
                 }
                 context.logger.debug("\(request.method) \(url): offline, from the cache, \(Int(age))s old")
@@ -157,7 +157,7 @@ public struct StandardFetcher: Fetching {
                 try await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded())))
                 continue
             }
-            if let cached = try cached.flatMap({ try Self.withBody($0, context) }) {
+            if let stored = cached, let cached = try await Self.withBody(stored, context) {
                 context.logger.info(
                     "\(request.method) \(url): serving the cached response after \(attempts) attempt(s): \(failure.kindDescription)"
                 )
@@ -235,9 +235,9 @@ public struct StandardFetcher: Fetching {
     }
 
     /// `cached` with its body, read now when it was left out; `nil` if the entry is gone.
-    private static func withBody(_ cached: CachedResponse, _ context: FetchContext) throws -> CachedResponse? {
+    private static func withBody(_ cached: CachedResponse, _ context: FetchContext) async throws -> CachedResponse? {
         guard cached.body == nil else { return cached }
-        return try context.cache.cachedResponse(forKey: cached.key, includingBody: true).map {
+        return try await context.cache.cachedResponse(forKey: cached.key, includingBody: true).map {
             context.redactor.unseal($0)
         }
     }

@@ -65,22 +65,24 @@ extension FeedOverview {
 
     /// The overview of every feed in `config`, in its order, from its store: the SQLite file,
     /// or the PostgreSQL schema.
-    public static func load(config: FeedsConfig) throws -> [FeedOverview] {
+    public static func load(config: FeedsConfig) async throws -> [FeedOverview] {
         let feeds = config.feeds.map {
             Configured(
                 name: $0.name, adapter: $0.adapterName, enabled: $0.enabled,
                 entities: $0.adapter.entities.map(\.schema.name), schedule: $0.schedule)
         }
-        return try load(feeds, from: config.readingStore(), recentRuns: 1)
+        return try await load(feeds, from: config.readingStore(), recentRuns: 1)
     }
 
     /// The overview of `feeds`, in their order, from `store`, each with its `recentRuns` newest runs.
-    static func load(_ feeds: [Configured], from store: any StoreReading, recentRuns: Int) throws -> [FeedOverview] {
-        let board = try store.scheduleEntries()
-        let entities = try store.schemas().keys.sorted()
+    static func load(_ feeds: [Configured], from store: any StoreReading, recentRuns: Int) async throws
+        -> [FeedOverview]
+    {
+        let board = try await store.scheduleEntries()
+        let entities = try await store.schemas().keys.sorted()
         var held: [String: [String: Int]] = [:]
         for entity in entities {
-            let counts = try store.query(
+            let counts = try await store.query(
                 "SELECT _feed AS feed, count(*) AS n FROM \(SQLIdentifier.quoted(entity)) GROUP BY _feed",
                 arguments: [])
             for case (.text(let feed)?, .integer(let count)?) in counts.map({ ($0["feed"], $0["n"]) }) {
@@ -88,17 +90,18 @@ extension FeedOverview {
             }
         }
         var rejects: [String: Int] = [:]
-        for row in try store.query("SELECT feed, count(*) AS n FROM _rejects GROUP BY feed", arguments: []) {
+        for row in try await store.query("SELECT feed, count(*) AS n FROM _rejects GROUP BY feed", arguments: []) {
             if case .text(let feed)? = row["feed"], case .integer(let count)? = row["n"] { rejects[feed] = Int(count) }
         }
         var cursors: [String: String] = [:]
-        let cursorRows = try store.query(
+        let cursorRows = try await store.query(
             "SELECT feed, value FROM _state WHERE key = $1", arguments: [.text(FeedPass.cursorStateKey)])
         for row in cursorRows {
             if case .text(let feed)? = row["feed"], case .text(let value)? = row["value"] { cursors[feed] = value }
         }
         let now = Date()
-        return try feeds.map { feed in
+        var overviews: [FeedOverview] = []
+        for feed in feeds {
             let counts = held[feed.name] ?? [:]
             let rows: [EntityRows] =
                 feed.entities.isEmpty
@@ -106,13 +109,15 @@ extension FeedOverview {
                 : feed.entities.filter(entities.contains).map { EntityRows(entity: $0, rows: counts[$0] ?? 0) }
             let entry = board[feed.name]
             let leased = entry.flatMap { entry in entry.leaseUntil.map { $0 > now } } ?? false
-            let recent = try store.runs(feed: feed.name, limit: recentRuns)
-            return FeedOverview(
-                name: feed.name, adapter: feed.adapter.isEmpty ? recent.first?.adapter ?? "" : feed.adapter,
-                enabled: feed.enabled, recent: recent, rows: rows,
-                rejects: rejects[feed.name] ?? 0, cursor: cursors[feed.name], schedule: feed.schedule,
-                nextRun: feed.schedule == nil ? nil : entry.map { Timestamp.string($0.nextRunAt) },
-                worker: leased ? entry?.worker : nil)
+            let recent = try await store.runs(feed: feed.name, limit: recentRuns)
+            overviews.append(
+                FeedOverview(
+                    name: feed.name, adapter: feed.adapter.isEmpty ? recent.first?.adapter ?? "" : feed.adapter,
+                    enabled: feed.enabled, recent: recent, rows: rows,
+                    rejects: rejects[feed.name] ?? 0, cursor: cursors[feed.name], schedule: feed.schedule,
+                    nextRun: feed.schedule == nil ? nil : entry.map { Timestamp.string($0.nextRunAt) },
+                    worker: leased ? entry?.worker : nil))
         }
+        return overviews
     }
 }

@@ -6,7 +6,7 @@ import FeedKit
 ///
 /// Statements are written with `?` parameters; a dialect whose database numbers them
 /// (`$1`, `$2`...) rewrites them in ``numbered(_:)``.
-protocol SQLDialect: Sendable {
+package protocol SQLDialect: Sendable {
     /// Case-insensitive `contains`.
     var like: String { get }
 

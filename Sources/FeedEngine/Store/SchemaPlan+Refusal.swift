@@ -6,10 +6,10 @@ extension SchemaPlan {
     /// would not, and for any other change. For `feedwork schema --plan`, which changes nothing.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read.
-    public static func refusal(of change: SchemaChange, in store: any StoreSQL) throws -> String? {
+    package static func refusal(of change: SchemaChange, in store: any StoreReading) async throws -> String? {
         guard case .convert(let entity, let column, let from, let to) = change else { return nil }
         let quoted = SQLIdentifier.quoted(column)
-        let rows = try store.query(
+        let rows = try await store.query(
             "SELECT _feed, _key, \(quoted) AS value FROM \(SQLIdentifier.quoted(entity)) WHERE \(quoted) IS NOT NULL",
             arguments: [])
         let values = rows.map { row in
@@ -18,7 +18,7 @@ extension SchemaPlan {
         return ColumnConversion.refusal(entity: entity, column: column, from: from, to: to, values: values)
     }
 
-    /// A value as ``StoreSQL`` gives it, as the text the pass reads it as.
+    /// A value as ``StoreReading/query(_:arguments:)`` gives it, as the text the pass reads it as.
     private static func text(_ value: FieldValue?) -> String {
         switch value {
         case .text(let text)?: text

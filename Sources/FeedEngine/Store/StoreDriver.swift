@@ -5,12 +5,10 @@ import Foundation
 /// (`Store/SQLite`, the embedded default) or PostgreSQL (`Store/Postgres`).
 ///
 /// Every requirement is one job of a run: open a pass (its run row, its tables, its
-/// transaction), record how it ended, read the feed's bookmarks and cached responses, deliver
-/// its outbox. Writes of a pass go through its ``FeedTransaction``; the others are each their
-/// own transaction.
-protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Sendable {
-    /// The store, for messages: a file path or a server URL without its password.
-    var location: String { get }
+/// transaction), record how it ended, deliver its outbox; what it reads (the feed's bookmarks
+/// and cached responses, the rows, the schedule) is ``StoreReading``. Writes of a pass go
+/// through its ``FeedTransaction``; the others are each their own transaction.
+protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
     /// Takes the lease that keeps a second pass of `feed` from running at the same time, waiting
     /// up to `wait` for it; the lease is held until the returned object goes away. `nil` when the
     /// store needs none (a SQLite store is locked as a whole by the engine).
@@ -28,12 +26,6 @@ protocol StoreDriver: FeedResponseCacheReading, StoredRows, ScheduleBoard, Senda
         async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws
-    /// The value `feed` stored under `key`, or `nil`.
-    func state(feed: String, key: String) throws -> String?
-    /// The values `feed` stored under keys starting with `prefix`, by key.
-    func states(feed: String, prefix: String) throws -> [String: String]
-    /// `feed`'s undelivered outbox events, oldest first.
-    func pendingOutbox(feed: String) throws -> [OutboxEvent]
     func markOutboxDelivered(_ id: Int64) async throws
     func markOutboxFailed(_ id: Int64, error: String) async throws
     /// Drops an entity or a feed in one transaction (``StoreDrop``); returns what was removed.

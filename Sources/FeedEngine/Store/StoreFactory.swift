@@ -34,7 +34,7 @@ package enum StoreFactory {
     ///
     /// - Throws: ``StoreError`` when the file cannot be read, the server cannot be reached or
     ///   the schema holds no store of this Feedwork's version (redacted with `redactor`).
-    static func reading(_ location: StoreLocation, redactor: Redactor) throws -> any StoreReading {
+    package static func reading(_ location: StoreLocation, redactor: Redactor) throws -> any StoreReading {
         switch location {
         case .file(let path):
             return try SQLiteStore(readingAt: path)
@@ -45,11 +45,6 @@ package enum StoreFactory {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
             }
         }
-    }
-
-    /// SQL on the store at `location`, opened for reading (``reading(_:redactor:)``).
-    package static func sql(at location: StoreLocation) throws -> any StoreSQL {
-        try reading(location, redactor: Redactor())
     }
 
     /// Whether there is a store at `location`: the file, or a Feedwork store in the schema.

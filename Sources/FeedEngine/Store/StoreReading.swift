@@ -1,19 +1,67 @@
 import FeedKit
+import Foundation
 
-/// What the reading commands (`list`, `export`, `runs`, `rejects`, `price`, `serve`) ask of a
-/// store, whichever database holds it: a driver opened by ``StoreFactory/reading(_:redactor:)``.
-protocol StoreReading: StoredRows, StoreHistory, StoreSQL, FeedResponseCacheReading, Sendable {
+/// Everything a store is asked to read, whichever database holds it: the rows (``StoredRows``,
+/// what adapters and pricing see), the run history and rejects, the feeds' state and cached
+/// responses, the worker's schedule, SQL for tools, and the snapshot an export reads. A driver
+/// opened by ``StoreFactory/reading(_:redactor:)``, or the one the engine writes with
+/// (``StoreDriver``).
+///
+/// Every read is `async`: each driver runs it on its own threads (SQLite on GRDB's reader pool,
+/// PostgreSQL on its read connection's thread), never blocking Swift's cooperative pool, so a
+/// slow statement delays only its caller.
+package protocol StoreReading: StoredRows, Sendable {
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
     /// The dialect of the store's SQL, for the export's queries.
     var dialect: any SQLDialect { get }
     /// The schemas of every entity the store holds, by name.
-    func schemas() throws -> [String: EntitySchema]
+    func schemas() async throws -> [String: EntitySchema]
     /// The names of the feeds that have run on the store, sorted.
-    func feedsThatRan() throws -> [String]
+    func feedsThatRan() async throws -> [String]
+    /// The runs of `feed` (or of every feed) older than run `before` (when given), newest
+    /// first, at most `limit` of them: a page of the history, by run id.
+    func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord]
+    /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
+    func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord]
+    /// The value `feed` stored under `key`, or `nil`.
+    func state(feed: String, key: String) async throws -> String?
+    /// The values `feed` stored under keys starting with `prefix`, by key.
+    func states(feed: String, prefix: String) async throws -> [String: String]
+    /// `feed`'s undelivered outbox events, oldest first.
+    func pendingOutbox(feed: String) async throws -> [OutboxEvent]
+    /// The cached response for `key`, or `nil`. Without `includingBody`, its body is left out
+    /// (`nil`), which spares reading (and inflating) it.
+    func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse?
+    /// The entries `feed` stored in the response cache, by key, without their bodies.
+    func cachedResponses(feed: String) async throws -> [String: CachedResponse]
     /// Every feed on the worker's schedule, by name.
-    func scheduleEntries() throws -> [String: ScheduleEntry]
-    /// Runs `body` on one consistent snapshot of the store, which an export reads all its
-    /// tables from; errors of the export itself pass through unwrapped.
-    func exportSnapshot<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T
+    func scheduleEntries() async throws -> [String: ScheduleEntry]
+    /// When each feed's latest pass started, by feed.
+    func lastRunStarts() async throws -> [String: Date]
+    /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name
+    /// to value; an empty array for a statement that returns no rows.
+    ///
+    /// The statement is the database's own SQL; parameters are written `$1`, `$2`... (both
+    /// databases read them; SQLite binds them in order of first use). Values come back as the
+    /// SQLite store holds them, so one assertion fits both stores: integers and booleans as
+    /// ``FieldValue/integer(_:)`` (`1`/`0`), decimals as their exact text, timestamps as ISO 8601
+    /// text in UTC (whole seconds without a fraction, else milliseconds), JSON as compact text
+    /// (PostgreSQL's `jsonb` keeps objects' keys in its own order).
+    func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]]
+    /// Runs `body` on one consistent snapshot of the store, on the driver's own thread, which an
+    /// export reads all its tables from; errors of the export itself pass through unwrapped.
+    func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws -> T
+}
+
+extension StoreReading {
+    /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
+    package func runs(feed: String?, limit: Int) async throws -> [RunRecord] {
+        try await runs(feed: feed, before: nil, limit: limit)
+    }
+
+    /// The cached response for `key`, body included, or `nil`.
+    package func cachedResponse(forKey key: String) async throws -> CachedResponse? {
+        try await cachedResponse(forKey: key, includingBody: true)
+    }
 }

@@ -12,9 +12,9 @@ struct SystemTable: Sendable {
 }
 
 /// A column of a ``SystemTable``.
-struct SystemColumn: Sendable {
+package struct SystemColumn: Sendable {
     /// What a column holds; each dialect names the type (``SQLDialect/systemType(_:)``).
-    enum Kind: Sendable, CaseIterable {
+    package enum Kind: Sendable, CaseIterable {
         /// A row id the database numbers, the table's primary key.
         case serial
         case text

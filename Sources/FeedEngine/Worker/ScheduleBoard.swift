@@ -9,6 +9,8 @@ import Foundation
 /// lease ran out (its worker died) can be taken by another. The feed's own lease
 /// (``StoreDriver/lease(of:wait:)``) still guards the pass itself.
 ///
+/// The board's reads (``StoreReading/scheduleEntries()``) are the store's reads.
+///
 /// Times are the workers' clocks, so machines sharing a store keep theirs in sync (NTP).
 protocol ScheduleBoard: Sendable {
     /// Puts each of `feeds` on the board, due at its `due` time, unless it is there already
@@ -26,10 +28,6 @@ protocol ScheduleBoard: Sendable {
     /// The earliest moment one of `feeds` may be claimed: its due time, or for a feed another
     /// worker holds, the later of that and the end of its lease. `nil` when none is on the board.
     func nextClaimable(_ feeds: [String]) async throws -> Date?
-    /// Every feed on the board, by name.
-    func scheduleEntries() throws -> [String: ScheduleEntry]
-    /// When each feed's latest pass started, by feed.
-    func lastRunStarts() throws -> [String: Date]
 }
 
 /// A feed to put on the board (``ScheduleBoard/plan(_:)``).

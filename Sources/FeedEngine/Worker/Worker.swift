@@ -123,7 +123,7 @@ public struct Worker: Sendable {
                     observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
                 case .requestedFinished(let id, let claim, let report):
                     running[claim.feed] = nil
-                    let next = (try? store.scheduleEntries()[claim.feed]?.nextRunAt) ?? .distantFuture
+                    let next = (try? await store.scheduleEntries()[claim.feed]?.nextRunAt) ?? .distantFuture
                     observer.worker(.passFinished(report, due: claim.due, lag: 0, next: next))
                     if let requestStore, var answer = answers[id] {
                         answer.reports[claim.feed] = report
@@ -278,7 +278,7 @@ public struct Worker: Sendable {
     /// Puts the scheduled feeds of `config` on the board: their last runs' starts are wall
     /// clock times, so each first due time is found on the wall clock and brought over.
     private func plan(_ config: FeedsConfig, time: ScheduleTime) async throws {
-        let starts = try engine.store.lastRunStarts()
+        let starts = try await engine.store.lastRunStarts()
         let wall = time.clock.wallNow()
         let planned = Self.scheduled(config).compactMap { feed in
             feed.schedule.map { schedule in
@@ -298,7 +298,7 @@ public struct Worker: Sendable {
     /// run out as usual.
     private func takeOverAbandonedClaims() async throws {
         guard (engine.store as? SQLiteStore)?.holdsLock == true else { return }
-        for (feed, entry) in try engine.store.scheduleEntries().sorted(by: { $0.key < $1.key }) {
+        for (feed, entry) in try await engine.store.scheduleEntries().sorted(by: { $0.key < $1.key }) {
             guard let holder = entry.worker else { continue }
             try await engine.store.release(feed: feed, worker: holder, next: entry.nextRunAt)
             logger.info("took over \(feed) from \(holder), which no longer holds the store's lock")

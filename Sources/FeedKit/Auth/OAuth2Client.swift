@@ -12,8 +12,9 @@ import Synchronization
 public actor OAuth2Client {
     public nonisolated let credentials: OAuth2Credentials
     private var current: OAuth2Token?
-    /// Whether a pass's `_state` was looked at for a token (once per process).
-    private var consultedStore = false
+    /// The look at a pass's `_state` for a token (once per process), which callers arriving
+    /// while it reads wait for.
+    private var storedRead: Task<OAuth2Token?, any Error>?
     private var renewal: Task<OAuth2Token, any Error>?
 
     private init(credentials: OAuth2Credentials) {
@@ -36,13 +37,26 @@ public actor OAuth2Client {
     /// none, it is about to expire, or it is `rejected` (an API answered 401 to it).
     ///
     /// - Parameter stored: the token the pass's `_state` holds, consulted when the process has none.
-    func token(for pass: FeedPass, stored: @Sendable () throws -> OAuth2Token?, rejecting rejected: String? = nil)
-        async throws -> OAuth2Token
-    {
-        if current == nil, !consultedStore {
-            consultedStore = true
-            current = try stored()
-            current.map(Self.learn)
+    func token(
+        for pass: FeedPass, stored: @escaping @Sendable () async throws -> OAuth2Token?,
+        rejecting rejected: String? = nil
+    ) async throws -> OAuth2Token {
+        if current == nil {
+            let read = storedRead ?? Task { try await stored() }
+            let first = storedRead == nil
+            storedRead = read
+            let token: OAuth2Token?
+            do {
+                token = try await read.value
+            } catch {
+                // Looked at once: a store that could not be read is not asked again.
+                if first { storedRead = Task { nil } }
+                throw error
+            }
+            if first, current == nil {
+                current = token
+                current.map(Self.learn)
+            }
         }
         if let current, current.accessToken != rejected, current.isUsable(at: Date()) { return current }
         if let renewal { return try await renewal.value }

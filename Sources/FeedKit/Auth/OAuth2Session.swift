@@ -46,16 +46,16 @@ public final class OAuth2Session: Sendable {
     }
 
     /// The token this pass's `_state` holds, if it was sealed for these credentials.
-    private func storedToken() throws -> OAuth2Token? {
+    private func storedToken() async throws -> OAuth2Token? {
         if let kept = kept.withLock({ $0 }) { return kept }
-        let token = try pass.state(Self.stateKey).flatMap(sealer.open).flatMap(OAuth2Token.init(json:))
+        let token = try await pass.state(Self.stateKey).flatMap(sealer.open).flatMap(OAuth2Token.init(json:))
         kept.withLock { $0 = .some(token) }
         return token
     }
 
     /// Writes `token` to the pass's `_state` unless it holds it already.
     private func keep(_ token: OAuth2Token) async throws {
-        let stored = try storedToken()
+        let stored = try await storedToken()
         guard stored != token else { return }
         kept.withLock { $0 = .some(token) }
         try await pass.setState(Self.stateKey, sealer.seal(token.json))

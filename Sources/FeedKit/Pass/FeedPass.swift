@@ -165,13 +165,13 @@ public final class FeedPass: Sendable {
     }
 
     /// The value this feed stored under `key` in an earlier pass, or `nil`.
-    public func state(_ key: String) throws -> String? {
-        try backend.state(key)
+    public func state(_ key: String) async throws -> String? {
+        try await backend.state(key)
     }
 
     /// The values this feed stored under keys that start with `prefix`, by their full key.
-    public func states(withPrefix prefix: String) throws -> [String: String] {
-        try backend.states(withPrefix: prefix)
+    public func states(withPrefix prefix: String) async throws -> [String: String] {
+        try await backend.states(withPrefix: prefix)
     }
 
     /// The `_state` key of a feed's incremental cursor: what a pass stores under it is shown by
@@ -208,8 +208,8 @@ public final class FeedPass: Sendable {
     /// - Returns: each row's fields by name; no rows when the store holds no such entity yet.
     public func storedRows(
         of entity: String, where filters: [String] = [], order: [String] = [], limit: Int? = nil
-    ) throws -> [[String: FieldValue]] {
-        try backend.rows.rows(of: entity, where: filters, order: order, limit: limit)
+    ) async throws -> [[String: FieldValue]] {
+        try await backend.rows.rows(of: entity, where: filters, order: order, limit: limit)
     }
 }
 
@@ -223,8 +223,8 @@ package protocol PassBackend: Sendable {
     /// Deletes the feed's rows of `entity` with these keys, leaving tombstones.
     func delete(_ keys: [String], entity: String) async throws
     func note(_ text: String)
-    func state(_ key: String) throws -> String?
-    func states(withPrefix prefix: String) throws -> [String: String]
+    func state(_ key: String) async throws -> String?
+    func states(withPrefix prefix: String) async throws -> [String: String]
     func setState(_ key: String, _ value: String?) async throws
     func enqueueOutbox(_ sealedURLs: [String]) async throws
     /// Creates or extends the entity's table inside the pass's transaction and starts writing it.

@@ -8,9 +8,9 @@ extension BasketPricing {
     ///
     /// - Throws: ``ServeError`` 400 for unknown goods, a bad quantity or code, or a currency the
     ///   stored currency list lacks; 404 when no rate into `currency` is stored.
-    func priceJSON(items: [String], currency: String, rows: any StoredRows) throws(ServeError) -> String {
+    func priceJSON(items: [String], currency: String, rows: any StoredRows) async throws(ServeError) -> String {
         do {
-            return JSONText.encode(try price(items: items, currency: currency, rows: rows))
+            return JSONText.encode(try await price(items: items, currency: currency, rows: rows))
         } catch {
             switch error.kind {
             case .badRequest: throw ServeError(.badRequest, error.message)

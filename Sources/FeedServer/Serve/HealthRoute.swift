@@ -11,7 +11,7 @@ struct HealthRoute: Sendable {
         router.get("/healthz") { _, _ -> Response in
             let problem: String?
             do {
-                _ = try await Blocking.read { try browser.tables() }
+                _ = try await ServeError.reading { try await browser.tables() }
                 problem = nil
             } catch let error as ServeError {
                 problem = error.message

@@ -45,6 +45,16 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
         }
     }
 
+    /// Runs `body`, a read of the store (which runs on the store's own threads), with its error
+    /// as the answer (``from(_:)``).
+    static func reading<T>(_ body: () async throws -> T) async throws(ServeError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw ServeError.from(error)
+        }
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         if !(request.uri.path == "/api" || request.uri.path.hasPrefix("/api/")), let page = Pages.errorPage(self) {
             var headers = self.headers

@@ -29,7 +29,7 @@ public struct ServeSettings: Sendable {
     }
 
     /// The overview: every feed that ran on the store, and those of the config that never ran.
-    func overview() throws -> [FeedOverview] { try browser.overview(configured: configuredFeeds) }
+    func overview() async throws -> [FeedOverview] { try await browser.overview(configured: configuredFeeds) }
 
     /// Why these settings cannot serve, or `nil`: an address other than loopback needs a token.
     public var problem: String? {

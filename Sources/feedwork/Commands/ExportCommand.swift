@@ -5,7 +5,7 @@ import FeedKit
 import Foundation
 
 /// `feedwork export`: entities of the store as NDJSON, JSON, CSV or Singer messages.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export an entity (or every entity) of the store as NDJSON, JSON, CSV or Singer messages.",
@@ -134,7 +134,7 @@ struct ExportCommand: ParsableCommand {
         return nil
     }
 
-    func run() throws {
+    func run() async throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
         let config = try store == nil ? options.load(unsetVariables: .placeholder) : nil
@@ -148,21 +148,21 @@ struct ExportCommand: ParsableCommand {
         let exporter = try Exporter(location: location, redactor: config?.redactor ?? Redactor())
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }
         if all, format == .singer {
-            let write = { (file: ExportOutput) throws -> (tables: Int, rows: Int) in
-                try exporter.exportAllSinger(
+            let write = { (file: ExportOutput) async throws -> (tables: Int, rows: Int) in
+                try await exporter.exportAllSinger(
                     to: file, feeds: feeds, changedSince: changedSince, includeMeta: includeMeta)
             }
             if let output, let target {
-                let total = try target.write(write)
+                let total = try await target.write(write)
                 if !target.isOwnDescriptor {
                     Console.error(
                         "exported \(total.tables) table(s), \(total.rows) row(s) as Singer messages to \(output)")
                 }
             } else {
-                _ = try write(.standardOutput())
+                _ = try await write(.standardOutput())
             }
         } else if all, let outputDir {
-            let manifest = try exporter.exportAll(
+            let manifest = try await exporter.exportAll(
                 format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
                 changedSinceText: self.changedSince, includeMeta: includeMeta, includeDeleted: includeDeleted)
             let rows = manifest.entities.reduce(0) { $0 + $1.rows }
@@ -173,13 +173,15 @@ struct ExportCommand: ParsableCommand {
         } else if let entity {
             let request = try makeRequest(entity: entity, changedSince: changedSince)
             if let output, let target {
-                let count = try target.write { file in try exporter.export(request, format: format, to: file) }
+                let count = try await target.write { file in
+                    try await exporter.export(request, format: format, to: file)
+                }
                 if !target.isOwnDescriptor {
                     let deleted = includeDeleted ? ", \(count.deleted) deleted" : ""
                     Console.error("exported \(count.rows) row(s)\(deleted) of \(entity) to \(output)")
                 }
             } else {
-                try exporter.export(request, format: format, to: .standardOutput())
+                try await exporter.export(request, format: format, to: .standardOutput())
             }
         }
     }

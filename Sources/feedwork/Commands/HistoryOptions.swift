@@ -19,11 +19,11 @@ struct HistoryOptions: ParsableArguments {
 
     /// The config's store, read-only and without the config's secrets; a missing store is an
     /// error (status 1), a `--limit` below 1 a usage error.
-    func store() throws -> any StoreHistory {
+    func store() throws -> any StoreReading {
         guard limit > 0 else { throw CommandFailure.usage("--limit must be 1 or more") }
         let config = try config.load(unsetVariables: .placeholder)
         try ConfigOptions.requireStore(at: config.storeLocation)
-        return try config.history()
+        return try config.readingStore()
     }
 
     /// Prints `entries` as JSON with `--json`, else as `table` renders them.

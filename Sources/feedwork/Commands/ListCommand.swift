@@ -5,7 +5,7 @@ import FeedKit
 import Foundation
 
 /// `feedwork list`: the feeds of a config with their last run and row counts.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract:
@@ -41,12 +41,12 @@ struct ListCommand: ParsableCommand {
         @NullWhenAbsent var worker: String?
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try options.load(unsetVariables: .placeholder)
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
         let overview =
             try config.storeExists()
-            ? try FeedOverview.load(config: config)
+            ? try await FeedOverview.load(config: config)
             : FeedOverview.neverRun(config: config)
         if json {
             Console.print(

@@ -7,7 +7,7 @@ import FeedPricing
 import Foundation
 
 /// `feedwork price`: a basket of goods priced in a currency with the latest stored rate.
-struct PriceCommand: ParsableCommand {
+struct PriceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "price",
         abstract: "Price a basket of goods in a currency, using the latest exchange rate in the store.",
@@ -45,14 +45,14 @@ struct PriceCommand: ParsableCommand {
     @Flag(help: "Print the priced basket as JSON on stdout.")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         guard let code = CurrencyCode.normalized(currency) else {
             throw usage("--currency: '\(currency)' is not a three-letter ISO 4217 code (e.g. EUR)")
         }
         let catalog = try loadCatalog()
         let basket = try loadBasket()
         if let unknown = BasketQuote.unknownGoods(basket, in: catalog) { throw usage(unknown.description) }
-        let (quote, maxAge, source) = try quote(for: code)
+        let (quote, maxAge, source) = try await quote(for: code)
         let priced: PricedBasket
         let stale: Bool
         do {
@@ -122,17 +122,17 @@ struct PriceCommand: ParsableCommand {
 
     /// The latest stored rate into `code`, with the `max_age` and the adapter of the feed that
     /// stored it (nil when the config no longer has that feed).
-    private func quote(for code: String) throws -> (ExchangeQuote, FeedDuration, CurrencyAdapter?) {
+    private func quote(for code: String) async throws -> (ExchangeQuote, FeedDuration, CurrencyAdapter?) {
         let source = GoodsCatalog.currency
         guard code != source else { return (.identity(source), CurrencyAdapter.defaultRatesMaxAge, nil) }
         let config = try options.load(unsetVariables: .placeholder)
         guard try config.storeExists() else {
             throw failure("no stored rates: \(config.storeDescription) does not exist yet; run `feedwork run` first")
         }
-        let rows = try config.storedRows()
+        let rows = try config.readingStore()
         do {
             let adapter = { (feed: String) in config.feed(named: feed)?.adapter as? CurrencyAdapter }
-            let (quote, maxAge) = try BasketQuote.storedQuote(into: code, rows: rows) { adapter($0)?.ratesMaxAge }
+            let (quote, maxAge) = try await BasketQuote.storedQuote(into: code, rows: rows) { adapter($0)?.ratesMaxAge }
             return (quote, maxAge, quote.feed.flatMap(adapter))
         } catch let missing as BasketQuote.MissingRate {
             guard case .noRate = missing else { throw failure(missing.description) }

@@ -4,7 +4,7 @@ import FeedKit
 import Foundation
 
 /// `feedwork rejects`: the records passes rejected, kept in `_rejects`, newest first.
-struct RejectsCommand: ParsableCommand {
+struct RejectsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rejects",
         abstract: "Show rejected records: why, where in the response, and which URL and page they came from.",
@@ -26,9 +26,10 @@ struct RejectsCommand: ParsableCommand {
     @Option(name: .customLong("run"), help: "Only the rejects of this run id.")
     var runID: Int64?
 
-    func run() throws {
+    func run() async throws {
         let store = try options.store()
         options.print(
-            try store.rejects(feed: options.feed, run: runID, limit: options.limit), table: HistoryPrinter.rejects)
+            try await store.rejects(feed: options.feed, run: runID, limit: options.limit), table: HistoryPrinter.rejects
+        )
     }
 }

@@ -4,7 +4,7 @@ import FeedKit
 import Foundation
 
 /// `feedwork runs`: the run history kept in `_runs`, newest first.
-struct RunsCommand: ParsableCommand {
+struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
         abstract: "Show the run history: each feed's passes with their status, counts and error.",
@@ -23,8 +23,8 @@ struct RunsCommand: ParsableCommand {
 
     @OptionGroup var options: HistoryOptions
 
-    func run() throws {
+    func run() async throws {
         let store = try options.store()
-        options.print(try store.runs(feed: options.feed, limit: options.limit), table: HistoryPrinter.runs)
+        options.print(try await store.runs(feed: options.feed, limit: options.limit), table: HistoryPrinter.runs)
     }
 }

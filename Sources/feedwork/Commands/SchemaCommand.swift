@@ -3,7 +3,7 @@ import FeedEngine
 import FeedKit
 
 /// `feedwork schema`: the tables a config's feeds write, from the config alone (no store needed).
-struct SchemaCommand: ParsableCommand {
+struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Show the entities the config's feeds write: columns, types, keys, relations and writers.",
@@ -38,7 +38,7 @@ struct SchemaCommand: ParsableCommand {
     @Flag(help: "Print the changes the next pass would make to the store (with --json, an array of them).")
     var plan = false
 
-    func run() throws {
+    func run() async throws {
         let config = try options.load(unsetVariables: .placeholder)
         var entities = config.declaredEntities
         if let entity {
@@ -51,10 +51,13 @@ struct SchemaCommand: ParsableCommand {
         }
         if plan {
             let exists = try config.storeExists()
-            let stored = exists ? try config.storedSchemas() : [:]
-            let sql = exists ? try config.storeSQL() : nil
-            let planned = try SchemaPlan.changes(declared: entities.map(\.schema), stored: stored).map { change in
-                PlannedChange(change, refusal: try sql.flatMap { try SchemaPlan.refusal(of: change, in: $0) })
+            let stored = exists ? try await config.storedSchemas() : [:]
+            let store = exists ? try config.readingStore() : nil
+            var planned: [PlannedChange] = []
+            for change in SchemaPlan.changes(declared: entities.map(\.schema), stored: stored) {
+                var refusal: String?
+                if let store { refusal = try await SchemaPlan.refusal(of: change, in: store) }
+                planned.append(PlannedChange(change, refusal: refusal))
             }
             Console.print(
                 json

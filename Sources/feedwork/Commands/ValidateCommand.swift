@@ -4,7 +4,7 @@ import FeedFixtures
 import FeedKit
 
 /// `feedwork validate`: checks a config without running anything.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check feeds.yaml and print every problem with its line and column.",
@@ -45,14 +45,14 @@ struct ValidateCommand: ParsableCommand {
         var problems: [Problem]
     }
 
-    func run() throws {
+    func run() async throws {
         guard json else {
             let config = try options.load()
             let enabled = config.feeds.filter(\.enabled).count
             Console.print(
                 "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storeDescription)"
             )
-            let changes = Self.storeChanges(config)
+            let changes = await Self.storeChanges(config)
             if !changes.isEmpty {
                 Console.print(
                     "the next pass changes the store (see feedwork schema --plan):\n"
@@ -79,8 +79,8 @@ struct ValidateCommand: ParsableCommand {
 
     /// The changes the next pass would make to `config`'s store (``SchemaPlan``); none when
     /// there is no store yet or it cannot be read.
-    static func storeChanges(_ config: FeedsConfig) -> [SchemaChange] {
-        guard (try? config.storeExists()) == true, let stored = try? config.storedSchemas() else { return [] }
+    static func storeChanges(_ config: FeedsConfig) async -> [SchemaChange] {
+        guard (try? config.storeExists()) == true, let stored = try? await config.storedSchemas() else { return [] }
         return SchemaPlan.changes(declared: config.declaredEntities.map(\.schema), stored: stored)
     }
 }

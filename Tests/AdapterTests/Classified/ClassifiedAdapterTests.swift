@@ -17,8 +17,8 @@ struct ClassifiedAdapterTests {
         #expect(feed.requests == 2)
         #expect(feed.counts.inserted == 311)
         #expect(feed.counts.rejected == 0)
-        #expect(try harness.count("category") == 11)
-        #expect(try harness.count("classified") == 300)
+        #expect(try await harness.count("category") == 11)
+        #expect(try await harness.count("classified") == 300)
     }
 
     @Test(.enabled(if: RealFixtures.available, "../shared/fixtures/real is not beside the checkout"))
@@ -27,11 +27,12 @@ struct ClassifiedAdapterTests {
         _ = try await harness.run()
         let emptyImages = try RealListing.ads().filter { $0["images_url"]?.objectValue?.members.isEmpty == true }
         #expect(emptyImages.count == 3)
-        let nullImages = try harness.integers(
+        let nullImages = try await harness.integers(
             "SELECT id FROM classified WHERE image_small IS NULL AND image_thumb IS NULL ORDER BY id")
         #expect(nullImages == emptyImages.compactMap { $0["id"]?.int64Value }.sorted())
-        #expect(try harness.count("classified") - nullImages.count == 297)
-        let anyNull = try harness.integers("SELECT id FROM classified WHERE image_small IS NULL OR image_thumb IS NULL")
+        #expect(try await harness.count("classified") - nullImages.count == 297)
+        let anyNull = try await harness.integers(
+            "SELECT id FROM classified WHERE image_small IS NULL OR image_thumb IS NULL")
         #expect(anyNull.count == 3, "an ad either has both images or none")
     }
 
@@ -41,7 +42,7 @@ struct ClassifiedAdapterTests {
         _ = try await harness.run()
         let withSiret = try RealListing.ads().filter { $0["siret"]?.stringValue != nil }
         #expect(withSiret.count == 22)
-        let rows = try harness.rows("SELECT id, siret FROM classified WHERE siret IS NOT NULL ORDER BY id")
+        let rows = try await harness.rows("SELECT id, siret FROM classified WHERE siret IS NOT NULL ORDER BY id")
         let stored = rows.compactMap { row -> String? in
             if case .integer(let id)? = row["id"], case .text(let siret)? = row["siret"] {
                 "\(id) \(siret)"
@@ -64,7 +65,8 @@ struct ClassifiedAdapterTests {
         let orderBy = schema.order.map { "\"\($0.column)\" \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
         #expect(!orderBy.isEmpty)
         let first = try #require(
-            try harness.rows("SELECT id, is_urgent, created_at FROM classified ORDER BY \(orderBy) LIMIT 1").first)
+            try await harness.rows("SELECT id, is_urgent, created_at FROM classified ORDER BY \(orderBy) LIMIT 1").first
+        )
         #expect(first["is_urgent"] == .integer(1))
         // The newest urgent ad, from the payload itself; `+0000` dates sort as text.
         let urgent = try RealListing.ads().filter { $0["is_urgent"]?.boolValue == true }
@@ -82,7 +84,7 @@ struct ClassifiedAdapterTests {
         _ = try await harness.run()
         let ad = try #require(try RealListing.ads().first)
         let id = try #require(ad["id"]?.int64Value)
-        let row = try #require(try harness.rows("SELECT * FROM classified WHERE id = ?", [.integer(id)]).first)
+        let row = try #require(try await harness.rows("SELECT * FROM classified WHERE id = ?", [.integer(id)]).first)
         #expect(ad["price"]?.numberText == "140.00")
         #expect(row["price"] == .integer(14000))
         #expect(row["currency"] == .text("EUR"))
@@ -106,12 +108,12 @@ struct ClassifiedAdapterTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .okWithRejects)
         #expect(feed.counts.rejected == 1)
-        #expect(try harness.count("classified") == 299)
-        #expect(
+        #expect(try await harness.count("classified") == 299)
+        await #expect(
             try harness.rejectReasons(entity: "classified")
                 == ["$[\(target)].category_id: unknown category 99: not in this pass's categories"])
         let id = try #require(ads[target]["id"]?.int64Value)
-        #expect(try harness.integers("SELECT id FROM classified WHERE id = \(id)").isEmpty)
+        await #expect(try harness.integers("SELECT id FROM classified WHERE id = \(id)").isEmpty)
     }
 
     @Test(.enabled(if: RealFixtures.available, "../shared/fixtures/real is not beside the checkout"))
@@ -132,7 +134,7 @@ struct ClassifiedAdapterTests {
         #expect(second.counts.deleted == 0)
         let id = try #require(ads[42]["id"]?.int64Value)
         #expect(
-            try harness.rows("SELECT title FROM classified WHERE id = ?", [.integer(id)]).first?["title"]
+            try await harness.rows("SELECT title FROM classified WHERE id = ?", [.integer(id)]).first?["title"]
                 == .text("A new title"))
     }
 
@@ -141,7 +143,9 @@ struct ClassifiedAdapterTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
         let parent = driver == .sqlite ? "_feed, _key" : "_feed, id"
-        #expect(try harness.foreignKeys(of: "classified") == ["(_feed, category_id) -> category (\(parent)) deferred"])
+        #expect(
+            try await harness.foreignKeys(of: "classified") == ["(_feed, category_id) -> category (\(parent)) deferred"]
+        )
     }
 
     @Test(arguments: HarnessStore.available)
@@ -158,7 +162,7 @@ struct ClassifiedAdapterTests {
     func offsetsWithoutAColonBecomeUTCAndPricesBecomeMinorUnits(driver: HarnessStore) async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
-        let rows = try harness.rows(
+        let rows = try await harness.rows(
             "SELECT id, price, created_at, image_small, image_thumb, siret FROM classified ORDER BY id")
         #expect(rows.map { $0["price"] } == [.integer(14000), .integer(2550), .integer(99)])
         #expect(
@@ -176,10 +180,10 @@ struct ClassifiedAdapterTests {
             listing: try TestFixtures.data("classified/listing.json"), extra: "    currency: jpy", driver: driver)
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.inserted == 4, "3 categories and the one ad with a whole yen price")
-        let row = try #require(try harness.rows("SELECT price, currency FROM classified").first)
+        let row = try #require(try await harness.rows("SELECT price, currency FROM classified").first)
         #expect(row["price"] == .integer(140))
         #expect(row["currency"] == .text("JPY"))
-        #expect(
+        await #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[1].price: price 25.5 has more than 0 decimals, too many for JPY",
                 "$[2].price: price 0.99 has more than 0 decimals, too many for JPY",
@@ -197,8 +201,10 @@ struct ClassifiedAdapterTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "duplicates.json", driver: driver)
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .ok)
-        #expect(try harness.count("classified") == 2)
-        #expect(try harness.rows("SELECT title FROM classified WHERE id = 601").first?["title"] == .text("second copy"))
+        #expect(try await harness.count("classified") == 2)
+        #expect(
+            try await harness.rows("SELECT title FROM classified WHERE id = 601").first?["title"]
+                == .text("second copy"))
         #expect(feed.counts.duplicates == 1)
         #expect(feed.notes.contains("1 duplicate classified key(s) in this pass ('601'); the last one wins"))
     }
@@ -215,7 +221,7 @@ struct ClassifiedAdapterTests {
 
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
-        let ids = try harness.integers(
+        let ids = try await harness.integers(
             """
             SELECT a.id FROM "\(schema.name)" a JOIN "\(target.name)" c
               ON c._feed = a._feed AND c."\(target.key[0])" = a."\(relation.column)"
@@ -242,7 +248,7 @@ struct ClassifiedAdapterTests {
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .ok)
         #expect(server.requests.map(\.path) == ["/categories.json", "/listing.json"])
-        #expect(try harness.count("classified") == 3)
+        #expect(try await harness.count("classified") == 3)
     }
 
     private func replacing(_ key: String, with value: JSONValue, in ad: JSONValue) throws -> JSONValue {

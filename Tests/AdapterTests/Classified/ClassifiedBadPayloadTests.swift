@@ -15,8 +15,8 @@ struct ClassifiedBadPayloadTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "wrong-types.json")
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(try harness.integers("SELECT id FROM classified") == [208])
-        #expect(
+        await #expect(try harness.integers("SELECT id FROM classified") == [208])
+        await #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].id: id must be a whole number, found a string",
                 "$[1].price: price must be a number, found a string",
@@ -33,7 +33,7 @@ struct ClassifiedBadPayloadTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "missing-and-null.json")
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(
+        await #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].id: id is missing",
                 "$[1].category_id: category_id is missing",
@@ -43,7 +43,7 @@ struct ClassifiedBadPayloadTests {
                 "$[5].is_urgent: is_urgent is missing",
                 "$[7]: expected an object, found null",
             ])
-        let row = try #require(try harness.rows("SELECT * FROM classified").first)
+        let row = try #require(try await harness.rows("SELECT * FROM classified").first)
         #expect(row["id"] == .integer(307))
         for column in ["description", "image_small", "image_thumb", "siret"] {
             #expect(row[column] == .null, "\(column) is optional")
@@ -54,7 +54,7 @@ struct ClassifiedBadPayloadTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "bad-numbers.json")
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(
+        await #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].id: id must be a whole number within the 64-bit range, found 123456789012345678901234567890",
                 "$[1].price: price 1e300 is too large",
@@ -62,7 +62,7 @@ struct ClassifiedBadPayloadTests {
                 "$[3].price: price must not be negative, found -5.00",
                 "$[4].id: id must be a whole number within the 64-bit range, found 405.5",
             ])
-        let rows = try harness.rows("SELECT id, price FROM classified ORDER BY id")
+        let rows = try await harness.rows("SELECT id, price FROM classified ORDER BY id")
         #expect(rows.map { $0["price"] } == [.integer(123_456_789), .integer(15_000)])
     }
 
@@ -70,7 +70,7 @@ struct ClassifiedBadPayloadTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "bad-dates.json")
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(
+        await #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[0].creation_date: creation_date is not an ISO 8601 date-time: '2019-13-05T15:56:59+0000'",
                 "$[1].creation_date: creation_date is not an ISO 8601 date-time: 'yesterday'",
@@ -78,7 +78,7 @@ struct ClassifiedBadPayloadTests {
                 "$[3].creation_date: creation_date must be a string, found a number",
             ])
         #expect(
-            try harness.rows("SELECT created_at FROM classified").map { $0["created_at"] } == [
+            try await harness.rows("SELECT created_at FROM classified").map { $0["created_at"] } == [
                 .text("2019-11-06T01:00:00Z")
             ])
     }
@@ -86,7 +86,8 @@ struct ClassifiedBadPayloadTests {
     @Test func eachRejectNamesTheResponseItCameFromOfTheTwo() async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(categories: "bad-categories.json", listing: "listing.json")
         _ = try await harness.run()
-        let sources = try harness.rows("SELECT DISTINCT entity, url, page FROM _rejects ORDER BY entity").map { row in
+        let sources = try await harness.rows("SELECT DISTINCT entity, url, page FROM _rejects ORDER BY entity").map {
+            row in
             "\(row["entity"]?.description ?? "") \(row["url"]?.description ?? "null") \(row["page"]?.description ?? "null")"
         }
         #expect(sources == ["category categories.json 1", "classified listing.json 2"], "\(sources)")
@@ -96,21 +97,21 @@ struct ClassifiedBadPayloadTests {
         let harness = try ClassifiedFeedFiles.fixtureHarness(categories: "bad-categories.json", listing: "listing.json")
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(
+        await #expect(
             try harness.rejectReasons(entity: "category") == [
                 "$[1].id: id must be a whole number, found a string",
                 "$[2].name: name is empty",
                 "$[3].name: name is missing",
                 "$[5]: expected an object, found a string",
             ])
-        #expect(try harness.rows("SELECT id, name FROM category").map { $0["name"] } == [.text("Véhicules")])
+        #expect(try await harness.rows("SELECT id, name FROM category").map { $0["name"] } == [.text("Véhicules")])
         #expect(feed.notes.contains("1 duplicate category key(s) in this pass ('1'); the last one wins"))
-        #expect(
+        await #expect(
             try harness.rejectReasons(entity: "classified") == [
                 "$[1].category_id: unknown category 2: not in this pass's categories",
                 "$[2].category_id: unknown category 3: not in this pass's categories",
             ])
-        #expect(try harness.integers("SELECT id FROM classified") == [101])
+        await #expect(try harness.integers("SELECT id FROM classified") == [101])
     }
 
     @Test func deepNestingInsideAnAdIsARejectNotACrash() async throws {
@@ -123,7 +124,8 @@ struct ClassifiedBadPayloadTests {
             categories: try TestFixtures.data("classified/categories.json"), listing: Data(listing.utf8))
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(try harness.rejectReasons(entity: "classified") == ["$[0].title: title must be a string, found a list"])
+        await #expect(
+            try harness.rejectReasons(entity: "classified") == ["$[0].title: title must be a string, found a list"])
     }
 
     // MARK: Bodies that fail the feed
@@ -181,7 +183,7 @@ struct ClassifiedBadPayloadTests {
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .failed)
         #expect(feed.error?.contains("nowhere.json") == true)
-        #expect(try harness.count("classified") == 3)
+        #expect(try await harness.count("classified") == 3)
     }
 
     /// Runs a good pass, then one with `categories` and/or `listing` replaced, which must fail;
@@ -200,9 +202,9 @@ struct ClassifiedBadPayloadTests {
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .failed)
         #expect(feed.error?.contains("feed 'ads'") == true)
-        #expect(try harness.count("category") == 3)
-        #expect(try harness.count("classified") == 3)
-        #expect(try harness.integers("SELECT id FROM classified ORDER BY id") == [101, 102, 103])
+        #expect(try await harness.count("category") == 3)
+        #expect(try await harness.count("classified") == 3)
+        await #expect(try harness.integers("SELECT id FROM classified ORDER BY id") == [101, 102, 103])
         return feed.error ?? ""
     }
 }

@@ -44,8 +44,9 @@ enum ClassifiedFeedFiles {
 
 extension FeedHarness {
     /// `path: reason` of every stored reject of `entity`, in the order they were stored.
-    func rejectReasons(entity: String) throws -> [String] {
-        try rows("SELECT path, reason FROM _rejects WHERE entity = $1 ORDER BY id", [.text(entity)]).compactMap { row in
+    func rejectReasons(entity: String) async throws -> [String] {
+        try await rows("SELECT path, reason FROM _rejects WHERE entity = $1 ORDER BY id", [.text(entity)]).compactMap {
+            row in
             if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] {
                 "\(path): \(reason)"
             } else {
@@ -55,8 +56,8 @@ extension FeedHarness {
     }
 
     /// The integer values of `column` over the rows of `sql`.
-    func integers(_ sql: String, column: String = "id") throws -> [Int64] {
-        try rows(sql).compactMap { if case .integer(let value)? = $0[column] { value } else { nil } }
+    func integers(_ sql: String, column: String = "id") async throws -> [Int64] {
+        try await rows(sql).compactMap { if case .integer(let value)? = $0[column] { value } else { nil } }
     }
 }
 

@@ -19,13 +19,13 @@ struct CurrencyAdapterTests {
         #expect(feed.status == .ok, "\(feed.error ?? "")")
         let list = try JSONSerialization.jsonObject(with: try RealFixtures.data("currency/currencylayer-list.json"))
         let expected = try #require((list as? [String: Any])?["currencies"] as? [String: String])
-        #expect(try harness.count("currency") == expected.count)
+        #expect(try await harness.count("currency") == expected.count)
         #expect(feed.counts.inserted == expected.count + 2)
-        let crc = try harness.rows("SELECT name FROM currency WHERE code = 'CRC'").first?["name"]
+        let crc = try await harness.rows("SELECT name FROM currency WHERE code = 'CRC'").first?["name"]
         #expect(crc == .text("Costa Rican Colón"), "\\u escapes are decoded")
-        #expect(
+        await #expect(
             try harness.rateLines() == ["AED 3.673103 2019-09-11T16:08:06Z", "AMD 476.340291 2019-09-11T16:08:06Z"])
-        let sources = try harness.rows("SELECT DISTINCT source FROM exchange_rate").map { $0["source"] }
+        let sources = try await harness.rows("SELECT DISTINCT source FROM exchange_rate").map { $0["source"] }
         #expect(sources == [.text("USD")])
     }
 
@@ -34,7 +34,7 @@ struct CurrencyAdapterTests {
         let harness = try CurrencyHarness.files(
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"))
         _ = try await harness.run()
-        let before = try harness.snapshot()
+        let before = try await harness.snapshot()
         try harness.write("live.json", try RealFixtures.data("currency/currencylayer-error-101.json"))
         let report = try await harness.run()
         let feed = try #require(report.feeds.first)
@@ -42,7 +42,7 @@ struct CurrencyAdapterTests {
         let error = try #require(feed.error)
         #expect(error.contains("error 101 (missing_access_key): You have not supplied an API Access Key."))
         #expect(error.contains("live.json"))
-        #expect(try harness.snapshot() == before)
+        await #expect(try harness.snapshot() == before)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -51,7 +51,7 @@ struct CurrencyAdapterTests {
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live-notation.json"),
             driver: driver)
         _ = try await harness.run()
-        #expect(
+        await #expect(
             try harness.rateLines() == [
                 "BTC 0.000105 2019-09-11T16:08:06Z", "EUR 0.908404 2019-09-11T16:08:06Z",
                 "GBP 0.8101650000 2019-09-11T16:08:06Z", "JPY 108 2019-09-11T16:08:06Z",
@@ -71,7 +71,7 @@ struct CurrencyAdapterTests {
         try harness.write("live.json", try CurrencyHarness.fixture("live-later.json"))
         let later = try await harness.run()
         #expect(later.feeds.first?.counts.inserted == 5)
-        let euro = try harness.rateLines().filter { $0.hasPrefix("EUR") }
+        let euro = try await harness.rateLines().filter { $0.hasPrefix("EUR") }
         #expect(euro == ["EUR 1.5 2019-09-11T16:08:06Z", "EUR 0.9 2019-09-11T17:08:06Z"])
     }
 
@@ -81,7 +81,7 @@ struct CurrencyAdapterTests {
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"),
             extra: ", currencies: [eur, JPY, NOK]", driver: driver)
         let report = try await harness.run()
-        #expect(try harness.rateLines().map { String($0.prefix(3)) } == ["EUR", "JPY"])
+        await #expect(try harness.rateLines().map { String($0.prefix(3)) } == ["EUR", "JPY"])
         #expect(report.feeds.first?.notes.contains("no quote for NOK") == true)
     }
 
@@ -97,7 +97,7 @@ struct CurrencyAdapterTests {
         #expect(requests.map(\.path) == ["/api/list", "/api/live"])
         #expect(requests.allSatisfy { $0.query("access_key") == "sekret-123" })
         #expect(requests.last?.query("currencies") == "EUR,GBP")
-        #expect(try harness.count("exchange_rate") == 2)
+        #expect(try await harness.count("exchange_rate") == 2)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -106,8 +106,8 @@ struct CurrencyAdapterTests {
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"),
             driver: driver)
         _ = try await harness.run()
-        #expect(try harness.count("exchange_rate") == 5)
-        #expect(try harness.foreignKeys(of: "exchange_rate").isEmpty, "a rate may name a currency the list lacks")
+        #expect(try await harness.count("exchange_rate") == 5)
+        #expect(try await harness.foreignKeys(of: "exchange_rate").isEmpty, "a rate may name a currency the list lacks")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -124,7 +124,7 @@ struct CurrencyAdapterTests {
         #expect(feed.status == .ok)
         #expect(server.requestCount == 2, "both responses are younger than their max_age")
         #expect(feed.counts.unchanged == 10)
-        #expect(try harness.count("exchange_rate") == 5)
+        #expect(try await harness.count("exchange_rate") == 5)
     }
 
     @Test(arguments: HarnessStore.available)

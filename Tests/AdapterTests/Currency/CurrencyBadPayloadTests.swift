@@ -48,7 +48,7 @@ struct CurrencyBadPayloadTests {
         let harness = try CurrencyHarness.files(
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"))
         _ = try await harness.run()
-        let before = try harness.snapshot()
+        let before = try await harness.snapshot()
         try harness.write("live.json", try CurrencyHarness.fixture("bad/\(body.file)"))
         let report = try await harness.run()
         let feed = try #require(report.feeds.first)
@@ -56,7 +56,7 @@ struct CurrencyBadPayloadTests {
         let error = try #require(feed.error)
         #expect(error.contains("feed 'fx'"))
         #expect(error.contains(body.expected), "\(error)")
-        #expect(try harness.snapshot() == before)
+        await #expect(try harness.snapshot() == before)
     }
 
     @Test func anErrorBodyOnTheCurrencyListFailsTheFeedToo() async throws {
@@ -65,7 +65,7 @@ struct CurrencyBadPayloadTests {
             live: try CurrencyHarness.fixture("live.json"))
         let report = try await harness.run()
         #expect(report.feeds.first?.error?.contains("list.json: the API reported error 104") == true)
-        #expect(try harness.tableNames(like: "exchange_rate%") == [], "the failed first pass left no table")
+        #expect(try await harness.tableNames(like: "exchange_rate%") == [], "the failed first pass left no table")
     }
 
     @Test func aCurrencyListThatIsNotAnObjectFailsWithItsPath() async throws {
@@ -84,8 +84,8 @@ struct CurrencyBadPayloadTests {
         let report = try await harness.run()
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .okWithRejects)
-        #expect(try harness.rateLines() == ["AMD 476.340291 2019-09-11T16:08:06Z"])
-        let rejects = try harness.rows(
+        await #expect(try harness.rateLines() == ["AMD 476.340291 2019-09-11T16:08:06Z"])
+        let rejects = try await harness.rows(
             "SELECT path, reason, raw FROM _rejects WHERE entity = 'exchange_rate' ORDER BY id")
         let reasons = rejects.map { row -> String in
             if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] {
@@ -114,11 +114,12 @@ struct CurrencyBadPayloadTests {
         )
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .okWithRejects)
-        let codes = try harness.rows("SELECT code FROM currency ORDER BY code").map { $0["code"] }
+        let codes = try await harness.rows("SELECT code FROM currency ORDER BY code").map { $0["code"] }
         #expect(codes == [.text("BHD"), .text("EUR")])
-        let reasons = try harness.rows("SELECT path, reason FROM _rejects WHERE entity = 'currency' ORDER BY id").map {
-            "\($0["path"] ?? .null): \($0["reason"] ?? .null)"
-        }
+        let reasons = try await harness.rows("SELECT path, reason FROM _rejects WHERE entity = 'currency' ORDER BY id")
+            .map {
+                "\($0["path"] ?? .null): \($0["reason"] ?? .null)"
+            }
         #expect(
             reasons == [
                 "$.currencies.eur: 'eur' is not a three-letter upper-case code",
@@ -136,7 +137,7 @@ struct CurrencyBadPayloadTests {
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .failed)
         #expect(report.feeds.first?.error?.contains("(the body looks like HTML)") == true)
-        #expect(try harness.count("_http_cache") == 0, "a failed pass caches nothing, so the next run asks again")
+        #expect(try await harness.count("_http_cache") == 0, "a failed pass caches nothing, so the next run asks again")
         _ = try await harness.run()
         #expect(server.requestCount == 4)
     }

@@ -31,7 +31,7 @@ struct CurrencySecretTests {
         let bytes = try storeBytes(harness)
         #expect(!bytes.isEmpty)
         #expect(bytes.range(of: Data(secret.utf8)) == nil)
-        let cachedURLs = try harness.rows("SELECT url FROM _http_cache").map { "\($0["url"] ?? .null)" }
+        let cachedURLs = try await harness.rows("SELECT url FROM _http_cache").map { "\($0["url"] ?? .null)" }
         #expect(cachedURLs.count == 2)
         #expect(cachedURLs.allSatisfy { $0.contains("access_key=***") })
     }
@@ -49,7 +49,7 @@ struct CurrencySecretTests {
         #expect(error.contains("error 101 (invalid_access_key): bad key"))
         #expect(error.contains("access_key=***"))
         #expect(!error.contains(secret))
-        let runErrors = try harness.rows("SELECT error FROM _runs").map { "\($0["error"] ?? .null)" }
+        let runErrors = try await harness.rows("SELECT error FROM _runs").map { "\($0["error"] ?? .null)" }
         #expect(runErrors.allSatisfy { !$0.contains(secret) })
         #expect(try storeBytes(harness).range(of: Data(secret.utf8)) == nil)
     }

@@ -54,8 +54,8 @@ enum CurrencyHarness {
 
 extension FeedHarness {
     /// `SELECT ... FROM exchange_rate` rows as `TARGET rate as_of` lines, sorted.
-    func rateLines() throws -> [String] {
-        try rows("SELECT target, rate, as_of FROM exchange_rate ORDER BY target, as_of").map { row in
+    func rateLines() async throws -> [String] {
+        try await rows("SELECT target, rate, as_of FROM exchange_rate ORDER BY target, as_of").map { row in
             [row["target"], row["rate"], row["as_of"]].map { value -> String in
                 if case .text(let text)? = value { text } else { "?" }
             }.joined(separator: " ")
@@ -64,14 +64,16 @@ extension FeedHarness {
 
     /// Every table's rows as text, to compare a store before and after a failed pass.
     func snapshot(_ tables: [String] = ["currency", "exchange_rate", "_rejects", "_http_cache", "_http_cache_body"])
-        throws -> [String]
+        async throws -> [String]
     {
-        try tables.flatMap { table in
-            try rows("SELECT * FROM \"\(table)\"").map { row in
+        var lines: [String] = []
+        for table in tables {
+            lines += try await rows("SELECT * FROM \"\(table)\"").map { row in
                 "\(table): "
                     + row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                     .joined(separator: ",")
             }
-        }.sorted()
+        }
+        return lines.sorted()
     }
 }

@@ -24,9 +24,9 @@ struct ECBRatesTests {
                 """, files: ["ecb.xml": body], store: driver)
     }
 
-    static func rates(_ harness: FeedHarness) throws -> [String: String] {
+    static func rates(_ harness: FeedHarness) async throws -> [String: String] {
         var rates: [String: String] = [:]
-        for row in try harness.rows("SELECT target, rate, source, as_of FROM exchange_rate") {
+        for row in try await harness.rows("SELECT target, rate, source, as_of FROM exchange_rate") {
             guard case .text(let target)? = row["target"], case .text(let rate)? = row["rate"] else { continue }
             #expect(row["source"] == .text("EUR"))
             #expect(row["as_of"] == .text("2017-03-08T00:00:00Z"))
@@ -41,18 +41,18 @@ struct ECBRatesTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.inserted == 31)
-        let rates = try Self.rates(harness)
+        let rates = try await Self.rates(harness)
         #expect(rates.count == 31)
         #expect(rates["USD"] == "1.0556")
         #expect(rates["HUF"] == "310.70")
         #expect(rates["IDR"] == "14144.80")
-        #expect(try harness.tableNames(like: "currency") == [], "the ECB publishes no currency list")
+        #expect(try await harness.tableNames(like: "currency") == [], "the ECB publishes no currency list")
     }
 
     @Test func ratesCurrenciesKeepsOnlyTheNamedTargets() async throws {
         let harness = try Self.harness(try Data(contentsOf: Self.daily), extra: ", currencies: [USD, GBP, XAU]")
         let report = try #require(try await harness.run().feeds.first)
-        #expect(try Self.rates(harness).keys.sorted() == ["GBP", "USD"])
+        await #expect(try Self.rates(harness).keys.sorted() == ["GBP", "USD"])
         #expect(report.hasNote("no rate for XAU"))
     }
 
@@ -65,7 +65,7 @@ struct ECBRatesTests {
         let harness = try Self.harness(Data(xml.utf8), extra: "").withRejectRatio()
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.inserted == 1)
-        let rejects = try harness.rows("SELECT reason, path FROM _rejects")
+        let rejects = try await harness.rows("SELECT reason, path FROM _rejects")
         #expect(rejects.first?["path"] == .text("Envelope/Cube/Cube[0]/Cube[1]"))
         #expect(rejects.first?["reason"] == .text(#"the rate must be a decimal number, found "n/a""#))
     }

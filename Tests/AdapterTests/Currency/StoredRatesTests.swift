@@ -15,7 +15,7 @@ struct StoredRatesTests {
         _ = try await harness.run()
         try harness.write("live.json", try CurrencyHarness.fixture("live.json"))
         _ = try await harness.run()
-        let quote = try #require(try StoredRates(store: harness.store()).latest(from: "USD", to: "EUR"))
+        let quote = try await #require(try StoredRates(store: harness.store()).latest(from: "USD", to: "EUR"))
         #expect(DecimalRounding.plain(quote.rate) == "0.9", "the later quote, though stored first")
         #expect(quote.asOf == "2019-09-11T17:08:06Z")
         #expect(quote.feed == "fx")
@@ -26,16 +26,16 @@ struct StoredRatesTests {
             list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"))
         _ = try await harness.run()
         let rates = StoredRates(store: try harness.store())
-        #expect(try rates.latest(from: "USD", to: "NOK") == nil)
-        #expect(try rates.knows("EUR") == true)
-        #expect(try rates.knows("XYZ") == false)
+        #expect(try await rates.latest(from: "USD", to: "NOK") == nil)
+        #expect(try await rates.knows("EUR") == true)
+        #expect(try await rates.knows("XYZ") == false)
     }
 
-    @Test func anEmptyStoreHasNoQuoteAndNoList() throws {
+    @Test func anEmptyStoreHasNoQuoteAndNoList() async throws {
         let harness = try CurrencyHarness.files(list: Data(), live: Data())
         let rates = StoredRates(store: try harness.store())
-        #expect(try rates.latest(from: "USD", to: "EUR") == nil)
-        #expect(try rates.knows("EUR") == nil)
+        #expect(try await rates.latest(from: "USD", to: "EUR") == nil)
+        #expect(try await rates.knows("EUR") == nil)
     }
 }
 
@@ -51,7 +51,7 @@ struct CrossRateTests {
 
     @Test func aPairNoFeedQuotesGoesThroughTheBaseThatQuotesBoth() async throws {
         let rates = StoredRates(store: try await Self.ecbHarness().store())
-        let quote = try #require(try rates.quote(from: "USD", to: "GBP"))
+        let quote = try #require(try await rates.quote(from: "USD", to: "GBP"))
         #expect(
             quote.cross
                 == ExchangeQuote.Cross(
@@ -62,21 +62,21 @@ struct CrossRateTests {
 
     @Test func theBaseItselfIsReachedThroughItsOwnRate() async throws {
         let rates = StoredRates(store: try await Self.ecbHarness().store())
-        let quote = try #require(try rates.quote(from: "USD", to: "EUR"))
+        let quote = try #require(try await rates.quote(from: "USD", to: "EUR"))
         #expect(quote.cross?.targetRate == 1)
         #expect(quote.cross?.sourceRate == Decimal(string: "1.0556"))
     }
 
     @Test func aStoredPairIsUsedAsItIs() async throws {
         let rates = StoredRates(store: try await Self.ecbHarness().store())
-        let quote = try #require(try rates.quote(from: "EUR", to: "GBP"))
+        let quote = try #require(try await rates.quote(from: "EUR", to: "GBP"))
         #expect(quote.cross == nil)
         #expect(DecimalRounding.plain(quote.rate) == "0.86753")
     }
 
     @Test func aCurrencyNoBaseQuotesHasNoQuote() async throws {
         let rates = StoredRates(store: try await Self.ecbHarness().store())
-        #expect(try rates.quote(from: "USD", to: "XAU") == nil)
+        #expect(try await rates.quote(from: "USD", to: "XAU") == nil)
     }
 
     @Test func aBasketPricedThroughTheBaseDividesOnceAndRoundsOnce() throws {

@@ -37,8 +37,8 @@ struct DestinationDeliveryTests {
         #expect(feed.status == .ok, "\(feed.error ?? "")")
         #expect(feed.counts.inserted == 70)
         #expect(feed.counts.duplicates == 0)
-        #expect(try harness.count("delivery") == 70)
-        let ids = try harness.rows("SELECT DISTINCT id FROM delivery")
+        #expect(try await harness.count("delivery") == 70)
+        let ids = try await harness.rows("SELECT DISTINCT id FROM delivery")
         #expect(ids.count == 70)
         let served = server.requests.filter { $0.number % 3 != 0 }
         #expect(served.map { $0.query("offset") } == ["0", "20", "40", "60", "80"])
@@ -51,7 +51,7 @@ struct DestinationDeliveryTests {
         let harness = try harness(url: server.url("/deliveries"))
         let first = try await harness.run()
         #expect(first.feeds.first?.counts.inserted == 70)
-        let before = try harness.rows("SELECT _key, _hash, _run FROM delivery ORDER BY _key")
+        let before = try await harness.rows("SELECT _key, _hash, _run FROM delivery ORDER BY _key")
         server.stop()
 
         let second = try await harness.run()
@@ -62,7 +62,7 @@ struct DestinationDeliveryTests {
         #expect(feed.counts.unchanged == 70)
         #expect(feed.staleURLs.count == 5, "the four pages and the empty last page")
         #expect(feed.staleURLs.allSatisfy { $0.contains("offset=") })
-        #expect(try harness.rows("SELECT _key, _hash, _run FROM delivery ORDER BY _key") == before)
+        #expect(try await harness.rows("SELECT _key, _hash, _run FROM delivery ORDER BY _key") == before)
     }
 
     @Test func aBadRequestFailsThePassAtOnceWithoutRetryOrPartialRows() async throws {
@@ -76,7 +76,7 @@ struct DestinationDeliveryTests {
         #expect(feed.error?.contains("HTTP 400") == true)
         #expect(feed.error?.contains("offset=40") == true)
         #expect(server.requests.filter { $0.query("offset") == "40" }.count == 1, "a 400 is not retried")
-        #expect(try harness.tableNames(like: "delivery%") == [], "pages 0 and 20 were rolled back with the pass")
+        #expect(try await harness.tableNames(like: "delivery%") == [], "pages 0 and 20 were rolled back with the pass")
     }
 
     @Test(.enabled(if: RealFixtures.available, "../shared/fixtures/real is not beside the checkout"))
@@ -90,7 +90,7 @@ struct DestinationDeliveryTests {
         #expect(feed.counts.inserted == 20)
         #expect(feed.requests == 2, "page 0, then the missing page 20 ends the list")
         let five = try #require(
-            try harness.rows("SELECT * FROM delivery WHERE id = 5").first)
+            try await harness.rows("SELECT * FROM delivery WHERE id = 5").first)
         #expect(five["description"] == .text("Deliver wine to Kenneth"))
         #expect(
             five["image_url"] == .text("https://s3-ap-southeast-1.amazonaws.com/lalamove-mock-api/images/pet-8.jpeg"))
@@ -98,7 +98,7 @@ struct DestinationDeliveryTests {
         #expect(five["longitude"] == .real(114.155288))
         #expect(five["address"] == .text("Cheung Sha Wan"))
         #expect(five["price"] == nil && five["rank"] == nil, "a delivery row has no flight columns")
-        let ids = try harness.rows("SELECT id FROM delivery ORDER BY id").compactMap { integer($0["id"]) }
+        let ids = try await harness.rows("SELECT id FROM delivery ORDER BY id").compactMap { integer($0["id"]) }
         #expect(ids == Array(0..<20))
     }
 
@@ -109,7 +109,7 @@ struct DestinationDeliveryTests {
             files: ["deliveries-0.json": try RealFixtures.data("destination/delivery-spec-example.json")])
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.inserted == 2)
-        let one = try #require(try harness.rows("SELECT * FROM delivery WHERE id = 1").first)
+        let one = try #require(try await harness.rows("SELECT * FROM delivery WHERE id = 1").first)
         #expect(one["description"] == .text("Deliver parcel to Leviero"))
         #expect(one["latitude"] == .real(22.319181))
         #expect(one["longitude"] == .real(114.170008))
@@ -125,13 +125,13 @@ struct DestinationDeliveryTests {
         #expect(feed.status == .okWithRejects)
         #expect(feed.counts.inserted == 4)
         #expect(feed.counts.rejected == 7)
-        let ids = try harness.rows("SELECT id FROM delivery ORDER BY id").compactMap { integer($0["id"]) }
+        let ids = try await harness.rows("SELECT id FROM delivery ORDER BY id").compactMap { integer($0["id"]) }
         #expect(ids == [1, 6, 7, 9])
-        let sparse = try #require(try harness.rows("SELECT * FROM delivery WHERE id = 6").first)
+        let sparse = try #require(try await harness.rows("SELECT * FROM delivery WHERE id = 6").first)
         #expect(sparse["description"] == .null)
         #expect(sparse["image_url"] == .null)
         #expect(sparse["latitude"] == .null)
-        let reasons = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").compactMap { row in
+        let reasons = try await harness.rows("SELECT path, reason FROM _rejects ORDER BY id").compactMap { row in
             text(row["path"]).flatMap { path in text(row["reason"]).map { "\(path): \($0)" } }
         }
         #expect(

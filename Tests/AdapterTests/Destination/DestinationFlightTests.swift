@@ -29,9 +29,11 @@ struct DestinationFlightTests {
         try FeedHarness(registry: Self.registry, yaml: flightsYAML(extra: extra), files: ["flights.json": body])
     }
 
-    func ranked(_ harness: FeedHarness) throws -> [String] {
-        try harness.rows("SELECT id FROM flight_offer WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Self.now))])
-            .compactMap { if case .text(let id)? = $0["id"] { id } else { nil } }
+    func ranked(_ harness: FeedHarness) async throws -> [String] {
+        try await harness.rows(
+            "SELECT id FROM flight_offer WHERE offer_date = ? ORDER BY rank", [.text(Self.day(Self.now))]
+        )
+        .compactMap { if case .text(let id)? = $0["id"] { id } else { nil } }
     }
 
     /// The UTC day of `date` as yyyy-MM-dd, by Foundation's calendar.
@@ -51,7 +53,7 @@ struct DestinationFlightTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .ok)
         #expect(feed.counts.inserted == 1)
-        let row = try #require(try harness.rows("SELECT * FROM flight_offer").first)
+        let row = try #require(try await harness.rows("SELECT * FROM flight_offer").first)
         #expect(row["kind"] == nil && row["title"] == nil && row["description"] == nil, "only flight columns")
         #expect(row["id"] == .text("145c0b77477400002a5f84b1_0"))
         #expect(row["image_url"] == .text("https://images.kiwi.com/photos/600x330/budapest_hu.jpg"))
@@ -83,8 +85,8 @@ struct DestinationFlightTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.counts.inserted == 5)
         #expect(feed.counts.rejected == 1)
-        #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
-        let reject = try #require(try harness.rows("SELECT path, reason FROM _rejects").first)
+        await #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
+        let reject = try #require(try await harness.rows("SELECT path, reason FROM _rejects").first)
         #expect(reject["path"] == .text("$.data[2].id"))
         #expect(reject["reason"] == .text("id is missing or null"))
     }
@@ -101,7 +103,7 @@ struct DestinationFlightTests {
     @Test func decimalPricesAreStoredExactlyAsMinorUnits() async throws {
         let harness = try harness(body: try TestFixtures.data("destination/flights-ten.json"), extra: "    top: 2")
         _ = try await harness.run(startDate: Self.now)
-        let prices = try harness.rows("SELECT id, price, currency FROM flight_offer ORDER BY rank")
+        let prices = try await harness.rows("SELECT id, price, currency FROM flight_offer ORDER BY rank")
         #expect(prices.map { $0["price"] } == [.integer(1200), .integer(1999)])
         #expect(prices.allSatisfy { $0["currency"] == .text("EUR") })
     }
@@ -114,11 +116,11 @@ struct DestinationFlightTests {
         let harness = try harness(body: Data(body.utf8))
         let report = try await harness.run(startDate: Self.now)
         #expect(report.feeds.first?.counts.rejected == 1)
-        let row = try #require(try harness.rows("SELECT id, price, currency FROM flight_offer").first)
+        let row = try #require(try await harness.rows("SELECT id, price, currency FROM flight_offer").first)
         #expect(row["id"] == .text("b"))
         #expect(row["price"] == .integer(1500))
         #expect(row["currency"] == .text("JPY"))
-        let reason = try harness.rows("SELECT reason FROM _rejects").first?["reason"]
+        let reason = try await harness.rows("SELECT reason FROM _rejects").first?["reason"]
         #expect(reason == .text("price 1500.5 is not a whole number of JPY minor units (0 decimals)"))
     }
 
@@ -167,10 +169,11 @@ struct DestinationFlightTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
         // BUD and BER were offered yesterday; the second London offer repeats today's first.
-        #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
+        await #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
         #expect(
             feed.notes.contains { $0.contains("passed over 3 offer(s) to destinations offered before: BUD, BER, LON") })
-        #expect(try harness.rows("SELECT id FROM flight_offer WHERE offer_date = ?", [.text(yesterday)]).count == 2)
+        #expect(
+            try await harness.rows("SELECT id FROM flight_offer WHERE offer_date = ?", [.text(yesterday)]).count == 2)
     }
 
     @Test func noRepeatsAlsoPassesOverFlightsOfTheTableBeforeTheSplit() async throws {
@@ -187,27 +190,27 @@ struct DestinationFlightTests {
         let report = try await harness.run(startDate: Self.now)
         // flights-ten.json holds one offer that is rejected.
         #expect(report.feeds.first?.status == .okWithRejects, "\(report.feeds.first?.error ?? "")")
-        #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
-        #expect(try harness.count("destination") == 2, "the old table keeps its rows and gets no new one")
+        await #expect(try ranked(harness) == ["offer_1", "offer_3", "offer_5", "offer_7", "offer_8"])
+        #expect(try await harness.count("destination") == 2, "the old table keeps its rows and gets no new one")
     }
 
     @Test func withoutNoRepeatsEarlierDestinationsAreOfferedAgain() async throws {
         let (harness, _) = try await harnessWithYesterdaysOffers()
         try harness.setConfig(flightsYAML())
         _ = try await harness.run(startDate: Self.now)
-        #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
+        await #expect(try ranked(harness) == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
     }
 
     @Test func runningAgainTheSameDayKeepsTodaysListWithNoRepeats() async throws {
         let harness = try harness(
             body: try TestFixtures.data("destination/flights-ten.json"), extra: "    no_repeats: true")
         _ = try await harness.run(startDate: Self.now)
-        let first = try ranked(harness)
+        let first = try await ranked(harness)
         let report = try await harness.run(startDate: Self.now)
         let feed = try #require(report.feeds.first)
         #expect(feed.counts.inserted == 0)
         #expect(feed.counts.unchanged == 5)
-        #expect(try ranked(harness) == first)
+        await #expect(try ranked(harness) == first)
         #expect(first == ["offer_0", "offer_1", "offer_3", "offer_4", "offer_5"])
     }
 
@@ -216,7 +219,7 @@ struct DestinationFlightTests {
             body: try TestFixtures.data("destination/flights-ten.json"),
             extra: "    top: 1\n    image_template: \"https://img.example/{cityCodeTo}/{mapIdto}.png\"")
         _ = try await harness.run(startDate: Self.now)
-        let row = try #require(try harness.rows("SELECT image_url FROM flight_offer").first)
+        let row = try #require(try await harness.rows("SELECT image_url FROM flight_offer").first)
         #expect(row["image_url"] == .text("https://img.example/BUD/budapest_hu.png"))
     }
 

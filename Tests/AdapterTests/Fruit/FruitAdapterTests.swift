@@ -29,7 +29,7 @@ struct FruitAdapterTests {
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok)
         #expect(report.feeds.first?.counts.inserted == 9)
-        let rows = try harness.rows(
+        let rows = try await harness.rows(
             "SELECT type, price, currency, weight, price_display, weight_display FROM fruit ORDER BY type")
         #expect(rows.count == 9)
         let apple = try #require(rows.first { $0["type"] == .text("apple") })
@@ -53,10 +53,11 @@ struct FruitAdapterTests {
         #expect(feed.status == .okWithRejects)
         #expect(feed.counts.inserted == 1)
         #expect(feed.counts.rejected == 7)
-        let apple = try #require(try harness.rows("SELECT price, weight FROM fruit WHERE type = 'apple'").first)
+        let apple = try #require(try await harness.rows("SELECT price, weight FROM fruit WHERE type = 'apple'").first)
         #expect(apple["price"] == .integer(159), "the last duplicate wins")
         #expect(feed.notes.contains("1 duplicate fruit key(s) in this pass ('apple'); the last one wins"))
-        let reasons = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").compactMap { row -> String? in
+        let reasons = try await harness.rows("SELECT path, reason FROM _rejects ORDER BY id").compactMap {
+            row -> String? in
             if case .text(let path)? = row["path"], case .text(let reason)? = row["reason"] {
                 "\(path): \(reason)"
             } else {
@@ -82,7 +83,7 @@ struct FruitAdapterTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .failed)
         #expect(feed.error?.contains("$.fruit") == true)
-        #expect(try harness.count("fruit") == 1)
+        #expect(try await harness.count("fruit") == 1)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -112,7 +113,7 @@ struct FruitAdapterTests {
             extra: "    stats_url: http://127.0.0.1:\(port)/stats\n    retries: 0", driver: driver)
         let offline = try await harness.run()
         #expect(offline.feeds.first?.outboxPending == 2)
-        #expect(try harness.count("_outbox") == 2)
+        #expect(try await harness.count("_outbox") == 2)
 
         let back = try LoopbackServer(start: false) { _ in .text("") }
         try back.start(port: port)

@@ -23,10 +23,10 @@ struct FailedPassRejectsTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
         let run = try #require(report.run)
-        let rejects = try harness.rows("SELECT run, path, reason FROM _rejects ORDER BY path")
+        let rejects = try await harness.rows("SELECT run, path, reason FROM _rejects ORDER BY path")
         #expect(rejects.map { $0["run"] } == [.integer(run), .integer(run)])
         #expect(rejects.map { $0["path"] } == [.text("$.items[0].in_stock"), .text("$.items[1].in_stock")])
-        #expect(try harness.tableNames(like: "item%") == [])
+        #expect(try await harness.tableNames(like: "item%") == [])
     }
 
     /// The tables of a pass are prepared in its transaction: a first pass that fails leaves no
@@ -38,8 +38,8 @@ struct FailedPassRejectsTests {
             url: "items.json", Self.yaml, files: ["items.json": Data(body.utf8)], driver: driver)
         let failed = try #require(try await harness.run().feeds.first)
         #expect(failed.status == .failed)
-        #expect(try harness.tableNames(like: "item%") == [])
-        #expect(try harness.count("_entities") == 0)
+        #expect(try await harness.tableNames(like: "item%") == [])
+        #expect(try await harness.count("_entities") == 0)
         try harness.setConfig(
             """
             feeds:
@@ -54,7 +54,7 @@ struct FailedPassRejectsTests {
             """)
         let corrected = try #require(try await harness.run().feeds.first)
         #expect(corrected.status == .ok, "\(corrected.error ?? "")")
-        let rows = try harness.rows("SELECT in_stock FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT in_stock FROM item ORDER BY id")
         #expect(JSONFeedTest.texts(rows, "in_stock") == ["Y", "N"])
     }
 
@@ -72,10 +72,11 @@ struct FailedPassRejectsTests {
             driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
-        let rejects = try harness.rows("SELECT run, reason FROM _rejects")
+        let rejects = try await harness.rows("SELECT run, reason FROM _rejects")
         #expect(rejects.count == 1)
         #expect(rejects.first?["run"] == report.run.map { .integer($0) })
-        #expect(try harness.tableNames(like: "item%") == [], "page 1's rows rolled back with the pass, and its table")
+        #expect(
+            try await harness.tableNames(like: "item%") == [], "page 1's rows rolled back with the pass, and its table")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -86,6 +87,6 @@ struct FailedPassRejectsTests {
             driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .okWithRejects)
-        #expect(try harness.count("_rejects") == 1)
+        #expect(try await harness.count("_rejects") == 1)
     }
 }

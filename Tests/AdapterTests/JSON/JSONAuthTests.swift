@@ -79,7 +79,7 @@ struct JSONAuthTests {
         #expect(error.contains("HTTP 401"))
         #expect(!error.contains("very-secret-key"))
         #expect(error.contains("key=***"))
-        let runs = try harness.rows("SELECT error FROM _runs")
+        let runs = try await harness.rows("SELECT error FROM _runs")
         #expect(JSONFeedTest.texts(runs, "error").allSatisfy { !$0.contains("very-secret-key") })
         // The successful first page of a later good pass is cached under a redacted URL.
         let good = try LoopbackServer { _ in .json(#"{"items":[{"id":1}]}"#).header("ETag", "\"v1\"") }
@@ -87,7 +87,7 @@ struct JSONAuthTests {
             url: good.url("/items"), "    auth: { type: api_key, query: key, value: \"${KEY}\" }\n" + Self.fields,
             environment: ["KEY": "very-secret-key"])
         _ = try await other.run()
-        let cached = JSONFeedTest.texts(try other.rows("SELECT url FROM _http_cache"), "url")
+        let cached = JSONFeedTest.texts(try await other.rows("SELECT url FROM _http_cache"), "url")
         #expect(cached.count == 1)
         #expect(cached.allSatisfy { !$0.contains("very-secret-key") && $0.contains("key=***") })
     }

@@ -62,7 +62,7 @@ struct JSONAutoColumnsTests {
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.status == .ok, "\(first.error ?? "")")
         #expect(first.counts.inserted == 3)
-        let schema = try #require(try harness.schemas()["item"])
+        let schema = try #require(try await harness.schemas()["item"])
         // Declared fields first; `name` is read by `label`, so it is no column of its own.
         #expect(
             schema.columns.map { "\($0.name):\($0.type.rawValue)" } == [
@@ -70,7 +70,7 @@ struct JSONAutoColumnsTests {
                 "tags:json", "code:text",
             ])
         #expect(first.hasNote("member 'Bad Name': not a column name"))
-        let rows = try harness.rows("SELECT id, qty, price, \"on\", at, ok, tags, code FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT id, qty, price, \"on\", at, ok, tags, code FROM item ORDER BY id")
         #expect(JSONFeedTest.texts(rows, "price") == ["2", "2.50", "12345678901234567890.5"], "no digit lost")
         #expect(JSONFeedTest.integers(rows, "qty") == [3, 4])
         #expect(JSONFeedTest.texts(rows, "on") == ["2024-02-29"])
@@ -82,15 +82,15 @@ struct JSONAutoColumnsTests {
         let again = try #require(try await harness.run().feeds.first)
         #expect(again.status == .ok, "\(again.error ?? "")")
         #expect(again.counts.unchanged == 3)
-        #expect(try harness.schemas()["item"] == schema)
+        #expect(try await harness.schemas()["item"] == schema)
 
         api.pass.set(2)
         let second = try #require(try await harness.run().feeds.first)
         #expect(second.status == .ok, "\(second.error ?? "")")
         #expect(second.hasNote("new column(s) rating (decimal)"))
-        let grown = try #require(try harness.schemas()["item"])
+        let grown = try #require(try await harness.schemas()["item"])
         #expect(grown.columns.map(\.name).suffix(2) == ["code", "rating"], "earlier columns are kept")
-        let after = try harness.rows("SELECT id, qty, rating, code FROM item ORDER BY id")
+        let after = try await harness.rows("SELECT id, qty, rating, code FROM item ORDER BY id")
         #expect(JSONFeedTest.integers(after, "id") == [1, 2, 3, 4])
         #expect(JSONFeedTest.texts(after, "rating") == ["4.5", "5"])
         #expect(after.map { $0["code"] } == [.null, .text("B7"), .null, .null], "a member a record lacks is NULL")
@@ -106,17 +106,20 @@ struct JSONAutoColumnsTests {
             #expect(try #require(try await harness.run().feeds.first).status == .ok, "the first pass creates the table")
             api.pass.set(2)
             let second = try #require(try await harness.run().feeds.first)
-            let columns = try #require(try harness.schemas()["item"]).columns.map(\.name)
+            let columns = try #require(try await harness.schemas()["item"]).columns.map(\.name)
             #expect(!columns.contains("rating"), "\(rule)")
             if fails {
                 #expect(second.status == .failed)
                 #expect(second.error?.contains("new column 'rating' (decimal)") == true, "\(second.error ?? "")")
-                #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 2, 3])
+                #expect(
+                    JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 2, 3])
             } else {
                 #expect(second.status == .ok, "\(second.error ?? "")")
                 #expect(second.hasNote("new member 'rating' (schema: new_columns: discard)"))
                 #expect(
-                    JSONFeedTest.integers(try harness.rows("SELECT qty FROM item ORDER BY id"), "qty") == [5, 4, 6])
+                    JSONFeedTest.integers(try await harness.rows("SELECT qty FROM item ORDER BY id"), "qty") == [
+                        5, 4, 6,
+                    ])
             }
         }
     }
@@ -144,8 +147,8 @@ struct JSONAutoColumnsTests {
             widened.error?.contains("column 'qty' is integer in the store and decimal now") == true,
             "\(widened.error ?? "")")
         #expect(widened.error?.contains("type_changes: freeze") == true)
-        #expect(try harness.schemas()["item"]?.columns.map(\.type) == [.integer, .integer])
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT qty FROM item ORDER BY id"), "qty") == [3, 4])
+        #expect(try await harness.schemas()["item"]?.columns.map(\.type) == [.integer, .integer])
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT qty FROM item ORDER BY id"), "qty") == [3, 4])
     }
 
     @Test func typesWidenAndNeverLoseADigit() {

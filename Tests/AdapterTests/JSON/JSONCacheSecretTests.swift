@@ -41,7 +41,7 @@ struct JSONCacheSecretTests {
         let report = try await harness.run()
         #expect(report.succeeded, "\(report.feeds.map(\.error))")
         #expect(server.requests.contains { $0.query("key") == Self.secret && $0.query("page") == "2" })
-        let entries = try StoredCache.decompressedEntries(storePath: try harness.config().storePath)
+        let entries = try await StoredCache.decompressedEntries(storePath: try harness.config().storePath)
         #expect(entries.count == 2)
         #expect(entries.allSatisfy { !$0.contains(Self.secret) }, "\(entries)")
         #expect(entries.contains { $0.contains("key=${KEY}") }, "the key is sealed as its variable")

@@ -31,7 +31,7 @@ struct JSONChildTableTests {
         let server = try Self.server(body)
         let harness = try JSONFeedTest.harness(url: server.url("/items"), Self.yaml, driver: driver)
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT _key, _position, value FROM item__tags ORDER BY _key, _position")
+        let rows = try await harness.rows("SELECT _key, _position, value FROM item__tags ORDER BY _key, _position")
         #expect(JSONFeedTest.texts(rows, "_key") == ["1", "1"])
         #expect(JSONFeedTest.integers(rows, "_position") == [0, 1])
         #expect(JSONFeedTest.texts(rows, "value") == ["red", "sweet"])
@@ -45,7 +45,7 @@ struct JSONChildTableTests {
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"), Self.yaml, driver: driver)
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT sku, qty FROM item__lines ORDER BY _position")
+        let rows = try await harness.rows("SELECT sku, qty FROM item__lines ORDER BY _position")
         #expect(JSONFeedTest.texts(rows, "sku") == ["a", "b"])
         #expect(JSONFeedTest.integers(rows, "qty") == [2, 5])
     }
@@ -57,7 +57,7 @@ struct JSONChildTableTests {
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"), Self.yaml, driver: driver)
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT codes FROM item")
+        let rows = try await harness.rows("SELECT codes FROM item")
         let codes = try JSONFeedTest.texts(rows, "codes").map { try JSONParser.parse(Data($0.utf8)) }
         #expect(codes == [try JSONParser.parse(Data(#"[1,"x",{"y":2}]"#.utf8))])
     }
@@ -72,7 +72,7 @@ struct JSONChildTableTests {
         body.set(#"{"items":[{"id":1,"tags":["z"]}]}"#)
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.updated == 1)
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT value FROM item__tags"), "value") == ["z"])
+        #expect(JSONFeedTest.texts(try await harness.rows("SELECT value FROM item__tags"), "value") == ["z"])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -85,6 +85,6 @@ struct JSONChildTableTests {
         body.set(#"{"items":[{"id":2,"tags":["b"]}]}"#)
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.deleted == 1)
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT _key FROM item__tags"), "_key") == ["2"])
+        #expect(JSONFeedTest.texts(try await harness.rows("SELECT _key FROM item__tags"), "_key") == ["2"])
     }
 }

@@ -26,7 +26,7 @@ struct JSONConversionTests {
             \(fields)
             """, driver: driver)
         let report = try #require(try await harness.run().feeds.first)
-        return (harness, report, try JSONFeedTest.rejects(harness))
+        return await (harness, report, try JSONFeedTest.rejects(harness))
     }
 
     @Test(arguments: HarnessStore.available)
@@ -38,7 +38,7 @@ struct JSONConversionTests {
                       active: { type: bool, true: [Y, yes], false: N }
                 """, driver: driver)
         #expect(report.status == .okWithRejects)
-        let rows = try harness.rows("SELECT id, active FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT id, active FROM item ORDER BY id")
         #expect(JSONFeedTest.integers(rows, "active") == [1, 0, 1])
         #expect(
             rejects == ["$.items[3].active: expected true or false (or true: Y, yes; false: N), found a string 'maybe'"]
@@ -54,7 +54,7 @@ struct JSONConversionTests {
                       status: { type: string, map: { A: active, I: inactive } }
                       level: { type: int, map: { low: 1, high: 3 } }
                 """, driver: driver)
-        let rows = try harness.rows("SELECT status, level FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT status, level FROM item ORDER BY id")
         #expect(JSONFeedTest.texts(rows, "status") == ["active", "inactive"])
         #expect(JSONFeedTest.integers(rows, "level") == [1, 3])
         #expect(rejects == ["$.items[2].status: a string 'X' is not listed in map (A, I)"])
@@ -69,7 +69,7 @@ struct JSONConversionTests {
                       price: { type: decimal, null_values: ["", "N/A", "-"], default: 0 }
                       note: { type: string, null_values: ["", "-"], required: true }
                 """, driver: driver)
-        let rows = try harness.rows("SELECT id, price, note FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT id, price, note FROM item ORDER BY id")
         #expect(JSONFeedTest.integers(rows, "id") == [2])
         #expect(rows.first?["price"] == .text("0"))
         #expect(rejects == ["$.items[0].note: note is missing or null", "$.items[2].note: note is missing or null"])
@@ -85,8 +85,8 @@ struct JSONConversionTests {
                       score: { type: double, from_string: true }
                 """, driver: driver)
         #expect(report.counts.inserted == 12)
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == Array(1...12))
-        #expect(try harness.rows("SELECT score FROM item WHERE id = 10").first?["score"] == .real(10.5))
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == Array(1...12))
+        #expect(try await harness.rows("SELECT score FROM item WHERE id = 10").first?["score"] == .real(10.5))
         #expect(rejects == ["$.items[12].id: expected a whole number (from_string), found a string '13x'"])
     }
 

@@ -81,7 +81,7 @@ struct JSONCursorFormatTests {
         try await Self.pass(harness)
         try await Self.pass(harness)
         #expect(api.sent.value == ["2026-01-02 00:00:00", "2026-01-03 10:00:13"])
-        let cursor = try harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'")
+        let cursor = try await harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'")
         #expect(JSONFeedTest.texts(cursor, "value") == ["2026-01-03T10:00:13Z"], "stored in ISO 8601, as always")
         withExtendedLifetime(server) {}
     }
@@ -117,7 +117,7 @@ struct JSONCursorFormatTests {
             incremental: "{ cursor_path: changed, param: since, format: unix }", driver: .sqlite)
         // The API writes unix seconds, which the field's pattern cannot read: every record is a reject.
         _ = try await harness.run()
-        try harness.execute(
+        try await harness.execute(
             "INSERT INTO _state(feed, key, value) VALUES ('items', 'cursor', '2026-01-02T10:00:00Z')")
         _ = try await harness.run()
         #expect(api.sent.value == [nil, "1767348000"])

@@ -32,7 +32,7 @@ struct JSONEchoedSecretTests {
         let report = try await harness.run()
         withExtendedLifetime(server) {}
         #expect(report.succeeded, "\(report.feeds.map(\.error))")
-        let rows = try harness.rows("SELECT note, _extra FROM item")
+        let rows = try await harness.rows("SELECT note, _extra FROM item")
         #expect(JSONFeedTest.texts(rows, "note") == ["your key is ***"])
         #expect(JSONFeedTest.texts(rows, "_extra").allSatisfy { !$0.contains(Self.secret) && $0.contains("***") })
     }
@@ -42,8 +42,8 @@ struct JSONEchoedSecretTests {
         let report = try await harness.run()
         withExtendedLifetime(server) {}
         #expect(report.succeeded, "\(report.feeds.map(\.error))")
-        #expect(try harness.count("item") == 1)
-        let rejects = try harness.rows("SELECT reason, raw FROM _rejects")
+        #expect(try await harness.count("item") == 1)
+        let rejects = try await harness.rows("SELECT reason, raw FROM _rejects")
         #expect(JSONFeedTest.texts(rejects, "reason").first?.contains("key holds a secret") == true)
         #expect(JSONFeedTest.texts(rejects, "raw").allSatisfy { !$0.contains(Self.secret) })
     }

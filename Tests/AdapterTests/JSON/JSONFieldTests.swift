@@ -45,7 +45,7 @@ struct JSONFieldTests {
                       rank: { path: meta.rank, type: int }
                 """)
         #expect(feed.status == .ok)
-        let row = try #require(try harness.rows("SELECT * FROM item").first)
+        let row = try #require(try await harness.rows("SELECT * FROM item").first)
         #expect(row["id"] == .integer(7))
         #expect(row["name"] == .text("  Gala Apple "))
         #expect(row["price"] == .text("19.90"))
@@ -60,7 +60,7 @@ struct JSONFieldTests {
         let (harness, _) = try await Self.run(
             records: Self.record,
             fields: "      name: string\n      rank: { path: meta.rank, type: int }\n      id: int")
-        let columns = try harness.rows(
+        let columns = try await harness.rows(
             "SELECT name FROM pragma_table_info('item') WHERE name NOT LIKE '\\_%' ESCAPE '\\'")
         #expect(JSONFeedTest.texts(columns, "name") == ["name", "rank", "id"])
     }
@@ -71,7 +71,7 @@ struct JSONFieldTests {
             fields:
                 "      id: int\n      name: { type: string, transform: [trim, lowercase] }\n      upper: { path: name, type: string, transform: uppercase }"
         )
-        let row = try #require(try harness.rows("SELECT name, upper FROM item").first)
+        let row = try #require(try await harness.rows("SELECT name, upper FROM item").first)
         #expect(row["name"] == .text("gala apple"))
         #expect(row["upper"] == .text("  GALA APPLE "))
     }
@@ -82,7 +82,7 @@ struct JSONFieldTests {
             fields:
                 "      id: int\n      note: { type: string, default: none }\n      rank: { path: meta.rank, type: int, default: 0 }\n      on: { type: bool, default: true }"
         )
-        let rows = try harness.rows("SELECT note, rank, \"on\" FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT note, rank, \"on\" FROM item ORDER BY id")
         #expect(JSONFeedTest.texts(rows, "note") == ["none", "none"])
         #expect(JSONFeedTest.integers(rows, "rank") == [0, 0])
         #expect(JSONFeedTest.integers(rows, "on") == [1, 1])
@@ -97,7 +97,7 @@ struct JSONFieldTests {
                       price_cents: { path: price, type: int, multiply: 100 }
                       ratio_pct: { path: ratio, type: double, multiply: 100 }
                 """)
-        let row = try #require(try harness.rows("SELECT * FROM item").first)
+        let row = try #require(try await harness.rows("SELECT * FROM item").first)
         #expect(row["weight_kg"] == .text("1.250"))
         #expect(row["price_cents"] == .integer(1990))
         #expect(row["ratio_pct"] == .real(25))
@@ -107,7 +107,7 @@ struct JSONFieldTests {
         let (harness, feed) = try await Self.run(
             records: #"[{"id":1,"p":"19.99","y":1500},{"id":2,"p":5,"y":"12"},{"id":3,"p":1.999,"y":1}]"#,
             fields: "      id: int\n      p: { type: money, currency: EUR }\n      y: { type: money, currency: jpy }")
-        let rows = try harness.rows("SELECT p, y FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT p, y FROM item ORDER BY id")
         #expect(JSONFeedTest.integers(rows, "p") == [1999, 500])
         #expect(JSONFeedTest.integers(rows, "y") == [1500, 12])
         #expect(feed.counts.rejected == 1, "1.999 EUR has too many decimals")
@@ -123,7 +123,7 @@ struct JSONFieldTests {
                       ms: { type: timestamp, format: unix_ms }
                       local: { type: timestamp, format: "dd/MM/yyyy HH:mm" }
                 """)
-        let row = try #require(try harness.rows("SELECT * FROM item").first)
+        let row = try #require(try await harness.rows("SELECT * FROM item").first)
         #expect(row["iso"] == .text("2024-01-31T00:00:00Z"))
         #expect(row["unix"] == .text("2023-11-14T22:13:20Z"))
         #expect(row["ms"] == .text("2023-11-14T22:13:20.123Z"))
@@ -134,7 +134,7 @@ struct JSONFieldTests {
         let (harness, _) = try await Self.run(
             records: Self.record, fields: "      id: int\n      rank: { path: meta.rank, type: int }",
             extra: "    extra: keep")
-        let row = try #require(try harness.rows("SELECT _extra FROM item").first)
+        let row = try #require(try await harness.rows("SELECT _extra FROM item").first)
         guard case .text(let text)? = row["_extra"] else {
             Issue.record("no _extra")
             return
@@ -147,7 +147,7 @@ struct JSONFieldTests {
 
     @Test func undeclaredMembersAreIgnoredByDefault() async throws {
         let (harness, _) = try await Self.run(records: Self.record, fields: "      id: int")
-        let columns = try harness.rows("SELECT name FROM pragma_table_info('item') WHERE name = '_extra'")
+        let columns = try await harness.rows("SELECT name FROM pragma_table_info('item') WHERE name = '_extra'")
         #expect(columns.isEmpty)
     }
 
@@ -160,7 +160,7 @@ struct JSONFieldTests {
             "    records: items\n    entity: stock\n    key: [shop, sku]\n    fields: { shop: string, sku: int, n: int }"
         )
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT _key, n FROM stock ORDER BY _key")
+        let rows = try await harness.rows("SELECT _key, n FROM stock ORDER BY _key")
         #expect(JSONFeedTest.texts(rows, "_key") == ["a|1", "b|1"])
         #expect(JSONFeedTest.integers(rows, "n") == [3, 2])
     }
@@ -170,6 +170,6 @@ struct JSONFieldTests {
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"), "    records: $\n    entity: item\n    key: id\n    fields: { id: int }")
         _ = try await harness.run()
-        #expect(try harness.count("item") == 2)
+        #expect(try await harness.count("item") == 2)
     }
 }

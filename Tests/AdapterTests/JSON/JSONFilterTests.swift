@@ -45,10 +45,10 @@ struct JSONFilterTests {
             server: server)
         let report = try await Self.run(harness)
         #expect(report.status == .ok)
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [2, 4])
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == [2, 4])
         #expect(report.counts.inserted == 2)
         #expect(report.counts.rejected == 0)
-        #expect(try harness.count("_rejects") == 0)
+        #expect(try await harness.count("_rejects") == 0)
         #expect(report.hasNote("3 record(s) filtered out"), "\(report.notes)")
     }
 
@@ -56,7 +56,7 @@ struct JSONFilterTests {
         let server = try LoopbackServer { _ in .json(Self.items) }
         let harness = try Self.harness(#"["price<10", "id!=3"]"#, server: server)
         let report = try await Self.run(harness)
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 5])
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 5])
         #expect(report.hasNote("3 record(s) filtered out"), "\(report.notes)")
     }
 

@@ -63,8 +63,8 @@ struct JSONForEachTests {
         server.requests.map(\.path).filter { $0.hasSuffix("/lines") }.sorted()
     }
 
-    static func lines(_ harness: FeedHarness) throws -> [String] {
-        try harness.rows("SELECT order_id, line, sku FROM order_line ORDER BY order_id, line").map { row in
+    static func lines(_ harness: FeedHarness) async throws -> [String] {
+        try await harness.rows("SELECT order_id, line, sku FROM order_line ORDER BY order_id, line").map { row in
             "\(row["order_id"]?.description ?? "")/\(row["line"]?.description ?? ""): \(row["sku"]?.description ?? "")"
         }
     }
@@ -82,7 +82,7 @@ struct JSONForEachTests {
         #expect(feed.status == .ok, "\(feed.error ?? "")")
         #expect(feed.hasNote("for_each: followed 3 order rows"), "\(feed.notes)")
         #expect(Self.linePaths(server) == ["/orders/1/lines", "/orders/2/lines", "/orders/3/lines"])
-        #expect(
+        await #expect(
             try Self.lines(harness) == [
                 "1/1: SKU-1-1", "2/1: SKU-2-1", "2/2: SKU-2-2", "3/1: SKU-3-1", "3/2: SKU-3-2", "3/3: SKU-3-3",
             ])
@@ -111,7 +111,7 @@ struct JSONForEachTests {
         #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
         let followed = server.requests.dropFirst(before).map(\.path).sorted()
         #expect(followed == ["/orders/2/lines", "/orders/4/lines"])
-        #expect(try Self.lines(harness).filter { $0.hasPrefix("4/") }.count == 4)
+        await #expect(try Self.lines(harness).filter { $0.hasPrefix("4/") }.count == 4)
 
         // Nothing changed: no line request at all.
         let idle = server.requestCount
@@ -137,8 +137,8 @@ struct JSONForEachTests {
         let report = try await harness.run(feeds: ["order_lines"])
         let feed = try #require(report.feeds.first)
         #expect(feed.status != .failed, "\(feed.error ?? "")")
-        #expect(try Self.lines(harness).map { $0.prefix(2) } == ["1/", "3/", "3/", "3/"])
-        let rejects = try JSONFeedTest.rejects(harness)
+        await #expect(try Self.lines(harness).map { $0.prefix(2) } == ["1/", "3/", "3/", "3/"])
+        let rejects = try await JSONFeedTest.rejects(harness)
         #expect(rejects.count == 1)
         #expect(rejects.first?.contains("order 2") == true && rejects.first?.contains("404") == true, "\(rejects)")
     }
@@ -155,8 +155,8 @@ struct JSONForEachTests {
         let feed = try #require(report.feeds.first)
         #expect(feed.status == .ok, "\(feed.error ?? "")")
         #expect(feed.hasNote("1 order answered 404 Not Found: 3"), "\(feed.notes)")
-        #expect(try JSONFeedTest.rejects(harness).isEmpty)
-        #expect(try harness.count("order_line") == 3)
+        await #expect(try JSONFeedTest.rejects(harness).isEmpty)
+        #expect(try await harness.count("order_line") == 3)
     }
 
     @Test func parentValuesFillParamsAndHeadersAndWhereChoosesParents() async throws {
@@ -177,7 +177,7 @@ struct JSONForEachTests {
         let report = try await harness.run(feeds: ["order_lines"])
         #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
         #expect(server.requests.filter { $0.path == "/lines" }.compactMap { $0.query("order") }.sorted() == ["1", "3"])
-        #expect(try Self.lines(harness) == ["1/1: via-query-1", "3/1: via-query-3"])
+        await #expect(try Self.lines(harness) == ["1/1: via-query-1", "3/1: via-query-3"])
     }
 
     @Test func badForEachBlocksAreRefusedWithTheirPlace() throws {
@@ -255,7 +255,7 @@ struct JSONForEachTests {
         let first = try await harness.run()
         #expect(first.feeds.first?.status == .ok, "\(first.feeds.first?.error ?? "")")
         #expect(Self.linePaths(server) == ["/orders/1/lines", "/orders/2/lines", "/orders/3/lines"])
-        #expect(
+        await #expect(
             try Self.lines(harness) == [
                 "1/1: SKU-1-1", "2/1: SKU-2-1", "2/2: SKU-2-2", "3/1: SKU-3-1", "3/2: SKU-3-2", "3/3: SKU-3-3",
             ])
@@ -276,8 +276,8 @@ struct JSONForEachTests {
         let harness = try Self.sameFeed(server, store: .sqlite)
         let report = try await harness.run()
         #expect(report.feeds.first?.status != .failed, "\(report.feeds.first?.error ?? "")")
-        #expect(try harness.count("order_line") == 5)
-        let rejects = try JSONFeedTest.rejects(harness)
+        #expect(try await harness.count("order_line") == 5)
+        let rejects = try await JSONFeedTest.rejects(harness)
         #expect(rejects.count == 1 && rejects.first?.contains("order 1") == true, "\(rejects)")
     }
 

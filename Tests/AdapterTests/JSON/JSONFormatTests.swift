@@ -36,7 +36,7 @@ struct JSONFormatTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.inserted == 31)
-        let huf = try harness.rows("SELECT day, rate FROM euro_rate WHERE currency = 'HUF'")
+        let huf = try await harness.rows("SELECT day, rate FROM euro_rate WHERE currency = 'HUF'")
         #expect(huf.first.map { Self.text($0, "rate") } == "310.70")
         #expect(huf.first.map { Self.text($0, "day") } == "2017-03-08T00:00:00Z")
     }
@@ -60,7 +60,7 @@ struct JSONFormatTests {
                   name: string
             """)
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT id, in_stock, price, name FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT id, in_stock, price, name FROM item ORDER BY id")
         #expect(rows.map { $0["id"] } == [.integer(7), .integer(8)])
         #expect(rows.map { $0["in_stock"] } == [.integer(1), .integer(0)])
         #expect(rows.map { Self.text($0, "price") } == ["12.50", "3"])
@@ -81,7 +81,7 @@ struct JSONFormatTests {
             """, driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.inserted == 3, "\(report.error ?? "")")
-        let rows = try harness.rows("SELECT id, name, price FROM fruit ORDER BY id")
+        let rows = try await harness.rows("SELECT id, name, price FROM fruit ORDER BY id")
         #expect(rows.map { Self.text($0, "name") } == ["Apple", "Pear, ripe", "Quince"])
         #expect(rows.map { $0["price"] } == [.text("0.50"), .text("1.20"), .null])
     }
@@ -96,7 +96,7 @@ struct JSONFormatTests {
                 fields: { id: int, name: string, price: string }
             """, files: ["fruit.csv": try TestFixtures.data("formats/fruit-latin1.csv")])
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT name, price FROM fruit ORDER BY id")
+        let rows = try await harness.rows("SELECT name, price FROM fruit ORDER BY id")
         #expect(rows.map { Self.text($0, "name") } == ["Pomme", "Poire; mûre"])
         #expect(rows.map { Self.text($0, "price") } == ["0,50", "1,20"])
     }

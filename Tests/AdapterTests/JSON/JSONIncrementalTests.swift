@@ -61,8 +61,8 @@ struct JSONIncrementalTests {
         return try #require(await engine.run().feeds.first)
     }
 
-    static func cursor(_ harness: FeedHarness) throws -> String? {
-        let rows = try harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'")
+    static func cursor(_ harness: FeedHarness) async throws -> String? {
+        let rows = try await harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'")
         return JSONFeedTest.texts(rows, "value").first
     }
 
@@ -74,7 +74,7 @@ struct JSONIncrementalTests {
         let (harness, server) = try Self.harness(api, incremental: Self.basic, driver: driver)
         let first = try await Self.pass(harness)
         #expect(first.counts.inserted == 3)
-        #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
+        await #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
         api.change(2, updated: "2026-01-04T09:00:00Z", total: "25")
         api.change(4, updated: "2026-01-05T09:00:00Z", total: "40")
         let second = try await Self.pass(harness)
@@ -83,7 +83,7 @@ struct JSONIncrementalTests {
         #expect((third.counts.inserted, third.counts.updated, third.counts.unchanged) == (0, 0, 1))
         #expect(api.sent.value == ["2025-12-11T00:00:00Z", "2026-01-03T10:00:00Z", "2026-01-05T09:00:00Z"])
         #expect(api.served.value == [3, 3, 1])
-        #expect(try harness.count("order") == 4)
+        #expect(try await harness.count("order") == 4)
         withExtendedLifetime(server) {}
     }
 
@@ -95,12 +95,12 @@ struct JSONIncrementalTests {
         api.change(4, updated: "2026-01-06T00:00:00Z", total: "40")
         api.failing.set(true)
         #expect(try await Self.pass(harness).status == .failed)
-        #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
+        await #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
         api.failing.set(false)
         let retried = try await Self.pass(harness)
         #expect(api.sent.value.last == "2026-01-03T10:00:00Z")
         #expect(retried.counts.inserted == 1)
-        #expect(try Self.cursor(harness) == "2026-01-06T00:00:00Z")
+        await #expect(try Self.cursor(harness) == "2026-01-06T00:00:00Z")
         withExtendedLifetime(server) {}
     }
 
@@ -114,7 +114,7 @@ struct JSONIncrementalTests {
         #expect(api.sent.value.last == "2025-12-11T00:00:00Z")
         #expect(api.served.value == [3, 1, 3])
         #expect(full.counts.unchanged == 3)
-        #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
+        await #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
         withExtendedLifetime(server) {}
     }
 
@@ -146,7 +146,7 @@ struct JSONIncrementalTests {
                 .replacingOccurrences(of: server.url("/orders"), with: ignoring.url("/orders")))
         let second = try await Self.pass(harness)
         #expect(second.counts.updated == 1)
-        #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
+        await #expect(try Self.cursor(harness) == "2026-01-03T10:00:00Z")
         withExtendedLifetime(server) {}
     }
 
@@ -171,7 +171,7 @@ struct JSONIncrementalTests {
         let second = try await Self.pass(harness)
         #expect(api.sent.value == ["0", "5"])
         #expect(second.counts.inserted == 0)
-        #expect(try Self.cursor(harness) == "5")
+        await #expect(try Self.cursor(harness) == "5")
     }
 
     @Test(arguments: HarnessStore.available)

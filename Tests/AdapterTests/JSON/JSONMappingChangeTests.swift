@@ -42,8 +42,8 @@ struct JSONMappingChangeTests {
     }
 
     /// `column`'s text values, by id.
-    static func texts(_ harness: FeedHarness, _ column: String) throws -> [String] {
-        try harness.rows("SELECT \"\(column)\" AS v FROM item ORDER BY id").map { row in
+    static func texts(_ harness: FeedHarness, _ column: String) async throws -> [String] {
+        try await harness.rows("SELECT \"\(column)\" AS v FROM item ORDER BY id").map { row in
             if case .text(let text)? = row["v"] { text } else { "NULL" }
         }
     }
@@ -56,7 +56,7 @@ struct JSONMappingChangeTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok)
         #expect((report.counts.updated, report.counts.unchanged) == (2, 0))
-        #expect(try Self.texts(harness, "b2") == ["b1", "b2"])
+        await #expect(try Self.texts(harness, "b2") == ["b1", "b2"])
         #expect(report.hasNote("fields of 'item' changed"))
     }
 
@@ -71,8 +71,8 @@ struct JSONMappingChangeTests {
             fields: "{ id: int, second: { path: a, type: string }, first: { path: b, type: string } }")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.updated == 2)
-        #expect(try Self.texts(harness, "first") == ["b1", "b2"])
-        #expect(try Self.texts(harness, "second") == ["a1", "a2"])
+        await #expect(try Self.texts(harness, "first") == ["b1", "b2"])
+        await #expect(try Self.texts(harness, "second") == ["a1", "a2"])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -84,8 +84,8 @@ struct JSONMappingChangeTests {
             fields: "{ id: int, first: { path: a, type: string }, second: { path: b, type: string } }")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.updated == 2)
-        #expect(try Self.texts(harness, "first") == ["a1", "a2"])
-        #expect(try Self.texts(harness, "second") == ["b1", "b2"])
+        await #expect(try Self.texts(harness, "first") == ["a1", "a2"])
+        await #expect(try Self.texts(harness, "second") == ["b1", "b2"])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -112,6 +112,6 @@ struct JSONMappingChangeTests {
             harness, to: server.url("/items"), fields: "{ id: int, a: string, b2: { path: b, type: string } }")
         let report = try #require(try await harness.run(offline: true).feeds.first)
         #expect(report.counts.updated == 2)
-        #expect(try Self.texts(harness, "b2") == ["b1", "b2"])
+        await #expect(try Self.texts(harness, "b2") == ["b1", "b2"])
     }
 }

@@ -70,8 +70,8 @@ struct JSONNameCaseTests {
         #expect(
             report.feeds.first?.error?.contains("entity 'Item' differs from the store's entity 'item' only in case")
                 == true, "\(report.feeds.map(\.error))")
-        #expect(try harness.count("item") == 1)
-        #expect(try harness.rows("SELECT name FROM _entities").count == 1)
+        #expect(try await harness.count("item") == 1)
+        #expect(try await harness.rows("SELECT name FROM _entities").count == 1)
     }
 
     @Test func aFieldDifferingOnlyInCaseFromAStoredColumnFailsTheFeed() async throws {

@@ -71,10 +71,10 @@ struct JSONOAuth2Tests {
         }
         let access = try #require(server.everyToken.first)
         #expect(server.apiRequests.map { $0.header("authorization") } == ["Bearer \(access)", "Bearer \(access)"])
-        #expect(try harness.count("item") == 3)
+        #expect(try await harness.count("item") == 3)
 
         // The token is kept in _state, sealed: no byte of it (or of the secret) is stored.
-        let state = try harness.rows("SELECT key, value FROM _state WHERE key = 'auth.oauth2'")
+        let state = try await harness.rows("SELECT key, value FROM _state WHERE key = 'auth.oauth2'")
         let sealed = try #require(JSONFeedTest.texts(state, "value").first)
         #expect(sealed.hasPrefix("v1:"))
         #expect(!sealed.contains(access) && !sealed.contains(server.settings.clientSecret))

@@ -17,9 +17,9 @@ struct JSONPageSummaryTests {
             fields: { id: int, name: string }
         """
 
-    func summaries(_ harness: FeedHarness) throws -> [String] {
+    func summaries(_ harness: FeedHarness) async throws -> [String] {
         JSONFeedTest.texts(
-            try harness.rows("SELECT value FROM _state WHERE key LIKE 'json.page.%' ORDER BY key"), "value")
+            try await harness.rows("SELECT value FROM _state WHERE key LIKE 'json.page.%' ORDER BY key"), "value")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -29,7 +29,7 @@ struct JSONPageSummaryTests {
         _ = try await harness.run()
         // Bodies that no longer inflate: a pass that needed one would have no cache entry.
         let byte = harness.storeKind == .postgres ? #"'\x00'::bytea"# : "x'00'"
-        try harness.execute("UPDATE _http_cache_body SET body = \(byte), body_size = 1000")
+        try await harness.execute("UPDATE _http_cache_body SET body = \(byte), body_size = 1000")
         let firstPassRequests = server.requestCount
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.hasNote("3 page(s) unchanged"))
@@ -46,11 +46,11 @@ struct JSONPageSummaryTests {
             url: server.url("/i"), Self.yaml.replacingOccurrences(of: "limit: 2,", with: "limit: 2, parallel: 4,"),
             driver: driver)
         _ = try await harness.run()
-        let firstFetch = JSONFeedTest.texts(try harness.rows("SELECT max(fetched_at) AS t FROM _http_cache"), "t")
+        let firstFetch = JSONFeedTest.texts(try await harness.rows("SELECT max(fetched_at) AS t FROM _http_cache"), "t")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.hasNote("70 page(s) unchanged"))
         #expect((report.counts.unchanged, report.counts.inserted, report.counts.updated) == (140, 0, 0))
-        let refreshed = try harness.rows(
+        let refreshed = try await harness.rows(
             "SELECT count(*) AS n FROM _http_cache WHERE fetched_at > $1", [.text(firstFetch.first ?? "")])
         #expect(JSONFeedTest.integers(refreshed, "n") == [70])
     }
@@ -60,14 +60,14 @@ struct JSONPageSummaryTests {
         let server = try JSONWriteModeTests.server(Shared([1, 2, 3]), version: Shared(1))
         let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
-        let written = try summaries(harness)
+        let written = try await summaries(harness)
         #expect(written.count == 2)
-        try harness.execute(
+        try await harness.execute(
             "UPDATE _state SET value = replace(value, 'v1-', 'v0-') WHERE key LIKE 'json.page.%'")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.hasNote("2 page(s) unchanged"))
         #expect(report.counts.unchanged == 3)
-        let after = try summaries(harness)
+        let after = try await summaries(harness)
         #expect(after == written, "\(after) \(written)")
     }
 
@@ -91,11 +91,11 @@ struct JSONPageSummaryTests {
         let server = try JSONWriteModeTests.server(ids, version: version)
         let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
-        #expect(try summaries(harness).count == 3)
+        #expect(try await summaries(harness).count == 3)
         ids.set([1, 2])
         version.set(2)
         _ = try await harness.run()
-        #expect(try summaries(harness).count == 1)
+        #expect(try await summaries(harness).count == 1)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -105,11 +105,11 @@ struct JSONPageSummaryTests {
         let server = try JSONWriteModeTests.server(ids, version: version)
         let harness = try JSONFeedTest.harness(url: server.url("/i"), Self.yaml, driver: driver)
         _ = try await harness.run()
-        let written = try summaries(harness)
+        let written = try await summaries(harness)
         server.stop()
         let report = try #require(try await harness.run().feeds.first)
         #expect(!report.staleURLs.isEmpty)
-        #expect(try summaries(harness) == written)
+        await #expect(try summaries(harness) == written)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -133,7 +133,7 @@ struct JSONPageSummaryTests {
             """, environment: ["KEY": "very-secret-key"], driver: driver)
         _ = try await harness.run()
         // The first page's summary holds its next link with the key sealed as `${KEY}`.
-        let stored = try summaries(harness)
+        let stored = try await summaries(harness)
         #expect(stored.count == 2)
         #expect(stored.allSatisfy { !$0.contains("very-secret-key") })
         #expect(stored.contains { $0.contains("key=${KEY}") })

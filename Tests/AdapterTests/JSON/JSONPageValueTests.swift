@@ -57,7 +57,7 @@ struct JSONPageValueTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.inserted == 120)
-        #expect(try harness.count("item") == 120)
+        #expect(try await harness.count("item") == 120)
         let bodies = server.requests.filter { $0.number % 5 != 0 }.map(\.bodyText)
         #expect(bodies.first == #"{"query":"w","cursor":null,"size":25}"#)
         #expect(bodies.last == #"{"query":"w","cursor":"c-100","size":25}"#)
@@ -85,7 +85,7 @@ struct JSONPageValueTests {
                 "page 5 repeats page 4 (the same 10 record(s)): the API ignores the page's parameters or repeats its last page; the pass would be incomplete, so nothing was changed"
             ) == true, "\(report.error ?? "")")
         #expect(server.requestCount == 5)
-        #expect(try harness.tableNames(like: "item%") == [], "the failed first pass left no table")
+        #expect(try await harness.tableNames(like: "item%") == [], "the failed first pass left no table")
     }
 
     @Test func allowIncompleteTurnsTheFailureIntoANote() async throws {
@@ -96,7 +96,7 @@ struct JSONPageValueTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok)
         #expect(report.hasNote("page 5 repeats page 4"))
-        #expect(try harness.count("item") == 40)
+        #expect(try await harness.count("item") == 40)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -111,7 +111,7 @@ struct JSONPageValueTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
         #expect(report.error?.contains("page 3 would repeat an earlier page (the same link or cursor)") == true)
-        #expect(try harness.tableNames(like: "item%") == [], "the failed first pass left no table")
+        #expect(try await harness.tableNames(like: "item%") == [], "the failed first pass left no table")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -141,7 +141,7 @@ struct JSONPageValueTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok)
         #expect(server.requestCount == 3)
-        #expect(try harness.count("item") == 6)
+        #expect(try await harness.count("item") == 6)
     }
 
     @Test func pageValuesGoInThePathAHeaderAndAFormBody() async throws {
@@ -166,7 +166,7 @@ struct JSONPageValueTests {
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(server.requests.map(\.path) == ["/items/0", "/items/3", "/items/6"])
         #expect(server.requests.allSatisfy { $0.query("offset") == nil })
-        #expect(try harness.count("item") == 7)
+        #expect(try await harness.count("item") == 7)
     }
 
     @Test func withAnIncrementalBlockThePageCursorIsPageCursor() async throws {
@@ -189,7 +189,7 @@ struct JSONPageValueTests {
         let report = try #require(try await harness.run(startDate: FeedHarness.fixedStart).feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(server.requests.map { $0.header("X-After") } == [nil, "p2"])
-        #expect(try harness.count("item") == 3)
+        #expect(try await harness.count("item") == 3)
     }
 
     @Test func aPageValueThePaginationDoesNotGiveIsReported() throws {

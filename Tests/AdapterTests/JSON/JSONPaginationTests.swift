@@ -33,7 +33,7 @@ struct JSONPaginationTests {
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok)
         #expect(server.requestCount == 1)
-        #expect(try harness.count("item") == 3)
+        #expect(try await harness.count("item") == 3)
     }
 
     @Test func offsetStopsWhenTheTotalIsReached() async throws {
@@ -43,7 +43,7 @@ struct JSONPaginationTests {
         )
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("offset") } == ["0", "2", "4"])
-        #expect(try harness.count("item") == 5)
+        #expect(try await harness.count("item") == 5)
     }
 
     @Test func offsetStopsOnAnEmptyPage() async throws {
@@ -52,7 +52,7 @@ struct JSONPaginationTests {
             url: server.url("/items"), "    pagination: { type: offset, limit: 2 }\n" + Self.fields)
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("offset") } == ["0", "2", "4", "6"])
-        #expect(try harness.count("item") == 5)
+        #expect(try await harness.count("item") == 5)
     }
 
     @Test func offsetStopsOnAShortPageWhenAsked() async throws {
@@ -62,7 +62,7 @@ struct JSONPaginationTests {
             "    pagination: { type: offset, limit: 2, stop_on_short_page: true, limit_param: limit }\n" + Self.fields)
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("offset") } == ["0", "2", "4"])
-        #expect(try harness.count("item") == 5)
+        #expect(try await harness.count("item") == 5)
     }
 
     @Test func pageNumbersStopAtTotalPages() async throws {
@@ -81,7 +81,7 @@ struct JSONPaginationTests {
             """)
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("p") } == ["1", "2", "3"])
-        #expect(try harness.count("item") == 6)
+        #expect(try await harness.count("item") == 6)
     }
 
     @Test func pageNumbersStopOnAnEmptyPageAndSendThePageSize() async throws {
@@ -95,7 +95,7 @@ struct JSONPaginationTests {
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("page") } == ["1", "2", "3"])
         #expect(server.requests.allSatisfy { $0.query("per_page") == "3" })
-        #expect(try harness.count("item") == 6)
+        #expect(try await harness.count("item") == 6)
     }
 
     @Test func cursorIsPassedBackUntilItIsNull() async throws {
@@ -112,7 +112,7 @@ struct JSONPaginationTests {
             "    pagination: { type: cursor, cursor_path: $.meta.next, cursor_param: after }\n" + Self.fields)
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("after") } == [nil, "c2", "c3"])
-        #expect(try harness.count("item") == 5)
+        #expect(try await harness.count("item") == 5)
     }
 
     @Test func nextURLFollowsRelativeAndAbsoluteLinksKeepingTheirQuery() async throws {
@@ -131,7 +131,7 @@ struct JSONPaginationTests {
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
         #expect(server.requestCount == 3)
-        #expect(try harness.count("item") == 5)
+        #expect(try await harness.count("item") == 5)
     }
 
     @Test func linkHeaderFollowsRelNext() async throws {
@@ -148,7 +148,7 @@ struct JSONPaginationTests {
             url: server.url("/items"), "    pagination: { type: link_header }\n" + Self.fields)
         _ = try await harness.run()
         #expect(server.requests.map { $0.query("page") } == [nil, "2", "3"])
-        #expect(try harness.count("item") == 6)
+        #expect(try await harness.count("item") == 6)
     }
 
     @Test func maxPagesStopsAMergeFeedWithANote() async throws {
@@ -158,7 +158,7 @@ struct JSONPaginationTests {
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .ok)
         #expect(server.requestCount == 2)
-        #expect(try harness.count("item") == 4)
+        #expect(try await harness.count("item") == 4)
         #expect(report.feeds.first?.hasNote("max_pages (2)") == true)
     }
 
@@ -168,14 +168,14 @@ struct JSONPaginationTests {
             url: server.url("/items"),
             "    pagination: { type: offset, limit: 5, total_path: total }\n    write: replace\n" + Self.fields)
         _ = try await harness.run()
-        #expect(try harness.count("item") == 10)
+        #expect(try await harness.count("item") == 10)
         try harness.setConfig(
             try String(contentsOf: URL(fileURLWithPath: harness.configPath), encoding: .utf8)
                 .replacingOccurrences(of: "total_path: total", with: "total_path: total, max_pages: 1"))
         let report = try await harness.run()
         #expect(report.feeds.first?.status == .failed)
         #expect(report.feeds.first?.error?.contains("max_pages") == true)
-        #expect(try harness.count("item") == 10)
+        #expect(try await harness.count("item") == 10)
     }
 
     @Test func aRepeatedPageStopsTheWalkWithANoteWhenIncompleteIsAllowed() async throws {
@@ -188,7 +188,7 @@ struct JSONPaginationTests {
         #expect(report.feeds.first?.status == .ok)
         #expect(server.requestCount == 2)
         #expect(report.feeds.first?.hasNote("page 2 repeats page 1") == true)
-        #expect(try harness.count("item") == 2)
+        #expect(try await harness.count("item") == 2)
     }
 
     @Test func parallelPagesAreFetchedAtOnceAndCommittedInPageOrder() async throws {
@@ -215,8 +215,8 @@ struct JSONPaginationTests {
         #expect(report.feeds.first?.status == .ok)
         #expect(server.requestCount == 5)
         #expect(inFlight.withLock { $0.most } > 1)
-        #expect(try harness.count("item") == 10)
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT name FROM item WHERE id = 1"), "name") == ["late"])
+        #expect(try await harness.count("item") == 10)
+        #expect(JSONFeedTest.texts(try await harness.rows("SELECT name FROM item WHERE id = 1"), "name") == ["late"])
     }
 
     @Test func parallelPageNumbersUseTheTotalAndPageSize() async throws {
@@ -230,6 +230,6 @@ struct JSONPaginationTests {
             "    pagination: { type: page, limit: 3, total_path: count, parallel: 2 }\n" + Self.fields)
         _ = try await harness.run()
         #expect(Set(server.requests.compactMap { $0.query("page") }) == ["1", "2", "3"])
-        #expect(try harness.count("item") == 8)
+        #expect(try await harness.count("item") == 8)
     }
 }

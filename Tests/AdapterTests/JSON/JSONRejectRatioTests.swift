@@ -38,7 +38,7 @@ struct JSONRejectRatioTests {
         let harness = try Self.harness(driver: driver)
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.status == .ok)
-        let before = try harness.rows("SELECT * FROM item ORDER BY id")
+        let before = try await harness.rows("SELECT * FROM item ORDER BY id")
 
         try harness.write("items.json", Self.items(250, bad: 250))
         let feed = try #require(try await harness.run().feeds.first)
@@ -48,10 +48,11 @@ struct JSONRejectRatioTests {
             error.contains(
                 "feed 'items': 250 of 250 records rejected (100%), above max_reject_ratio 0.5 (first: $[0].id: expected a whole number, found a string '0')"
             ), "\(error)")
-        #expect(try harness.rows("SELECT * FROM item ORDER BY id") == before)
+        #expect(try await harness.rows("SELECT * FROM item ORDER BY id") == before)
         #expect(
-            try harness.count("_rejects") == 250, "the rows roll back with the pass; its rejects are kept with its run")
-        let run = try #require(try harness.rows("SELECT status, error FROM _runs ORDER BY id DESC LIMIT 1").first)
+            try await harness.count("_rejects") == 250,
+            "the rows roll back with the pass; its rejects are kept with its run")
+        let run = try #require(try await harness.rows("SELECT status, error FROM _runs ORDER BY id DESC LIMIT 1").first)
         #expect(run["status"] == .text("failed"))
         #expect(Self.text(run["error"])?.contains("250 of 250 records rejected (100%)") == true)
     }
@@ -63,8 +64,8 @@ struct JSONRejectRatioTests {
         let feed = try #require(try await harness.run().feeds.first)
         #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
         #expect(feed.counts.inserted == 3)
-        #expect(try harness.count("_rejects") == 1)
-        let run = try #require(try harness.rows("SELECT status FROM _runs").first)
+        #expect(try await harness.count("_rejects") == 1)
+        let run = try #require(try await harness.rows("SELECT status FROM _runs").first)
         #expect(run["status"] == .text("ok_with_rejects"))
     }
 

@@ -41,7 +41,7 @@ struct JSONRejectSourceTests {
             """, environment: ["SHOP_KEY": secret])
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .okWithRejects, "\(report.error ?? "")")
-        return try harness.rows("SELECT url, page, path FROM _rejects ORDER BY page")
+        return try await harness.rows("SELECT url, page, path FROM _rejects ORDER BY page")
     }
 
     @Test(arguments: [1, 3])

@@ -27,7 +27,7 @@ struct JSONRejectTests {
         let server = try LoopbackServer { _ in .json(#"{"data":{"items":\#(items)}}"#) }
         let harness = try JSONFeedTest.harness(url: server.url("/items"), yaml, driver: driver)
         let report = try #require(try await harness.run().feeds.first)
-        return (harness, report, try JSONFeedTest.rejects(harness))
+        return await (harness, report, try JSONFeedTest.rejects(harness))
     }
 
     @Test(arguments: HarnessStore.available)
@@ -38,7 +38,7 @@ struct JSONRejectTests {
         #expect(report.status == .okWithRejects)
         #expect(report.counts.inserted == 1)
         #expect(report.counts.rejected == 2)
-        #expect(try harness.count("item") == 1)
+        #expect(try await harness.count("item") == 1)
         #expect(rejects.contains("$.data.items[0].cost.amount: expected a decimal number, found a string 'abc'"))
         #expect(rejects.contains("$.data.items[2].active: expected true or false, found a string 'yes'"))
     }
@@ -46,7 +46,7 @@ struct JSONRejectTests {
     @Test(arguments: HarnessStore.available)
     func theRawRecordIsKept(driver: HarnessStore) async throws {
         let (harness, _, _) = try await Self.run(#"[{"id":"one"}]"#, driver: driver)
-        let raw = JSONFeedTest.texts(try harness.rows("SELECT raw FROM _rejects"), "raw")
+        let raw = JSONFeedTest.texts(try await harness.rows("SELECT raw FROM _rejects"), "raw")
         #expect(raw == [#"{"id":"one"}"#])
     }
 

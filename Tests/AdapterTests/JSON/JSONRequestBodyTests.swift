@@ -39,7 +39,7 @@ struct JSONRequestBodyTests {
         let excerpt = try #require(error.range(of: "the response began: ")).upperBound
         // 300 bytes, less the secret's length, plus the three characters of `***`, and `...`.
         #expect(error[excerpt...].utf8.count == 300 - Self.secret.utf8.count + 3 + 3)
-        let logged = JSONFeedTest.texts(try harness.rows("SELECT error FROM _runs"), "error")
+        let logged = JSONFeedTest.texts(try await harness.rows("SELECT error FROM _runs"), "error")
         #expect(logged == [error])
     }
 

@@ -59,11 +59,13 @@ struct JSONSideEntityTests {
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(server.requestCount == 3)
         #expect(
-            JSONFeedTest.integers(try harness.rows("SELECT id FROM article ORDER BY id"), "id") == [1, 2, 3, 4, 5, 6])
-        let people = try harness.rows("SELECT id, name FROM person ORDER BY id")
+            JSONFeedTest.integers(try await harness.rows("SELECT id FROM article ORDER BY id"), "id") == [
+                1, 2, 3, 4, 5, 6,
+            ])
+        let people = try await harness.rows("SELECT id, name FROM person ORDER BY id")
         #expect(JSONFeedTest.integers(people, "id") == [1, 2, 3, 4])
         #expect(JSONFeedTest.texts(people, "name") == ["p1", "p2", "p3", "p4"])
-        let joined = try harness.rows(
+        let joined = try await harness.rows(
             "SELECT a.id FROM article a JOIN person p ON p.id = a.author_id WHERE p.name = 'p2'")
         #expect(JSONFeedTest.integers(joined, "id") == [3, 4])
         // A second pass maps the pages again and finds nothing changed.
@@ -90,7 +92,7 @@ struct JSONSideEntityTests {
             """, driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .okWithRejects)
-        #expect(
+        await #expect(
             try JSONFeedTest.rejects(harness) == [
                 "$.included[1].id: expected a whole number (from_string), found a string 'two'"
             ])

@@ -68,13 +68,13 @@ struct JSONSoftDeleteTests {
     }
 
     /// `export --changed-since RUN --include-deleted` as NDJSON lines.
-    static func export(_ harness: FeedHarness, since run: Int64) throws -> [String] {
+    static func export(_ harness: FeedHarness, since run: Int64) async throws -> [String] {
         var request = ExportRequest(entity: "item")
         request.changedSince = .run(run)
         request.includeDeleted = true
         request.columns = ["id", "name"]
         let output = ExportOutput.memory()
-        try Exporter(config: try harness.config()).export(request, format: .ndjson, to: output)
+        try await Exporter(config: try harness.config()).export(request, format: .ndjson, to: output)
         return String(decoding: output.bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
@@ -92,13 +92,13 @@ struct JSONSoftDeleteTests {
         #expect((second.counts.updated, second.counts.deleted, second.counts.rejected) == (1, 1, 0))
         #expect(second.hasNote("2 record(s) marked deleted by delete_when"))
         #expect(api.served.value == [3, 3], "the second pass read only the changes since the cursor")
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 3])
-        #expect(try harness.count("item__tags") == 2, "the deleted row's list went with it")
-        let cursor = try harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'")
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 3])
+        #expect(try await harness.count("item__tags") == 2, "the deleted row's list went with it")
+        let cursor = try await harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'")
         #expect(JSONFeedTest.texts(cursor, "value") == ["2026-01-05T10:00:00Z"], "deletions move the cursor too")
         let run = try #require(first.run)
         #expect(
-            try Self.export(harness, since: run) == [
+            try await Self.export(harness, since: run) == [
                 #"{"id":3,"name":"three, changed"}"#,
                 #"{"_deleted":true,"id":2,"_feed":"items","_key":"2","_run":\#(second.run ?? 0)}"#,
             ])
@@ -107,8 +107,8 @@ struct JSONSoftDeleteTests {
         api.change(.init(id: 2, updated: "2026-01-06T10:00:00Z", name: "two again"))
         let third = try await Self.pass(harness)
         #expect((third.counts.inserted, third.counts.deleted) == (1, 0))
-        #expect(try Self.export(harness, since: run).contains(#"{"id":2,"name":"two again"}"#))
-        #expect(!(try Self.export(harness, since: run)).contains { $0.contains("_deleted") })
+        #expect(try await Self.export(harness, since: run).contains(#"{"id":2,"name":"two again"}"#))
+        #expect(!(try await Self.export(harness, since: run)).contains { $0.contains("_deleted") })
         withExtendedLifetime(server) {}
     }
 
@@ -121,8 +121,8 @@ struct JSONSoftDeleteTests {
         api.change(.init(id: 3, updated: "2026-01-04T10:00:00Z", name: "two"))
         let second = try await Self.pass(harness)
         #expect(second.counts.deleted == 1)
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1])
-        let tombstones = try harness.rows("SELECT key FROM _tombstones WHERE entity = 'item'")
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1])
+        let tombstones = try await harness.rows("SELECT key FROM _tombstones WHERE entity = 'item'")
         #expect(JSONFeedTest.texts(tombstones, "key") == ["3"])
         withExtendedLifetime(server) {}
     }
@@ -144,7 +144,7 @@ struct JSONSoftDeleteTests {
             ], driver: driver)
         let report = try await Self.pass(harness)
         #expect(report.counts.inserted == 1)
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY id"), "name") == ["b2"])
+        #expect(JSONFeedTest.texts(try await harness.rows("SELECT name FROM item ORDER BY id"), "name") == ["b2"])
     }
 
     /// Problems of `delete_when:` are reported at their line and column.

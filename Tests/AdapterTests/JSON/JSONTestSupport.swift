@@ -39,8 +39,8 @@ enum JSONFeedTest {
     }
 
     /// Each reject of the store, in order, as `path: reason`.
-    static func rejects(_ harness: FeedHarness) throws -> [String] {
-        try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
+    static func rejects(_ harness: FeedHarness) async throws -> [String] {
+        try await harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
             "\(row["path"]?.description ?? ""): \(row["reason"]?.description ?? "")"
         }
     }

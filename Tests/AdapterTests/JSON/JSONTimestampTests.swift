@@ -36,7 +36,7 @@ struct JSONTimestampTests {
                   ms: { type: timestamp, format: unix_ms }
             """, driver: driver)
         let report = try #require(try await harness.run().feeds.first)
-        let rows = try harness.rows("SELECT at, unix, ms FROM item ORDER BY id")
+        let rows = try await harness.rows("SELECT at, unix, ms FROM item ORDER BY id")
         #expect(
             JSONFeedTest.texts(rows, "at") == [
                 "2024-02-29T10:00:00Z", "2024-02-29T09:00:00.123456Z", "2024-02-29T10:00:00.500Z",

@@ -74,8 +74,8 @@ struct JSONViewNameTests {
             report.feeds.first?.error?.contains(
                 "entity 'thing_view' has the name of the view of the store's entity 'thing'; use another name") == true,
             "\(report.feeds.map(\.error))")
-        #expect(try harness.rows("SELECT name FROM _entities").map { $0["name"] } == [.text("thing")])
-        #expect(try harness.count("thing_view") == 1, "the view of thing, still there")
+        #expect(try await harness.rows("SELECT name FROM _entities").map { $0["name"] } == [.text("thing")])
+        #expect(try await harness.count("thing_view") == 1, "the view of thing, still there")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -87,7 +87,7 @@ struct JSONViewNameTests {
             report.feeds.first?.error?.contains(
                 "the view of entity 'thing' would have the name of the store's entity 'thing_view'; use another name for one of them"
             ) == true, "\(report.feeds.map(\.error))")
-        #expect(try harness.rows("SELECT name FROM _entities").map { $0["name"] } == [.text("thing_view")])
-        #expect(try harness.count("thing_view") == 1)
+        #expect(try await harness.rows("SELECT name FROM _entities").map { $0["name"] } == [.text("thing_view")])
+        #expect(try await harness.count("thing_view") == 1)
     }
 }

@@ -61,9 +61,9 @@ struct JSONWindowTests {
         try #require(try await harness.run(startDate: FeedHarness.fixedStart).feeds.first)
     }
 
-    static func cursor(_ harness: FeedHarness) throws -> String? {
+    static func cursor(_ harness: FeedHarness) async throws -> String? {
         JSONFeedTest.texts(
-            try harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'"), "value"
+            try await harness.rows("SELECT value FROM _state WHERE feed = 'items' AND key = 'cursor'"), "value"
         ).first
     }
 
@@ -89,7 +89,7 @@ struct JSONWindowTests {
             "\(EventsAPI.before(90 - 7 * Int64(index))) \(EventsAPI.before(max(0, 83 - 7 * Int64(index))))"
         }
         #expect(api.asked.value == expected, "each window starts where the last ended: no gap, no overlap")
-        #expect(try Self.cursor(harness) == "2026-01-10T00:00:00Z")
+        #expect(try await Self.cursor(harness) == "2026-01-10T00:00:00Z")
         #expect(report.hasNote("incremental: read 13 window(s) of 7d"))
 
         // The next pass reads from the last window's end: nothing new yet.
@@ -107,20 +107,20 @@ struct JSONWindowTests {
         let first = try await Self.pass(harness)
         #expect(first.counts.inserted == 35)
         #expect(first.hasNote("; 8 window(s) left for the next passes"))
-        #expect(try Self.cursor(harness) == EventsAPI.before(55))
+        #expect(try await Self.cursor(harness) == EventsAPI.before(55))
 
         api.failOnce.set(EventsAPI.before(41))  // the second pass's third window
         let failed = try await Self.pass(harness)
         #expect(failed.status == .failed)
-        #expect(try Self.cursor(harness) == EventsAPI.before(55), "the failed pass committed nothing")
-        #expect(try harness.count("event") == 35)
+        #expect(try await Self.cursor(harness) == EventsAPI.before(55), "the failed pass committed nothing")
+        #expect(try await harness.count("event") == 35)
 
         let resumed = try await Self.pass(harness)
         #expect(resumed.counts.inserted == 35)
         let last = try await Self.pass(harness)
         #expect(last.counts.inserted == 20)
-        #expect(try harness.count("event") == 90)
-        #expect(try Self.cursor(harness) == "2026-01-10T00:00:00Z")
+        #expect(try await harness.count("event") == 90)
+        #expect(try await Self.cursor(harness) == "2026-01-10T00:00:00Z")
         let starts = api.asked.value.map { String($0.split(separator: " ")[0]) }
         let expected =
             [90, 83, 76, 69, 62] + [55, 48, 41] + [55, 48, 41, 34, 27] + [20, 13, 6]
@@ -145,7 +145,7 @@ struct JSONWindowTests {
         let report = try await Self.pass(harness)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(asked.value == ["/events/2025-12-01/2025-12-11", "/events/2025-12-11/2025-12-21"])
-        #expect(try Self.cursor(harness) == "2025-12-21T00:00:00Z")
+        #expect(try await Self.cursor(harness) == "2025-12-21T00:00:00Z")
         withExtendedLifetime(server) {}
     }
 

@@ -44,7 +44,7 @@ struct JSONWriteModeTests {
         version.set(2)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.deleted == 1)
-        #expect(JSONFeedTest.integers(try harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 3, 4])
+        #expect(JSONFeedTest.integers(try await harness.rows("SELECT id FROM item ORDER BY id"), "id") == [1, 3, 4])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -58,7 +58,7 @@ struct JSONWriteModeTests {
         ids.set([3])
         version.set(2)
         _ = try await harness.run()
-        #expect(try harness.count("item") == 3)
+        #expect(try await harness.count("item") == 3)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -70,7 +70,8 @@ struct JSONWriteModeTests {
         body.set(#"{"items":[{"id":1,"name":"b"}],"total":1}"#)
         _ = try await harness.run()
         _ = try await harness.run()
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY _run"), "name") == ["a", "b"])
+        #expect(
+            JSONFeedTest.texts(try await harness.rows("SELECT name FROM item ORDER BY _run"), "name") == ["a", "b"])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -80,13 +81,13 @@ struct JSONWriteModeTests {
         let harness = try JSONFeedTest.harness(
             url: server.url("/i"), Self.yaml("merge"), driver: driver)
         _ = try await harness.run()
-        let before = try harness.rows("SELECT id, _last_seen FROM item ORDER BY id")
+        let before = try await harness.rows("SELECT id, _last_seen FROM item ORDER BY id")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.unchanged == 5)
         #expect(report.counts.inserted + report.counts.updated == 0)
         #expect(report.hasNote("3 page(s) unchanged"))
         // Rows of skipped pages are not touched at all.
-        #expect(try harness.rows("SELECT id, _last_seen FROM item ORDER BY id") == before)
+        #expect(try await harness.rows("SELECT id, _last_seen FROM item ORDER BY id") == before)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -101,7 +102,7 @@ struct JSONWriteModeTests {
         #expect(report.counts.unchanged == 3)
         #expect(report.counts.deleted == 0)
         #expect(!report.hasNote("unchanged since"))
-        #expect(try harness.count("item") == 3)
+        #expect(try await harness.count("item") == 3)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -116,6 +117,8 @@ struct JSONWriteModeTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.updated == 2)
         #expect(
-            JSONFeedTest.texts(try harness.rows("SELECT name FROM item ORDER BY id"), "name") == ["item-1", "item-2"])
+            JSONFeedTest.texts(try await harness.rows("SELECT name FROM item ORDER BY id"), "name") == [
+                "item-1", "item-2",
+            ])
     }
 }

@@ -50,8 +50,8 @@ struct SchemaContractTests {
         let error = try #require(frozen.error)
         #expect(error.contains("entity 'item': new column 'b' (text)"), "\(error)")
         #expect(error.contains("new_columns: freeze"), "\(error)")
-        #expect(try harness.schemas()["item"]?.columns.map(\.name) == ["id", "a"])
-        #expect(try harness.rows("SELECT * FROM item WHERE id = 1").first?["b"] == nil, "the table is unchanged")
+        #expect(try await harness.schemas()["item"]?.columns.map(\.name) == ["id", "a"])
+        #expect(try await harness.rows("SELECT * FROM item WHERE id = 1").first?["b"] == nil, "the table is unchanged")
 
         // `defaults:` freezes, the feed's own key evolves: the column is added.
         try harness.setConfig(
@@ -59,7 +59,7 @@ struct SchemaContractTests {
                 url: url, defaults: "schema: { new_columns: freeze }", schema: "schema: { new_columns: evolve }",
                 fields: "id: int, a: string, b: string"))
         #expect(try #require(try await harness.run().feeds.first).status == .ok)
-        #expect(try harness.schemas()["item"]?.columns.map(\.name) == ["id", "a", "b"])
+        #expect(try await harness.schemas()["item"]?.columns.map(\.name) == ["id", "a", "b"])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -76,8 +76,8 @@ struct SchemaContractTests {
         let error = try #require(frozen.error)
         #expect(error.contains("column 'a' is text in the store and integer now"), "\(error)")
         #expect(error.contains("type_changes: freeze"), "\(error)")
-        #expect(try harness.schemas()["item"]?.columns.map(\.type) == [.integer, .text])
-        #expect(JSONFeedTest.texts(try harness.rows("SELECT a FROM item"), "a") == ["7"])
+        #expect(try await harness.schemas()["item"]?.columns.map(\.type) == [.integer, .text])
+        #expect(JSONFeedTest.texts(try await harness.rows("SELECT a FROM item"), "a") == ["7"])
     }
 
     @Test func anUnknownRuleIsAConfigErrorAtItsLine() throws {

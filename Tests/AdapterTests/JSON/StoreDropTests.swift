@@ -26,15 +26,15 @@ struct StoreDropTests {
     func droppingAnEntityRemovesItsTablesViewAndSchemaOnly(driver: HarnessStore) async throws {
         let harness = try Self.harness(driver: driver)
         #expect(try await harness.run().feeds.allSatisfy { $0.status == .ok })
-        #expect(try harness.tableNames(like: "old_item%") == ["old_item", "old_item_view"])
+        #expect(try await harness.tableNames(like: "old_item%") == ["old_item", "old_item_view"])
         let message = try await harness.config().drop(.entity("old_item"))
         #expect(message.hasPrefix("dropped entity 'old_item': its table (2 rows)"))
-        #expect(try harness.tableNames(like: "old_item%") == [])
-        #expect(try harness.schemas().keys.sorted() == ["item"], "export --all lists the store's entities")
-        #expect(try harness.count("item") == 4)
-        #expect(try harness.tableNames(like: "item%") == ["item", "item__tags", "item_view"])
+        #expect(try await harness.tableNames(like: "old_item%") == [])
+        #expect(try await harness.schemas().keys.sorted() == ["item"], "export --all lists the store's entities")
+        #expect(try await harness.count("item") == 4)
+        #expect(try await harness.tableNames(like: "item%") == ["item", "item__tags", "item_view"])
         _ = try await harness.config().drop(.entity("item"))
-        #expect(try harness.tableNames(like: "item%") == [])
+        #expect(try await harness.tableNames(like: "item%") == [])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -43,10 +43,10 @@ struct StoreDropTests {
         #expect(try await harness.run().feeds.allSatisfy { $0.status == .ok })
         let message = try await harness.config().drop(.feed("more"))
         #expect(message.hasPrefix("dropped feed 'more': 2 rows"))
-        #expect(try harness.rows("SELECT DISTINCT _feed FROM item").map { $0["_feed"] } == [.text("items")])
-        #expect(try harness.rows("SELECT DISTINCT _feed FROM item__tags").map { $0["_feed"] } == [.text("items")])
-        #expect(try harness.rows("SELECT key FROM _http_cache WHERE feed = 'more'").isEmpty)
-        #expect(try harness.rows("SELECT id FROM _runs WHERE feed = 'more'").count == 1)
+        #expect(try await harness.rows("SELECT DISTINCT _feed FROM item").map { $0["_feed"] } == [.text("items")])
+        #expect(try await harness.rows("SELECT DISTINCT _feed FROM item__tags").map { $0["_feed"] } == [.text("items")])
+        #expect(try await harness.rows("SELECT key FROM _http_cache WHERE feed = 'more'").isEmpty)
+        #expect(try await harness.rows("SELECT id FROM _runs WHERE feed = 'more'").count == 1)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -65,6 +65,6 @@ struct StoreDropTests {
         } catch let error as StoreError {
             #expect(error.message == "no feed 'never' in the store: it has never run")
         }
-        #expect(try harness.count("old_item") == 2)
+        #expect(try await harness.count("old_item") == 2)
     }
 }

@@ -120,7 +120,7 @@ struct BadPayloadCorpusTests {
             files: [corpus.target: try corpus.goodBody()])
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.status != .failed, "\(first.error ?? "")")  // flights-ten.json holds one bad offer
-        let before = try harness.rows("SELECT * FROM \"\(corpus.table)\" ORDER BY _key")
+        let before = try await harness.rows("SELECT * FROM \"\(corpus.table)\" ORDER BY _key")
         #expect(!before.isEmpty)
 
         try harness.write(corpus.target, try TestFixtures.data("\(corpus.folder)/\(payload.file)"))
@@ -131,10 +131,10 @@ struct BadPayloadCorpusTests {
             let error = try #require(feed.error)
             #expect(error.contains("feed 'feed'") && error.contains(corpus.target), "\(error)")
             #expect(error.contains(payload.words), "\(error)")
-            #expect(try harness.rows("SELECT * FROM \"\(corpus.table)\" ORDER BY _key") == before)
+            #expect(try await harness.rows("SELECT * FROM \"\(corpus.table)\" ORDER BY _key") == before)
         case .rejects:
             #expect(feed.status == .okWithRejects, "\(feed.error ?? "")")
-            let reasons = try harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
+            let reasons = try await harness.rows("SELECT path, reason FROM _rejects ORDER BY id").map { row in
                 "\(row["path"].map(Self.text) ?? ""): \(row["reason"].map(Self.text) ?? "")"
             }
             #expect(feed.counts.rejected > 0)

@@ -122,7 +122,7 @@ struct NetworkFaultTests {
         let scenario = try FaultScenario(fault: fault.reply)
         defer { scenario.server.stop() }
         try await scenario.goodPass()
-        let before = try scenario.dump()
+        let before = try await scenario.dump()
         #expect(before.count == 2)
 
         let report = try await scenario.faultPass()
@@ -135,7 +135,7 @@ struct NetworkFaultTests {
         for words in fault.expected { #expect(error.contains(words), "'\(words)' in: \(error)") }
         #expect(healthy.status == .ok)
         #expect(healthy.counts.inserted == 1, "the healthy feed committed its new row")
-        #expect(try scenario.dump() == before, "the faulty feed's rows are byte-for-byte as before")
+        await #expect(try scenario.dump() == before, "the faulty feed's rows are byte-for-byte as before")
     }
 
     @Test func aBurstOfServerErrorsWithinTheRetriesSucceeds() async throws {
@@ -146,8 +146,8 @@ struct NetworkFaultTests {
         let faulty = try #require(report.feeds.first { $0.feed == "faulty" })
         #expect(faulty.status == .ok)
         #expect(faulty.attempts == 3)
-        #expect(try scenario.types() == ["apple", "kiwi", "pear"])
-        #expect(try scenario.price(of: "apple") == 155)
+        await #expect(try scenario.types() == ["apple", "kiwi", "pear"])
+        #expect(try await scenario.price(of: "apple") == 155)
     }
 
     @Test func a429WithRetryAfterIsHonouredAndThenSucceeds() async throws {
@@ -160,19 +160,19 @@ struct NetworkFaultTests {
         #expect(faulty.status == .ok)
         #expect(faulty.attempts == 2)
         #expect(ContinuousClock.now - started >= .milliseconds(300), "waited the capped Retry-After")
-        #expect(try scenario.price(of: "apple") == 155)
+        #expect(try await scenario.price(of: "apple") == 155)
     }
 
     @Test func aFaultWithACachedResponseFallsBackToItAndKeepsTheRows() async throws {
         let scenario = try FaultScenario(cachedFault: true) { _ in .status(503) }
         defer { scenario.server.stop() }
         try await scenario.goodPass()
-        let before = try scenario.dump(withLastSeen: false)
+        let before = try await scenario.dump(withLastSeen: false)
         let report = try await scenario.faultPass()
         let faulty = try #require(report.feeds.first { $0.feed == "faulty" })
         #expect(faulty.status == .stale)
         #expect(faulty.staleURLs == [scenario.server.url("/fault")])
-        #expect(try scenario.dump(withLastSeen: false) == before)
+        await #expect(try scenario.dump(withLastSeen: false) == before)
     }
 }
 
@@ -251,8 +251,8 @@ final class FaultScenario: Sendable {
 
     /// Every column (the engine's `_` columns included) of the faulty feed's rows, in key order,
     /// each value with its SQLite type.
-    func dump(withLastSeen: Bool = true) throws -> [String] {
-        let rows = try harness.rows("SELECT * FROM fruit WHERE _feed = 'faulty' ORDER BY _key")
+    func dump(withLastSeen: Bool = true) async throws -> [String] {
+        let rows = try await harness.rows("SELECT * FROM fruit WHERE _feed = 'faulty' ORDER BY _key")
         return rows.map { row in
             row.keys.sorted().filter { withLastSeen || ($0 != "_last_seen") }
                 .map { column in "\(column)=\(row[column].map { String(reflecting: $0) } ?? "absent")" }
@@ -260,14 +260,15 @@ final class FaultScenario: Sendable {
         }
     }
 
-    func types() throws -> [String] {
-        try harness.rows("SELECT type FROM fruit WHERE _feed = 'faulty' ORDER BY type").compactMap {
+    func types() async throws -> [String] {
+        try await harness.rows("SELECT type FROM fruit WHERE _feed = 'faulty' ORDER BY type").compactMap {
             if case .text(let type)? = $0["type"] { type } else { nil }
         }
     }
 
-    func price(of type: String) throws -> Int64? {
-        let row = try harness.rows("SELECT price FROM fruit WHERE _feed = 'faulty' AND type = ?", [.text(type)]).first
+    func price(of type: String) async throws -> Int64? {
+        let row = try await harness.rows("SELECT price FROM fruit WHERE _feed = 'faulty' AND type = ?", [.text(type)])
+            .first
         if case .integer(let price)? = row?["price"] { return price }
         return nil
     }

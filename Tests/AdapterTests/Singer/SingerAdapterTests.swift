@@ -13,9 +13,9 @@ struct SingerAdapterTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.inserted == 5)
-        #expect(try harness.count("users") == 2)
-        #expect(try harness.count("order_lines") == 3)
-        let schemas = try harness.schemas()
+        #expect(try await harness.count("users") == 2)
+        #expect(try await harness.count("order_lines") == 3)
+        let schemas = try await harness.schemas()
         let users = try #require(schemas["users"])
         #expect(
             users.columns.map { "\($0.name):\($0.type.rawValue)" } == [
@@ -30,7 +30,7 @@ struct SingerAdapterTests {
     func valuesAreStoredExactlyAndInUTC(driver: HarnessStore) async throws {
         let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         _ = try await harness.run()
-        let rows = try harness.rows(#"SELECT score, "signedUp", active, profile, tags FROM users ORDER BY id"#)
+        let rows = try await harness.rows(#"SELECT score, "signedUp", active, profile, tags FROM users ORDER BY id"#)
         #expect(SingerFeedTest.texts(rows, "score") == ["12.5", "7"])
         #expect(SingerFeedTest.texts(rows, "signedUp") == ["2024-03-01T09:00:00Z", "2024-03-02T00:00:00Z"])
         #expect(SingerFeedTest.texts(rows, "profile") == [#"{"city":"London"}"#, "null"])
@@ -50,7 +50,7 @@ struct SingerAdapterTests {
     func theLastStateIsStoredWithThePass(driver: HarnessStore) async throws {
         let harness = try SingerFeedTest.harness("good_tap.py", driver: driver)
         _ = try await harness.run()
-        let state = try harness.rows("SELECT value FROM _state WHERE feed = 'taps' AND key = 'singer.state'")
+        let state = try await harness.rows("SELECT value FROM _state WHERE feed = 'taps' AND key = 'singer.state'")
         #expect(
             SingerFeedTest.texts(state, "value") == [#"{"bookmarks":{"users":{"signedUp":"2024-03-02T00:00:00Z"}}}"#])
     }
@@ -65,7 +65,7 @@ struct SingerAdapterTests {
         // The tap read its bookmark: it sent only events 6 to 8, none of the five stored ones.
         #expect(second.counts.inserted == 3)
         #expect(second.counts.unchanged == 0)
-        #expect(try harness.count("events") == 8)
+        #expect(try await harness.count("events") == 8)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -82,7 +82,8 @@ struct SingerAdapterTests {
             environment: ["TOKEN": "s3cret-token"], driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        let row = try #require(try harness.rows("SELECT path, mode, token_length, region, port FROM config").first)
+        let row = try #require(
+            try await harness.rows("SELECT path, mode, token_length, region, port FROM config").first)
         #expect(row["mode"] == .text("0o600"))
         #expect(row["token_length"] == .integer(12))
         #expect(row["region"] == .text("eu-west"))
@@ -104,7 +105,7 @@ struct SingerAdapterTests {
             "good_tap.py", "    catalog: \(SingerFeedTest.tap("catalog.json"))", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try harness.count("users") == 2)
+        #expect(try await harness.count("users") == 2)
         #expect(!report.notes.contains { $0.contains("differs from the catalog") })
     }
 
@@ -113,7 +114,7 @@ struct SingerAdapterTests {
         let harness = try SingerFeedTest.harness(
             "good_tap.py", "    streams: { order-lines: { entity: orders, write: replace } }", driver: driver)
         _ = try await harness.run()
-        #expect(try harness.count("orders") == 3)
+        #expect(try await harness.count("orders") == 3)
     }
 
     @Test func aBadStreamOptionIsAConfigErrorAtItsLine() throws {

@@ -15,10 +15,10 @@ struct SingerFailureTests {
         let harness = try SingerFeedTest.harness("good_tap.py", environment: environment)
         let good = try #require(try await harness.run().feeds.first)
         #expect(good.status == .ok)
-        let before = try SingerFeedTest.snapshot(harness)
+        let before = try await SingerFeedTest.snapshot(harness)
         try harness.setConfig(SingerFeedTest.yaml(script, arguments: arguments))
         let report = try #require(try await harness.run().feeds.first)
-        return (report, before, try SingerFeedTest.snapshot(harness))
+        return await (report, before, try SingerFeedTest.snapshot(harness))
     }
 
     @Test func aTapThatExitsNonZeroFailsThePassAndChangesNothing() async throws {
@@ -71,7 +71,7 @@ struct SingerFailureTests {
         #expect(report.status == .okWithRejects)
         #expect(report.counts.inserted == 2)
         #expect(report.counts.rejected == 1)
-        let rejects = try harness.rows("SELECT entity, path, reason, raw, page FROM _rejects")
+        let rejects = try await harness.rows("SELECT entity, path, reason, raw, page FROM _rejects")
         #expect(SingerFeedTest.texts(rejects, "path") == ["$.record.score"])
         #expect(SingerFeedTest.texts(rejects, "reason") == ["expected a number, found a string 'high'"])
         #expect(SingerFeedTest.texts(rejects, "raw") == [#"{"id":2,"score":"high","active":true}"#])
@@ -84,6 +84,6 @@ struct SingerFailureTests {
         let harness = try SingerFeedTest.harness("wrong_type_tap.py", "    max_reject_ratio: 0", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
-        #expect(try harness.tableNames(like: "users").isEmpty)
+        #expect(try await harness.tableNames(like: "users").isEmpty)
     }
 }

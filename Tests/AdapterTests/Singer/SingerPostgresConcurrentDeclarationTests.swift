@@ -27,6 +27,6 @@ struct SingerPostgresConcurrentDeclarationTests {
         let harness = try FeedHarness(registry: SingerFeedTest.registry, yaml: yaml, store: .postgres)
         let report = try await harness.run()
         #expect(report.feeds.map(\.status) == [.ok, .ok, .ok], "\(report.feeds.compactMap(\.error))")
-        #expect(try harness.count("shared") == 3)
+        #expect(try await harness.count("shared") == 3)
     }
 }

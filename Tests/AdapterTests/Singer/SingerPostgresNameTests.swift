@@ -17,19 +17,19 @@ struct SingerPostgresNameTests {
     }
 
     /// The user tables of the harness's schema, Feedwork's own (`_runs`...) left out.
-    static func entityTables(_ harness: FeedHarness) throws -> [String] {
-        try harness.tableNames().filter { !$0.hasPrefix("_") }
+    static func entityTables(_ harness: FeedHarness) async throws -> [String] {
+        try await harness.tableNames().filter { !$0.hasPrefix("_") }
     }
 
     @Test func aStreamNamedAfterACatalogTableFailsThePassAndLeavesTheCatalogAlone() async throws {
         let (report, harness) = try await Self.run(["--stream", "pg_class"])
         #expect(report.status == .failed)
         #expect(report.error?.contains("entity 'pg_class': names beginning with pg_ are PostgreSQL's") == true)
-        let touched = try harness.rows(
+        let touched = try await harness.rows(
             "SELECT count(*) AS n FROM pg_attribute WHERE attrelid = 'pg_catalog.pg_class'::regclass AND attname IN ('_feed', 'value')"
         )
         #expect(touched.first?["n"] == .integer(0))
-        #expect(try Self.entityTables(harness).isEmpty)
+        await #expect(try Self.entityTables(harness).isEmpty)
     }
 
     @Test func aStreamNameOverTheLimitFailsThePassNamingTheLimit() async throws {
@@ -39,7 +39,7 @@ struct SingerPostgresNameTests {
         #expect(
             report.error?.contains("entity '\(name)': the table '\(name)' is 70 bytes, over PostgreSQL's limit of 63")
                 == true)
-        #expect(try Self.entityTables(harness).isEmpty)
+        await #expect(try Self.entityTables(harness).isEmpty)
     }
 
     @Test func twoStreamsAlikeInTheirFirst63BytesAreNotOneTable() async throws {
@@ -47,7 +47,7 @@ struct SingerPostgresNameTests {
         let (report, harness) = try await Self.run(["--stream", stem + "a", "--stream", stem + "b"])
         #expect(report.status == .failed)
         #expect(report.error?.contains("entity '\(stem)a'") == true)
-        #expect(try Self.entityTables(harness).isEmpty)
+        await #expect(try Self.entityTables(harness).isEmpty)
     }
 
     @Test func aNameWhoseIndexWouldBeCutFailsToo() async throws {
@@ -65,7 +65,7 @@ struct SingerPostgresNameTests {
         let (report, harness) = try await Self.run(["--stream", "users", "--property", property])
         #expect(report.status == .failed)
         #expect(report.error?.contains("entity 'users': the column '\(property)' is 64 bytes") == true)
-        #expect(try Self.entityTables(harness).isEmpty)
+        await #expect(try Self.entityTables(harness).isEmpty)
     }
 
     @Test func namesAtTheLimitAreKeptWhole() async throws {
@@ -73,8 +73,8 @@ struct SingerPostgresNameTests {
         let property = "p" + String(repeating: "x", count: 62)
         let (report, harness) = try await Self.run(["--stream", stream, "--property", property])
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try Self.entityTables(harness) == [stream, stream + "_view"])
-        let rows = try harness.rows("SELECT \"\(property)\" AS p FROM \"\(stream)\"")
+        await #expect(try Self.entityTables(harness) == [stream, stream + "_view"])
+        let rows = try await harness.rows("SELECT \"\(property)\" AS p FROM \"\(stream)\"")
         #expect(rows.first?["p"] == .text("x"))
     }
 }

@@ -29,7 +29,7 @@ struct SingerProcessTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
         #expect(report.error?.contains("ran longer than its timeout (1s) and was stopped") == true)
-        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
+        #expect(try await harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
         #expect(!Self.exists(try await Self.pid(at: pidFile)))
     }
 
@@ -59,6 +59,6 @@ struct SingerProcessTests {
         let report = try #require(try await run.value.feeds.first)
         #expect(report.status == .interrupted)
         #expect(!Self.exists(pid))
-        #expect(try harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
+        #expect(try await harness.rows("SELECT name FROM sqlite_master WHERE name = 'users'").isEmpty)
     }
 }

@@ -64,7 +64,7 @@ struct SingerProcessTreeTests {
             "forking_tap.py", arguments: ["--pid-file", pidFile], "    tap_timeout: 10m")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try harness.count("users") == 1)
+        #expect(try await harness.count("users") == 1)
         #expect(try await Self.ends(try await Self.pids(at: pidFile).child))
     }
 
@@ -88,7 +88,7 @@ struct SingerProcessTreeTests {
                 "exited with status \(status), but a process it started held its standard output open past its timeout (10s) and was stopped"
             ), "\(error)")
         #expect(!error.contains("ran longer than its timeout"))
-        #expect(try harness.tableNames().contains("users") == false)
+        #expect(try await harness.tableNames().contains("users") == false)
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -118,6 +118,6 @@ struct SingerProcessTreeTests {
         #expect(report.status == .interrupted)
         #expect(try await Self.ends(pids.tap))
         #expect(try await Self.ends(pids.child))
-        #expect(try harness.tableNames().contains("users") == false)
+        #expect(try await harness.tableNames().contains("users") == false)
     }
 }

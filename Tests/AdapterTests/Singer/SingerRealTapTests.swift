@@ -85,17 +85,17 @@ struct SingerRealTapTests {
         let first = try #require(try await harness.run().feeds.first)
         #expect(first.status == .ok, "\(first.error ?? "")")
         #expect(first.counts.inserted == 7)
-        #expect(try harness.count("items") == 7)
-        let schema = try #require(try harness.store().schemas()["items"])
+        #expect(try await harness.count("items") == 7)
+        let schema = try #require(try await harness.store().schemas()["items"])
         #expect(schema.key == ["id"])
         let types = Dictionary(uniqueKeysWithValues: schema.columns.map { ($0.name, $0.type) })
         #expect(types["id"] == .integer)
         #expect(types["name"] == .text)
         #expect(types["price"] == .decimal)
         #expect(types["active"] == .boolean)
-        let prices = try harness.rows("SELECT price FROM items ORDER BY id LIMIT 2")
+        let prices = try await harness.rows("SELECT price FROM items ORDER BY id LIMIT 2")
         #expect(SingerFeedTest.texts(prices, "price") == ["1.25", "2.25"])
-        let state = try harness.rows("SELECT value FROM _state WHERE key = 'singer.state'")
+        let state = try await harness.rows("SELECT value FROM _state WHERE key = 'singer.state'")
         #expect(SingerFeedTest.texts(state, "value").first?.contains("2024-01-07T00:00:00Z") == true)
 
         // Two more items; the tap sends its bookmark and gets only those.
@@ -105,7 +105,7 @@ struct SingerRealTapTests {
         #expect(second.status == .ok, "\(second.error ?? "")")
         #expect(second.counts.inserted == 2)
         #expect(second.counts.unchanged == 0)
-        #expect(try harness.count("items") == 9)
+        #expect(try await harness.count("items") == 9)
         let sent = server.requests.dropFirst(before).compactMap { $0.query("since") }
         #expect(sent.contains("2024-01-07T00:00:00Z"))
     }

@@ -36,12 +36,12 @@ enum SingerFeedTest {
 
     /// Every row of every table of the store that a pass may change, as text: to compare a store
     /// before and after a pass that must change nothing.
-    static func snapshot(_ harness: FeedHarness) throws -> [String] {
+    static func snapshot(_ harness: FeedHarness) async throws -> [String] {
         let bookkeeping = ["_runs", "sqlite_sequence", "grdb_migrations", "_migrations"]
-        let tables = try harness.tableNames().filter { !bookkeeping.contains($0) }
+        let tables = try await harness.tableNames().filter { !bookkeeping.contains($0) }
         var lines: [String] = ["tables: " + tables.joined(separator: ",")]
         for table in tables {
-            for row in try harness.rows("SELECT * FROM \"\(table)\"") {
+            for row in try await harness.rows("SELECT * FROM \"\(table)\"") {
                 lines.append(
                     table + ": " + row.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 )

@@ -43,9 +43,9 @@ struct BatchedInsertTests {
         let harness = try harness(["items.json": Self.items(150)])
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.inserted == 150)
-        let names = try harness.rows("SELECT name FROM item ORDER BY rowid").compactMap { text($0["name"]) }
+        let names = try await harness.rows("SELECT name FROM item ORDER BY rowid").compactMap { text($0["name"]) }
         #expect(names == (1...150).map { "item-\($0)" })
-        let tags = try harness.rows(
+        let tags = try await harness.rows(
             "SELECT _key, _position, value FROM item__tags ORDER BY CAST(_key AS INTEGER), _position"
         ).map {
             "\(text($0["_key"]) ?? "?")/\($0["_position"].map(String.init(describing:)) ?? "?")/\(text($0["value"]) ?? "?")"
@@ -63,14 +63,16 @@ struct BatchedInsertTests {
         let harness = try harness(["items.json": Data(#"{"items":[\#(body)]}"#.utf8)])
         let report = try #require(try await harness.run().feeds.first)
         #expect((report.counts.inserted, report.counts.duplicates) == (5, 1))
-        let rows = try harness.rows("SELECT id, name FROM item ORDER BY rowid")
+        let rows = try await harness.rows("SELECT id, name FROM item ORDER BY rowid")
         #expect(
             rows.map { "\($0["id"].map(String.init(describing:)) ?? "?")=\(text($0["name"]) ?? "?")" } == [
                 "1=a", "2=b", "3=again", "4=d", "5=e",
             ])
         #expect(
-            try harness.rows("SELECT value FROM item__tags WHERE _key = '3'").map { text($0["value"]) } == ["again"])
-        #expect(try harness.count("item__tags") == 5)
+            try await harness.rows("SELECT value FROM item__tags WHERE _key = '3'").map { text($0["value"]) } == [
+                "again"
+            ])
+        #expect(try await harness.count("item__tags") == 5)
     }
 
     @Test func aKeyDeliveredAgainInThePassKeepsItsLastValues() async throws {
@@ -79,8 +81,10 @@ struct BatchedInsertTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.counts.inserted == 100)
         #expect(report.counts.duplicates == 1)
-        #expect(try harness.rows("SELECT name FROM item WHERE id = 99").map { text($0["name"]) } == ["again"])
+        #expect(try await harness.rows("SELECT name FROM item WHERE id = 99").map { text($0["name"]) } == ["again"])
         #expect(
-            try harness.rows("SELECT value FROM item__tags WHERE _key = '99'").map { text($0["value"]) } == ["last"])
+            try await harness.rows("SELECT value FROM item__tags WHERE _key = '99'").map { text($0["value"]) } == [
+                "last"
+            ])
     }
 }

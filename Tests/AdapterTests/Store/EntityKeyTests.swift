@@ -24,8 +24,8 @@ struct EntityKeyTests {
     }
 
     /// The primary key's columns, in key order.
-    func primaryKey(_ harness: FeedHarness) throws -> [String] {
-        try harness.rows("SELECT name FROM pragma_table_info('item') WHERE pk > 0 ORDER BY pk").compactMap {
+    func primaryKey(_ harness: FeedHarness) async throws -> [String] {
+        try await harness.rows("SELECT name FROM pragma_table_info('item') WHERE pk > 0 ORDER BY pk").compactMap {
             if case .text(let name)? = $0["name"] { name } else { nil }
         }
     }
@@ -33,8 +33,8 @@ struct EntityKeyTests {
     @Test func aMergedEntityIsKeyedByFeedAndKey() async throws {
         let harness = try harness(write: "merge")
         _ = try await harness.run()
-        #expect(try primaryKey(harness) == ["_feed", "_key"])
-        #expect(try harness.count("item") == 2)
+        await #expect(try primaryKey(harness) == ["_feed", "_key"])
+        #expect(try await harness.count("item") == 2)
     }
 
     @Test func anAppendedEntityHasNoPrimaryKeyAndKeepsEveryVersion() async throws {
@@ -42,14 +42,14 @@ struct EntityKeyTests {
         _ = try await harness.run()
         try harness.write("items.json", Self.items([1, 2], name: "b"))
         _ = try await harness.run()
-        #expect(try primaryKey(harness).isEmpty)
-        #expect(try harness.count("item") == 4)
+        await #expect(try primaryKey(harness).isEmpty)
+        #expect(try await harness.count("item") == 4)
     }
 
     @Test func aKeyedTableLosesItsKeyWhenAFeedStartsAppendingAndKeepsItsRows() async throws {
         let harness = try harness(write: "merge")
         _ = try await harness.run()
-        let before = try harness.rows("SELECT rowid, _key, name FROM item ORDER BY rowid")
+        let before = try await harness.rows("SELECT rowid, _key, name FROM item ORDER BY rowid")
         try harness.setConfig(
             """
             feeds:
@@ -58,10 +58,10 @@ struct EntityKeyTests {
             """)
         try harness.write("items.json", Self.items([1, 2], name: "b"))
         _ = try await harness.run()
-        #expect(try primaryKey(harness).isEmpty)
-        #expect(try Array(harness.rows("SELECT rowid, _key, name FROM item ORDER BY rowid").prefix(2)) == before)
-        #expect(try harness.count("item") == 4)
-        #expect(try harness.rows("SELECT count(*) AS n FROM item_view") == [["n": .integer(4)]])
+        await #expect(try primaryKey(harness).isEmpty)
+        await #expect(try Array(harness.rows("SELECT rowid, _key, name FROM item ORDER BY rowid").prefix(2)) == before)
+        #expect(try await harness.count("item") == 4)
+        #expect(try await harness.rows("SELECT count(*) AS n FROM item_view") == [["n": .integer(4)]])
     }
 
     @Test func anEntityThatKeptHistoryStaysUnkeyedUnderAMergeFeed() async throws {
@@ -76,6 +76,6 @@ struct EntityKeyTests {
                   fields: { id: int, name: string } }
             """)
         _ = try await harness.run()
-        #expect(try primaryKey(harness).isEmpty, "its rows repeat keys")
+        await #expect(try primaryKey(harness).isEmpty, "its rows repeat keys")
     }
 }

@@ -29,9 +29,9 @@ struct EntityViewTests {
     func decimalsCompareAsNumbersInTheView(driver: HarnessStore) async throws {
         let harness = try ratesHarness(driver)
         _ = try await harness.run()
-        #expect(try harness.rows("SELECT code FROM rate_view WHERE rate > 100") == [["code": .text("AFN")]])
+        #expect(try await harness.rows("SELECT code FROM rate_view WHERE rate > 100") == [["code": .text("AFN")]])
         #expect(
-            try harness.rows("SELECT code FROM rate_view ORDER BY rate").map { $0["code"] }
+            try await harness.rows("SELECT code FROM rate_view ORDER BY rate").map { $0["code"] }
                 == [.text("EUR"), .text("AED"), .text("AFN")])
     }
 
@@ -39,29 +39,29 @@ struct EntityViewTests {
         let harness = try ratesHarness(.sqlite)
         _ = try await harness.run()
         // A later object of the schema: a view written again would come after it.
-        try harness.execute("CREATE TABLE later (x)")
+        try await harness.execute("CREATE TABLE later (x)")
         let query = "SELECT rowid, sql FROM sqlite_master WHERE name = 'rate_view'"
-        let before = try harness.rows(query)
+        let before = try await harness.rows(query)
         _ = try await harness.run()
-        #expect(try harness.rows(query) == before)
+        #expect(try await harness.rows(query) == before)
     }
 
     @Test(arguments: HarnessStore.available)
     func theTableKeepsTheExactDigits(driver: HarnessStore) async throws {
         let harness = try ratesHarness(driver)
         _ = try await harness.run()
-        #expect(try harness.rows("SELECT rate FROM rate WHERE code = 'AED'") == [["rate": .text("3.673103")]])
+        #expect(try await harness.rows("SELECT rate FROM rate WHERE code = 'AED'") == [["rate": .text("3.673103")]])
     }
 
     @Test(arguments: HarnessStore.available)
     func aRelationWithALabelGainsTheLabelColumn(driver: HarnessStore) async throws {
         let harness = try ClassifiedFeedFiles.fixtureHarness(listing: "listing.json", driver: driver)
         _ = try await harness.run()
-        let rows = try harness.rows("SELECT category_id, category_name FROM classified_view ORDER BY id")
+        let rows = try await harness.rows("SELECT category_id, category_name FROM classified_view ORDER BY id")
         #expect(!rows.isEmpty)
         for row in rows {
             guard case .integer(let id)? = row["category_id"] else { Issue.record("no category id"); continue }
-            let name = try harness.rows("SELECT name FROM category WHERE id = $1", [.integer(id)]).first?["name"]
+            let name = try await harness.rows("SELECT name FROM category WHERE id = $1", [.integer(id)]).first?["name"]
             #expect(row["category_name"] == name)
         }
     }
@@ -70,9 +70,9 @@ struct EntityViewTests {
     func aViewTheUserWroteIsLeftAlone(driver: HarnessStore) async throws {
         let harness = try ratesHarness(driver)
         _ = try await harness.run()
-        try harness.execute("DROP VIEW rate_view; CREATE VIEW rate_view AS SELECT 'mine' AS code")
+        try await harness.execute("DROP VIEW rate_view; CREATE VIEW rate_view AS SELECT 'mine' AS code")
         _ = try await harness.run()
-        #expect(try harness.rows("SELECT code FROM rate_view") == [["code": .text("mine")]])
+        #expect(try await harness.rows("SELECT code FROM rate_view") == [["code": .text("mine")]])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -83,7 +83,7 @@ struct EntityViewTests {
         try harness.setConfig(yaml.replacingOccurrences(of: "rate: decimal }", with: "rate: decimal, note: string }"))
         _ = try await harness.run()
         #expect(
-            try harness.rows("SELECT code, note FROM rate_view WHERE code = 'EUR'")
+            try await harness.rows("SELECT code, note FROM rate_view WHERE code = 'EUR'")
                 == [["code": .text("EUR"), "note": .null]])
     }
 
@@ -105,7 +105,7 @@ struct EntityViewTests {
         let yen: FieldValue = driver == .sqlite ? .real(1500) : .text("1500")
         let pounds: FieldValue = driver == .sqlite ? .real(2.49) : .text("2.49")
         #expect(
-            try harness.rows(
+            try await harness.rows(
                 "SELECT amount, amount_amount, amount_currency, cost, cost_amount, cost_currency FROM price_view")
                 == [
                     [

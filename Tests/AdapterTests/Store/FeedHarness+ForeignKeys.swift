@@ -6,7 +6,7 @@ extension FeedHarness {
     /// The foreign keys of `table` as SQL tools see them, one line each:
     /// `(_feed, category_id) -> category (_feed, _key) deferred` (SQLite's `pragma_foreign_key_list`
     /// and the table's SQL, PostgreSQL's `pg_constraint`).
-    func foreignKeys(of table: String) throws -> [String] {
+    func foreignKeys(of table: String) async throws -> [String] {
         let sql =
             switch storeKind {
             case .sqlite:
@@ -27,7 +27,7 @@ extension FeedHarness {
                 WHERE c.conrelid = to_regclass($1) AND c.contype = 'f' ORDER BY c.conname
                 """
             }
-        return try rows(sql, [.text(table)]).map { row in
+        return try await rows(sql, [.text(table)]).map { row in
             let text = { (name: String) -> String in if case .text(let value)? = row[name] { value } else { "?" } }
             let deferred = row["deferred"] == .integer(1) ? " deferred" : ""
             return "(\(text("columns"))) -> \(text("parent")) (\(text("parent_columns")))\(deferred)"
@@ -36,8 +36,8 @@ extension FeedHarness {
 
     /// The rows of `table` with their rowids (`_row` on PostgreSQL), feed, key and `columns`,
     /// in rowid order: what a rebuilt table must keep.
-    func rowsWithRowids(_ table: String, columns: String) throws -> [[String: FieldValue]] {
+    func rowsWithRowids(_ table: String, columns: String) async throws -> [[String: FieldValue]] {
         let rowid = storeKind == .sqlite ? "rowid" : "_row"
-        return try rows("SELECT \(rowid) AS rowid, _feed, _key, \(columns) FROM \"\(table)\" ORDER BY \(rowid)")
+        return try await rows("SELECT \(rowid) AS rowid, _feed, _key, \(columns) FROM \"\(table)\" ORDER BY \(rowid)")
     }
 }

@@ -12,34 +12,35 @@ struct ForeignKeyMigrationTests {
     /// What a refused pass must leave as it found it: the tables' rows with their rowids, their
     /// foreign keys, the stored schemas and the runs that committed (the refused pass is
     /// recorded as failed, with its error).
-    func snapshot(_ harness: FeedHarness) throws -> [[String: FieldValue]] {
-        try harness.rowsWithRowids("category", columns: "id, name")
-            + harness.rowsWithRowids("classified", columns: "id, category_id, title")
-            + harness.foreignKeys(of: "classified").map { ["foreign key": .text($0)] }
-            + harness.rows("SELECT name, schema FROM _entities ORDER BY name")
-            + harness.rows("SELECT id, status FROM _runs WHERE status <> 'failed' ORDER BY id")
+    func snapshot(_ harness: FeedHarness) async throws -> [[String: FieldValue]] {
+        let categories = try await harness.rowsWithRowids("category", columns: "id, name")
+        let classifieds = try await harness.rowsWithRowids("classified", columns: "id, category_id, title")
+        let foreignKeys = try await harness.foreignKeys(of: "classified").map { ["foreign key": FieldValue.text($0)] }
+        let entities = try await harness.rows("SELECT name, schema FROM _entities ORDER BY name")
+        return categories + classifieds + foreignKeys + entities
+            + (try await harness.rows("SELECT id, status FROM _runs WHERE status <> 'failed' ORDER BY id"))
     }
 
     @Test(arguments: HarnessStore.available)
     func anOlderStoreGainsTheForeignKeyOnItsNextPassKeepingRowsAndRowids(driver: HarnessStore) async throws {
         let harness = try AdsFeed.harness("three-ads.json", options: "enforced: false", store: driver)
         _ = try await harness.run()
-        #expect(try harness.foreignKeys(of: "classified").isEmpty)
-        let before = try harness.rowsWithRowids("classified", columns: "id, category_id, title")
+        #expect(try await harness.foreignKeys(of: "classified").isEmpty)
+        let before = try await harness.rowsWithRowids("classified", columns: "id, category_id, title")
         try harness.setConfig(AdsFeed.yaml())
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.unchanged == 6)
-        #expect(try harness.foreignKeys(of: "classified").count == 1)
-        #expect(try harness.rowsWithRowids("classified", columns: "id, category_id, title") == before)
-        #expect(try harness.rows("SELECT count(*) AS n FROM classified_view") == [["n": .integer(3)]])
+        #expect(try await harness.foreignKeys(of: "classified").count == 1)
+        #expect(try await harness.rowsWithRowids("classified", columns: "id, category_id, title") == before)
+        #expect(try await harness.rows("SELECT count(*) AS n FROM classified_view") == [["n": .integer(3)]])
     }
 
     @Test(arguments: HarnessStore.available)
     func anOlderStoreWhoseAdsPointAtNothingIsRefusedNamingARowAndLeftAsItWas(driver: HarnessStore) async throws {
         let harness = try AdsFeed.harness("unknown-category.json", options: "enforced: false", store: driver)
         _ = try await harness.run()
-        let before = try snapshot(harness)
+        let before = try await snapshot(harness)
         try harness.setConfig(AdsFeed.yaml())
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
@@ -51,7 +52,7 @@ struct ForeignKeyMigrationTests {
         #expect(error.hasSuffix("fix or delete them, then run again; nothing was changed"), "\(error)")
         let store = driver == .sqlite ? try harness.config().storePath + ": " : "postgres://"
         #expect(error.hasPrefix(store), "the error names the store: \(error)")
-        #expect(try snapshot(harness) == before)
+        await #expect(try snapshot(harness) == before)
     }
 
     /// A config that appends to `category` and enforces no relation passes validation; the
@@ -60,7 +61,7 @@ struct ForeignKeyMigrationTests {
     func aFeedAppendingToACategoryThatAStoredForeignKeyPointsAtIsRefused(driver: HarnessStore) async throws {
         let harness = try AdsFeed.harness("three-ads.json", store: driver)
         _ = try await harness.run()
-        let before = try snapshot(harness)
+        let before = try await snapshot(harness)
         try harness.setConfig(AdsFeed.yaml("enforced: false, category_write: append"))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
@@ -68,7 +69,7 @@ struct ForeignKeyMigrationTests {
             report.error?.contains(
                 "entity 'category' cannot be written in append mode: the enforced relation classified.category_id -> category points at it"
             ) == true, "\(report.error ?? "")")
-        #expect(try snapshot(harness) == before)
+        await #expect(try snapshot(harness) == before)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -76,7 +77,7 @@ struct ForeignKeyMigrationTests {
         let harness = try AdsFeed.harness(
             "three-ads.json", options: "enforced: false, category_write: append", store: driver)
         _ = try await harness.run()
-        let before = try snapshot(harness)
+        let before = try await snapshot(harness)
         try harness.setConfig(AdsFeed.yaml())
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
@@ -88,7 +89,7 @@ struct ForeignKeyMigrationTests {
                 ": the relation classified.category_id -> category is enforced, but 'category' keeps history (a feed writes it in append mode)"
             ), "\(error)")
         #expect(error.components(separatedBy: store).count == 2, "the store is named once: \(error)")
-        #expect(try snapshot(harness) == before)
+        await #expect(try snapshot(harness) == before)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -97,11 +98,11 @@ struct ForeignKeyMigrationTests {
         _ = try await harness.run()
         try harness.setConfig(AdsFeed.yaml("enforced: false"))
         _ = try await harness.run()
-        #expect(try harness.foreignKeys(of: "classified").isEmpty, "the foreign key goes with the enforcement")
+        #expect(try await harness.foreignKeys(of: "classified").isEmpty, "the foreign key goes with the enforcement")
         try harness.setConfig(AdsFeed.yaml("enforced: false, category_write: append"))
         try harness.write("ads.json", try AdsFeed.fixture("category-renamed.json"))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try harness.count("category") == 4, "a second version of category 2")
+        #expect(try await harness.count("category") == 4, "a second version of category 2")
     }
 }

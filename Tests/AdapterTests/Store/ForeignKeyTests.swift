@@ -13,8 +13,8 @@ struct ForeignKeyTests {
     static func parentKey(_ store: HarnessStore) -> String { store == .sqlite ? "_feed, _key" : "_feed, id" }
 
     /// The ads and categories as they stand, to compare a store before and after a failure.
-    func contents(_ harness: FeedHarness) throws -> [[String: FieldValue]] {
-        try harness.rows("SELECT _key, name FROM category ORDER BY _key")
+    func contents(_ harness: FeedHarness) async throws -> [[String: FieldValue]] {
+        try await harness.rows("SELECT _key, name FROM category ORDER BY _key")
             + harness.rows("SELECT _key, category_id, title FROM classified ORDER BY _key")
             + harness.rows("SELECT count(*) AS tombstones FROM _tombstones")
     }
@@ -24,10 +24,10 @@ struct ForeignKeyTests {
         let harness = try AdsFeed.harness("three-ads.json", store: driver)
         _ = try await harness.run()
         #expect(
-            try harness.foreignKeys(of: "classified") == [
+            try await harness.foreignKeys(of: "classified") == [
                 "(_feed, category_id) -> category (\(Self.parentKey(driver))) deferred"
             ])
-        #expect(try harness.foreignKeys(of: "category").isEmpty)
+        #expect(try await harness.foreignKeys(of: "category").isEmpty)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -35,8 +35,8 @@ struct ForeignKeyTests {
         let harness = try AdsFeed.harness("unknown-category.json", options: "enforced: false", store: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try harness.foreignKeys(of: "classified").isEmpty)
-        #expect(try harness.count("classified") == 2, "an ad may name a category the feed lacks")
+        #expect(try await harness.foreignKeys(of: "classified").isEmpty)
+        #expect(try await harness.count("classified") == 2, "an ad may name a category the feed lacks")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -48,13 +48,13 @@ struct ForeignKeyTests {
             INSERT INTO classified (_feed, _key, _hash, _run, _first_seen, _last_seen, id, category_id, title)
             VALUES ('shop', '%@', 0, 1, \(now), \(now), %@, %@, 'Lampe')
             """
-        #expect(throws: (any Error).self) { try harness.execute(String(format: insert, "104", "104", "9")) }
-        #expect(throws: (any Error).self, "the category of another feed is not this feed's") {
-            try harness.execute(
+        await #expect(throws: (any Error).self) { try await harness.execute(String(format: insert, "104", "104", "9")) }
+        await #expect(throws: (any Error).self, "the category of another feed is not this feed's") {
+            try await harness.execute(
                 String(format: insert.replacingOccurrences(of: "'shop'", with: "'other'"), "105", "105", "1"))
         }
-        try harness.execute(String(format: insert, "106", "106", "3"))
-        #expect(try harness.count("classified") == 4)
+        try await harness.execute(String(format: insert, "106", "106", "3"))
+        #expect(try await harness.count("classified") == 4)
     }
 
     /// Runs `harness` over `payload` after a first pass over `three-ads.json`, expects the pass to
@@ -62,7 +62,7 @@ struct ForeignKeyTests {
     /// left it (categories, ads and tombstones).
     func expectPassRefused(_ harness: FeedHarness, over payload: String, ad: String, category: Int) async throws {
         _ = try await harness.run()
-        let before = try contents(harness)
+        let before = try await contents(harness)
         try harness.write("ads.json", try AdsFeed.fixture(payload))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
@@ -71,7 +71,7 @@ struct ForeignKeyTests {
             error.contains(
                 "feed 'shop': the classified '\(ad)' has category_id \(category), which is not a key of the feed's category; the pass would leave it pointing at nothing through the enforced relation classified.category_id -> category, so it fails; nothing was changed"
             ), "\(error)")
-        #expect(try contents(harness) == before)
+        await #expect(try contents(harness) == before)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -96,7 +96,7 @@ struct ForeignKeyTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.deleted == 1)
-        #expect(try harness.count("category") == 3)
+        #expect(try await harness.count("category") == 3)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -108,7 +108,7 @@ struct ForeignKeyTests {
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.deleted == 2, "category 3 and ad 103, which named it")
-        #expect(try harness.count("classified") == 2)
+        #expect(try await harness.count("classified") == 2)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -119,9 +119,9 @@ struct ForeignKeyTests {
         try harness.write("ads.json", try AdsFeed.fixture("category-dropped.json"))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try harness.count("classified") == 4, "102 has a second version")
+        #expect(try await harness.count("classified") == 4, "102 has a second version")
         #expect(
-            try harness.foreignKeys(of: "classified") == [
+            try await harness.foreignKeys(of: "classified") == [
                 "(_feed, category_id) -> category (\(Self.parentKey(driver))) deferred"
             ])
     }
@@ -130,9 +130,9 @@ struct ForeignKeyTests {
     func theStoredSchemaSaysTheRelationIsEnforced(driver: HarnessStore) async throws {
         let harness = try AdsFeed.harness("three-ads.json", store: driver)
         _ = try await harness.run()
-        let relation = try #require(try harness.schemas()["classified"]?.relations.first)
+        let relation = try #require(try await harness.schemas()["classified"]?.relations.first)
         #expect(relation.enforced)
-        let stored = try harness.rows("SELECT schema FROM _entities WHERE name = 'classified'")
+        let stored = try await harness.rows("SELECT schema FROM _entities WHERE name = 'classified'")
         guard case .text(let json)? = stored.first?["schema"] else {
             Issue.record("no stored schema")
             return

@@ -39,7 +39,7 @@ struct PostgresParallelPassTests {
             store: .postgres)
         let report = try await harness.run()
         #expect(report.feeds.allSatisfy { $0.status == .ok }, "\(report.feeds.map { $0.error ?? "ok" })")
-        let finished = try harness.rows("SELECT feed, finished_at FROM _runs ORDER BY finished_at").map {
+        let finished = try await harness.rows("SELECT feed, finished_at FROM _runs ORDER BY finished_at").map {
             $0["feed"]?.description ?? ""
         }
         #expect(finished == ["quick", "slow"], "the quick feed did not wait for the slow one's commit")

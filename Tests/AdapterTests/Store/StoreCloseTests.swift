@@ -23,6 +23,6 @@ struct StoreCloseTests {
         try await engine.close()
         #expect(!FileManager.default.fileExists(atPath: log))
         withExtendedLifetime(engine) {}
-        #expect(try harness.count("item") == 20_000)
+        #expect(try await harness.count("item") == 20_000)
     }
 }

@@ -49,9 +49,9 @@ struct DeclaredEntityTests {
         let harness = try Self.harness(driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .ok, "\(report.error ?? "")")
-        #expect(try harness.count("found") == 1)
-        #expect(try harness.schemas()["found"] == FoundAdapter.schema())
-        #expect(try harness.tableNames(like: "found%") == ["found", "found_view"])
+        #expect(try await harness.count("found") == 1)
+        #expect(try await harness.schemas()["found"] == FoundAdapter.schema())
+        #expect(try await harness.tableNames(like: "found%") == ["found", "found_view"])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -59,8 +59,8 @@ struct DeclaredEntityTests {
         let harness = try Self.harness(", fail: true", driver: driver)
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
-        #expect(try harness.tableNames(like: "found%").isEmpty)
-        #expect(try harness.schemas()["found"] == nil)
+        #expect(try await harness.tableNames(like: "found%").isEmpty)
+        #expect(try await harness.schemas()["found"] == nil)
     }
 
     @Test(arguments: HarnessStore.available)

@@ -40,10 +40,10 @@ struct EngineStartDateTests {
         let engine = try await Engine.open(config, startDate: fixed, deliversOutbox: false)
         let report = await engine.run()
         #expect(report.succeeded)
-        let at = try harness.rows("SELECT at FROM start").first?["at"]
+        let at = try await harness.rows("SELECT at FROM start").first?["at"]
         guard case .text(let text)? = at else { Issue.record("no start time: \(String(describing: at))"); return }
         #expect(ISO8601.parse(text) == fixed.timeIntervalSince1970)
         #expect(server.requestCount == 0)
-        #expect(try harness.count("_outbox") == 1, "the event stays queued for a normal run")
+        #expect(try await harness.count("_outbox") == 1, "the event stays queued for a normal run")
     }
 }

@@ -17,7 +17,7 @@ struct FeedIsolationTests {
                 """,
             files: ["steady.json": itemsJSON([("s1", 1)]), "flaky.json": itemsJSON([("a", 1), ("b", 2)])])
         _ = try await harness.run()
-        let before = try harness.rows("SELECT * FROM item ORDER BY id")
+        let before = try await harness.rows("SELECT * FROM item ORDER BY id")
 
         try harness.setConfig(
             """
@@ -35,8 +35,9 @@ struct FeedIsolationTests {
         #expect(flaky.error?.contains("failed on purpose") == true)
         #expect(steady.status == .ok)
         #expect(steady.counts.inserted == 1)
-        #expect(try harness.rows("SELECT * FROM item ORDER BY id") == before, "the failed feed's rows are untouched")
-        #expect(try harness.count("steady_item") == 2)
+        #expect(
+            try await harness.rows("SELECT * FROM item ORDER BY id") == before, "the failed feed's rows are untouched")
+        #expect(try await harness.count("steady_item") == 2)
     }
 
     @Test func aFailedPassIsRecordedInRunsWithItsError() async throws {
@@ -45,7 +46,7 @@ struct FeedIsolationTests {
             yaml: "feeds:\n  - { name: flaky, adapter: items, url: missing.json }\n")
         let report = try await harness.run()
         #expect(report.succeeded == false)
-        let run = try #require(try harness.rows("SELECT status, error FROM _runs").first)
+        let run = try #require(try await harness.rows("SELECT status, error FROM _runs").first)
         #expect(run["status"] == .text("failed"))
         if case .text(let error)? = run["error"] {
             #expect(error.contains("missing.json"))
@@ -64,6 +65,6 @@ struct FeedIsolationTests {
         let harness = try FeedHarness(registry: AdapterRegistry([ItemsAdapter.self]), yaml: yaml, files: files)
         let report = try await harness.run()
         #expect(report.feeds.map(\.status) == Array(repeating: .ok, count: 8))
-        #expect(try harness.count("item") == 400)
+        #expect(try await harness.count("item") == 400)
     }
 }

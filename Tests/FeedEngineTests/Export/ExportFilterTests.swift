@@ -22,12 +22,14 @@ struct ExportFilterTests {
         ]
         """
 
-    func ids(_ store: ExportTestStore, _ entity: String, _ filters: [String], feeds: [String] = []) throws -> [Int] {
+    func ids(_ store: ExportTestStore, _ entity: String, _ filters: [String], feeds: [String] = []) async throws
+        -> [Int]
+    {
         var request = ExportRequest(entity: entity)
         request.filters = try filters.map { try ExportFilter(where: $0) }
         request.feeds = feeds
         request.columns = ["id"]
-        let rows = try PythonCSV.parse(try store.export(request, format: .csv)).dropFirst()
+        let rows = try PythonCSV.parse(try await store.export(request, format: .csv)).dropFirst()
         return rows.compactMap { $0.first.flatMap { Int($0) } }
     }
 
@@ -40,19 +42,19 @@ struct ExportFilterTests {
     @Test(arguments: HarnessStore.available)
     func aValueContainingQuotesMatchesExactly(driver: HarnessStore) async throws {
         let store = try await makeStore(driver: driver)
-        #expect(try ids(store, "item", [#"name=O'Brien "the" pear"#]) == [1])
-        #expect(try ids(store, "item", [#"name~'brien "THE"#]) == [1])
+        await #expect(try ids(store, "item", [#"name=O'Brien "the" pear"#]) == [1])
+        await #expect(try ids(store, "item", [#"name~'brien "THE"#]) == [1])
     }
 
     @Test(arguments: HarnessStore.available)
     func comparisonsFollowTheColumnType(driver: HarnessStore) async throws {
         let store = try await makeStore(driver: driver)
-        #expect(try ids(store, "item", ["price<9.99"]) == [1], "decimals compare as numbers, not text")
-        #expect(try ids(store, "item", ["price=1.5"]) == [1])
-        #expect(try ids(store, "item", ["active=false"]) == [2])
-        #expect(try ids(store, "item", ["active!=true"]) == [2, 3], "!= keeps nulls")
-        #expect(try ids(store, "item", ["id>1", "id<=3", "name~a"]) == [2, 3])
-        #expect(try ids(store, "item", ["name~é"]) == [3])
+        await #expect(try ids(store, "item", ["price<9.99"]) == [1], "decimals compare as numbers, not text")
+        await #expect(try ids(store, "item", ["price=1.5"]) == [1])
+        await #expect(try ids(store, "item", ["active=false"]) == [2])
+        await #expect(try ids(store, "item", ["active!=true"]) == [2, 3], "!= keeps nulls")
+        await #expect(try ids(store, "item", ["id>1", "id<=3", "name~a"]) == [2, 3])
+        await #expect(try ids(store, "item", ["name~é"]) == [3])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -63,21 +65,21 @@ struct ExportFilterTests {
                  {"entity":"item","fields":{"id":30,"price":"7","seen_at":"2025-03-01T00:00:00.5Z"}}]
                 """#, driver: driver)
         try await store.run()
-        #expect(try ids(store, "item", ["id~2"]) == [12])
-        #expect(try ids(store, "item", ["price~0.1"]) == [12])
-        #expect(try ids(store, "item", ["seen_at~2026-01-10T10:11"]) == [12])
-        #expect(try ids(store, "item", ["seen_at~00:00.5"]) == [30])
-        #expect(try ids(store, "item", ["payload~k"]) == [12])
+        await #expect(try ids(store, "item", ["id~2"]) == [12])
+        await #expect(try ids(store, "item", ["price~0.1"]) == [12])
+        await #expect(try ids(store, "item", ["seen_at~2026-01-10T10:11"]) == [12])
+        await #expect(try ids(store, "item", ["seen_at~00:00.5"]) == [30])
+        await #expect(try ids(store, "item", ["payload~k"]) == [12])
     }
 
     @Test(arguments: HarnessStore.available)
     func aRelatedEntityFiltersByLabelOrKey(driver: HarnessStore) async throws {
         let store = try await makeStore(driver: driver)
-        #expect(try ids(store, "listing", ["category=Maison"]) == [100, 102])
-        #expect(try ids(store, "listing", ["category=20"]) == [101])
-        #expect(try ids(store, "listing", ["category~jard"]) == [101])
-        #expect(try ids(store, "listing", ["category!=Maison"]) == [101, 103])
-        #expect(try ids(store, "listing", ["category=Nowhere"]) == [])
+        await #expect(try ids(store, "listing", ["category=Maison"]) == [100, 102])
+        await #expect(try ids(store, "listing", ["category=20"]) == [101])
+        await #expect(try ids(store, "listing", ["category~jard"]) == [101])
+        await #expect(try ids(store, "listing", ["category!=Maison"]) == [101, 103])
+        await #expect(try ids(store, "listing", ["category=Nowhere"]) == [])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -86,15 +88,15 @@ struct ExportFilterTests {
         try store.setRecords(#"[{"entity":"category","fields":{"id":10,"name":"Bureau"}}]"#, feed: "b")
         try await store.run()
         // Feed b's category 10 is now "Bureau": its listings no longer match "Maison".
-        #expect(try ids(store, "listing", ["category=Maison"], feeds: ["b"]) == [])
-        #expect(try ids(store, "listing", ["category=Maison"], feeds: ["a"]) == [100, 102])
+        await #expect(try ids(store, "listing", ["category=Maison"], feeds: ["b"]) == [])
+        await #expect(try ids(store, "listing", ["category=Maison"], feeds: ["a"]) == [100, 102])
     }
 
     @Test(arguments: HarnessStore.available)
     func anUnknownFeedIsAUsageErrorListingTheFeeds(driver: HarnessStore) async throws {
         let store = try await makeStore(driver: driver)
-        #expect {
-            try ids(store, "item", [], feeds: ["ghost"])
+        await #expect {
+            try await ids(store, "item", [], feeds: ["ghost"])
         } throws: { error in
             (error as? ExportError)?.message == "--feed: no feed 'ghost' has run on this store; feeds: main"
         }
@@ -109,13 +111,13 @@ struct ExportFilterTests {
         var request = ExportRequest(entity: "listing")
         request.changedSince = .run(first)
         request.includeMeta = true
-        let lines = try store.export(request, format: .ndjson).split(separator: "\n")
+        let lines = try await store.export(request, format: .ndjson).split(separator: "\n")
         #expect(lines.count == 1)
         let row = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(row["title"] as? String == "rake, steel")
         #expect((row["_run"] as? NSNumber)?.int64Value == second)
         request.changedSince = .run(second)
-        #expect(try store.export(request, format: .ndjson).isEmpty)
+        #expect(try await store.export(request, format: .ndjson).isEmpty)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -129,9 +131,9 @@ struct ExportFilterTests {
         var request = ExportRequest(entity: "item")
         request.changedSince = .time(between)
         request.columns = ["name"]
-        #expect(try store.export(request, format: .csv) == "name\r\nCafé crème\r\n")
+        #expect(try await store.export(request, format: .csv) == "name\r\nCafé crème\r\n")
         request.changedSince = .time(between.addingTimeInterval(3600))
-        #expect(try store.export(request, format: .csv) == "name\r\n")
+        #expect(try await store.export(request, format: .csv) == "name\r\n")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -141,6 +143,6 @@ struct ExportFilterTests {
         request.order = [.descending("id")]
         request.limit = 2
         request.columns = ["id"]
-        #expect(try store.export(request, format: .csv) == "id\r\n3\r\n2\r\n")
+        #expect(try await store.export(request, format: .csv) == "id\r\n3\r\n2\r\n")
     }
 }

@@ -87,7 +87,7 @@ struct ExportOutputTests {
         )
         let run = try #require(try await store.run().first)
         let folder = store.harness.directory.appendingPathComponent("out")
-        let manifest = try store.exporter().exportAll(format: .csv, to: folder.path)
+        let manifest = try await store.exporter().exportAll(format: .csv, to: folder.path)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(files == ["category.csv", "item.csv", "item__tags.csv", "listing.csv", "manifest.json"])
         let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
@@ -129,9 +129,9 @@ struct CanonicalJSONExportTests {
         try await store.run()
         var request = ExportRequest(entity: "item")
         request.columns = ["id", "payload"]
-        let ndjson = try store.export(request, format: .ndjson)
+        let ndjson = try await store.export(request, format: .ndjson)
         #expect(ndjson == #"{"id":1,"payload":\#(Self.canonical)}"# + "\n")
-        let csv = try store.export(request, format: .csv)
+        let csv = try await store.export(request, format: .csv)
         let quoted = "\"" + Self.canonical.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         #expect(csv == "id,payload\r\n1,\(quoted)\r\n")
     }

@@ -128,7 +128,7 @@ struct ExportRoundTripTests {
             driver: driver
         )
         try await store.run()
-        let text = try store.export(ExportRequest(entity: "item__tags"), format: .csv)
+        let text = try await store.export(ExportRequest(entity: "item__tags"), format: .csv)
         let rows = try PythonCSV.parse(text)
         #expect(
             rows == [

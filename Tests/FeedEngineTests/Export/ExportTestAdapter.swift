@@ -105,9 +105,9 @@ struct ExportTestStore {
     func exporter() throws -> Exporter { try Exporter(config: harness.config()) }
 
     /// The export of `request` as text.
-    func export(_ request: ExportRequest, format: ExportFormat) throws -> String {
+    func export(_ request: ExportRequest, format: ExportFormat) async throws -> String {
         let output = ExportOutput.memory()
-        try exporter().export(request, format: format, to: output)
+        try await exporter().export(request, format: format, to: output)
         return String(decoding: output.bytes, as: UTF8.self)
     }
 }

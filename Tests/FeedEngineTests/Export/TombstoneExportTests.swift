@@ -26,19 +26,19 @@ struct TombstoneExportTests {
         return try #require(report.run)
     }
 
-    func export(since run: Int64, format: ExportFormat = .ndjson, includeDeleted: Bool = true) throws -> String {
+    func export(since run: Int64, format: ExportFormat = .ndjson, includeDeleted: Bool = true) async throws -> String {
         var request = ExportRequest(entity: "item")
         request.changedSince = .run(run)
         request.includeDeleted = includeDeleted
         let output = ExportOutput.memory()
-        try Exporter(config: try harness.config()).export(request, format: format, to: output)
+        try await Exporter(config: try harness.config()).export(request, format: format, to: output)
         return String(decoding: output.bytes, as: UTF8.self)
     }
 
     @Test func aReplacePassLeavesATombstoneForEachRowItDeletes() async throws {
         let first = try await run([("a", 1), ("b", 2), ("c", 3)])
         let second = try await run([("a", 1)])
-        let tombstones = try harness.rows("SELECT feed, entity, key, run FROM _tombstones ORDER BY key")
+        let tombstones = try await harness.rows("SELECT feed, entity, key, run FROM _tombstones ORDER BY key")
         #expect(
             tombstones
                 == ["b", "c"].map { key in
@@ -50,31 +50,31 @@ struct TombstoneExportTests {
     @Test func theDeletedRowsFollowTheChangedRowsMarkedDeleted() async throws {
         let first = try await run([("a", 1), ("b", 2), ("c", 3)])
         let second = try await run([("a", 10), ("c", 3)])
-        #expect(
+        await #expect(
             try export(since: first) == """
                 {"id":"a","value":10}
                 {"_deleted":true,"id":"b","_feed":"items","_key":"b","_run":\(second)}
 
                 """)
-        #expect(try export(since: first, includeDeleted: false) == "{\"id\":\"a\",\"value\":10}\n")
-        #expect(try export(since: second).isEmpty, "the deletion is not after run \(second)")
+        await #expect(try export(since: first, includeDeleted: false) == "{\"id\":\"a\",\"value\":10}\n")
+        await #expect(try export(since: second).isEmpty, "the deletion is not after run \(second)")
     }
 
     @Test func csvGetsADeletedColumn() async throws {
         let first = try await run([("a", 1), ("b", 2)])
         _ = try await run([("a", 10)])
-        #expect(try export(since: first, format: .csv) == "id,value,_deleted\r\na,10,\r\nb,,true\r\n")
+        await #expect(try export(since: first, format: .csv) == "id,value,_deleted\r\na,10,\r\nb,,true\r\n")
     }
 
     @Test func aRowDeletedThenDeliveredAgainIsNotReportedDeleted() async throws {
         let first = try await run([("a", 1), ("b", 2)])
         _ = try await run([("a", 1)])
         let third = try await run([("a", 1), ("b", 2)])
-        #expect(
+        await #expect(
             try export(since: first) == "{\"id\":\"b\",\"value\":2}\n", "b is back: a changed row, not a deleted one")
 
         let fourth = try await run([("a", 1)])
-        #expect(
+        await #expect(
             try export(since: first)
                 == "{\"_deleted\":true,\"id\":\"b\",\"_feed\":\"items\",\"_key\":\"b\",\"_run\":\(fourth)}\n",
             "deleted twice in the window, reported once, by its last deletion")
@@ -85,8 +85,8 @@ struct TombstoneExportTests {
         _ = try await run([("a", 1)])
         var request = ExportRequest(entity: "item")
         request.includeDeleted = true
-        #expect {
-            try Exporter(config: try harness.config()).export(request, format: .ndjson, to: .memory())
+        await #expect {
+            try await Exporter(config: try harness.config()).export(request, format: .ndjson, to: .memory())
         } throws: { error in
             (error as? ExportError)?.isUsageError == true
                 && (error as? ExportError)?.message.contains("--include-deleted needs --changed-since") == true
@@ -99,8 +99,8 @@ struct TombstoneExportTests {
         request.changedSince = .run(first)
         request.includeDeleted = true
         request.columns = ["value"]
-        #expect {
-            try Exporter(config: try harness.config()).export(request, format: .ndjson, to: .memory())
+        await #expect {
+            try await Exporter(config: try harness.config()).export(request, format: .ndjson, to: .memory())
         } throws: { error in
             (error as? ExportError)?.message
                 == "--include-deleted needs id in --columns, to say which rows were deleted"

@@ -19,9 +19,9 @@ struct PostgresStoreTests {
     @Test func openingAgainFindsTheTablesAtTheLatestVersion() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let again = try PostgresStore(url: try #require(PostgresTestServer.url), schema: schema)
-            let version = try again.read { try PostgresMigrations.version($0) }
+            let version = try await again.read { try PostgresMigrations.version($0) }
             #expect(version == PostgresMigrations.latest)
-            let tables = try store.read { connection in
+            let tables = try await store.read { connection in
                 let rows = try connection.execute(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema])
                 return (0..<rows.count).compactMap { rows[$0, 0] }
@@ -38,17 +38,17 @@ struct PostgresStoreTests {
         try await PostgresTestServer.withStore { store, _ in
             let id = try await store.startRun(
                 feed: "shop", adapter: "json", at: Date(timeIntervalSince1970: 1_767_225_600))
-            #expect(try store.completeRun() == id - 1)
+            #expect(try await store.completeRun() == id - 1)
             try await store.write { try PostgresStore.recordRun(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
-            let runs = try store.runs(feed: "shop", limit: 10)
+            let runs = try await store.runs(feed: "shop", limit: 10)
             #expect(runs.count == 1)
             #expect(runs.first?.startedAt == "2026-01-01T00:00:00.000Z")
             #expect(runs.first?.finishedAt == "2026-01-01T00:00:01.500Z")
             #expect(runs.first?.durationMilliseconds == 1500)
             #expect(runs.first?.inserted == 7)
             #expect(runs.first?.status == "ok")
-            #expect(try store.completeRun() == id)
-            #expect(try store.feedsThatRan() == ["shop"])
+            #expect(try await store.completeRun() == id)
+            #expect(try await store.feedsThatRan() == ["shop"])
         }
     }
 
@@ -60,10 +60,10 @@ struct PostgresStoreTests {
                 try PostgresStore.setState("cursor", "c", feed: "shop", in: connection)
                 try PostgresStore.setState("page.1", "z", feed: "other", in: connection)
             }
-            #expect(try store.state(feed: "shop", key: "cursor") == "c")
-            #expect(try store.states(feed: "shop", prefix: "page.") == ["page.1": "a", "page.2": "b"])
+            #expect(try await store.state(feed: "shop", key: "cursor") == "c")
+            #expect(try await store.states(feed: "shop", prefix: "page.") == ["page.1": "a", "page.2": "b"])
             try await store.write { try PostgresStore.setState("cursor", nil, feed: "shop", in: $0) }
-            #expect(try store.state(feed: "shop", key: "cursor") == nil)
+            #expect(try await store.state(feed: "shop", key: "cursor") == nil)
         }
     }
 
@@ -72,11 +72,11 @@ struct PostgresStoreTests {
             try await store.write {
                 try PostgresStore.enqueueOutbox(["https://a/1", "https://a/2"], feed: "shop", run: 1, in: $0)
             }
-            let pending = try store.pendingOutbox(feed: "shop")
+            let pending = try await store.pendingOutbox(feed: "shop")
             #expect(pending.map(\.url) == ["https://a/1", "https://a/2"])
             try await store.markOutboxFailed(pending[0].id, error: "timeout")
             try await store.markOutboxDelivered(pending[1].id)
-            #expect(try store.pendingOutbox(feed: "shop").map(\.url) == ["https://a/1"])
+            #expect(try await store.pendingOutbox(feed: "shop").map(\.url) == ["https://a/1"])
         }
     }
 
@@ -89,19 +89,19 @@ struct PostgresStoreTests {
             let write = CacheWrite(entry)
             #expect(write.compressed != nil)
             try await store.write { try PostgresStore.storeCache(write, feed: "shop", in: $0) }
-            let read = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
+            let read = try #require(try await store.cachedResponse(forKey: "k", includingBody: true))
             #expect(read.body == body)
             #expect(read.etag == "\"v1\"")
             #expect(read.headers == ["etag": "\"v1\""])
             #expect(read.fetchedAt == Date(timeIntervalSince1970: 1_767_225_600.25))
-            #expect(try store.cachedResponse(forKey: "k", includingBody: false)?.body == nil)
+            #expect(try await store.cachedResponse(forKey: "k", includingBody: false)?.body == nil)
             var copy = entry
             copy.key = "plain"
             copy.body = body.prefix(100)  // too small to be worth deflating
             let plain = CacheWrite(copy)
             #expect(plain.compressed == nil)
             try await store.write { try PostgresStore.storeCache(plain, feed: "shop", in: $0) }
-            #expect(try store.cachedResponse(forKey: "plain", includingBody: true)?.body == body.prefix(100))
+            #expect(try await store.cachedResponse(forKey: "plain", includingBody: true)?.body == body.prefix(100))
         }
     }
 
@@ -127,7 +127,7 @@ struct PostgresStoreTests {
             let lease = try await PostgresFeedLease.take(url: url, schema: schema, feed: "busy", wait: .zero)
             try await store.markInterruptedRuns()
             let statuses = Dictionary(
-                uniqueKeysWithValues: try store.runs(feed: nil, limit: 10).map { ($0.run, $0.status) })
+                uniqueKeysWithValues: try await store.runs(feed: nil, limit: 10).map { ($0.run, $0.status) })
             #expect(statuses[held] == "running")
             #expect(statuses[orphan] == "interrupted")
             withExtendedLifetime(lease) {}

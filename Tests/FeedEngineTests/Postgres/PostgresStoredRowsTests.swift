@@ -45,9 +45,10 @@ struct PostgresStoredRowsTests {
         }
     }
 
-    func ids(_ store: PostgresStore, _ filters: [String], order: [String] = ["id"], limit: Int? = nil) throws -> [Int64]
+    func ids(_ store: PostgresStore, _ filters: [String], order: [String] = ["id"], limit: Int? = nil) async throws
+        -> [Int64]
     {
-        try store.rows(of: "item", where: filters, order: order, limit: limit).compactMap {
+        try await store.rows(of: "item", where: filters, order: order, limit: limit).compactMap {
             if case .integer(let id)? = $0["id"] { id } else { nil }
         }
     }
@@ -55,9 +56,9 @@ struct PostgresStoredRowsTests {
     @Test func decimalsCompareAsNumbersAndValuesComeBackAsOnSQLite() async throws {
         try await PostgresTestServer.withStore { store, _ in
             try await Self.fill(store)
-            #expect(try ids(store, ["price<10"]) == [1])
-            #expect(try ids(store, ["price>=10.00"]) == [2, 3])
-            let row = try #require(try store.rows(of: "item", where: ["id=1"], order: [], limit: nil).first)
+            await #expect(try ids(store, ["price<10"]) == [1])
+            await #expect(try ids(store, ["price>=10.00"]) == [2, 3])
+            let row = try #require(try await store.rows(of: "item", where: ["id=1"], order: [], limit: nil).first)
             #expect(row["price"] == .text("9.50"))
             #expect(row["added"] == .text("2026-01-31T10:00:00.500Z"))
             #expect(row["ok"] == .integer(1))
@@ -68,26 +69,26 @@ struct PostgresStoredRowsTests {
     @Test func containsIgnoresCaseAndTakesPercentLiterally() async throws {
         try await PostgresTestServer.withStore { store, _ in
             try await Self.fill(store)
-            #expect(try ids(store, ["name~PEAR"]) == [1])
-            #expect(try ids(store, ["name~100%"]) == [3])
+            await #expect(try ids(store, ["name~PEAR"]) == [1])
+            await #expect(try ids(store, ["name~100%"]) == [3])
         }
     }
 
     @Test func notEqualKeepsNullsAndRelationsMatchByLabelOrKey() async throws {
         try await PostgresTestServer.withStore { store, _ in
             try await Self.fill(store)
-            #expect(try ids(store, ["category=Pome"]) == [2])
-            #expect(try ids(store, ["category=1"]) == [1, 3])
-            #expect(try ids(store, ["category!=Fruit"]) == [2])
-            #expect(try ids(store, ["ok=true"]) == [1, 3])
+            await #expect(try ids(store, ["category=Pome"]) == [2])
+            await #expect(try ids(store, ["category=1"]) == [1, 3])
+            await #expect(try ids(store, ["category!=Fruit"]) == [2])
+            await #expect(try ids(store, ["ok=true"]) == [1, 3])
         }
     }
 
     @Test func ordersAndLimitsApply() async throws {
         try await PostgresTestServer.withStore { store, _ in
             try await Self.fill(store)
-            #expect(try ids(store, [], order: ["-price"], limit: 2) == [3, 2])
-            #expect(try store.rows(of: "missing", where: [], order: [], limit: nil).isEmpty)
+            await #expect(try ids(store, [], order: ["-price"], limit: 2) == [3, 2])
+            #expect(try await store.rows(of: "missing", where: [], order: [], limit: nil).isEmpty)
         }
     }
 }

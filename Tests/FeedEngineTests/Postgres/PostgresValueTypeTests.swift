@@ -3,7 +3,7 @@ import Testing
 
 @testable import FeedEngine
 
-/// Values of PostgreSQL results read back as the SQLite store holds them (``StoreSQL``).
+/// Values of PostgreSQL results read back as the SQLite store holds them (``StoreReading/query(_:arguments:)``).
 @Suite("PostgreSQL values read as SQLite holds them")
 struct PostgresValueTypeTests {
     @Test func timestampsBecomeISO8601InUTCWithAFractionOnlyWhenThereIsOneToTheMicrosecond() {

@@ -31,7 +31,7 @@ struct ReadmeExampleTests {
         let harness = try harness(#"["ada", "grace"]"#)
         let report = try await harness.run()
         #expect(report.feeds.first?.counts.inserted == 2)
-        #expect(try harness.count("name") == 2)
+        #expect(try await harness.count("name") == 2)
     }
 
     @Test func aValueOfTheWrongTypeIsRejectedWithItsPath() async throws {
@@ -41,7 +41,7 @@ struct ReadmeExampleTests {
         #expect(feed.counts.inserted == 1)
         #expect(feed.counts.rejected == 1)
         #expect(
-            try harness.rows("SELECT path, url, page FROM _rejects")
+            try await harness.rows("SELECT path, url, page FROM _rejects")
                 == [["path": .text("$[1]"), "url": .text("names.json"), "page": .integer(1)]])
     }
 

@@ -13,13 +13,15 @@ struct FeedOverviewTests {
         _ = try await harness.run()
         let config = try harness.config()
 
-        let listed = try #require(try FeedOverview.load(config: config).first)
+        let listed = try #require(try await FeedOverview.load(config: config).first)
         #expect(listed.name == "items" && listed.adapter == "items" && listed.enabled)
         #expect(listed.rows.map { "\($0.entity) \($0.rows)" } == ["item 3"])
         #expect(listed.status == "ok")
         #expect(listed.lastRun != nil && listed.lastRun == listed.last?.finishedAt)
 
-        let served = try StoreBrowser(config: config).overview(configured: [("items", "items"), ("later", "items")])
+        let served = try await StoreBrowser(config: config).overview(configured: [
+            ("items", "items"), ("later", "items"),
+        ])
         #expect(served.map(\.name) == ["items", "later"])
         #expect(served[0].rows.map { "\($0.entity) \($0.rows)" } == ["item 3"])
         #expect(served[0].recent.map(\.status) == ["ok"] && served[0].last?.adapter == "items")

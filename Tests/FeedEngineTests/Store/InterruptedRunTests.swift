@@ -20,7 +20,7 @@ struct InterruptedRunTests {
         }
         let store = try SQLiteStore(path: path)
         try await store.markInterruptedRuns()
-        let statuses = try store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
+        let statuses = try await store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
         #expect(statuses == ["interrupted"])
     }
 
@@ -40,7 +40,7 @@ struct InterruptedRunTests {
         let store = try SQLiteStore(path: path)
         try await store.markInterruptedRuns()
         #expect(!store.writer.hasStarted, "opening the store started its writer thread")
-        let statuses = try store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
+        let statuses = try await store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
         #expect(statuses == ["failed"])
     }
 }

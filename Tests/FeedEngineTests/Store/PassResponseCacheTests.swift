@@ -10,21 +10,23 @@ import Testing
 /// A pass reads its feed's cache entries (without bodies) in one query.
 @Suite("Response cache as a pass reads it")
 struct PassResponseCacheTests {
-    /// A store's cache that counts the reads made of it.
-    final class CountingCache: FeedResponseCacheReading {
-        let store: any FeedResponseCacheReading
+    /// A pass's cache on a store's cache that counts the reads made of it.
+    final class CountingCache: Sendable {
+        let store: any StoreReading
         let reads = Mutex((byKey: 0, byFeed: 0))
 
-        init(_ store: any FeedResponseCacheReading) { self.store = store }
+        init(_ store: any StoreReading) { self.store = store }
 
-        func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
-            reads.withLock { $0.byKey += 1 }
-            return try store.cachedResponse(forKey: key, includingBody: includingBody)
-        }
-
-        func cachedResponses(feed: String) throws -> [String: CachedResponse] {
-            reads.withLock { $0.byFeed += 1 }
-            return try store.cachedResponses(feed: feed)
+        func passCache(feed: String) -> PassResponseCache {
+            PassResponseCache(
+                entry: { key, includingBody in
+                    self.reads.withLock { $0.byKey += 1 }
+                    return try await self.store.cachedResponse(forKey: key, includingBody: includingBody)
+                },
+                feedEntries: {
+                    self.reads.withLock { $0.byFeed += 1 }
+                    return try await self.store.cachedResponses(feed: feed)
+                })
         }
     }
 
@@ -57,7 +59,7 @@ struct PassResponseCacheTests {
     @Test(arguments: HarnessStore.available)
     func aStoreGivesAFeedsEntriesWithoutTheirBodies(driver: HarnessStore) async throws {
         let harness = try await harness(driver)
-        let entries = try harness.config().responseCache().cachedResponses(feed: "a")
+        let entries = try await harness.config().readingStore().cachedResponses(feed: "a")
         #expect(Array(entries.keys) == [key("/a")])
         #expect(entries[key("/a")]?.etag == "\"/a\"")
         #expect(entries[key("/a")]?.body == nil)
@@ -66,9 +68,11 @@ struct PassResponseCacheTests {
     @Test(arguments: HarnessStore.available)
     func aPassReadsItsFeedsEntriesOnceForAllItsPages(driver: HarnessStore) async throws {
         let harness = try await harness(driver)
-        let store = CountingCache(try harness.config().responseCache())
-        let cache = PassResponseCache(store: store, feed: "a")
-        for _ in 1...3 { #expect(try cache.cachedResponse(forKey: key("/a"), includingBody: false)?.etag == "\"/a\"") }
+        let store = CountingCache(try harness.config().readingStore())
+        let cache = store.passCache(feed: "a")
+        for _ in 1...3 {
+            #expect(try await cache.cachedResponse(forKey: key("/a"), includingBody: false)?.etag == "\"/a\"")
+        }
         #expect(store.reads.withLock { $0 } == (byKey: 0, byFeed: 1))
         withExtendedLifetime(harness) {}
     }
@@ -76,10 +80,10 @@ struct PassResponseCacheTests {
     @Test(arguments: HarnessStore.available)
     func anEntryAnotherFeedStoredIsReadFromTheStore(driver: HarnessStore) async throws {
         let harness = try await harness(driver)
-        let store = CountingCache(try harness.config().responseCache())
-        let cache = PassResponseCache(store: store, feed: "a")
-        #expect(try cache.cachedResponse(forKey: key("/b"), includingBody: false)?.etag == "\"/b\"")
-        #expect(try cache.cachedResponse(forKey: key("/nowhere"), includingBody: false) == nil)
+        let store = CountingCache(try harness.config().readingStore())
+        let cache = store.passCache(feed: "a")
+        #expect(try await cache.cachedResponse(forKey: key("/b"), includingBody: false)?.etag == "\"/b\"")
+        #expect(try await cache.cachedResponse(forKey: key("/nowhere"), includingBody: false) == nil)
         #expect(store.reads.withLock { $0 } == (byKey: 2, byFeed: 1))
         withExtendedLifetime(harness) {}
     }
@@ -87,9 +91,9 @@ struct PassResponseCacheTests {
     @Test(arguments: HarnessStore.available)
     func anEntryWithItsBodyIsReadFromTheStore(driver: HarnessStore) async throws {
         let harness = try await harness(driver)
-        let store = CountingCache(try harness.config().responseCache())
-        let cache = PassResponseCache(store: store, feed: "a")
-        #expect(try cache.cachedResponse(forKey: key("/a"), includingBody: true)?.body == body)
+        let store = CountingCache(try harness.config().readingStore())
+        let cache = store.passCache(feed: "a")
+        #expect(try await cache.cachedResponse(forKey: key("/a"), includingBody: true)?.body == body)
         #expect(store.reads.withLock { $0 } == (byKey: 1, byFeed: 0))
         withExtendedLifetime(harness) {}
     }

@@ -20,7 +20,7 @@ struct ResponseCacheStoreTests {
         #expect(first.counts.inserted == 200)
 
         let cached = try #require(
-            try harness.rows("SELECT length(body) AS stored, body_size FROM _http_cache_body").first)
+            try await harness.rows("SELECT length(body) AS stored, body_size FROM _http_cache_body").first)
         #expect(cached["body_size"] == .integer(Int64(body.count)))
         if case .integer(let stored)? = cached["stored"] { #expect(Int(stored) < body.count / 4) }
 
@@ -28,7 +28,7 @@ struct ResponseCacheStoreTests {
         #expect(server.requests.last?.header("If-None-Match") == "\"v1\"")
         #expect((second.counts.inserted, second.counts.updated, second.counts.unchanged) == (0, 0, 200))
         let response = try #require(
-            try harness.config().responseCache().cachedResponse(
+            try await harness.config().readingStore().cachedResponse(
                 forKey: (FetchRequest(url: server.url("/items"))).cacheKey))
         #expect(response.body == body)
     }

@@ -24,13 +24,13 @@ struct StoreMigrationTests {
 
     /// Removes the later migration's row with the database's own client (Feedwork refuses
     /// the store while it is there).
-    static func forgetLaterMigration(_ harness: FeedHarness) throws {
+    static func forgetLaterMigration(_ harness: FeedHarness) async throws {
         if let postgres = try harness.config().postgres {
             let connection = try PostgresConnection(url: postgres.url)
             try connection.execute(
                 "DELETE FROM \(PostgresSQL.identifier(postgres.schema))._migrations WHERE version = 99")
         } else {
-            try harness.execute("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99:%'")
+            try await harness.execute("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99:%'")
         }
     }
 
@@ -63,26 +63,26 @@ struct StoreMigrationTests {
     func openingAStoreAgainMigratesNothingAndKeepsItsRows(driver: HarnessStore) async throws {
         let harness = try Self.itemsHarness(driver)
         _ = try await harness.run()
-        let applied = try harness.count(Self.migrations(driver))
+        let applied = try await harness.count(Self.migrations(driver))
         #expect(applied > 0)
         let second = try #require(try await harness.run().feeds.first)
         #expect(second.counts.unchanged == 3)
-        #expect(try harness.count(Self.migrations(driver)) == applied)
+        #expect(try await harness.count(Self.migrations(driver)) == applied)
     }
 
     @Test(arguments: HarnessStore.available)
     func aStoreWrittenByANewerFeedworkIsRefusedAndLeftAsItWas(driver: HarnessStore) async throws {
         let harness = try Self.itemsHarness(driver)
         _ = try await harness.run()
-        try harness.execute(Self.laterMigration(driver))
+        try await harness.execute(Self.laterMigration(driver))
         try harness.write("items.json", itemsJSON([("z", 9)]))
         await #expect {
             _ = try await harness.run()
         } throws: { error in
             "\(error)".contains("written by a newer Feedwork")
         }
-        try Self.forgetLaterMigration(harness)
-        #expect(try harness.count("item") == 3, "the refused run wrote nothing")
+        try await Self.forgetLaterMigration(harness)
+        #expect(try await harness.count("item") == 3, "the refused run wrote nothing")
     }
 
     @Test func aStoreMadeBySchemaVersionOneOpensAndKeepsItsRows() async throws {
@@ -107,10 +107,10 @@ struct StoreMigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path)
-        let tables = try store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
+        let tables = try await store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
         #expect(tables.count == 1, "the missing migration ran")
-        #expect(try store.query("SELECT count(*) AS n FROM _tombstones") == [["n": .integer(0)]])
-        #expect(try store.query("SELECT id, value FROM item") == [["id": .text("a"), "value": .integer(1)]])
+        #expect(try await store.query("SELECT count(*) AS n FROM _tombstones") == [["n": .integer(0)]])
+        #expect(try await store.query("SELECT id, value FROM item") == [["id": .text("a"), "value": .integer(1)]])
 
         // And the next pass works on it, updating the old row by content.
         try Data(itemsJSON([("a", 2)])).write(to: directory.appendingPathComponent("items.json"))
@@ -141,10 +141,10 @@ struct StoreMigrationTests {
 
         let store = try SQLiteStore(path: path)
         #expect(
-            try store.query("SELECT path, url, page FROM _rejects")
+            try await store.query("SELECT path, url, page FROM _rejects")
                 == [["path": .text("$[0].id"), "url": .null, "page": .null]])
         #expect(
-            try store.rejects(feed: "items", run: nil, limit: 10).map(\.reason) == ["key field missing"])
+            try await store.rejects(feed: "items", run: nil, limit: 10).map(\.reason) == ["key field missing"])
     }
 
     @Test func cacheTimesStoredAsEpochSecondsBecomeISO8601AndKeepTheirAge() async throws {
@@ -166,10 +166,10 @@ struct StoreMigrationTests {
 
         let store = try SQLiteStore(path: path)
         #expect(
-            try store.query("SELECT fetched_at, typeof(fetched_at) AS type FROM _http_cache") == [
+            try await store.query("SELECT fetched_at, typeof(fetched_at) AS type FROM _http_cache") == [
                 ["fetched_at": .text("2026-01-01T00:00:00.250Z"), "type": .text("text")]
             ])
-        let entry = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
+        let entry = try #require(try await store.cachedResponse(forKey: "k", includingBody: true))
         #expect(entry.fetchedAt == Date(timeIntervalSince1970: 1_767_225_600.25))
         #expect(entry.etag == "\"v1\"")
         #expect(entry.body == Data("{}".utf8))
@@ -196,18 +196,18 @@ struct StoreMigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path)
-        let columns = try store.query("SELECT name FROM pragma_table_info('_http_cache') ORDER BY cid").map {
+        let columns = try await store.query("SELECT name FROM pragma_table_info('_http_cache') ORDER BY cid").map {
             $0["name"]
         }
         #expect(!columns.contains(.text("body")) && !columns.contains(.text("body_size")))
         #expect(
-            try store.query("SELECT body_size FROM _http_cache_body WHERE key = 'k'") == [
+            try await store.query("SELECT body_size FROM _http_cache_body WHERE key = 'k'") == [
                 ["body_size": .integer(Int64(body.count))]
             ])
-        let entry = try #require(try store.cachedResponse(forKey: "k", includingBody: true))
+        let entry = try #require(try await store.cachedResponse(forKey: "k", includingBody: true))
         #expect(entry.body == body)
         #expect(entry.headers == ["etag": "\"v1\""])
-        #expect(try store.cachedResponses(feed: "items").keys.sorted() == ["k"])
+        #expect(try await store.cachedResponses(feed: "items").keys.sorted() == ["k"])
     }
 
     @Test func anEntityTableOfAnOlderStoreGainsItsPrimaryKeyAndKeepsItsRows() async throws {
@@ -239,7 +239,7 @@ struct StoreMigrationTests {
         #expect(report.feeds.first?.counts.updated == 1, "the old row, found by its key")
         #expect(report.feeds.first?.counts.inserted == 1)
         let store = try SQLiteStore(path: path)
-        #expect(try store.read { try SQLiteEntityTable.isKeyed("item", in: $0) })
-        #expect(try store.query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
+        #expect(try await store.read { try SQLiteEntityTable.isKeyed("item", in: $0) })
+        #expect(try await store.query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
     }
 }

@@ -26,7 +26,7 @@ struct StoredTextTests {
         let harness = try harness()
         _ = try await harness.run()
         // As blobs, so a NUL inside a text does not end it when read back.
-        let rows = try harness.rows(
+        let rows = try await harness.rows(
             "SELECT CAST(id AS BLOB) AS id, CAST(_key AS BLOB) AS _key FROM item ORDER BY value")
         try #require(rows.count == Self.ids.count)
         for (row, id) in zip(rows, Self.ids) {
@@ -47,6 +47,6 @@ struct StoredTextTests {
         _ = try await harness.run()
         let second = try #require(try await harness.run().feeds.first)
         #expect((second.counts.inserted, second.counts.unchanged) == (0, Self.ids.count))
-        #expect(try harness.count("item") == Self.ids.count)
+        #expect(try await harness.count("item") == Self.ids.count)
     }
 }

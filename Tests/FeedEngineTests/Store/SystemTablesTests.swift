@@ -172,7 +172,7 @@ struct SystemTablesTests {
         #expect(try await queue.read(migrator.appliedIdentifiers) == Set(migrator.migrations))
         try queue.close()
         let reader = try SQLiteStore(readingAt: path)
-        #expect(try reader.query("SELECT count(*) AS n FROM _runs") == [["n": .integer(0)]])
+        #expect(try await reader.query("SELECT count(*) AS n FROM _runs") == [["n": .integer(0)]])
     }
 
     @Test func aNewPostgreSQLStoreRecordsEveryStep() async throws {

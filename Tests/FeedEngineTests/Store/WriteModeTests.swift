@@ -16,9 +16,9 @@ struct WriteModeTests {
             files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])], store: store)
     }
 
-    func values(_ harness: FeedHarness) throws -> [String: Int64] {
+    func values(_ harness: FeedHarness) async throws -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for row in try harness.rows("SELECT id, value FROM item") {
+        for row in try await harness.rows("SELECT id, value FROM item") {
             if case .text(let id)? = row["id"], case .integer(let value)? = row["value"] { result[id] = value }
         }
         return result
@@ -36,7 +36,7 @@ struct WriteModeTests {
         try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("d", 4)]))
         let third = try #require(try await harness.run().feeds.first)
         #expect((third.counts.inserted, third.counts.updated, third.counts.unchanged) == (1, 1, 1))
-        #expect(try values(harness) == ["a": 1, "b": 20, "c": 3, "d": 4], "merge never deletes")
+        await #expect(try values(harness) == ["a": 1, "b": 20, "c": 3, "d": 4], "merge never deletes")
     }
 
     @Test(arguments: HarnessStore.available)
@@ -45,7 +45,7 @@ struct WriteModeTests {
         let first = try #require(try await harness.run().feeds.first?.run)
         try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("c", 3)]))
         let second = try #require(try await harness.run().feeds.first?.run)
-        let runs = try harness.rows("SELECT id, _run FROM item ORDER BY id").map { $0["_run"] }
+        let runs = try await harness.rows("SELECT id, _run FROM item ORDER BY id").map { $0["_run"] }
         #expect(runs == [.integer(first), .integer(second), .integer(first)])
     }
 
@@ -56,7 +56,7 @@ struct WriteModeTests {
         try harness.write("items.json", itemsJSON([("a", 1), ("d", 4)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect((report.counts.inserted, report.counts.unchanged, report.counts.deleted) == (1, 1, 2))
-        #expect(try values(harness) == ["a": 1, "d": 4])
+        await #expect(try values(harness) == ["a": 1, "d": 4])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -68,7 +68,7 @@ struct WriteModeTests {
         try harness.write("items.json", itemsJSON([("z", 9), ("y", 8)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
-        #expect(try values(harness) == ["a": 1, "b": 2, "c": 3])
+        await #expect(try values(harness) == ["a": 1, "b": 2, "c": 3])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -78,9 +78,11 @@ struct WriteModeTests {
         try harness.write("items.json", itemsJSON([("a", 1), ("b", 20), ("c", 3)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect((report.counts.inserted, report.counts.unchanged) == (1, 2))
-        let versions = try harness.rows("SELECT value FROM item WHERE id = 'b' ORDER BY value").map { $0["value"] }
+        let versions = try await harness.rows("SELECT value FROM item WHERE id = 'b' ORDER BY value").map {
+            $0["value"]
+        }
         #expect(versions == [.integer(2), .integer(20)])
-        #expect(try harness.count("item") == 4)
+        #expect(try await harness.count("item") == 4)
     }
 
     @Test(arguments: HarnessStore.available)
@@ -89,7 +91,7 @@ struct WriteModeTests {
         try harness.write("items.json", itemsJSON([("a", 1), ("a", 2)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect((report.counts.inserted, report.counts.duplicates) == (1, 1))
-        #expect(try values(harness) == ["a": 2])
+        await #expect(try values(harness) == ["a": 2])
     }
 
     @Test(arguments: HarnessStore.available)
@@ -99,7 +101,9 @@ struct WriteModeTests {
         try harness.write("items.json", itemsJSON([("a", 10), ("a", 11), ("b", 2)]))
         let report = try #require(try await harness.run().feeds.first)
         #expect((report.counts.inserted, report.counts.unchanged, report.counts.duplicates) == (1, 1, 1))
-        let versions = try harness.rows("SELECT value FROM item WHERE id = 'a' ORDER BY value").map { $0["value"] }
+        let versions = try await harness.rows("SELECT value FROM item WHERE id = 'a' ORDER BY value").map {
+            $0["value"]
+        }
         #expect(versions == [.integer(1), .integer(11)], "the pass's last delivery of 'a' is its one new version")
     }
 

@@ -58,8 +58,8 @@ struct PostgresSnapshot: ExportSnapshot {
 
 extension PostgresStore {
     /// Runs `body` in one read-only `REPEATABLE READ` transaction.
-    func snapshot<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try readSession.with { connection in
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await read { connection in
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? connection.execute("COMMIT") }
             return try body(connection)

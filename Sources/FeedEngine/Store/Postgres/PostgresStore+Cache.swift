@@ -4,13 +4,13 @@ import Foundation
 /// `_http_cache` on PostgreSQL: the responses passes committed, for conditional requests and
 /// offline runs. Bodies are `bytea` in `_http_cache_body`, deflated when that makes them smaller
 /// (``BodyCompression``).
-extension PostgresStore: FeedResponseCacheReading {
-    package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
+extension PostgresStore {
+    package func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse? {
         let sql =
             includingBody
             ? "SELECT \(Self.cacheColumns), body, body_size FROM _http_cache JOIN _http_cache_body USING (key) WHERE key = $1"
             : "SELECT \(Self.cacheColumns) FROM _http_cache WHERE key = $1"
-        return try read { connection in
+        return try await read { connection in
             let rows = try connection.execute(sql, [key])
             guard rows.count > 0 else { return nil }
             var entry = Self.cachedResponse(rows, row: 0)
@@ -27,8 +27,8 @@ extension PostgresStore: FeedResponseCacheReading {
         }
     }
 
-    package func cachedResponses(feed: String) throws -> [String: CachedResponse] {
-        try read { connection in
+    package func cachedResponses(feed: String) async throws -> [String: CachedResponse] {
+        try await read { connection in
             let rows = try connection.execute("SELECT \(Self.cacheColumns) FROM _http_cache WHERE feed = $1", [feed])
             var entries: [String: CachedResponse] = [:]
             for row in 0..<rows.count {

@@ -2,8 +2,8 @@
 extension PostgresStore: StoreReading {
     var dialect: any SQLDialect { PostgresDialect() }
 
-    /// Runs `body` in one read-only `REPEATABLE READ` transaction.
-    func exportSnapshot<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
-        try snapshot { try body(PostgresSnapshot(connection: $0)) }
+    /// Runs `body` in one read-only `REPEATABLE READ` transaction, on the reader thread.
+    func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws -> T {
+        try await snapshot { try body(PostgresSnapshot(connection: $0)) }
     }
 }

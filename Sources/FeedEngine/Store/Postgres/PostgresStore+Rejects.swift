@@ -1,7 +1,7 @@
 import FeedKit
 
 /// `_rejects`, for `feedwork rejects`: with the runs (`PostgresStore+Runs`), the store's history.
-extension PostgresStore: StoreHistory {
+extension PostgresStore {
     /// Adds `rejects` of `feed`'s pass `run` to `_rejects`: in the pass's transaction, or, for
     /// a pass that failed, in the one that records its end.
     static func insertRejects(_ rejects: [Reject], run: Int64, feed: String, in connection: PostgresConnection)
@@ -17,8 +17,8 @@ extension PostgresStore: StoreHistory {
         }
     }
 
-    func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord] {
-        try read { connection in
+    func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord] {
+        try await read { connection in
             let rows = try connection.execute(
                 """
                 SELECT run, feed, entity, reason, path, url, page, raw FROM _rejects

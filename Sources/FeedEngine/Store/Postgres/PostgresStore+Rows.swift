@@ -3,9 +3,9 @@ import Foundation
 
 /// Reading entities back from PostgreSQL: their schemas, and rows through the export's query
 /// builder in PostgreSQL's dialect.
-extension PostgresStore: StoredRows {
+extension PostgresStore {
     /// The schemas of every entity the store holds, by name.
-    func schemas() throws -> [String: EntitySchema] { try read(Self.schemas(in:)) }
+    func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
 
     /// The schemas recorded in `_entities`, read on `connection`, by entity name.
     static func schemas(in connection: PostgresConnection) throws -> [String: EntitySchema] {
@@ -18,14 +18,14 @@ extension PostgresStore: StoredRows {
         return result
     }
 
-    func rows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
+    func rows(of entity: String, where filters: [String], order: [String], limit: Int?) async throws
         -> [[String: FieldValue]]
     {
-        let schemas = try schemas()
+        let schemas = try await schemas()
         guard schemas[entity] != nil else { return [] }
         let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
         let query = try ExportQuery.build(request, schemas: schemas, dialect: PostgresDialect())
-        return try read { connection in
+        return try await read { connection in
             let rows = try connection.execute(query.sql, query.arguments.map(PostgresCopyText.text))
             return (0..<rows.count).map { row in
                 var values: [String: FieldValue] = [:]

@@ -36,13 +36,13 @@ extension PostgresStore {
     }
 
     /// The highest run id whose changes the store holds completely.
-    func completeRun() throws -> Int64 {
-        try read { try PostgresSnapshot(connection: $0).completeRun() }
+    func completeRun() async throws -> Int64 {
+        try await read { try PostgresSnapshot(connection: $0).completeRun() }
     }
 
     /// The names of the feeds that have run on this store, sorted.
-    func feedsThatRan() throws -> [String] {
-        try read { connection in
+    func feedsThatRan() async throws -> [String] {
+        try await read { connection in
             let rows = try connection.execute("SELECT DISTINCT feed FROM _runs ORDER BY feed")
             return (0..<rows.count).compactMap { rows[$0, 0] }
         }
@@ -65,8 +65,8 @@ extension PostgresStore {
             ])
     }
 
-    func runs(feed: String?, before: Int64?, limit: Int) throws -> [RunRecord] {
-        try read { connection in
+    func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord] {
+        try await read { connection in
             let rows = try connection.execute(
                 """
                 SELECT id, feed, adapter, status, \(PostgresSQL.isoText("started_at")),

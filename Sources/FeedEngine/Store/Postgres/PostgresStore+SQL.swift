@@ -1,11 +1,11 @@
 import FeedKit
 import Foundation
 
-extension PostgresStore: StoreSQL {
+extension PostgresStore {
     /// Runs `sql` on the read connection, in the store's schema and in UTC; values typed as
-    /// ``StoreSQL`` describes.
-    func query(_ sql: String, arguments: [FieldValue]) throws -> [[String: FieldValue]] {
-        try read { connection in
+    /// ``StoreReading/query(_:arguments:)`` describes.
+    func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]] {
+        try await read { connection in
             let rows = try connection.execute(sql, arguments.map(Self.parameter))
             let columns = rows.columns
             let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }

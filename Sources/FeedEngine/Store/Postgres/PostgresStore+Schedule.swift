@@ -70,7 +70,7 @@ extension PostgresStore: ScheduleBoard {
     }
 
     func nextClaimable(_ feeds: [String]) async throws -> Date? {
-        try read { connection in
+        try await read { connection in
             let rows = try connection.execute(
                 """
                 SELECT \(PostgresSQL.isoText("min(CASE WHEN claimed_by IS NULL THEN next_run_at ELSE greatest(next_run_at, lease_until) END)"))
@@ -80,8 +80,8 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func scheduleEntries() throws -> [String: ScheduleEntry] {
-        try read { connection in
+    func scheduleEntries() async throws -> [String: ScheduleEntry] {
+        try await read { connection in
             guard try connection.execute("SELECT to_regclass('_schedule') IS NOT NULL")[0, 0] == "t" else { return [:] }
             let rows = try connection.execute(
                 """
@@ -98,8 +98,8 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func lastRunStarts() throws -> [String: Date] {
-        try read { connection in
+    func lastRunStarts() async throws -> [String: Date] {
+        try await read { connection in
             let rows = try connection.execute(
                 "SELECT feed, \(PostgresSQL.isoText("max(started_at)")) FROM _runs GROUP BY feed")
             var starts: [String: Date] = [:]

@@ -4,16 +4,16 @@ import Foundation
 /// `_state` and `_outbox` on PostgreSQL: bookmarks between passes, and events to deliver.
 extension PostgresStore {
     /// The value `feed` stored under `key`, or `nil`.
-    func state(feed: String, key: String) throws -> String? {
-        try read { connection in
+    func state(feed: String, key: String) async throws -> String? {
+        try await read { connection in
             try connection.execute("SELECT value FROM _state WHERE feed = $1 AND key = $2", [feed, key])
                 .first(column: 0)
         }
     }
 
     /// The values `feed` stored under keys starting with `prefix`, by key.
-    func states(feed: String, prefix: String) throws -> [String: String] {
-        try read { connection in
+    func states(feed: String, prefix: String) async throws -> [String: String] {
+        try await read { connection in
             let rows = try connection.execute(
                 "SELECT key, value FROM _state WHERE feed = $1 AND left(key, length($2)) = $2", [feed, prefix])
             var values: [String: String] = [:]
@@ -36,8 +36,8 @@ extension PostgresStore {
     }
 
     /// `feed`'s undelivered events, oldest first.
-    func pendingOutbox(feed: String) throws -> [OutboxEvent] {
-        try read { connection in
+    func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
+        try await read { connection in
             let rows = try connection.execute(
                 "SELECT id, url FROM _outbox WHERE feed = $1 AND delivered_at IS NULL ORDER BY id", [feed])
             return (0..<rows.count).map {

@@ -7,7 +7,8 @@ import Foundation
 /// Statements block, so one-shot writes (run records, failed runs) run on the store's writer
 /// thread (``StoreWriter``) on the write connection, and each feed pass on a thread and
 /// connection of its own (``passTransaction(feed:run:stamp:bindings:)``); reads take turns on a
-/// connection of their own.
+/// connection of their own, on the reader thread, so no libpq call blocks Swift's cooperative
+/// pool.
 /// The system tables are created and migrated when the store opens (``PostgresMigrations``).
 final class PostgresStore: Sendable {
     /// The server and database, without the password.
@@ -17,6 +18,8 @@ final class PostgresStore: Sendable {
     /// The schema holding Feedwork's tables (`feedwork` by default).
     let schema: String
     let writer = StoreWriter(label: "feedwork.postgres.writer")
+    /// The thread every read runs on, with the read connection (``read(_:)``).
+    let reader = StoreWriter(label: "feedwork.postgres.reader")
     let writeSession: PostgresSession
     let readSession: PostgresSession
 
@@ -70,9 +73,11 @@ final class PostgresStore: Sendable {
         try PostgresMigrations.storedVersion(try PostgresConnection(url: url), schema: schema) != nil
     }
 
-    /// Runs `body` on a read connection; errors come out as ``PostgresError``.
-    func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try readSession.with(body)
+    /// Runs `body` on the read connection, on the reader thread, and waits without blocking the
+    /// caller's thread; errors come out as ``PostgresError``.
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        let session = readSession
+        return try await reader.perform { try session.with(body) }
     }
 
     /// Runs `body` in its own transaction on the writer thread, and waits without blocking the

@@ -4,15 +4,15 @@ import GRDB
 
 /// `_http_cache` read back (bodies from `_http_cache_body`): an entry by key for every page of a
 /// pass, or a feed's entries at once (``PassResponseCache``).
-extension SQLiteStore: FeedResponseCacheReading {
-    package func cachedResponse(forKey key: String, includingBody: Bool) throws -> CachedResponse? {
+extension SQLiteStore {
+    package func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse? {
         // One statement, prepared once per connection, and no transaction around it (a single
         // SELECT reads one snapshot of its own).
         let sql =
             includingBody
             ? "SELECT \(Self.cacheColumns), body, body_size FROM _http_cache JOIN _http_cache_body USING (key) WHERE key = ?"
             : "SELECT \(Self.cacheColumns) FROM _http_cache WHERE key = ?"
-        return try readOneStatement { db in
+        return try await readOneStatement { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) else { return nil }
             var entry = Self.cachedResponse(row)
             if includingBody {
@@ -28,8 +28,8 @@ extension SQLiteStore: FeedResponseCacheReading {
         }
     }
 
-    package func cachedResponses(feed: String) throws -> [String: CachedResponse] {
-        try readOneStatement { db in
+    package func cachedResponses(feed: String) async throws -> [String: CachedResponse] {
+        try await readOneStatement { db in
             var entries: [String: CachedResponse] = [:]
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(Self.cacheColumns) FROM _http_cache WHERE feed = ?", arguments: [feed])

@@ -2,7 +2,7 @@ import FeedKit
 import Foundation
 
 extension SQLiteStore: StoreDriver {
-    var location: String { path }
+    package var location: String { path }
 
     /// None: the engine holds the store's lock (``SQLiteStoreLock``) for the whole run.
     func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? { nil }

@@ -8,8 +8,8 @@ import GRDB
 /// failed pass by ``recordFailedRun(_:feed:outcome:outbox:rejects:)``; the engine delivers them once the pass commits.
 extension SQLiteStore {
     /// `feed`'s undelivered events, oldest first.
-    func pendingOutbox(feed: String) throws -> [OutboxEvent] {
-        try read { db in
+    package func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
+        try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, url FROM _outbox WHERE feed = ? AND delivered_at IS NULL ORDER BY id",
                 arguments: [feed]

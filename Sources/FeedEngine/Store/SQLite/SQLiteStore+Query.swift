@@ -1,10 +1,10 @@
 import FeedKit
 import GRDB
 
-extension SQLiteStore: StoreSQL {
+extension SQLiteStore {
     /// Runs a read-only SQL query and returns each row as column name to value.
-    public func query(_ sql: String, arguments: [FieldValue] = []) throws -> [[String: FieldValue]] {
-        try read { db in
+    public func query(_ sql: String, arguments: [FieldValue] = []) async throws -> [[String: FieldValue]] {
+        try await read { db in
             let values = arguments.map { value -> (any DatabaseValueConvertible)? in
                 switch value {
                 case .null: nil

@@ -2,12 +2,14 @@ import GRDB
 
 /// The SQLite store as the reading commands use it (``StoreReading``).
 extension SQLiteStore: StoreReading {
-    var dialect: any SQLDialect { SQLiteDialect() }
+    package var dialect: any SQLDialect { SQLiteDialect() }
 
     /// Runs `body` in one read transaction; errors of the export itself pass through unwrapped.
-    func exportSnapshot<T>(_ body: (any ExportSnapshot) throws -> T) throws -> T {
+    package func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T)
+        async throws -> T
+    {
         do {
-            return try pool.read { try body(SQLiteSnapshot(db: $0)) }
+            return try await pool.read { try body(SQLiteSnapshot(db: $0)) }
         } catch let error as DatabaseError {
             throw StoreError(path: path, error)
         }

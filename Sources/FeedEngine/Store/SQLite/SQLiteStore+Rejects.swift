@@ -25,8 +25,8 @@ extension SQLiteStore {
     }
 
     /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
-    public func rejects(feed: String?, run: Int64?, limit: Int) throws -> [RejectRecord] {
-        try read { db in
+    public func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord] {
+        try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """

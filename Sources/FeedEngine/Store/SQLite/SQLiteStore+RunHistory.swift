@@ -5,8 +5,8 @@ import GRDB
 extension SQLiteStore {
     /// The runs of `feed` (or of every feed) older than run `before` (when given), newest first,
     /// at most `limit` of them.
-    public func runs(feed: String?, before: Int64?, limit: Int) throws -> [RunRecord] {
-        try read { db in
+    public func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord] {
+        try await read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -30,5 +30,3 @@ extension SQLiteStore {
         }
     }
 }
-
-extension SQLiteStore: StoreHistory {}

@@ -31,10 +31,10 @@ extension SQLiteStore {
 
     /// Marks runs left `running` by a process that died as `interrupted`.
     ///
-    /// Looked for first with a read, on the calling thread: usually there is none, and the
+    /// Looked for first with a read: usually there is none, and the
     /// store opens without a write.
     func markInterruptedRuns() async throws {
-        let found = try read { db in
+        let found = try await read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _runs WHERE status = 'running')") ?? false
         }
         guard found else { return }
@@ -45,7 +45,7 @@ extension SQLiteStore {
 
     /// The highest run id whose changes the store holds completely: runs still `running` have not
     /// committed, so the bound stops before the first of them.
-    public func completeRun() throws -> Int64 { try read(Self.completeRun(in:)) }
+    public func completeRun() async throws -> Int64 { try await read(Self.completeRun(in:)) }
 
     /// ``completeRun()`` on the snapshot of `db`, for reads that must agree with it.
     static func completeRun(in db: Database) throws -> Int64 {
@@ -56,8 +56,8 @@ extension SQLiteStore {
     }
 
     /// The names of the feeds that have run on this store, sorted.
-    func feedsThatRan() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
+    package func feedsThatRan() async throws -> [String] {
+        try await read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
     }
 
     static func recordRun(_ id: Int64, outcome: RunOutcome, in db: Database) throws {

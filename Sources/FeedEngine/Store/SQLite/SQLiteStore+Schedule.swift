@@ -67,7 +67,7 @@ extension SQLiteStore: ScheduleBoard {
 
     func nextClaimable(_ feeds: [String]) async throws -> Date? {
         let names = feeds.jsonArrayText
-        let text = try read { db in
+        let text = try await read { db in
             try String.fetchOne(
                 db,
                 sql: """
@@ -78,8 +78,8 @@ extension SQLiteStore: ScheduleBoard {
         return text.flatMap(Timestamp.date)
     }
 
-    func scheduleEntries() throws -> [String: ScheduleEntry] {
-        try read { db in
+    package func scheduleEntries() async throws -> [String: ScheduleEntry] {
+        try await read { db in
             guard try db.tableExists("_schedule") else { return [:] }
             var entries: [String: ScheduleEntry] = [:]
             for row in try Row.fetchAll(
@@ -95,8 +95,8 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    func lastRunStarts() throws -> [String: Date] {
-        try read { db in
+    package func lastRunStarts() async throws -> [String: Date] {
+        try await read { db in
             var starts: [String: Date] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT feed, max(started_at) FROM _runs GROUP BY feed") {
                 let started: String = row[1]

@@ -7,15 +7,15 @@ import GRDB
 /// feed's transaction, so a failed pass changes nothing.
 extension SQLiteStore {
     /// The value `feed` stored under `key`, or `nil`.
-    func state(feed: String, key: String) throws -> String? {
-        try read { db in
+    package func state(feed: String, key: String) async throws -> String? {
+        try await read { db in
             try String.fetchOne(db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
         }
     }
 
     /// The values `feed` stored under keys starting with `prefix`, by key.
-    func states(feed: String, prefix: String) throws -> [String: String] {
-        try read { db in
+    package func states(feed: String, prefix: String) async throws -> [String: String] {
+        try await read { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT key, value FROM _state WHERE feed = ? AND substr(key, 1, ?) = ?",
                 arguments: [feed, prefix.utf8.count, prefix])

@@ -3,14 +3,14 @@ import GRDB
 
 /// Rows for adapters and pricing, through the export's query builder: names are checked against
 /// the stored schemas and every value is bound.
-extension SQLiteStore: StoredRows {
-    public func rows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
+extension SQLiteStore {
+    public func rows(of entity: String, where filters: [String], order: [String], limit: Int?) async throws
         -> [[String: FieldValue]]
     {
-        let schemas = try schemas()
+        let schemas = try await schemas()
         guard schemas[entity] != nil else { return [] }
         let request = try ExportRequest.storedRows(of: entity, where: filters, order: order, limit: limit)
         let query = try ExportQuery.build(request, schemas: schemas, dialect: SQLiteDialect())
-        return try self.query(query.sql, arguments: query.arguments)
+        return try await self.query(query.sql, arguments: query.arguments)
     }
 }

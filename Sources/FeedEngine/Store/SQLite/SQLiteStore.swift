@@ -108,7 +108,7 @@ public final class SQLiteStore: Sendable {
     }
 
     /// The schemas of every entity the store holds, by name.
-    public func schemas() throws -> [String: EntitySchema] { try read(Self.schemas(in:)) }
+    public func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
 
     /// The schemas recorded in `_entities` of `db`, by entity name.
     static func schemas(in db: Database) throws -> [String: EntitySchema] {
@@ -120,10 +120,11 @@ public final class SQLiteStore: Sendable {
         return result
     }
 
-    /// Runs `body` with a read-only connection on a consistent snapshot.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` with a read-only connection on a consistent snapshot, on one of GRDB's reader
+    /// threads: the caller awaits without blocking its own.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try pool.read(body)
+            return try await pool.read(body)
         } catch {
             throw StoreError(path: path, error)
         }
@@ -132,9 +133,9 @@ public final class SQLiteStore: Sendable {
     /// Runs `body`, which runs one statement, with a read-only connection and no transaction
     /// around it: the statement reads a consistent snapshot of its own, without the `BEGIN` and
     /// `COMMIT` statements that ``read(_:)`` adds.
-    func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
+    func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try pool.unsafeRead(body)
+            return try await pool.unsafeRead(body)
         } catch {
             throw StoreError(path: path, error)
         }

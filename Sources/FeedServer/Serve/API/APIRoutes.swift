@@ -15,7 +15,7 @@ struct APIRoutes: Sendable {
         router.get("/api/openapi.json") { _, _ in jsonResponse(OpenAPIDocument.text) }
         router.get("/api/feeds") { _, _ in
             let settings = self.settings
-            let feeds = try await Blocking.read { try settings.overview() }
+            let feeds = try await ServeError.reading { try await settings.overview() }
             return jsonResponse(JSONText.line(feeds.map(OverviewJSON.init)))
         }
         router.get("/api/feeds/:feed/runs") { request, context in
@@ -27,9 +27,9 @@ struct APIRoutes: Sendable {
                 }
                 return run
             }
-            let runs = try await Blocking.read { () throws -> [RunRecord] in
-                try requireFeed(feed)
-                return try browser.history.runs(feed: feed, before: before, limit: limit)
+            let runs = try await ServeError.reading { () async throws -> [RunRecord] in
+                try await requireFeed(feed)
+                return try await browser.store.runs(feed: feed, before: before, limit: limit)
             }
             return jsonResponse(
                 JSONText.line(RunsPage(runs: runs, next: runs.count == limit ? runs.last?.run : nil)))
@@ -37,34 +37,38 @@ struct APIRoutes: Sendable {
         router.get("/api/feeds/:feed/rejects") { request, context in
             let feed = try context.parameters.decoded("feed")
             let limit = try Self.limit(request, default: 50)
-            let rejects = try await Blocking.read { () throws -> [RejectRecord] in
-                try requireFeed(feed)
-                return try browser.history.rejects(feed: feed, run: nil, limit: limit)
+            let rejects = try await ServeError.reading { () async throws -> [RejectRecord] in
+                try await requireFeed(feed)
+                return try await browser.store.rejects(feed: feed, run: nil, limit: limit)
             }
             return jsonResponse(JSONText.line(["rejects": rejects]))
         }
         router.get("/api/entities") { _, _ in
-            jsonResponse(JSONText.line(try await Blocking.read { try browser.tables().map(EntityDescription.init) }))
+            jsonResponse(
+                JSONText.line(try await ServeError.reading { try await browser.tables().map(EntityDescription.init) }))
         }
         router.get("/api/entities/:entity/rows") { request, context in
             let view = try EntityPageQuery(
                 entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let pageRequest = try view.pageRequest()
-            let page = try await Blocking.read { try browser.page(pageRequest, limit: view.limit) }
+            let page = try await ServeError.reading { try await browser.page(pageRequest, limit: view.limit) }
             return jsonResponse(Self.json(page))
         }
         router.get("/api/entities/:entity/facets") { request, context in
             let view = try EntityPageQuery(
                 entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let exportRequest = try view.exportRequest()
-            let facets = try await Blocking.read { try browser.facets(exportRequest) }
+            let facets = try await ServeError.reading { try await browser.facets(exportRequest) }
             return jsonResponse(JSONText.line(["facets": facets.map(FacetDocument.init)]))
         }
         router.get("/api/entities/:entity/records/:feed/:key") { _, context in
             let entity = try context.parameters.decoded("entity")
             let feed = try context.parameters.decoded("feed")
             let key = try context.parameters.decoded("key")
-            guard let record = try await Blocking.read({ try browser.record(entity: entity, feed: feed, key: key) })
+            guard
+                let record = try await ServeError.reading({
+                    try await browser.record(entity: entity, feed: feed, key: key)
+                })
             else {
                 throw ServeError.noRecord(entity: entity, feed: feed, key: key)
             }
@@ -86,16 +90,12 @@ struct APIRoutes: Sendable {
             guard let pricing = settings.pricing else { throw ServeError.noPricing }
             let items = request.uri.queryParameters[values: "item"].map(String.init)
             let currency = request.uri.queryParameters["currency"].map(String.init) ?? pricing.catalogCurrency
-            let rows = browser.storedRows
-            return jsonResponse(
-                try await Blocking.read { () throws -> String in
-                    try pricing.priceJSON(items: items, currency: currency, rows: rows)
-                })
+            return jsonResponse(try await pricing.priceJSON(items: items, currency: currency, rows: browser.store))
         }
     }
 
-    private func requireFeed(_ feed: String) throws {
-        guard try browser.hasFeed(feed) else { throw ServeError.noFeed(feed) }
+    private func requireFeed(_ feed: String) async throws {
+        guard try await browser.hasFeed(feed) else { throw ServeError.noFeed(feed) }
     }
 
     static func limit(_ request: Request, default value: Int) throws(ServeError) -> Int {

@@ -30,15 +30,13 @@ struct Download: Sendable {
             .appendingPathComponent("feedwork-download-\(UUID().uuidString).\(name)").path
         let size: Int
         do {
-            size = try await Blocking.run {
-                guard FileManager.default.createFile(atPath: path, contents: nil),
-                    let file = FileHandle(forWritingAtPath: path)
-                else { throw ServeError(.internalServerError, "cannot create a temporary file for the download") }
-                defer { try? file.close() }
-                try exporter.export(
-                    request, format: format, to: ExportOutput(descriptor: file.fileDescriptor, name: path))
-                return Int(try file.offset())
-            }
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let file = FileHandle(forWritingAtPath: path)
+            else { throw ServeError(.internalServerError, "cannot create a temporary file for the download") }
+            defer { try? file.close() }
+            try await exporter.export(
+                request, format: format, to: ExportOutput(descriptor: file.fileDescriptor, name: path))
+            size = Int(try file.offset())
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw ServeError.from(error)

@@ -8,12 +8,12 @@ struct ConditionChip {
     var text: String
     var condition: String
 
-    /// Reads the labels from the store: call it inside a read.
-    init(_ condition: String, entity: String, browser: StoreBrowser) throws {
+    /// Reads the labels from the store.
+    init(_ condition: String, entity: String, browser: StoreBrowser) async throws {
         self.condition = condition
         text = condition
         guard let parsed = try? ExportFilter(where: condition), [.equal, .notEqual].contains(parsed.op),
-            let label = try browser.facetLabel(entity: entity, field: parsed.field, value: parsed.value)
+            let label = try await browser.facetLabel(entity: entity, field: parsed.field, value: parsed.value)
         else { return }
         text = "\(parsed.field) \(parsed.op.rawValue) \(label)"
     }

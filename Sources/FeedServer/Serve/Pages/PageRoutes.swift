@@ -51,7 +51,7 @@ struct PageRoutes: Sendable {
 
     private func overview() async throws -> Response {
         let settings = self.settings
-        let feeds = try await Blocking.read { try settings.overview() }
+        let feeds = try await ServeError.reading { try await settings.overview() }
         let running = feeds.contains { $0.last?.status == "running" }
         let rows: [[String: Any]] = feeds.map { summary in
             let last = summary.last
@@ -78,13 +78,13 @@ struct PageRoutes: Sendable {
     private func feed(_ name: String, before text: Substring?) async throws -> Response {
         let before = text.flatMap { Int64($0) }
         let limit = 20
-        let (runs, rejects) = try await Blocking.read { () throws -> ([RunRecord], [RejectRecord]) in
-            guard try browser.hasFeed(name) else {
+        let (runs, rejects) = try await ServeError.reading { () async throws -> ([RunRecord], [RejectRecord]) in
+            guard try await browser.hasFeed(name) else {
                 throw ServeError.noFeed(name)
             }
             return (
-                try browser.history.runs(feed: name, before: before, limit: limit),
-                try browser.history.rejects(feed: name, run: nil, limit: 50)
+                try await browser.store.runs(feed: name, before: before, limit: limit),
+                try await browser.store.rejects(feed: name, run: nil, limit: 50)
             )
         }
         let context: [String: Any] = [
@@ -114,7 +114,7 @@ struct PageRoutes: Sendable {
     // MARK: entities
 
     private func entities() async throws -> Response {
-        let tables = try await Blocking.read { try browser.tables() }
+        let tables = try await ServeError.reading { try await browser.tables() }
         let rows = tables.map { table -> [String: Any] in
             [
                 "name": table.name, "path": Pages.segment(table.name), "parent": table.parent ?? "",
@@ -127,18 +127,19 @@ struct PageRoutes: Sendable {
     private func entity(_ name: String, query: FlatDictionary<Substring, Substring>) async throws -> Response {
         var view = try EntityPageQuery(entity: name, query: query)
         let conditions = view.conditions
-        let (schema, chips) = try await Blocking.read { () throws -> (EntitySchema?, [ConditionChip]) in
-            (
-                try browser.schema(of: name),
-                try conditions.map { try ConditionChip($0, entity: name, browser: browser) }
-            )
+        let (schema, chips) = try await ServeError.reading { () async throws -> (EntitySchema?, [ConditionChip]) in
+            var chips: [ConditionChip] = []
+            for condition in conditions {
+                chips.append(try await ConditionChip(condition, entity: name, browser: browser))
+            }
+            return (try await browser.schema(of: name), chips)
         }
         let cards = CardLayout(schema: schema)
         let showCards = cards != nil && query["view"] != "table"
         if showCards, view.sort == nil, let badge = cards?.badge { view.sort = "-" + badge }
         let pageRequest = try view.pageRequest()
         let limit = view.limit
-        let page = try await Blocking.read { try browser.page(pageRequest, limit: limit) }
+        let page = try await ServeError.reading { try await browser.page(pageRequest, limit: limit) }
         let shown = page.fields.filter { !$0.isMeta || $0.name == "_feed" || $0.name == "_key" }
         let money = Set(schema?.columns.filter { $0.role == .money }.map(\.name) ?? [])
         var context: [String: Any] = [
@@ -231,7 +232,10 @@ struct PageRoutes: Sendable {
     // MARK: record
 
     private func record(entity: String, feed: String, key: String) async throws -> Response {
-        guard let record = try await Blocking.read({ try browser.record(entity: entity, feed: feed, key: key) }) else {
+        guard
+            let record = try await ServeError.reading({ try await browser.record(entity: entity, feed: feed, key: key) }
+            )
+        else {
             throw ServeError.noRecord(entity: entity, feed: feed, key: key)
         }
         let versions = record.versions
@@ -281,12 +285,8 @@ struct PageRoutes: Sendable {
         }
         var context: [String: Any] = ["goods": goods, "currency": currency, "catalogCurrency": pricing.catalogCurrency]
         if !items.isEmpty {
-            let rows = browser.storedRows
-            let basket = items
             do {
-                let json = try await Blocking.run { () throws -> String in
-                    try pricing.priceJSON(items: basket, currency: currency, rows: rows)
-                }
+                let json = try await pricing.priceJSON(items: items, currency: currency, rows: browser.store)
                 if let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
                     context["priced"] = object
                 }
