@@ -92,10 +92,6 @@ public struct Engine: Sendable {
         var started = Date()
         let secrets = feed.adapter.secrets
         let redactor = secrets.isEmpty ? config.redactor : config.redactor.merging(Redactor(secrets: secrets))
-        var report = FeedReport(
-            feed: feed.name, adapter: feed.adapterName, run: nil, status: .failed, counts: WriteCounts(), requests: 0,
-            attempts: 0, bytes: 0, milliseconds: 0, staleURLs: [], staleAgeSeconds: nil, error: nil, notes: [],
-            outboxDelivered: 0, outboxPending: 0)
         let adapter = feed.adapter
         let bindings = adapter.entities.map { binding in
             EntityBinding(binding.schema, mode: binding.mode, contract: feed.schemaContract)
@@ -107,11 +103,13 @@ public struct Engine: Sendable {
             started = Date()  // the pass starts once it holds its feed, so one feed's runs never overlap
             runID = try await store.startRun(feed: feed.name, adapter: feed.adapterName, at: started)
         } catch {
-            report.error = redactor.redact(String(describing: error))
-            report.milliseconds = Self.milliseconds(since: started)
-            return report
+            let outcome = RunOutcome(
+                status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0,
+                error: redactor.redact(String(describing: error)), notes: [], finished: Date())
+            return FeedReport(
+                feed: feed.name, adapter: feed.adapterName, run: nil, outcome: outcome,
+                milliseconds: Self.milliseconds(since: started))
         }
-        report.run = runID
         logger.info("\(feed.name): run \(runID) started")
         var context = FetchContext(
             feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
@@ -128,6 +126,7 @@ public struct Engine: Sendable {
         let pass = FeedPass(
             feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
             baseDirectory: context.baseDirectory, isOffline: offline, backend: backend)
+        var outcome: RunOutcome
         do {
             try await adapter.run(pass)
             try await transaction.send { scope in
@@ -140,20 +139,17 @@ public struct Engine: Sendable {
                 try scope.recordRun(outcome)
             }
             try await transaction.finish(commit: true)
-            if let outcome = backend.recordedOutcome.withLock({ $0 }) {
-                report.status = outcome.status
-                report.counts = outcome.counts
-            }
-            logger.info("\(feed.name): run \(runID) committed (\(report.status.rawValue)): \(report.counts)")
+            // Set by the last job: the commit returns once every job ran.
+            let recorded = backend.recordedOutcome.withLock { $0 }
+            outcome = recorded ?? backend.outcome(counts: WriteCounts(), error: nil, finished: Date())
+            logger.info("\(feed.name): run \(runID) committed (\(outcome.status.rawValue)): \(outcome.counts)")
         } catch {
             try? await transaction.finish(commit: false)
             let interrupted = error is CancellationError || Task.isCancelled
             let message = interrupted ? "interrupted; nothing was changed" : redactor.redact(String(describing: error))
-            report.status = interrupted ? .interrupted : .failed
-            report.error = message
             logger.info("\(feed.name): run \(runID) rolled back: \(message)")
-            var outcome = backend.outcome(counts: WriteCounts(), error: message, finished: Date())
-            outcome.status = report.status
+            outcome = backend.outcome(counts: WriteCounts(), error: message, finished: Date())
+            outcome.status = interrupted ? .interrupted : .failed
             let events =
                 interrupted
                 ? [] : adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
@@ -162,21 +158,14 @@ public struct Engine: Sendable {
                 runID, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal),
                 rejects: interrupted ? [] : backend.rejectsOfThePass)
         }
-        let statistics = backend.statistics.withLock { $0 }
-        report.requests = statistics.requests
-        report.attempts = statistics.attempts
-        report.bytes = statistics.bytes
-        report.staleURLs = statistics.staleURLs
-        report.staleAgeSeconds = statistics.staleURLs.isEmpty ? nil : Int(statistics.oldestStaleAge)
-        report.notes = statistics.notes
+        var outbox = (delivered: 0, pending: 0)
         if !offline && deliversOutbox && !Task.isCancelled {
-            let outbox = await Outbox.deliver(feed: feed.name, store: store, fetcher: fetcher, context: context)
-            report.outboxDelivered = outbox.delivered
-            report.outboxPending = outbox.pending
+            outbox = await Outbox.deliver(feed: feed.name, store: store, fetcher: fetcher, context: context)
         }
-        report.milliseconds = Self.milliseconds(since: started)
         withExtendedLifetime(lease) {}
-        return report
+        return FeedReport(
+            feed: feed.name, adapter: feed.adapterName, run: runID, outcome: outcome,
+            milliseconds: Self.milliseconds(since: started), outbox: outbox)
     }
 
     /// The same engine (store, lock, fetcher) running the feeds of `config`, whose store must

@@ -184,10 +184,8 @@ final class EnginePassBackend: PassBackend {
         let status: FeedReport.Status = !stale.isEmpty ? .stale : counts.rejected > 0 ? .okWithRejects : .ok
         return RunOutcome(
             status: status, counts: counts, requests: statistics.requests,
-            attempts: statistics.attempts, bytes: statistics.bytes, error: error,
-            notes: statistics.notes
-                + (stale.isEmpty ? [] : ["stale: \(stale.count) response(s): " + FeedReport.summarize(stale)]),
-            finished: finished)
+            attempts: statistics.attempts, bytes: statistics.bytes, error: error, notes: statistics.notes,
+            finished: finished, staleURLs: stale, oldestStaleAge: statistics.oldestStaleAge)
     }
 }
 

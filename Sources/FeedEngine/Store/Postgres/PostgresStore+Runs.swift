@@ -61,7 +61,7 @@ extension PostgresStore {
                 Timestamp.string(outcome.finished), outcome.status.rawValue, String(outcome.requests),
                 String(outcome.attempts), String(outcome.bytes), String(counts.inserted), String(counts.updated),
                 String(counts.unchanged), String(counts.deleted), String(counts.rejected), outcome.error,
-                outcome.notes.isEmpty ? nil : outcome.notes.joined(separator: "\n"), String(id),
+                outcome.recordedNotes.isEmpty ? nil : outcome.recordedNotes.joined(separator: "\n"), String(id),
             ])
     }
 

@@ -71,7 +71,7 @@ extension SQLiteStore {
                 Timestamp.string(outcome.finished), outcome.status.rawValue, outcome.requests, outcome.attempts,
                 outcome.bytes, outcome.counts.inserted, outcome.counts.updated, outcome.counts.unchanged,
                 outcome.counts.deleted, outcome.counts.rejected, outcome.error,
-                outcome.notes.isEmpty ? nil : outcome.notes.joined(separator: "\n"), id,
+                outcome.recordedNotes.isEmpty ? nil : outcome.recordedNotes.joined(separator: "\n"), id,
             ])
     }
 }
