@@ -87,85 +87,28 @@ public struct Engine: Sendable {
         return RunReport(feeds: reports.compactMap { $0 })
     }
 
-    /// Runs one feed's pass and reports it; never throws.
+    /// Runs one feed's pass and reports it; never throws. The steps are ``PassRunner``'s.
     public func runFeed(_ feed: FeedConfig, live: RunProgress? = nil) async -> FeedReport {
-        var started = Date()
-        let secrets = feed.adapter.secrets
-        let redactor = secrets.isEmpty ? config.redactor : config.redactor.merging(Redactor(secrets: secrets))
-        let adapter = feed.adapter
-        let bindings = adapter.entities.map { binding in
-            EntityBinding(binding.schema, mode: binding.mode, contract: feed.schemaContract)
-        }
-        let runID: Int64
+        let asked = Date()
+        let runner = PassRunner(engine: self, feed: feed)
         let lease: AnyObject?
+        let pass: PassRunner.Started
         do {
-            lease = try await store.lease(of: feed.name, wait: wait)
-            started = Date()  // the pass starts once it holds its feed, so one feed's runs never overlap
-            runID = try await store.startRun(feed: feed.name, adapter: feed.adapterName, at: started)
+            lease = try await runner.lease()
+            pass = try await runner.start()
         } catch {
-            let outcome = RunOutcome(
-                status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0,
-                error: redactor.redact(String(describing: error)), notes: [], finished: Date())
             return FeedReport(
-                feed: feed.name, adapter: feed.adapterName, run: nil, outcome: outcome,
-                milliseconds: Self.milliseconds(since: started))
+                feed: feed.name, adapter: feed.adapterName, run: nil, outcome: runner.notStarted(error),
+                milliseconds: Self.milliseconds(since: asked))
         }
-        logger.info("\(feed.name): run \(runID) started")
-        var context = FetchContext(
-            feed: feed.name, baseDirectory: URL(fileURLWithPath: config.directory), policy: feed.policy,
-            offline: offline, cache: PassResponseCache(store: store, feed: feed.name), redactor: redactor,
-            logger: logger)
-        context.budgetGate = feed.policy.budget.map(budgets.gate)
-        let stamp = Timestamp.string(started)
-        let transaction = store.passTransaction(feed: feed.name, run: runID, stamp: stamp, bindings: bindings)
-        let backend = EnginePassBackend(
-            feed: feed.name, store: store, fetcher: fetcher, context: context, transaction: transaction,
-            bindings: bindings, readsStoredState: !fullRefresh, contract: feed.schemaContract)
-        live?.started(feed.name, at: started, backend: backend)
+        live?.started(feed.name, at: pass.startedAt, backend: pass.backend)
         defer { live?.finished(feed.name) }
-        let pass = FeedPass(
-            feed: feed.name, runID: runID, startedAt: startDate ?? started, redactor: redactor,
-            baseDirectory: context.baseDirectory, isOffline: offline, backend: backend)
-        var outcome: RunOutcome
-        do {
-            try await adapter.run(pass)
-            try await transaction.send { scope in
-                let (counts, notes) = try scope.finishWrites()
-                try RejectLimit.check(
-                    counts, maxRatio: feed.maxRejectRatio, feed: feed.name, firstReject: scope.firstReject)
-                for note in notes { backend.note(redactor.redact(note)) }
-                let outcome = backend.outcome(counts: counts, error: nil, finished: Date())
-                backend.recordedOutcome.withLock { $0 = outcome }
-                try scope.recordRun(outcome)
-            }
-            try await transaction.finish(commit: true)
-            // Set by the last job: the commit returns once every job ran.
-            let recorded = backend.recordedOutcome.withLock { $0 }
-            outcome = recorded ?? backend.outcome(counts: WriteCounts(), error: nil, finished: Date())
-            logger.info("\(feed.name): run \(runID) committed (\(outcome.status.rawValue)): \(outcome.counts)")
-        } catch {
-            try? await transaction.finish(commit: false)
-            let interrupted = error is CancellationError || Task.isCancelled
-            let message = interrupted ? "interrupted; nothing was changed" : redactor.redact(String(describing: error))
-            logger.info("\(feed.name): run \(runID) rolled back: \(message)")
-            outcome = backend.outcome(counts: WriteCounts(), error: message, finished: Date())
-            outcome.status = interrupted ? .interrupted : .failed
-            let events =
-                interrupted
-                ? [] : adapter.outboxAfterFailure(error, elapsedMilliseconds: Self.milliseconds(since: started))
-            // The rejects rolled back with the pass are kept with its run: they say why it failed.
-            try? await store.recordFailedRun(
-                runID, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal),
-                rejects: interrupted ? [] : backend.rejectsOfThePass)
-        }
-        var outbox = (delivered: 0, pending: 0)
-        if !offline && deliversOutbox && !Task.isCancelled {
-            outbox = await Outbox.deliver(feed: feed.name, store: store, fetcher: fetcher, context: context)
-        }
+        let outcome = await runner.finish(pass, after: await runner.runAdapter(pass))
+        let outbox = await runner.deliverOutbox(pass)
         withExtendedLifetime(lease) {}
         return FeedReport(
-            feed: feed.name, adapter: feed.adapterName, run: runID, outcome: outcome,
-            milliseconds: Self.milliseconds(since: started), outbox: outbox)
+            feed: feed.name, adapter: feed.adapterName, run: pass.run, outcome: outcome,
+            milliseconds: Self.milliseconds(since: pass.startedAt), outbox: outbox)
     }
 
     /// The same engine (store, lock, fetcher) running the feeds of `config`, whose store must
