@@ -7,12 +7,13 @@ import Foundation
 /// when the data does. Delivery happens after the feed commits; an event that cannot be delivered
 /// stays queued for the next run, and a delivered event is marked at once and never sent again.
 enum Outbox {
-    /// Delivers the feed's pending events in order; stops at the first failure so order holds.
+    /// Delivers the feed's pending events in order; stops at the first failure so order holds,
+    /// keeping its error through the pass's `redaction`.
     ///
     /// - Returns: how many were delivered and how many remain.
-    static func deliver(feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext) async
-        -> (delivered: Int, pending: Int)
-    {
+    static func deliver(
+        feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext, redaction: PassRedaction
+    ) async -> (delivered: Int, pending: Int) {
         guard let pending = try? await store.pendingOutbox(feed: feed) else { return (0, 0) }
         var delivered = 0
         for (index, event) in pending.enumerated() {
@@ -23,7 +24,7 @@ enum Outbox {
                 try await store.markOutboxDelivered(event.id)
                 delivered += 1
             } catch {
-                try? await store.markOutboxFailed(event.id, error: context.redactor.redact(String(describing: error)))
+                try? await store.markOutboxFailed(event.id, error: redaction.message(error))
                 return (delivered, pending.count - index)
             }
         }

@@ -12,8 +12,11 @@ import Logging
 struct PassRunner: Sendable {
     let engine: Engine
     let feed: FeedConfig
-    /// The feed's secrets: the config's and those its adapter names.
-    let redactor: Redactor
+    /// What every error, note and log line leaving the pass goes through.
+    let redaction: PassRedaction
+    /// The engine's logger, through ``redaction``: for the pass's lines, the fetcher's and the
+    /// adapter's.
+    let logger: Logger
 
     /// A pass that holds its feed and has its run row: what the steps after ``start()`` work on.
     struct Started: Sendable {
@@ -28,9 +31,8 @@ struct PassRunner: Sendable {
     init(engine: Engine, feed: FeedConfig) {
         self.engine = engine
         self.feed = feed
-        let secrets = feed.adapter.secrets
-        let redactor = engine.config.redactor
-        self.redactor = secrets.isEmpty ? redactor : redactor.merging(Redactor(secrets: secrets))
+        redaction = PassRedaction(config: engine.config.redactor, adapterSecrets: feed.adapter.secrets)
+        logger = redaction.logger(engine.logger)
     }
 
     /// Step 1: waits (up to ``Engine/wait``) until no other process runs the feed.
@@ -45,11 +47,11 @@ struct PassRunner: Sendable {
         let store = engine.store
         let startedAt = Date()
         let run = try await store.startRun(feed: feed.name, adapter: feed.adapterName, at: startedAt)
-        engine.logger.info("\(feed.name): run \(run) started")
+        logger.info("\(feed.name): run \(run) started")
         var context = FetchContext(
             feed: feed.name, baseDirectory: URL(fileURLWithPath: engine.config.directory), policy: feed.policy,
-            offline: engine.offline, cache: PassResponseCache(store: store, feed: feed.name), redactor: redactor,
-            logger: engine.logger)
+            offline: engine.offline, cache: PassResponseCache(store: store, feed: feed.name),
+            redactor: redaction.redactor, logger: logger)
         context.budgetGate = feed.policy.budget.map(engine.budgets.gate)
         let bindings = feed.adapter.entities.map { binding in
             EntityBinding(binding.schema, mode: binding.mode, contract: feed.schemaContract)
@@ -68,8 +70,9 @@ struct PassRunner: Sendable {
     /// - Returns: the error the adapter threw, or `nil`.
     func runAdapter(_ pass: Started) async -> (any Error)? {
         let feedPass = FeedPass(
-            feed: feed.name, runID: pass.run, startedAt: engine.startDate ?? pass.startedAt, redactor: redactor,
-            baseDirectory: pass.context.baseDirectory, isOffline: engine.offline, backend: pass.backend)
+            feed: feed.name, runID: pass.run, startedAt: engine.startDate ?? pass.startedAt,
+            redactor: redaction.redactor, baseDirectory: pass.context.baseDirectory, isOffline: engine.offline,
+            backend: pass.backend)
         do {
             try await feed.adapter.run(feedPass)
             return nil
@@ -99,33 +102,35 @@ struct PassRunner: Sendable {
     func deliverOutbox(_ pass: Started) async -> (delivered: Int, pending: Int) {
         guard !engine.offline && engine.deliversOutbox && !Task.isCancelled else { return (0, 0) }
         return await Outbox.deliver(
-            feed: feed.name, store: engine.store, fetcher: engine.fetcher, context: pass.context)
+            feed: feed.name, store: engine.store, fetcher: engine.fetcher, context: pass.context, redaction: redaction)
     }
 
     /// The outcome of a pass that failed before it started (steps 1 and 2), with `error`.
     func notStarted(_ error: any Error) -> RunOutcome {
-        RunOutcome(
-            status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0,
-            error: redactor.redact(String(describing: error)), notes: [], finished: Date())
+        redaction.outcome(
+            RunOutcome(
+                status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0,
+                error: String(describing: error), notes: [], finished: Date()))
     }
 
     /// Finishes the pass's writes, checks its rejects, records its run and commits.
     private func commit(_ pass: Started) async throws -> RunOutcome {
-        let (feed, backend, redactor) = (feed, pass.backend, redactor)
+        let (feed, backend, redaction) = (feed, pass.backend, redaction)
         try await pass.transaction.send { scope in
             let (counts, notes) = try scope.finishWrites()
             try RejectLimit.check(
                 counts, maxRatio: feed.maxRejectRatio, feed: feed.name, firstReject: scope.firstReject)
-            for note in notes { backend.note(redactor.redact(note)) }
-            let outcome = backend.outcome(counts: counts, error: nil, finished: Date())
+            for note in notes { backend.note(note) }
+            let outcome = redaction.outcome(backend.outcome(counts: counts, error: nil, finished: Date()))
             backend.recordedOutcome.withLock { $0 = outcome }
             try scope.recordRun(outcome)
         }
         try await pass.transaction.finish(commit: true)
         // Set by the last job: the commit returns once every job ran.
         let recorded = backend.recordedOutcome.withLock { $0 }
-        let outcome = recorded ?? backend.outcome(counts: WriteCounts(), error: nil, finished: Date())
-        engine.logger.info("\(feed.name): run \(pass.run) committed (\(outcome.status.rawValue)): \(outcome.counts)")
+        let outcome =
+            recorded ?? redaction.outcome(backend.outcome(counts: WriteCounts(), error: nil, finished: Date()))
+        logger.info("\(feed.name): run \(pass.run) committed (\(outcome.status.rawValue)): \(outcome.counts)")
         return outcome
     }
 
@@ -135,16 +140,16 @@ struct PassRunner: Sendable {
     private func rollBack(_ pass: Started, error: any Error) async -> RunOutcome {
         try? await pass.transaction.finish(commit: false)
         let interrupted = error is CancellationError || Task.isCancelled
-        let message = interrupted ? "interrupted; nothing was changed" : redactor.redact(String(describing: error))
-        engine.logger.info("\(feed.name): run \(pass.run) rolled back: \(message)")
-        var outcome = pass.backend.outcome(counts: WriteCounts(), error: message, finished: Date())
+        let message = interrupted ? "interrupted; nothing was changed" : String(describing: error)
+        var outcome = redaction.outcome(pass.backend.outcome(counts: WriteCounts(), error: message, finished: Date()))
         outcome.status = interrupted ? .interrupted : .failed
+        logger.info("\(feed.name): run \(pass.run) rolled back: \(outcome.error ?? "")")
         let events =
             interrupted
             ? []
             : feed.adapter.outboxAfterFailure(error, elapsedMilliseconds: Engine.milliseconds(since: pass.startedAt))
         try? await engine.store.recordFailedRun(
-            pass.run, feed: feed.name, outcome: outcome, outbox: events.map(redactor.seal),
+            pass.run, feed: feed.name, outcome: outcome, outbox: events.map(redaction.redactor.seal),
             rejects: interrupted ? [] : pass.backend.rejectsOfThePass)
         return outcome
     }

@@ -21,7 +21,10 @@ import Logging
 ///    ``FetchResponse/Origin/stale(age:)``; without one the failure is thrown.
 ///
 /// The fetcher only reads the cache: the engine stores `cacheUpdate` in the feed's transaction.
-/// Every URL and message it produces is redacted with the context's ``Redactor``.
+/// Every URL and message it produces is redacted with the context's ``Redactor``. In a pass
+/// this repeats ``PassRedaction`` for what leaves the pass, and is kept for what never crosses
+/// that boundary: the responses and errors the adapter receives, whose URLs it may keep in
+/// `_state` or in rejects, and fetches outside a pass (`feedwork init`).
 public struct StandardFetcher: Fetching {
     public let client: CurlHTTPClient
 

@@ -17,7 +17,10 @@ public final class FeedPass: Sendable {
     /// replayed. Every date template and derived date (today, this week's window) renders from
     /// it, so a replay makes the same requests on any day.
     public let startedAt: Date
-    /// Hides secrets in text the adapter puts in messages, notes or rejects.
+    /// Hides secrets in text the adapter keeps: rejects (which the pass redacts itself), and
+    /// whatever it stores or builds messages from. Notes, log lines and the error a pass ends
+    /// with need no redacting by the adapter: the engine redacts all of them where they leave
+    /// the pass.
     public let redactor: Redactor
     /// The folder relative paths are read from (the config file's folder).
     public let baseDirectory: URL
@@ -131,9 +134,10 @@ public final class FeedPass: Sendable {
         try await backend.countUnchanged(count, entity: entity)
     }
 
-    /// Adds a line to the feed's report (e.g. "3 of 5 offers kept"), with secrets redacted.
+    /// Adds a line to the feed's report (e.g. "3 of 5 offers kept"); the engine redacts
+    /// secrets in it where it leaves the pass, for the report and `_runs`.
     public func note(_ text: String) {
-        backend.note(redactor.redact(text))
+        backend.note(text)
     }
 
     /// Declares an entity the adapter learns of only while the pass runs, before writing it.
@@ -158,10 +162,10 @@ public final class FeedPass: Sendable {
     }
 
     /// Writes `text` to the run's log at `level`, tagged with the feed's name, secrets
-    /// redacted: for what an adapter's source says while it works, such as a child process's
-    /// standard error.
+    /// redacted (by the engine, whose pass logger redacts every line): for what an adapter's
+    /// source says while it works, such as a child process's standard error.
     public func log(_ text: String, level: LogLevel = .info) {
-        backend.log(redactor.redact(text), level: level)
+        backend.log(text, level: level)
     }
 
     /// The value this feed stored under `key` in an earlier pass, or `nil`.
@@ -222,6 +226,7 @@ package protocol PassBackend: Sendable {
     func countUnchanged(_ count: Int, entity: String) async throws
     /// Deletes the feed's rows of `entity` with these keys, leaving tombstones.
     func delete(_ keys: [String], entity: String) async throws
+    /// A line for the report, redacted by the engine where it leaves the pass.
     func note(_ text: String)
     func state(_ key: String) async throws -> String?
     func states(withPrefix prefix: String) async throws -> [String: String]
@@ -229,7 +234,7 @@ package protocol PassBackend: Sendable {
     func enqueueOutbox(_ sealedURLs: [String]) async throws
     /// Creates or extends the entity's table inside the pass's transaction and starts writing it.
     func declare(_ binding: EntityBinding) async throws
-    /// A line for the run's log, already redacted.
+    /// A line for the run's log, redacted by the engine's pass logger.
     func log(_ text: String, level: FeedPass.LogLevel)
     var rows: any StoredRows { get }
 }
