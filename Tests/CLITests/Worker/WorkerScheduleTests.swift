@@ -89,7 +89,14 @@ struct WorkerScheduleTests {
         yaml += "    max_age: 1h\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        Thread.sleep(forTimeInterval: 3.5)
+        // Until three passes are recorded (reading fails while the worker creates the store).
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let listed = try FeedworkProcess.run(["runs", "--json"], in: directory)
+            let runs = try? JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [Any]
+            if listed.status == 0, let runs, runs.count >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
         worker.send(SIGTERM)
         let result = worker.finish()
 
