@@ -63,6 +63,18 @@ struct PageFactReader: Sendable {
         return facts
     }
 
+    /// Whether a path of these facts reads a value inside the records at `names` (member names
+    /// from the root), which a page whose records are mapped as they are parsed no longer holds.
+    func readsInside(_ names: [String]) -> Bool {
+        var paths = [totalPath, totalPagesPath, hasMorePath].compactMap { $0 }
+        switch continuation {
+        case .cursor(let path), .nextURL(let path): paths.append(path)
+        case .none, .linkHeader: break
+        }
+        let prefix = names.map(JSONPath.Step.key)
+        return paths.contains { $0.steps.count > prefix.count && Array($0.steps.prefix(prefix.count)) == prefix }
+    }
+
     private static func count(at path: JSONPath, in document: JSONValue) throws(FactError) -> Int {
         switch path.lookup(document) {
         case .number(let text)?:

@@ -93,42 +93,37 @@ struct PageProcessor: Sendable {
 
     /// Parses and maps a response.
     ///
+    /// When it can, it maps each record as the parser reads it and lets the parsed record go
+    /// (``streamedRecords(of:)``), so a large page is in memory as its body and its mapped
+    /// records, not also as the whole tree of parsed values.
+    ///
     /// - Throws: ``PayloadError`` when the body is not JSON, the records are not where `records`
     ///   says, or a pagination value has the wrong type.
     func read(_ response: FetchResponse, url: String) throws -> PageOutcome {
         let skipping = skipsUnchanged && response.isUnchangedFromCache
-        let document = try records.document(of: response, feed: feed, countingOnly: skipping)
-        var items: [JSONValue]
-        switch records.records(in: document) {
-        case .array(let list)?: items = list
-        case .object(let object)?: items = [.object(object)]
-        case .null?: items = []
-        case nil:
-            throw PayloadError(
-                feed: feed, url: response.url, path: records.description,
-                message: "no records here (check 'records'); the response has \(Self.outline(document))")
-        case let other?:
-            throw PayloadError(
-                feed: feed, url: response.url, path: records.description,
-                message: "expected a list of records, found \(other.kindName)")
-        }
-        let facts: PageFacts
-        do {
-            facts = try pageFacts.facts(of: document, recordCount: items.count, headers: response.headers)
-        } catch {
-            throw PayloadError(feed: feed, url: response.url, path: error.path, message: error.message)
-        }
-        if skipping {
-            return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
-        }
-        if let parent, !parent.carry.isEmpty { items = items.map(parent.carried(into:)) }
+        let document: JSONValue
+        let recordCount: Int
         var mapped: RenderedDeleteRule.Split
-        if let deleteRule {
-            mapped = deleteRule.split(items, mapper: mapper, basePath: records.description, cursor: cursor)
+        let streamed = skipping ? nil : try streamedRecords(of: response)
+        if let streamed, let count = streamed.visited {
+            (document, recordCount, mapped) = (streamed.document, count, streamed.mapped)
         } else {
-            let all = mapper.map(items, basePath: records.description)
-            mapped = RenderedDeleteRule.Split(records: all.records, rejects: all.rejects)
+            let parsed = try streamed?.document ?? records.document(of: response, feed: feed, countingOnly: skipping)
+            var items = try recordItems(in: parsed, url: response.url)
+            if skipping {
+                let facts = try self.facts(of: parsed, recordCount: items.count, response: response)
+                return PageOutcome(unchangedRecords: items.count, skipped: true, facts: facts, url: url)
+            }
+            if let parent, !parent.carry.isEmpty { items = items.map(parent.carried(into:)) }
+            if let deleteRule {
+                mapped = deleteRule.split(items, mapper: mapper, basePath: records.description, cursor: cursor)
+            } else {
+                let all = mapper.map(items, basePath: records.description)
+                mapped = RenderedDeleteRule.Split(records: all.records, rejects: all.rejects)
+            }
+            (document, recordCount) = (parsed, items.count)
         }
+        let facts = try self.facts(of: document, recordCount: recordCount, response: response)
         let kept = filter.conditions.isEmpty ? mapped.records : mapped.records.filter(filter.keeps)
         var outcome = PageOutcome(
             records: kept, rejects: mapped.rejects, deletes: mapped.deletes,
@@ -145,6 +140,56 @@ struct PageProcessor: Sendable {
             }
         }
         return outcome
+    }
+
+    /// A JSON page parsed and mapped a record at a time: the document without its records, how
+    /// many records it had (`nil` when `records` led to no list: the document then holds what
+    /// it found there) and what they mapped to. `nil` when the page must be read whole: a
+    /// format other than JSON, a `records` path with an index, `entities:` or `delete_when:`
+    /// (which read the records after they are mapped) or pagination read inside the records.
+    private func streamedRecords(of response: FetchResponse) throws(PayloadError)
+        -> (document: JSONValue, visited: Int?, mapped: RenderedDeleteRule.Split)?
+    {
+        guard case .json(let path) = records, let names = path.memberNames, sides.isEmpty, deleteRule == nil,
+            !pageFacts.readsInside(names)
+        else { return nil }
+        var mapped = RenderedDeleteRule.Split()
+        let basePath = records.description
+        let carry = parent.flatMap { $0.carry.isEmpty ? nil : $0 }
+        let parsed = try response.json(feed: feed, visitingElementsAt: names) { index, item in
+            mapper.map(
+                carry?.carried(into: item) ?? item, at: index, basePath: basePath, into: &mapped.records,
+                rejects: &mapped.rejects)
+        }
+        return (parsed.document, parsed.visited, mapped)
+    }
+
+    /// The records of a parsed page: a list, one object, or none for `null`.
+    private func recordItems(in document: JSONValue, url: String) throws(PayloadError) -> [JSONValue] {
+        switch records.records(in: document) {
+        case .array(let list)?: return list
+        case .object(let object)?: return [.object(object)]
+        case .null?: return []
+        case nil:
+            throw PayloadError(
+                feed: feed, url: url, path: records.description,
+                message: "no records here (check 'records'); the response has \(Self.outline(document))")
+        case let other?:
+            throw PayloadError(
+                feed: feed, url: url, path: records.description,
+                message: "expected a list of records, found \(other.kindName)")
+        }
+    }
+
+    /// What a page says about the next pages.
+    private func facts(of document: JSONValue, recordCount: Int, response: FetchResponse) throws(PayloadError)
+        -> PageFacts
+    {
+        do {
+            return try pageFacts.facts(of: document, recordCount: recordCount, headers: response.headers)
+        } catch {
+            throw PayloadError(feed: feed, url: response.url, path: error.path, message: error.message)
+        }
     }
 
     /// The top-level members of a document, to help fix a wrong `records` path.

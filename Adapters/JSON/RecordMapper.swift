@@ -70,16 +70,24 @@ struct RecordMapper: Sendable {
         records.reserveCapacity(items.count)
         var rejects: [Reject] = []
         for (index, item) in items.enumerated() {
-            do {
-                records.append(try record(item))
-            } catch {
-                rejects.append(
-                    Reject(
-                        entity: schema.name, reason: error.reason, path: "\(basePath)[\(index)]\(error.path)",
-                        raw: item.jsonText))
-            }
+            map(item, at: index, basePath: basePath, into: &records, rejects: &rejects)
         }
         return (records, rejects)
+    }
+
+    /// Maps the record at `index` of a page into `records`, or a reject for it into `rejects`.
+    func map(
+        _ item: JSONValue, at index: Int, basePath: String, into records: inout [EntityRecord],
+        rejects: inout [Reject]
+    ) {
+        do {
+            records.append(try record(item))
+        } catch {
+            rejects.append(
+                Reject(
+                    entity: schema.name, reason: error.reason, path: "\(basePath)[\(index)]\(error.path)",
+                    raw: item.jsonText))
+        }
     }
 
     /// One record.

@@ -52,6 +52,33 @@ public struct JSONParser {
         }
     }
 
+    /// Parses `data` and hands each element of the array at `path` (member names from the root;
+    /// empty for a top-level array) to `visit` as soon as it is read, with its index, instead of
+    /// keeping it: that array comes back empty. A caller that maps each element and lets it go
+    /// never holds the whole array of parsed values, only the body and what it made of them.
+    ///
+    /// - Returns: the document, and how many elements were handed over; `nil` when `path` led
+    ///   to no array (then nothing was handed over, and the value at `path`, if any, is in the
+    ///   document as usual).
+    public static func parse(
+        _ data: Data, visitingElementsAt path: [String], _ visit: (Int, JSONValue) -> Void
+    ) throws(JSONParseError) -> (document: JSONValue, visited: Int?) {
+        var visited: Int?
+        let document = try withoutActuallyEscaping(visit) { (visit) throws(JSONParseError) -> JSONValue in
+            try withBytes(of: data) { (buffer) throws(JSONParseError) -> JSONValue in
+                var parser = JSONParser(bytes: buffer)
+                parser.visitor = visit
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 0, eliding: path[...])
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+                visited = parser.visited
+                return value
+            }
+        }
+        return (document, visited)
+    }
+
     /// Runs `body` on the bytes of `data` where they are, without copying them: a response's
     /// body is parsed in place, so a large one is in memory once, not twice.
     private static func withBytes(
@@ -72,6 +99,11 @@ public struct JSONParser {
     /// The members and elements of the objects and arrays being read (``ScratchStack``).
     private let members = ScratchStack<(key: String, value: JSONValue)>()
     private let elements = ScratchStack<JSONValue>()
+    /// Who takes the elements of the array at the parse's path, one at a time
+    /// (``parse(_:visitingElementsAt:_:)``); `nil` when they are counted instead.
+    private var visitor: ((Int, JSONValue) -> Void)?
+    /// How many elements ``visitor`` took, once the array at the path was read.
+    private var visited: Int?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -108,7 +140,11 @@ public struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1, eliding: eliding)
         case UInt8(ascii: "["):
-            if let eliding, eliding.isEmpty { return try countArray(depth: depth + 1) }
+            if let eliding, eliding.isEmpty {
+                guard let visitor else { return try countArray(depth: depth + 1) }
+                // A second array at the path (a repeated member) is built as usual.
+                if visited == nil { return try visitArray(depth: depth + 1, visitor) }
+            }
             return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
@@ -155,6 +191,26 @@ public struct JSONParser {
             skipWhitespace()
             elements.push(try parseValue(depth: depth))
             guard try another(closedBy: UInt8(ascii: "]")) else { return .array(elements.pop(from: start)) }
+        }
+    }
+
+    /// An array whose elements are handed to `visit` one at a time as they are read: empty.
+    private mutating func visitArray(depth: Int, _ visit: (Int, JSONValue) -> Void) throws(JSONParseError)
+        -> JSONValue
+    {
+        guard try enter(depth: depth, closedBy: UInt8(ascii: "]")) else {
+            visited = 0
+            return .array([])
+        }
+        var count = 0
+        while true {
+            skipWhitespace()
+            visit(count, try parseValue(depth: depth))
+            count += 1
+            guard try another(closedBy: UInt8(ascii: "]")) else {
+                visited = count
+                return .array([])
+            }
         }
     }
 
