@@ -1,6 +1,7 @@
 import FeedKit
 import Foundation
 import Logging
+import Synchronization
 
 /// `feedwork worker`: runs each scheduled feed when it is due, up to `concurrency` passes at
 /// once, until told to stop.
@@ -24,7 +25,9 @@ public struct Worker: Sendable {
     /// How long running passes may go on once the worker is told to stop.
     public var grace: FeedDuration = .seconds(30)
     /// The longest the worker sleeps before looking at the board again: other workers give
-    /// feeds back and leases run out without telling it.
+    /// feeds back and leases run out without telling it, and `feedwork run` leaves requests.
+    /// Its own due feeds never wait for this look: a slot that frees is filled at once, and the
+    /// worker wakes at the next due time.
     public var pollInterval: FeedDuration = .seconds(1)
     public var logger = Logger(label: "feedwork.worker")
     /// The clocks the schedule is kept by (``ScheduleTime``): due times advance on the
@@ -48,7 +51,9 @@ public struct Worker: Sendable {
     private enum Event: Sendable {
         case command(WorkerControl)
         case wake(Date)
-        case finished(ScheduleClaim, FeedReport, lag: TimeInterval)
+        /// A claimed pass ended and its feed was given back, due next at `next`; `releaseFailure`
+        /// says why the giving back failed (the store was away), to be tried again.
+        case finished(ScheduleClaim, FeedReport, lag: TimeInterval, next: Date, releaseFailure: String?)
         /// A pass a ``RunRequest`` asked for ended.
         case requestedFinished(request: String, ScheduleClaim, FeedReport)
         case graceOver
@@ -63,6 +68,8 @@ public struct Worker: Sendable {
         var engine = engine
         let store = engine.store
         let time = ScheduleTime(clock: clock)
+        // The config in use, read by each pass as it ends for its feed's next due time.
+        let current = CurrentConfig(engine.config)
         try await plan(engine.config, time: time)
         try await takeOverAbandonedClaims()
         observer.worker(.started(worker: name, feeds: Self.scheduled(engine.config).count))
@@ -75,6 +82,7 @@ public struct Worker: Sendable {
             // Requested passes not started yet (their feed was running), and the reports of each
             // request's passes so far.
             var requested: [(request: String, feed: FeedConfig, engine: Engine)] = []
+            var scheduled = Self.scheduled(engine.config).map(\.name)
             var answers: [String: (request: RunRequest, reports: [String: FeedReport])] = [:]
             let requestStore = (store as? SQLiteStore)?.path
             var stopping = false
@@ -101,6 +109,8 @@ public struct Worker: Sendable {
                         do {
                             try await plan(config, time: time)
                             engine = engine.reconfigured(config)
+                            current.config.withLock { $0 = config }
+                            scheduled = Self.scheduled(config).map(\.name)
                             observer.worker(.reloaded(feeds: Self.scheduled(config).count))
                         } catch {
                             observer.worker(.reloadRefused("\(error)"))
@@ -110,15 +120,12 @@ public struct Worker: Sendable {
                     // A wake that a sooner one replaced comes too late to matter.
                     guard at == .distantPast || at == pendingWake else { continue }
                     pendingWake = nil
-                case .finished(let claim, let report, let lag):
+                case .finished(let claim, let report, let lag, let next, let releaseFailure):
                     running[claim.feed] = nil
-                    let next = nextDue(claim, report: report, config: engine.config, time: time)
-                    do {
-                        try await store.release(feed: claim.feed, worker: name, next: next)
-                    } catch {
+                    if let releaseFailure {
                         boardFailing = true
                         unreleased[claim.feed] = next
-                        observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
+                        observer.worker(.boardFailed("giving back \(claim.feed): \(releaseFailure)"))
                     }
                     observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
                 case .requestedFinished(let id, let claim, let report):
@@ -181,7 +188,9 @@ public struct Worker: Sendable {
                     }
                 }
                 requested = waiting
-                let candidates = Self.scheduled(engine.config).map(\.name).filter { running[$0] == nil }
+                // Due feeds are claimed whenever a slot is free: at each pass's end (the pass gave
+                // its feed back already), and at the wake set for the next due time.
+                let candidates = scheduled.filter { running[$0] == nil }
                 let free = max(1, engine.config.concurrency) - running.count
                 var wakeAt = time.now().addingTimeInterval(pollInterval.seconds)
                 if free > 0, !candidates.isEmpty {
@@ -201,7 +210,18 @@ public struct Worker: Sendable {
                             let engine = engine
                             group.addTask {
                                 let report = await pass(feed, engine: engine, time: time)
-                                sink.yield(.finished(claim, report, lag: lag))
+                                // Given back here rather than by the loop, which would hold the
+                                // next claim back by a write of the store.
+                                let config = current.config.withLock { $0 }
+                                let next = nextDue(claim, report: report, config: config, time: time)
+                                var releaseFailure: String?
+                                do {
+                                    try await store.release(feed: claim.feed, worker: name, next: next)
+                                } catch {
+                                    releaseFailure = "\(error)"
+                                }
+                                sink.yield(
+                                    .finished(claim, report, lag: lag, next: next, releaseFailure: releaseFailure))
                             }
                         }
                         if running.count < engine.config.concurrency,
@@ -230,6 +250,12 @@ public struct Worker: Sendable {
             sink.finish()
             group.cancelAll()
         }
+    }
+
+    /// The config a worker uses, shared with its passes.
+    private final class CurrentConfig: Sendable {
+        let config: Mutex<FeedsConfig>
+        init(_ config: FeedsConfig) { self.config = Mutex(config) }
     }
 
     /// One pass of a claimed feed, renewing the claim every third of the lease until it ends.
