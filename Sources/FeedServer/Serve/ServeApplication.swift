@@ -34,6 +34,8 @@ public struct ServeApplication: Sendable {
         HealthRoute(browser: settings.browser).add(to: router)
         APIRoutes(settings: settings).add(to: router)
         PageRoutes(settings: settings).add(to: router)
+        SQLRoutes(settings: settings).add(to: router)
+        SQLPage(settings: settings).add(to: router)
         return router
     }
 

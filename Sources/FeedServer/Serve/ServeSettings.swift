@@ -15,6 +15,8 @@ public struct ServeSettings: Sendable {
     public var configuredFeeds: [(feed: String, adapter: String)]
     /// The schedules of the config's feeds, by feed: the charts show how late each run started.
     public var schedules: [String: FeedSchedule]
+    /// Whether people may run read-only SQL, and its limits.
+    public var sql = SQLAccess()
 
     public init(
         address: ListenAddress, token: String?, browser: StoreBrowser, pricing: BasketPricing?,

@@ -21,10 +21,16 @@ struct ServeCommand: AsyncParsableCommand {
             (Authorization: Bearer TOKEN, or ?token=TOKEN once in a browser, which then keeps it \
             in a cookie). With the variable set, a loopback server asks for it too.
 
+            The SQL page (/sql) and /api/sql run one read-only SELECT or WITH statement, with \
+            :name parameters, for at most --sql-time-limit seconds and --sql-row-limit rows; the \
+            response cache, state and outbox tables are hidden. Beyond loopback they are off \
+            unless --allow-sql is given.
+
             Examples:
               feedwork serve
               feedwork serve --store feeds.sqlite --port 9000
               FEEDWORK_SERVE_TOKEN=$(openssl rand -hex 16) feedwork serve --host 0.0.0.0
+              FEEDWORK_SERVE_TOKEN=$(openssl rand -hex 16) feedwork serve --host 0.0.0.0 --allow-sql --sql-time-limit 2
             """)
 
     @OptionGroup var options: ConfigOptions
@@ -44,8 +50,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The environment variable holding the token.")
     var tokenEnv: String = ServeSettings.tokenVariable
 
+    @Flag(
+        name: .customLong("allow-sql"),
+        help: "Open the SQL page and /api/sql on an address beyond loopback too (loopback always has them).")
+    var allowSQL = false
+
+    @Option(help: "How long one SQL statement may run, in seconds (default 5).")
+    var sqlTimeLimit: Double = 5
+
+    @Option(help: "The most rows one SQL statement returns (default 1000).")
+    var sqlRowLimit: Int = SQLAccess.defaultRowLimit
+
     func run() async throws {
         guard (0...65535).contains(port) else { throw CommandFailure.usage("--port \(port): expected 0 to 65535") }
+        guard sqlTimeLimit.isFinite, sqlTimeLimit >= 0.001, sqlTimeLimit <= 3600 else {
+            throw CommandFailure.usage("--sql-time-limit \(sqlTimeLimit): expected seconds from 0.001 to 3600")
+        }
+        guard (1...1_000_000).contains(sqlRowLimit) else {
+            throw CommandFailure.usage("--sql-row-limit \(sqlRowLimit): expected 1 to 1000000 rows")
+        }
         let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
         let browser: StoreBrowser
         if let store {
@@ -56,13 +79,16 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure.usage("give --store or a config")
         }
         let token = ProcessInfo.processInfo.environment[tokenEnv].flatMap { $0.isEmpty ? nil : $0 }
-        let settings = ServeSettings(
+        var settings = ServeSettings(
             address: ListenAddress(host: host, port: port), token: token, browser: browser,
             pricing: BasketPricing(config: config),
             configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [],
             schedules: Dictionary(
                 config?.feeds.compactMap { feed in feed.schedule.map { (feed.name, $0) } } ?? [],
                 uniquingKeysWith: { first, _ in first }))
+        settings.sql = SQLAccess(
+            allowedWhenExposed: allowSQL, timeLimit: .milliseconds(Int64((sqlTimeLimit * 1000).rounded())),
+            rowLimit: sqlRowLimit)
         if let problem = settings.problem { throw CommandFailure.usage(problem) }
         let host = self.host
         let app = ServeApplication(settings: settings).application { port in

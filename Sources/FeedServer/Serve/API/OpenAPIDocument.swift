@@ -155,7 +155,7 @@ enum OpenAPIDocument {
                     ])
             ),
         ]
-        let body = paths.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+        let body = (paths + [sqlPath]).map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
         return
             #"{"openapi":"3.1.0","info":{"title":"Feedwork","version":"1","description":"A read-only JSON API over a Feedwork store. With a token, send Authorization: Bearer TOKEN."},"paths":{"#
             + body + "}}"

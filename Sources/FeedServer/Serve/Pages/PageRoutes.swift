@@ -138,8 +138,17 @@ struct PageRoutes: Sendable {
         let showCards = cards != nil && query["view"] != "table"
         if showCards, view.sort == nil, let badge = cards?.badge { view.sort = "-" + badge }
         let pageRequest = try view.pageRequest()
+        var firstPage = view
+        firstPage.after = nil
+        let sqlRequest = try firstPage.pageRequest()
         let limit = view.limit
-        let page = try await ServeError.reading { try await browser.page(pageRequest, limit: limit) }
+        let sqlOpen = settings.sqlRefusal == nil
+        let (page, sql) = try await ServeError.reading { () async throws -> (EntityPage, String?) in
+            (
+                try await browser.page(pageRequest, limit: limit),
+                sqlOpen ? try await browser.sqlText(for: sqlRequest) : nil
+            )
+        }
         let shown = page.fields.filter { !$0.isMeta || $0.name == "_feed" || $0.name == "_key" }
         let money = Set(schema?.columns.filter { $0.role == .money }.map(\.name) ?? [])
         var context: [String: Any] = [
@@ -155,6 +164,7 @@ struct PageRoutes: Sendable {
             },
             "feeds": view.feeds, "sort": view.sort ?? "",
             "downloadQuery": Self.downloadQuery(view), "command": view.exportCommand(format: "csv"),
+            "sqlQuery": sql.map { "sql=" + URLText.encode($0) } ?? "",
             "hasCards": cards != nil, "view": showCards ? "cards" : "table",
             "tableQuery": view.query(["view": "table", "after": nil]),
             "cardsQuery": view.query(["view": nil, "after": nil]),

@@ -8,7 +8,7 @@ enum Pages {
         let templates = [
             ("layout", Templates.layout), ("overview", Templates.overview), ("feed", Templates.feed),
             ("entities", Templates.entities), ("entity", Templates.entity), ("record", Templates.record),
-            ("basket", Templates.basket), ("error", Templates.error),
+            ("basket", Templates.basket), ("error", Templates.error), ("sql", Templates.sql),
         ]
         do {
             for (name, text) in templates { try library.register(text, named: name) }

@@ -11,7 +11,7 @@ enum Templates {
         <link rel="stylesheet" href="/assets/app.css">
         <script src="/assets/app.js" defer></script>
         </head><body>
-        <header><a class="brand" href="/">Feedwork</a> <nav><a href="/">Feeds</a> <a href="/entities">Entities</a> <a href="/basket">Basket</a> <a href="/api/openapi.json">API</a></nav><span class="store">{{store}}</span></header>
+        <header><a class="brand" href="/">Feedwork</a> <nav><a href="/">Feeds</a> <a href="/entities">Entities</a> <a href="/basket">Basket</a> <a href="/sql">SQL</a> <a href="/api/openapi.json">API</a></nav><span class="store">{{store}}</span></header>
         <main>
         <h1>{{title}}</h1>
         {{{content}}}
@@ -65,6 +65,7 @@ enum Templates {
         Download this view: <a class="download" id="download-csv" href="/api/entities/{{entityPath}}/export.csv?{{downloadQuery}}">CSV</a>
         <a class="download" id="download-ndjson" href="/api/entities/{{entityPath}}/export.ndjson?{{downloadQuery}}">NDJSON</a>
         <a class="download" id="download-json" href="/api/entities/{{entityPath}}/export.json?{{downloadQuery}}">JSON</a>
+        {{#sqlQuery}}· <a id="open-in-sql" href="/sql?{{sqlQuery}}">Open in SQL</a>{{/sqlQuery}}
         <br><code class="command">{{command}}</code></p>
         <div id="facets" data-src="/api/entities/{{entityPath}}/facets?{{downloadQuery}}"></div>
         {{#cards}}<div class="cards" id="cards">{{#items}}<article class="card" data-key="{{key}}">

@@ -1,0 +1,57 @@
+import FeedKit
+
+extension PostgresStore {
+    /// Runs a person's statement on a connection of its own (so a slow one never holds the
+    /// pages' reads), in a `READ ONLY` transaction with `statement_timeout` set to the time
+    /// limit, through a cursor that fetches one row more than the limit; the transaction is
+    /// rolled back and the connection closed after it.
+    ///
+    /// PostgreSQL has no authorizer: the statement was refused before it reached the server
+    /// when it names a hidden table or a function that could reach one (``ReadOnlySQLPolicy``).
+    package func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult {
+        try await ReadOnlySQLThread.run { () throws(ReadOnlySQLError) -> ReadOnlySQLResult in
+            try self.runReadOnlyBlocking(request)
+        }
+    }
+
+    /// ``runReadOnly(_:)``, blocking its thread.
+    private func runReadOnlyBlocking(_ request: ReadOnlySQLRequest) throws(ReadOnlySQLError) -> ReadOnlySQLResult {
+        let statement = try ReadOnlySQLStatement(request.statement, flavor: .postgres)
+        var values: [String?] = []
+        for name in statement.parameters {
+            guard let value = request.parameters[name] else {
+                throw ReadOnlySQLError(.statement, "no value for the parameter :\(name)")
+            }
+            values.append(value)
+        }
+        let milliseconds = max(
+            1,
+            request.timeLimit.components.seconds * 1000 + request.timeLimit.components.attoseconds
+                / 1_000_000_000_000_000)
+        do throws(PostgresError) {
+            let connection = try PostgresConnection(url: url)
+            try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+            try connection.execute("SET TIME ZONE 'UTC'")
+            try connection.execute("BEGIN TRANSACTION READ ONLY")
+            defer { _ = try? connection.execute("ROLLBACK") }
+            try connection.execute("SET LOCAL statement_timeout = \(milliseconds)")
+            try connection.execute("SET LOCAL idle_in_transaction_session_timeout = \(milliseconds * 2)")
+            try connection.execute("DECLARE feedwork_sql NO SCROLL CURSOR FOR " + statement.text, values)
+            let rows = try connection.execute("FETCH FORWARD \(request.rowLimit + 1) FROM feedwork_sql")
+            let columns = rows.columns
+            let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
+            let kept = min(rows.count, request.rowLimit)
+            let values = (0..<kept).map { row in columns.indices.map { types[$0].value(rows[row, $0]) } }
+            return ReadOnlySQLResult(columns: columns, rows: values, truncated: rows.count > request.rowLimit)
+        } catch {
+            if error.sqlState == "57014" { throw .timeLimit(request.timeLimit) }
+            throw ReadOnlySQLError(.database, Self.firstLine(error.message))
+        }
+    }
+
+    /// The server's message without the position lines libpq adds (`LINE 1: ...`).
+    private static func firstLine(_ message: String) -> String {
+        let line = message.split(separator: "\n").first.map(String.init) ?? message
+        return line.hasPrefix("ERROR:  ") ? String(line.dropFirst("ERROR:  ".count)) : line
+    }
+}

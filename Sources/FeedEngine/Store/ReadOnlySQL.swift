@@ -1,0 +1,94 @@
+import Dispatch
+import FeedKit
+
+/// One statement a person wrote, to run read-only on the store (`feedwork serve`'s SQL page
+/// and `/api/sql`): a `SELECT` or `WITH` statement with named parameters (`:name`), their
+/// values as text, and the limits it runs under.
+public struct ReadOnlySQLRequest: Sendable {
+    /// The statement as written.
+    public var statement: String
+    /// The values of its parameters, by name without the colon; the database converts each
+    /// text where the statement compares it with a typed column.
+    public var parameters: [String: String]
+    /// How long the statement may run before it is stopped.
+    public var timeLimit: Duration
+    /// The most rows returned; ``ReadOnlySQLResult/truncated`` says when there were more.
+    public var rowLimit: Int
+
+    public init(statement: String, parameters: [String: String], timeLimit: Duration, rowLimit: Int) {
+        self.statement = statement
+        self.parameters = parameters
+        self.timeLimit = timeLimit
+        self.rowLimit = rowLimit
+    }
+
+    /// A time limit as messages and pages say it: `5 s`, `250 ms`.
+    public static func text(ofLimit limit: Duration) -> String { ReadOnlySQLPolicy.text(limit) }
+}
+
+/// The rows a read-only statement returned, with its columns in the statement's order (two
+/// columns may share a name).
+public struct ReadOnlySQLResult: Sendable, Equatable {
+    public var columns: [String]
+    public var rows: [[FieldValue]]
+    /// Whether the statement had more rows than the request's row limit.
+    public var truncated: Bool
+
+    public init(columns: [String], rows: [[FieldValue]], truncated: Bool) {
+        self.columns = columns
+        self.rows = rows
+        self.truncated = truncated
+    }
+}
+
+/// Why a read-only statement did not run or was stopped: every case is the statement's fault,
+/// never the store's, and the message says what to change.
+public struct ReadOnlySQLError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// Not one `SELECT`/`WITH` statement, or a parameter missing or misspelt.
+        case statement
+        /// The statement names a table or function that is not open to SQL.
+        case refused
+        /// The database refused it: a syntax error, an unknown column, a write.
+        case database
+        /// It ran past the time limit.
+        case timeLimit
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func timeLimit(_ limit: Duration) -> ReadOnlySQLError {
+        ReadOnlySQLError(
+            .timeLimit,
+            "the statement ran longer than the time limit of \(ReadOnlySQLPolicy.text(limit)) and was stopped"
+                + " (serve's --sql-time-limit)")
+    }
+}
+
+/// Runs a person's statement, which blocks (up to its time limit), on a thread of Dispatch's,
+/// never on Swift's cooperative pool or a store's reader threads.
+enum ReadOnlySQLThread {
+    static func run(_ body: @escaping @Sendable () throws(ReadOnlySQLError) -> ReadOnlySQLResult)
+        async throws(ReadOnlySQLError) -> ReadOnlySQLResult
+    {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<ReadOnlySQLResult, ReadOnlySQLError>, Never>) in
+            DispatchQueue.global().async {
+                do throws(ReadOnlySQLError) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}

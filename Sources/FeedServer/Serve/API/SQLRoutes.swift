@@ -1,0 +1,82 @@
+import FeedEngine
+import FeedKit
+import Foundation
+import Hummingbird
+
+/// `GET /api/sql?sql=STATEMENT&NAME=VALUE...`: one read-only `SELECT` or `WITH` statement, its
+/// `:NAME` parameters from the query string, as JSON (`format=json` as a download) or CSV
+/// (`format=csv`). Every problem with the statement is a 400 with the database's message; a
+/// server exposed beyond loopback without `--allow-sql` answers 403.
+struct SQLRoutes: Sendable {
+    let settings: ServeSettings
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/api/sql") { request, _ in
+            if let refusal = settings.sqlRefusal { throw refusal }
+            let (statement, parameters) = try ServeSettings.sqlQuery(request.uri.query)
+            guard let statement, !statement.allSatisfy(\.isWhitespace) else {
+                throw ServeError.badRequest("give one SELECT or WITH statement as ?sql=")
+            }
+            let format = request.uri.queryParameters["format"].map(String.init)
+            guard format == nil || format == "json" || format == "csv" else {
+                throw ServeError.badRequest("format '\(format ?? "")': expected json or csv")
+            }
+            let result = try await settings.runSQL(try settings.sql.request(statement, parameters: parameters))
+            switch format {
+            case "csv":
+                return Self.download(SQLResultText.csv(result), type: "text/csv; charset=utf-8", name: "query.csv")
+            case "json":
+                return Self.download(
+                    SQLResultText.json(result, rowLimit: settings.sql.rowLimit),
+                    type: "application/json; charset=utf-8",
+                    name: "query.json")
+            default: return jsonResponse(SQLResultText.json(result, rowLimit: settings.sql.rowLimit))
+            }
+        }
+    }
+
+    /// `text` as a file to save.
+    private static func download(_ text: String, type: String, name: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// A statement's result as the API and the downloads write it.
+enum SQLResultText {
+    /// `{"columns": [...], "rows": [[...]], "truncated": false, "row_limit": 1000}`: rows as
+    /// arrays in the columns' order (two columns may share a name).
+    static func json(_ result: ReadOnlySQLResult, rowLimit: Int) -> String {
+        let columns = "[" + result.columns.map { JSONValue.string($0).jsonText }.joined(separator: ",") + "]"
+        var text = "{\"columns\":\(columns),\"rows\":["
+        for (index, row) in result.rows.enumerated() {
+            text += (index > 0 ? "," : "") + "[" + row.map(Self.json).joined(separator: ",") + "]"
+        }
+        return text + "],\"truncated\":\(result.truncated),\"row_limit\":\(rowLimit)}\n"
+    }
+
+    private static func json(_ value: FieldValue) -> String {
+        switch value {
+        case .null: "null"
+        case .integer(let number): String(number)
+        case .real(let number): number.isFinite ? number.description : "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .text(let text): JSONValue.string(text).jsonText
+        }
+    }
+
+    /// RFC 4180 CSV, as `feedwork export` writes it: a header of the column names, then the rows.
+    static func csv(_ result: ReadOnlySQLResult) -> String {
+        var writer = CSVWriter(fields: result.columns.map { ExportField(name: $0, type: .text) })
+        let output = ExportOutput.memory()
+        do {
+            try writer.begin(output)
+            for row in result.rows { try writer.write(row, to: output) }
+        } catch {
+            // Memory output never fails to write.
+        }
+        return String(decoding: output.bytes, as: UTF8.self)
+    }
+}
