@@ -1,0 +1,58 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feedwork serve`'s SQL flags, end to end: beyond loopback the SQL routes answer 403 naming
+/// `--allow-sql` until it is given, `--sql-row-limit` cuts a result, and limits out of range are
+/// refused before the server starts.
+@Suite("feedwork serve --allow-sql")
+struct ServeSQLFlagTests {
+    static let token = "a-token-of-thirty-two-characters"
+    let directory: URL
+
+    init() throws {
+        directory = try FeedworkProcess.makeFolder("serve-sql")
+        try Data(#"{"items":[{"id":1,"name":"one"},{"id":2,"name":"two"}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("items.json"))
+        try Data(
+            """
+            feeds:
+              - { name: items, adapter: json, url: items.json, records: items, entity: item, key: id,
+                  fields: { id: int, name: string } }
+            """.utf8
+        ).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        try #require(run.status == 0, "\(run.stderr)")
+    }
+
+    /// `/api/sql?sql=SELECT id FROM item ORDER BY id` from a server started with `arguments`.
+    private func ask(_ arguments: [String]) throws -> (status: Int, body: String) {
+        let serve = try FeedworkProcess.startCollecting(
+            ["serve", "--host", "0.0.0.0", "--port", "0"] + arguments, in: directory,
+            environment: ["FEEDWORK_SERVE_TOKEN": Self.token])
+        defer {
+            serve.send(SIGTERM)
+            _ = serve.finish()
+        }
+        let port = try ServeProcess.port(of: serve)
+        return try HTTPGet.get(
+            "http://127.0.0.1:\(port)/api/sql?sql=SELECT%20id%20FROM%20item%20ORDER%20BY%20id",
+            headers: ["Authorization: Bearer \(Self.token)"], seconds: 60)
+    }
+
+    @Test func anExposedServerRefusesSQLUntilAllowSQL() throws {
+        let refused = try ask([])
+        #expect(refused.status == 403)
+        #expect(refused.body.contains("--allow-sql"))
+        let allowed = try ask(["--allow-sql", "--sql-row-limit", "1"])
+        #expect(allowed.status == 200, "\(allowed.body)")
+        #expect(allowed.body.contains(#""rows":[[1]],"truncated":true,"row_limit":1"#), "\(allowed.body)")
+    }
+
+    @Test(arguments: [["--sql-time-limit", "0"], ["--sql-row-limit", "0"], ["--sql-time-limit", "nan"]])
+    func limitsOutOfRangeAreRefused(_ arguments: [String]) throws {
+        let serve = try FeedworkProcess.run(["serve", "--port", "0"] + arguments, in: directory)
+        #expect(serve.status != 0)
+        #expect(serve.stderr.contains(arguments[0]), "\(serve.stderr)")
+    }
+}
