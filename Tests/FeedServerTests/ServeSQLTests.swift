@@ -123,6 +123,32 @@ import Testing
     }
 
     @Test(arguments: HarnessStore.available)
+    func parametersAreFoundOutsideStringsCommentsAndCastsOnly(store: HarnessStore) async throws {
+        let harness = try await ServedStore.harness(store)
+        let cast = store == .sqlite ? "CAST('5' AS INTEGER)" : "'5'::integer"
+        try await ServedStore.serve(try Self.settings(harness)) { client in
+            let statement = """
+                SELECT ':not_a_parameter' AS "a :quoted; name", \(cast) + :x AS n, :y AS y1, :y AS y2 -- :neither;
+                /* nor :this; */;
+                """
+            let response = try await client.execute(
+                uri: Self.uri(statement, [("x", "1"), ("y", "seven")]), method: .get)
+            #expect(response.status == .ok, "\(ServedStore.text(response))")
+            let document = try #require(try ServedStore.json(response) as? JSON)
+            #expect(document["columns"] as? [String] == ["a :quoted; name", "n", "y1", "y2"])
+            let row = try #require((document["rows"] as? [[Any]])?.first)
+            #expect(row[0] as? String == ":not_a_parameter")
+            #expect(row[1] as? Int == 6)
+            #expect(row[2] as? String == "seven" && row[3] as? String == "seven")
+            // The page shows a field for each parameter, once.
+            let page = ServedStore.text(
+                try await client.execute(uri: Self.uri(statement, path: "/sql"), method: .get))
+            #expect(page.components(separatedBy: "id=\"parameter-").count - 1 == 2)
+            #expect(page.contains("id=\"sql-missing\""))
+        }
+    }
+
+    @Test(arguments: HarnessStore.available)
     func aStatementThatWritesIsRefusedAndTheStoreIsUnchanged(store: HarnessStore) async throws {
         let harness = try await ServedStore.harness(store)
         let attached = harness.directory.appendingPathComponent("attached.sqlite").path
