@@ -246,6 +246,21 @@ import Testing
     }
 
     @Test(arguments: HarnessStore.available)
+    func aViewOverAHiddenTableIsRefusedToo(store: HarnessStore) async throws {
+        let harness = try await ServedStore.harness(store)
+        // A view someone made on the store, whose name says nothing of what it reads.
+        try await harness.execute("CREATE VIEW harmless AS SELECT feed, key, value FROM _state")
+        try await harness.execute("CREATE VIEW also_harmless AS SELECT id FROM classified")
+        try await ServedStore.serve(try Self.settings(harness)) { client in
+            let message = try Self.error(
+                try await client.execute(uri: Self.uri("SELECT * FROM harmless"), method: .get))
+            #expect(message.contains("_state") && message.contains("hidden"), "\(message)")
+            let open = try await client.execute(uri: Self.uri("SELECT count(*) FROM also_harmless"), method: .get)
+            #expect(open.status == .ok, "\(ServedStore.text(open))")
+        }
+    }
+
+    @Test(arguments: HarnessStore.available)
     func badStatementsAreAnsweredWithTheirMessage(store: HarnessStore) async throws {
         let harness = try await ServedStore.harness(store)
         try await ServedStore.serve(try Self.settings(harness)) { client in

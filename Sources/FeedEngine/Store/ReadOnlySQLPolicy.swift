@@ -10,7 +10,8 @@
 /// however reached); PostgreSQL has no authorizer, so a statement is refused when any of its
 /// identifiers, outside strings and comments and in any case or quoting, names a hidden table
 /// or a function that runs SQL given as text, reads the server's files or acts on other
-/// sessions (``refusedFunctionPrefixes``).
+/// sessions (``refusedFunctionPrefixes``), and when its plan (`EXPLAIN`) reads a hidden table,
+/// as through a view.
 enum ReadOnlySQLPolicy {
     /// The system tables no statement reads.
     static let hiddenTables: Set<String> = ["_http_cache", "_http_cache_body", "_state", "_outbox"]

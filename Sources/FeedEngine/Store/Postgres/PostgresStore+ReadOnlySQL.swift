@@ -7,7 +7,8 @@ extension PostgresStore {
     /// rolled back and the connection closed after it.
     ///
     /// PostgreSQL has no authorizer: the statement was refused before it reached the server
-    /// when it names a hidden table or a function that could reach one (``ReadOnlySQLPolicy``).
+    /// when it names a hidden table or a function that could reach one (``ReadOnlySQLPolicy``),
+    /// and is refused before it runs when its plan reads one (through a view).
     package func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult {
         try await ReadOnlySQLThread.run { () throws(ReadOnlySQLError) -> ReadOnlySQLResult in
             try self.runReadOnlyBlocking(request)
@@ -28,25 +29,73 @@ extension PostgresStore {
             1,
             request.timeLimit.components.seconds * 1000 + request.timeLimit.components.attoseconds
                 / 1_000_000_000_000_000)
-        do throws(PostgresError) {
-            let connection = try PostgresConnection(url: url)
-            try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
-            try connection.execute("SET TIME ZONE 'UTC'")
-            try connection.execute("BEGIN TRANSACTION READ ONLY")
-            defer { _ = try? connection.execute("ROLLBACK") }
-            try connection.execute("SET LOCAL statement_timeout = \(milliseconds)")
-            try connection.execute("SET LOCAL idle_in_transaction_session_timeout = \(milliseconds * 2)")
-            try connection.execute("DECLARE feedwork_sql NO SCROLL CURSOR FOR " + statement.text, values)
-            let rows = try connection.execute("FETCH FORWARD \(request.rowLimit + 1) FROM feedwork_sql")
-            let columns = rows.columns
-            let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
-            let kept = min(rows.count, request.rowLimit)
-            let values = (0..<kept).map { row in columns.indices.map { types[$0].value(rows[row, $0]) } }
-            return ReadOnlySQLResult(columns: columns, rows: values, truncated: rows.count > request.rowLimit)
+        let outcome: Outcome
+        do {
+            outcome = try run(statement.text, values, milliseconds: milliseconds, rowLimit: request.rowLimit)
         } catch {
             if error.sqlState == "57014" { throw .timeLimit(request.timeLimit) }
             throw ReadOnlySQLError(.database, Self.firstLine(error.message))
         }
+        switch outcome {
+        case .rows(let result): return result
+        case .hidden(let table):
+            throw ReadOnlySQLError(.refused, ReadOnlySQLPolicy.refusal(ofIdentifier: table, functions: false) ?? table)
+        }
+    }
+
+    /// What a statement came to: its rows, or the hidden table its plan reads.
+    private enum Outcome {
+        case rows(ReadOnlySQLResult)
+        case hidden(String)
+    }
+
+    /// Plans `text` first (a view's tables are in its plan, not in its text), then fetches its
+    /// rows, in a `READ ONLY` transaction that is rolled back.
+    private func run(_ text: String, _ values: [String?], milliseconds: Int64, rowLimit: Int)
+        throws(PostgresError) -> Outcome
+    {
+        let connection = try PostgresConnection(url: url)
+        try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+        try connection.execute("SET TIME ZONE 'UTC'")
+        try connection.execute("BEGIN TRANSACTION READ ONLY")
+        defer { _ = try? connection.execute("ROLLBACK") }
+        try connection.execute("SET LOCAL statement_timeout = \(milliseconds)")
+        try connection.execute("SET LOCAL idle_in_transaction_session_timeout = \(milliseconds * 2)")
+        let plan = try connection.execute("EXPLAIN (VERBOSE, FORMAT JSON) " + text, values)
+        if plan.count > 0, let json = plan[0, 0], let hidden = Self.hiddenRelation(inPlan: json) {
+            return .hidden(hidden)
+        }
+        try connection.execute("DECLARE feedwork_sql NO SCROLL CURSOR FOR " + text, values)
+        let rows = try connection.execute("FETCH FORWARD \(rowLimit + 1) FROM feedwork_sql")
+        let columns = rows.columns
+        let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
+        let kept = min(rows.count, rowLimit)
+        let values = (0..<kept).map { row in columns.indices.map { types[$0].value(rows[row, $0]) } }
+        return .rows(ReadOnlySQLResult(columns: columns, rows: values, truncated: rows.count > rowLimit))
+    }
+
+    /// A hidden table the plan of a statement reads (`EXPLAIN (FORMAT JSON)`'s `Relation
+    /// Name`s), or `nil`: the scan of the statement's identifiers does not see a view's tables,
+    /// the plan does.
+    static func hiddenRelation(inPlan text: String) -> String? {
+        guard let plan = try? JSONParser.parse(text) else { return nil }
+        var pending = [plan]
+        while let value = pending.popLast() {
+            switch value {
+            case .array(let items): pending += items
+            case .object(let object):
+                for (key, member) in object.members {
+                    if key == "Relation Name", let name = member.stringValue,
+                        ReadOnlySQLPolicy.hiddenTables.contains(name.lowercased())
+                    {
+                        return name
+                    }
+                    pending.append(member)
+                }
+            default: break
+            }
+        }
+        return nil
     }
 
     /// The server's message without the position lines libpq adds (`LINE 1: ...`).
