@@ -37,7 +37,7 @@ struct SchemaPlanDropCommandTests {
         #expect(
             plan.stdout == """
                 item: convert column 'price' from integer to decimal in place
-                item: add column 'name' (text), filled by the pass
+                item: column 'name' added (text), filled by re-map
 
                 """)
         let validate = try run(["validate"])
@@ -47,7 +47,7 @@ struct SchemaPlanDropCommandTests {
                 """
                 the next pass changes the store (see feedwork schema --plan):
                   item: convert column 'price' from integer to decimal in place
-                  item: add column 'name' (text), filled by the pass
+                  item: column 'name' added (text), filled by re-map
 
                 """), "\(validate.stdout)")
         try config(fields: "{ id: int, price: timestamp }")

@@ -26,4 +26,12 @@ extension FeedsConfig {
     ///
     /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
     public func storedSchemas() async throws -> [String: EntitySchema] { try await readingStore().schemas() }
+
+    /// The columns of the store's entities that their fields no longer declare, marked retired
+    /// in `_entities` (``RetiredColumn``), by entity name; entities without any are left out.
+    ///
+    /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
+    public func storedRetiredColumns() async throws -> [String: [RetiredColumn]] {
+        try await RetiredColumn.marks(in: readingStore())
+    }
 }

@@ -16,19 +16,27 @@ protocol SchemaPreparing {
     func schemas() throws -> [String: EntitySchema]
     /// Whether a feed keeps the history of `entity` (`_entities.history`); false for a new one.
     func keepsHistory(_ entity: String) throws -> Bool
-    /// The values of `column` of the entity table `table` that are not null, read as text, with
-    /// the feed and key of their rows.
-    func storedValues(of column: String, in table: String) throws -> [(feed: String, key: String, value: String)]
-    /// Changes the type of `column` of the entity table of `schema` (as the store has it) to
-    /// `type`, each value becoming `expression` (``ColumnConversion``): dropping the entity's
-    /// view, which ``ensureView(_:schemas:)`` writes again.
-    func convert(_ column: String, of schema: EntitySchema, to type: ColumnType, expression: String) throws
+    /// The values of `column` of the entity table `table` (or child table, `child`) that are not
+    /// null, read as text, with the feed and key of their rows (a child row's parent's).
+    func storedValues(of column: String, in table: String, child: Bool) throws
+        -> [(feed: String, key: String, value: String)]
+    /// Changes the type of `column` of `table`, the table of `schema` (as the store has it) or
+    /// one of its child tables, to `type`, each value becoming `expression`
+    /// (``ColumnConversion``): dropping the entity's view, which ``ensureView(_:schemas:)``
+    /// writes again.
+    func convert(
+        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
+    ) throws
     /// The store's ``SQLDialect``, for the expressions of conversions.
     var dialect: any SQLDialect { get }
     /// Creates the tables of `schema` when missing, adds new columns and keys them (`keyed`).
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
-    /// Records `schema` (encoded as `json`) and whether its history is kept, in `_entities`.
-    func record(_ schema: EntitySchema, json: String, history: Bool) throws
+    /// The columns of `entity` marked retired (`_entities.retired`, ``RetiredColumn``), as
+    /// stored: `nil` when none.
+    func retired(_ entity: String) throws -> String?
+    /// Records `schema` (encoded as `json`), whether its history is kept and its retired
+    /// columns (`retired`, ``RetiredColumn``: `nil` for none), in `_entities`.
+    func record(_ schema: EntitySchema, json: String, history: Bool, retired: String?) throws
     /// Declares the foreign keys of the enforced relations of `schema`.
     func setForeignKeys(_ schema: EntitySchema) throws
     /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
@@ -62,12 +70,18 @@ enum SchemaPreparation {
             if history, let problem = ForeignKey.historyProblem(schema.name, schemas: try store.schemas()) {
                 throw StoreError(path: store.location, message: problem + "; nothing was changed")
             }
+            var retired: String?
             if let stored = try store.schemas()[schema.name] {
-                try convertColumns(of: stored, to: schema, on: store)
+                let marks = RetiredColumn.decode(try store.retired(schema.name))
+                try convertColumns(
+                    of: RetiredColumn.reviving(marks, in: stored, declared: schema), to: schema, on: store)
+                retired = RetiredColumn.encode(
+                    RetiredColumn.after(marks, stored: stored, declared: schema, at: Timestamp.string(Date())))
             }
             try store.ensureTables(schema, keyed: !history)
             try store.record(
-                schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history)
+                schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history,
+                retired: retired)
         }
         // Once every table is there: a foreign key may point at a table of a later binding.
         for binding in bindings { try store.setForeignKeys(binding.schema) }
@@ -88,9 +102,10 @@ enum SchemaPreparation {
         return true
     }
 
-    /// Converts the columns whose type differs between `stored` and `declared` in place
-    /// (``SchemaPlan``, ``ColumnConversion``): a column without values takes any type; one
-    /// with values only a type ``ColumnConversion`` allows, and only when each value converts.
+    /// Converts the columns whose type differs between `stored` and `declared` in place, child
+    /// tables' too (``SchemaPlan``, ``ColumnConversion``): a column without values takes any
+    /// type; one with values only a type ``ColumnConversion`` allows, and only when each value
+    /// converts.
     ///
     /// - Throws: ``StoreError`` naming the entity, the column and the types, and the first
     ///   value that does not convert with its row's feed and key
@@ -100,16 +115,16 @@ enum SchemaPreparation {
         throws
     {
         for change in SchemaPlan.changes(declared: declared, stored: stored) {
-            guard case .convert(let entity, let column, let from, let to) = change else { continue }
-            let values = try store.storedValues(of: column, in: entity)
+            guard case .convert(let table, let column, let from, let to) = change else { continue }
+            let values = try store.storedValues(of: column, in: table, child: table != declared.name)
             if let refusal = ColumnConversion.refusal(
-                entity: entity, column: column, from: from, to: to, values: values)
+                entity: table, column: column, from: from, to: to, values: values)
             {
                 throw StoreError(path: store.location, message: refusal)
             }
             let expression = ColumnConversion.expression(
                 SQLIdentifier.quoted(column), from: from, to: to, empty: values.isEmpty, dialect: store.dialect)
-            try store.convert(column, of: stored, to: to, expression: expression)
+            try store.convert(column, of: table, in: stored, to: to, expression: expression)
         }
     }
 

@@ -8,7 +8,7 @@ public enum DropTarget: Sendable, Hashable {
     /// responses, schedule and outbox. Its runs and rejects stay, as history.
     case feed(String)
     /// A column of an entity's table that its schema no longer declares (a retired field's),
-    /// with its values.
+    /// with its values and its mark in `_entities` (``RetiredColumn``).
     case column(entity: String, column: String)
 }
 
@@ -23,6 +23,9 @@ protocol DropStatements {
     @discardableResult func execute(_ sql: String, _ arguments: [String]) throws -> Int
     /// The first column of the first row of `sql` (`?` parameters), as an integer.
     func integer(_ sql: String, _ arguments: [String]) throws -> Int
+    /// The columns of `entity` marked retired (`_entities.retired`, ``RetiredColumn``), as
+    /// stored: `nil` when none.
+    func retired(of entity: String) throws -> String?
     /// The names of the columns of `table`, in order.
     func columns(of table: String) throws -> [String]
     /// Drops `column` of `table`.
@@ -70,6 +73,14 @@ enum StoreDrop {
         }
         try store.dropView(of: entity)
         try store.dropColumn(column, of: entity)
+        let marks = RetiredColumn.decode(try store.retired(of: entity))
+        if marks.contains(where: { $0.name == column }) {
+            if let left = RetiredColumn.encode(marks.filter { $0.name != column }) {
+                try store.execute("UPDATE _entities SET retired = ? WHERE name = ?", [left, entity])
+            } else {
+                try store.execute("UPDATE _entities SET retired = NULL WHERE name = ?", [entity])
+            }
+        }
         try store.ensureView(schema, schemas: schemas)
         return "dropped column '\(column)' of entity '\(entity)'"
     }

@@ -65,12 +65,14 @@ enum SystemTables {
     static let state = SystemTable(
         name: "_state", columns: [text("feed"), text("key"), text("value")], primaryKey: ["feed", "key"])
 
-    /// The entities' schemas, and whether a feed keeps an entity's history.
+    /// The entities' schemas, whether a feed keeps an entity's history, and the columns its
+    /// fields no longer declare (``RetiredColumn``: a JSON array, NULL when none).
     static let entities = SystemTable(
         name: "_entities",
         columns: [
             text("name"), SystemColumn(name: "schema", kind: .json),
             SystemColumn(name: "history", kind: .boolean, defaultsToZero: true),
+            SystemColumn(name: "retired", kind: .json, nullable: true),
         ],
         primaryKey: ["name"])
 

@@ -81,6 +81,8 @@ struct ValidateCommand: AsyncParsableCommand {
     /// there is no store yet or it cannot be read.
     static func storeChanges(_ config: FeedsConfig) async -> [SchemaChange] {
         guard (try? config.storeExists()) == true, let stored = try? await config.storedSchemas() else { return [] }
-        return SchemaPlan.changes(declared: config.declaredEntities.map(\.schema), stored: stored)
+        return SchemaPlan.changes(
+            declared: config.declaredEntities.map(\.schema), stored: stored,
+            retired: (try? await config.storedRetiredColumns()) ?? [:])
     }
 }

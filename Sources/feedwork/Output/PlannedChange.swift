@@ -4,12 +4,12 @@ import FeedKit
 /// One change of `feedwork schema --plan --json` (``SchemaChange``).
 struct PlannedChange: Encodable {
     var entity: String
-    /// `create`, `add`, `convert` or `retire`.
+    /// `create`, `add`, `convert`, `revive` or `retire`.
     var change: String
     @NullWhenAbsent var column: String? = nil
     /// The stored type of a converted column.
     @NullWhenAbsent var from: String? = nil
-    /// The type of an added or converted column.
+    /// The type of an added, revived or converted column.
     @NullWhenAbsent var type: String? = nil
     /// The change as `feedwork schema --plan` prints it.
     var text: String
@@ -38,6 +38,11 @@ struct PlannedChange: Encodable {
             self.column = column
             self.from = from.rawValue
             type = to.rawValue
+        case .revive(let entity, let column, let type):
+            self.entity = entity
+            change = "revive"
+            self.column = column
+            self.type = type.rawValue
         case .retire(let entity, let column):
             self.entity = entity
             change = "retire"

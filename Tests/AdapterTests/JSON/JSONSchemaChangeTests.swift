@@ -120,7 +120,7 @@ struct JSONSchemaChangeTests {
             fields: "{ id: int, a: string, c: int }")
         await #expect(
             try Self.plan(harness) == [
-                .add(entity: "item", column: "c", type: .integer), .retire(entity: "item", column: "b"),
+                .retire(entity: "item", column: "b"), .add(entity: "item", column: "c", type: .integer),
             ])
         #expect(try await harness.run().feeds.first?.status == .ok)
         #expect(

@@ -16,6 +16,10 @@ struct PostgresDropStatements: DropStatements {
         Int(try connection.execute(PostgresDialect().numbered(sql), arguments).first(column: 0) ?? "") ?? 0
     }
 
+    func retired(of entity: String) throws -> String? {
+        try connection.execute("SELECT retired::text FROM _entities WHERE name = $1", [entity]).first(column: 0)
+    }
+
     func columns(of table: String) throws -> [String] {
         let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
         let rows = try connection.execute(

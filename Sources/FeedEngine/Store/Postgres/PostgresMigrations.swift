@@ -128,6 +128,9 @@ enum PostgresMigrations {
                 ALTER TABLE _http_cache DROP COLUMN body, DROP COLUMN body_size;
                 CREATE INDEX _http_cache_feed ON _http_cache(feed);
                 """),
+        Step(
+            version: 5, name: "retired columns of entities",
+            sql: "ALTER TABLE _entities ADD COLUMN retired jsonb"),
     ]
 
     /// The newest version.

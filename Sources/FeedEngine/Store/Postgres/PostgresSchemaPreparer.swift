@@ -23,31 +23,41 @@ struct PostgresSchemaPreparer: SchemaPreparing {
 
     var dialect: any SQLDialect { PostgresDialect() }
 
-    func storedValues(of column: String, in table: String) throws -> [(feed: String, key: String, value: String)] {
+    /// A child table has no `_row`: its rows in the order of their key.
+    func storedValues(of column: String, in table: String, child: Bool) throws
+        -> [(feed: String, key: String, value: String)]
+    {
         let quoted = PostgresSQL.identifier(column)
         let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
         let rows = try connection.execute(
             """
             SELECT _feed, _key, \(quoted)::text FROM \(PostgresSQL.qualified(table, in: namespace))
-            WHERE \(quoted) IS NOT NULL ORDER BY _row
+            WHERE \(quoted) IS NOT NULL ORDER BY \(child ? "_feed, _key, _position" : "_row")
             """)
         return (0..<rows.count).map { (feed: rows[$0, 0] ?? "", key: rows[$0, 1] ?? "", value: rows[$0, 2] ?? "") }
     }
 
-    func convert(_ column: String, of schema: EntitySchema, to type: ColumnType, expression: String) throws {
-        try PostgresEntityTable.convert(column, of: schema.name, to: type, expression: expression, in: connection)
+    func convert(
+        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
+    ) throws {
+        try PostgresEntityTable.convert(column, of: table, to: type, expression: expression, in: connection)
+    }
+
+    func retired(_ entity: String) throws -> String? {
+        try connection.execute("SELECT retired::text FROM _entities WHERE name = $1", [entity]).first(column: 0)
     }
 
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
         try PostgresEntityTable.ensure(schema, keyed: keyed, in: connection)
     }
 
-    func record(_ schema: EntitySchema, json: String, history: Bool) throws {
+    func record(_ schema: EntitySchema, json: String, history: Bool, retired: String?) throws {
         try connection.execute(
             """
-            INSERT INTO _entities(name, schema, history) VALUES ($1, $2, $3)
-            ON CONFLICT (name) DO UPDATE SET schema = excluded.schema, history = excluded.history
-            """, [schema.name, json, history ? "true" : "false"])
+            INSERT INTO _entities(name, schema, history, retired) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (name) DO UPDATE SET schema = excluded.schema, history = excluded.history,
+                retired = excluded.retired
+            """, [schema.name, json, history ? "true" : "false", retired])
     }
 
     func setForeignKeys(_ schema: EntitySchema) throws {

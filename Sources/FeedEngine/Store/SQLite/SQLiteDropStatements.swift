@@ -17,6 +17,10 @@ struct SQLiteDropStatements: DropStatements {
         try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
     }
 
+    func retired(of entity: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT retired FROM _entities WHERE name = ?", arguments: [entity])
+    }
+
     func columns(of table: String) throws -> [String] {
         try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLIdentifier.quoted(table)))").map { $0["name"] as String }
     }

@@ -208,6 +208,11 @@ enum SQLiteMigrations {
                     CREATE INDEX _http_cache_feed ON _http_cache(feed);
                     """)
         }
+        migrator.registerMigration("v10: retired columns of entities") { db in
+            // The columns an entity's fields no longer declare, with their types and when
+            // (``RetiredColumn``); NULL when none.
+            try db.execute(sql: "ALTER TABLE _entities ADD COLUMN retired TEXT")
+        }
         return migrator
     }
 }
