@@ -13,7 +13,12 @@ import FeedKit
 /// field reads is never a column of its own.
 struct AutoColumns: Sendable {
     /// The `_state` key of the columns found so far: `[["name","type"],...]` in column order.
-    static let stateKey = "json.auto_columns"
+    /// Read by `--full-refresh` passes too (``FeedPass/schemaStatePrefix``), so they keep the
+    /// columns earlier passes found.
+    static let stateKey = FeedPass.schemaStatePrefix + "json.auto_columns"
+    /// Where an earlier Feedwork kept them (not read by `--full-refresh`); moved to
+    /// ``stateKey`` by the next pass.
+    static let legacyStateKey = "json.auto_columns"
     /// The most records a batch of the held records holds when they are written.
     static let batchSize = 1000
 
@@ -33,7 +38,9 @@ struct AutoColumns: Sendable {
     /// Declares the entity with the columns found, writes `held` (records mapped with their
     /// undeclared members last), then counts `unchanged` records of pages not mapped again.
     func finish(held: [EntityRecord], unchanged: Int, pass: FeedPass) async throws {
-        let storedText = try await pass.state(Self.stateKey)
+        let current = try await pass.state(Self.stateKey)
+        let legacy = current == nil ? try await pass.state(Self.legacyStateKey) : nil
+        let storedText = current ?? legacy
         let stored = Self.decode(storedText)
         let members = held.map(Self.members(of:))
         let (found, skipped) = Self.infer(
@@ -78,7 +85,8 @@ struct AutoColumns: Sendable {
         if !skipped.isEmpty {
             pass.note("extra: columns: no column for " + skipped.prefix(5).joined(separator: "; "))
         }
-        if found != stored || storedText == nil { try await pass.setState(Self.stateKey, Self.encode(found)) }
+        if found != stored || current == nil { try await pass.setState(Self.stateKey, Self.encode(found)) }
+        if legacy != nil { try await pass.setState(Self.legacyStateKey, nil) }
     }
 
     /// The columns for the undeclared `members` of each record, after the `known` ones in their

@@ -138,7 +138,7 @@ final class EnginePassBackend: PassBackend {
     }
 
     func state(_ key: String) async throws -> String? {
-        readsStoredState || key.hasPrefix(FeedPass.credentialStatePrefix)
+        readsStoredState || FeedPass.lastingStatePrefixes.contains(where: key.hasPrefix)
             ? try await store.state(feed: feed, key: key) : nil
     }
 

@@ -187,6 +187,15 @@ public final class FeedPass: Sendable {
     /// a rotated refresh token is the only one the API still accepts.
     public static let credentialStatePrefix = "auth."
 
+    /// The prefix of `_state` keys that describe columns a feed gave the store's tables (the
+    /// json adapter's `extra: columns`): they are read even by a `--full-refresh` pass, since
+    /// the tables keep those columns whatever the pass reads again.
+    public static let schemaStatePrefix = "schema."
+
+    /// The prefixes of the `_state` keys a `--full-refresh` pass reads all the same
+    /// (``credentialStatePrefix``, ``schemaStatePrefix``).
+    public static let lastingStatePrefixes = [credentialStatePrefix, schemaStatePrefix]
+
     /// Stores `value` under `key` (removes it for `nil`), committed with the pass.
     public func setState(_ key: String, _ value: String?) async throws {
         try await backend.setState(key, value)

@@ -97,6 +97,26 @@ struct JSONAutoColumnsTests {
     }
 
     @Test(arguments: HarnessStore.available)
+    func aFullRefreshKeepsTheColumnsEarlierPassesFound(driver: HarnessStore) async throws {
+        let api = GrowingAPI()
+        let (harness, server) = try Self.harness(api, driver: driver)
+        defer { server.stop() }
+        #expect(try #require(try await harness.run().feeds.first).status == .ok)
+        let found = try #require(try await harness.schemas()["item"]).columns.map(\.name)
+        api.pass.set(2)
+        var engine = try await Engine.open(try harness.config())
+        engine.fullRefresh = true
+        let full = try #require(await engine.run().feeds.first)
+        #expect(full.status == .ok, "\(full.error ?? "")")
+        #expect(full.hasNote("new column(s) rating (decimal)"), "only rating is new: \(full.notes)")
+        let columns = try #require(try await harness.schemas()["item"]).columns.map(\.name)
+        #expect(columns == found + ["rating"], "the columns found before stay declared")
+        #expect(try await harness.config().storedRetiredColumns()["item"] == nil, "none is retired")
+        let rows = try await harness.rows("SELECT id, code FROM item ORDER BY id")
+        #expect(rows.map { $0["code"] } == [.null, .text("B7"), .null, .null])
+    }
+
+    @Test(arguments: HarnessStore.available)
     func newColumnsDiscardKeepsTheColumnsFoundAndFreezeFailsNamingTheNewOne(driver: HarnessStore) async throws {
         for (rule, fails) in [("discard", false), ("freeze", true)] {
             let api = GrowingAPI()
