@@ -370,6 +370,15 @@ public struct JSONAdapter: FeedAdapter {
             + children.map { EntityBinding($0.side.mapper.schema, mode: mode) }
     }
 
+    /// With `extra: columns`, the feed's entity: its declared fields (the columns found in the
+    /// records are known only during the pass).
+    public var entitiesDeclaredDuringPass: [EntityBinding] {
+        guard let autoColumns else { return [] }
+        var schema = autoColumns.schema
+        schema.columns.removeLast()  // `_extra`, which the pass replaces by the columns found
+        return [EntityBinding(schema, mode: mode)]
+    }
+
     /// The entities of `entities:`, each checked, with names distinct from the feed's entity.
     /// Those with a `url` are child endpoints, requested for each record of the feed's entity.
     private static func sideEntities(_ options: Options, format: ResponseFormat?, errors: inout OptionError.List)

@@ -23,11 +23,21 @@ extension FeedsConfig {
     /// Every entity the config's feeds write, disabled feeds included, in the order feeds.yaml
     /// first names them. The loader has already checked that feeds sharing an entity declare
     /// the same columns.
-    public var declaredEntities: [DeclaredEntity] {
+    public var declaredEntities: [DeclaredEntity] { entities { $0.entities } }
+
+    /// The entities feeds declare during their passes (the json adapter's with `extra:
+    /// columns`), with the columns known before a pass, and not among ``declaredEntities``.
+    public var entitiesDeclaredDuringPass: [DeclaredEntity] {
+        let declared = Set(declaredEntities.map(\.schema.name))
+        return entities { $0.entitiesDeclaredDuringPass }.filter { !declared.contains($0.schema.name) }
+    }
+
+    /// The entities of `bindings` of every feed, with their writers, in the order of feeds.yaml.
+    private func entities(_ bindings: (any FeedAdapter) -> [EntityBinding]) -> [DeclaredEntity] {
         var entities: [DeclaredEntity] = []
         var index: [String: Int] = [:]
         for feed in feeds {
-            for binding in feed.adapter.entities {
+            for binding in bindings(feed.adapter) {
                 let writer = DeclaredEntity.Writer(feed: feed.name, mode: binding.mode, enabled: feed.enabled)
                 if let position = index[binding.schema.name] {
                     entities[position].writers.append(writer)

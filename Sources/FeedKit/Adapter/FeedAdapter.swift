@@ -32,6 +32,11 @@ public protocol FeedAdapter: Sendable {
     /// entities in `merge` mode.
     var entities: [EntityBinding] { get }
 
+    /// Entities the feed declares during its pass (``FeedPass/declare(_:)``), once its records
+    /// tell their columns, as far as they are known before it: `feedwork schema` shows them
+    /// (with the store's columns, when it has them). Defaults to none.
+    var entitiesDeclaredDuringPass: [EntityBinding] { get }
+
     /// Values that must never appear in messages, reports, `_runs` or cached URLs, beyond those
     /// that came from `${VAR}` (which are always redacted): credentials written literally in the
     /// options, and values derived from secrets (an encoded `Authorization` header). Defaults to none.
@@ -49,6 +54,8 @@ public protocol FeedAdapter: Sendable {
 
 extension FeedAdapter {
     public var entities: [EntityBinding] { Self.description.entities.map { EntityBinding($0) } }
+
+    public var entitiesDeclaredDuringPass: [EntityBinding] { [] }
 
     public func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String] { [] }
 

@@ -10,6 +10,9 @@ struct SchemaCommand: AsyncParsableCommand {
         discussion: """
             Read from feeds.yaml and the adapters, so it works before the first run, for \
             built-in adapters and for entities declared in YAML with the json adapter alike. \
+            When the store exists, it also shows the columns marked retired (no longer \
+            declared, kept with their values), and an entity that `extra: columns` declares \
+            during each pass with the columns the store has, those found in the records marked. \
             Each entity table also has the system columns listed; child tables \
             (<entity>__<list>) hold the items of nested lists.
 
@@ -41,10 +44,12 @@ struct SchemaCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try options.load(unsetVariables: .placeholder)
         var entities = config.declaredEntities
+        var duringPass = config.entitiesDeclaredDuringPass
         if let entity {
-            let names = entities.map(\.schema.name)
+            let names = (entities + duringPass).map(\.schema.name)
             entities = entities.filter { $0.schema.name == entity }
-            guard !entities.isEmpty else {
+            duringPass = duringPass.filter { $0.schema.name == entity }
+            guard !entities.isEmpty || !duringPass.isEmpty else {
                 throw CommandFailure.usage(
                     "no entity '\(entity)' in the config; its entities: \(names.joined(separator: ", "))")
             }
@@ -52,9 +57,11 @@ struct SchemaCommand: AsyncParsableCommand {
         if plan {
             let exists = try config.storeExists()
             let stored = exists ? try await config.storedSchemas() : [:]
+            let retired = exists ? try await config.storedRetiredColumns() : [:]
             let store = exists ? try config.readingStore() : nil
             var planned: [PlannedChange] = []
-            for change in SchemaPlan.changes(declared: entities.map(\.schema), stored: stored) {
+            let changes = SchemaPlan.changes(declared: entities.map(\.schema), stored: stored, retired: retired)
+            for change in changes {
                 var refusal: String?
                 if let store { refusal = try await SchemaPlan.refusal(of: change, in: store) }
                 planned.append(PlannedChange(change, refusal: refusal))
@@ -66,7 +73,28 @@ struct SchemaCommand: AsyncParsableCommand {
                         ? "no change: the store matches the config" : planned.map(\.lines).joined(separator: "\n"))
             return
         }
-        let reports = entities.map(SchemaReport.init)
+        // The store, when there is one, tells the columns found during passes and those retired;
+        // without one (or a server out of reach), the config alone.
+        let store = (try? config.storeExists()) == true ? await StoredEntities(config) : nil
+        let reports =
+            entities.map { SchemaReport($0, retired: store?.retired[$0.schema.name]) }
+            + duringPass.map { declared in
+                var report = SchemaReport(duringPass: declared, stored: store?.schemas[declared.schema.name])
+                report.add(retired: store?.retired[declared.schema.name])
+                return report
+            }
         Console.print(json ? JSONText.encode(reports) : reports.map(\.text).joined(separator: "\n\n"))
+    }
+}
+
+/// What `feedwork schema` reads from an existing store: its schemas and retired columns
+/// (empty when it cannot be read).
+private struct StoredEntities {
+    var schemas: [String: EntitySchema]
+    var retired: [String: [RetiredColumn]]
+
+    init(_ config: FeedsConfig) async {
+        schemas = (try? await config.storedSchemas()) ?? [:]
+        retired = (try? await config.storedRetiredColumns()) ?? [:]
     }
 }
