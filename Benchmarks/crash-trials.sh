@@ -21,7 +21,20 @@
 # (an idle transaction included), then the next run must complete with `--wait 0s`, so a lease
 # left behind would fail it with "feed busy"; it marks the killed passes `interrupted`.
 #
-# Needs python3 (with its sqlite3 module), and psql for PostgreSQL. Prints
+# Then the conversion trials: a store of CONVERSION_ROWS records (default 200000; 0 skips them)
+# of a json feed with `n: int`, whose config changes to `n: decimal`, so the next pass converts
+# the column in its transaction (SQLite: a rebuild of the table; PostgreSQL: ALTER COLUMN ...
+# TYPE numeric USING). CONVERSION_KILLS times (default 4), the converting run is SIGKILLed while
+# the conversion runs: on PostgreSQL a random moment (0-300 ms) after the server shows the ALTER
+# running (pg_stat_activity); on SQLite a random moment, after the pass began (its `running` row
+# in `_runs`), within the conversion's measured span (an uninterrupted converting pass on a copy
+# of the store, less a pass on another copy that rewrites every row without converting). After each kill the column must have its old type and every value, and
+# `schema --plan` still plan the conversion; a kill that came after the commit is reported, not
+# counted, and the column converted back (decimal to int: every value is whole). Last, a run
+# converts the column, every value kept.
+#
+# Needs python3 (with its sqlite3 module), the sqlite3 shell for the conversion trials on SQLite,
+# and psql for PostgreSQL. Prints
 # "crash-trials: N passed, M failed" last and exits non-zero when any trial failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +46,8 @@ if [ "${1:-}" = "--postgres" ]; then
 fi
 trials=${1:-24}
 items=${2:-20000}
+conversion_rows=${CONVERSION_ROWS:-200000}
+conversion_kills=${CONVERSION_KILLS:-4}
 
 if [ -n "${FEEDWORK:-}" ]; then
     binary=$FEEDWORK
@@ -45,6 +60,7 @@ schema="crash_$(date +%s)_$$"
 cleanup() {
     if [ -n "$postgres_url" ]; then
         psql "$postgres_url" -XAtq -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
+        psql "$postgres_url" -XAtq -c "DROP SCHEMA IF EXISTS ${schema}_conv CASCADE" >/dev/null 2>&1 || true
     fi
     rm -rf "$work"
 }
@@ -244,6 +260,162 @@ done
 if [ -n "$postgres_url" ]; then
     echo "PostgreSQL: $landed of $trial kills landed while a pass was uncommitted"
     [ "$landed" -ge "$trials" ] || { echo "fewer than $trials kills landed during a pass"; failed=$((failed + 1)); }
+fi
+
+# --- Kills during a type conversion (int -> decimal) of a large table ---
+
+conv="$work/conv"
+conv_schema="${schema}_conv"
+
+# Writes $conv/feeds.yaml (store in $1's folder on SQLite) with `n` of type $2.
+conv_config() {
+    local dir=$1 type=$2
+    {
+        if [ -n "$postgres_url" ]; then printf 'store: %s\nschema: %s\n' "$postgres_url" "$conv_schema"; fi
+        printf 'feeds:\n'
+        printf '  - { name: conv, adapter: json, url: %s/items.json, records: items, entity: conv, key: id, ' "$conv"
+        printf 'retries: 0, fields: { id: int, n: %s } }\n' "$type"
+    } >"$dir/feeds.yaml"
+}
+
+# "TYPE COUNT SUM" of the column n: its stored type, the rows and the sum of their values.
+conv_state() {
+    if [ -n "$postgres_url" ]; then
+        pg "SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+            WHERE a.attrelid = '$conv_schema.conv'::regclass AND a.attname = 'n'" | tr -d '\n'
+        printf ' '
+        pg "SELECT count(*) || ' ' || sum(n::numeric) FROM $conv_schema.conv"
+    else
+        python3 - "$1/feeds.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+kind = [r[2] for r in db.execute("PRAGMA table_info(conv)") if r[1] == "n"][0]
+count, total = db.execute("SELECT count(*), sum(CAST(n AS INTEGER)) FROM conv").fetchone()
+integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+print(kind if integrity == "ok" else f"integrity:{integrity}", count, total)
+PY
+    fi
+}
+
+if [ "$conversion_rows" -gt 0 ]; then
+    mkdir -p "$conv"
+    expected_sum=$(python3 - "$conv" "$conversion_rows" <<'PY'
+import json, sys
+folder, rows = sys.argv[1], int(sys.argv[2])
+items = [{"id": i, "n": (i * 7919) % 1000003} for i in range(rows)]
+with open(f"{folder}/items.json", "w") as out:
+    json.dump({"items": items}, out)
+print(sum(item["n"] for item in items))
+PY
+)
+    if [ -n "$postgres_url" ]; then old_type="bigint"; new_type="numeric"; else old_type="INTEGER"; new_type="TEXT"; fi
+    conv_config "$conv" int
+    "$binary" run --config "$conv/feeds.yaml" >/dev/null
+    [ "$(conv_state "$conv")" = "$old_type $conversion_rows $expected_sum" ] \
+        || { echo "conversion: the first pass is wrong: $(conv_state "$conv")"; exit 1; }
+
+    if [ -z "$postgres_url" ]; then
+        # The conversion's span: a converting pass on one copy, less a pass on another copy that
+        # rewrites every row (a field added) without converting.
+        for copy in converting rewriting; do
+            mkdir -p "$work/$copy"
+            cp "$conv/feeds.sqlite" "$work/$copy/feeds.sqlite"
+        done
+        conv_config "$work/converting" decimal
+        conv_config "$work/rewriting" "int, m: { path: n, type: int }"
+        start=$(now_ms)
+        "$binary" run --config "$work/converting/feeds.yaml" >/dev/null
+        converting_ms=$(($(now_ms) - start))
+        start=$(now_ms)
+        "$binary" run --config "$work/rewriting/feeds.yaml" >/dev/null
+        rewriting_ms=$(($(now_ms) - start))
+        span_ms=$((converting_ms > rewriting_ms ? converting_ms - rewriting_ms : converting_ms / 4))
+        echo "conversion of $conversion_rows rows (SQLite): converting pass ${converting_ms} ms, rewriting pass ${rewriting_ms} ms: kills within the first ${span_ms} ms"
+    fi
+
+    conv_landed=0
+    conv_trial=0
+    while [ "$conv_landed" -lt "$conversion_kills" ] && [ "$conv_trial" -lt $((conversion_kills * 3)) ]; do
+        conv_trial=$((conv_trial + 1))
+        conv_config "$conv" decimal
+        problem=""
+        if [ -n "$postgres_url" ]; then
+            delay_ms=$((RANDOM % 300))
+        else
+            delay_ms=$((RANDOM % (span_ms + 1)))
+            before=$(sqlite3 "$conv/feeds.sqlite" "SELECT COALESCE(max(id), 0) FROM _runs")
+        fi
+        start=$(now_ms)
+        "$binary" run --config "$conv/feeds.yaml" >/dev/null 2>&1 &
+        pid=$!
+        if [ -n "$postgres_url" ]; then
+            # Once the server runs the ALTER, a random moment into it (0-300 ms).
+            until [ "$(pg "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state = 'active'
+                AND query LIKE 'ALTER TABLE %conv%ALTER COLUMN%'")" != 0 ]; do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.005
+            done
+            began=$(now_ms)
+            sleep "$(printf '0.%03d' "$delay_ms")"
+            alter=$(pg "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state = 'active'
+                AND query LIKE 'ALTER TABLE %conv%ALTER COLUMN%'")
+        else
+            # Once the pass has begun (its `running` row), a random moment within the span.
+            until [ "$(sqlite3 "$conv/feeds.sqlite" "SELECT count(*) FROM _runs WHERE id > $before" 2>/dev/null)" = 1 ]; do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.005
+            done
+            began=$(now_ms)
+            sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+        fi
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        when="$(($(now_ms) - began)) ms into the $([ -n "$postgres_url" ] && echo ALTER || echo pass), $(($(now_ms) - start)) ms after the start"
+        if [ -n "$postgres_url" ]; then
+            [ "$alter" = 0 ] && when+=" (the ALTER had ended)"
+            cleared=$(now_ms)
+            until [ "$(pg "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                WHERE l.pid <> pg_backend_pid() AND c.relnamespace = '$conv_schema'::regnamespace")" = 0 ]; do
+                if [ $(($(now_ms) - cleared)) -gt 30000 ]; then problem="a lock is still held 30 s after the kill"; break; fi
+                sleep 0.05
+            done
+        fi
+        state=$(conv_state "$conv")
+        if [ -z "$problem" ] && [ "$state" = "$new_type $conversion_rows $expected_sum" ]; then
+            echo "conversion trial $conv_trial: killed $when, after the commit: not counted; converting back"
+            conv_config "$conv" int
+            "$binary" run --config "$conv/feeds.yaml" >/dev/null
+            continue
+        fi
+        conv_landed=$((conv_landed + 1))
+        if [ -z "$problem" ] && [ "$state" != "$old_type $conversion_rows $expected_sum" ]; then
+            problem="after the kill $when: column n is '$state', expected '$old_type $conversion_rows $expected_sum'"
+        fi
+        if [ -z "$problem" ] && ! "$binary" schema --plan --config "$conv/feeds.yaml" | grep -q "convert column 'n' from integer to decimal"; then
+            problem="after the kill $when: schema --plan no longer plans the conversion"
+        fi
+        if [ -z "$problem" ]; then
+            passed=$((passed + 1))
+            echo "conversion trial $conv_trial: killed $when: ok (old type and every value intact)"
+        else
+            failed=$((failed + 1))
+            echo "conversion trial $conv_trial: FAILED: $problem"
+        fi
+    done
+    [ "$conv_landed" -ge "$conversion_kills" ] || { echo "fewer than $conversion_kills kills landed during the conversion"; failed=$((failed + 1)); }
+
+    conv_config "$conv" decimal
+    start=$(now_ms)
+    if ! "$binary" run --config "$conv/feeds.yaml" --wait 0s >"$conv/next.log" 2>&1; then
+        failed=$((failed + 1))
+        echo "conversion: the next run failed: $(tail -5 "$conv/next.log")"
+    elif [ "$(conv_state "$conv")" != "$new_type $conversion_rows $expected_sum" ]; then
+        failed=$((failed + 1))
+        echo "conversion: after the next run, column n is '$(conv_state "$conv")'"
+    else
+        passed=$((passed + 1))
+        echo "conversion: the next run converted $conversion_rows rows to decimal in $(($(now_ms) - start)) ms, every value kept"
+    fi
 fi
 echo "crash-trials: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
