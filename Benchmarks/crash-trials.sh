@@ -310,7 +310,7 @@ PY
 )
     if [ -n "$postgres_url" ]; then old_type="bigint"; new_type="numeric"; else old_type="INTEGER"; new_type="TEXT"; fi
     conv_config "$conv" int
-    "$binary" run --config "$conv/feeds.yaml" >/dev/null
+    "$binary" run --progress never --config "$conv/feeds.yaml" >/dev/null
     [ "$(conv_state "$conv")" = "$old_type $conversion_rows $expected_sum" ] \
         || { echo "conversion: the first pass is wrong: $(conv_state "$conv")"; exit 1; }
 
@@ -324,10 +324,10 @@ PY
         conv_config "$work/converting" decimal
         conv_config "$work/rewriting" "int, m: { path: n, type: int }"
         start=$(now_ms)
-        "$binary" run --config "$work/converting/feeds.yaml" >/dev/null
+        "$binary" run --progress never --config "$work/converting/feeds.yaml" >/dev/null
         converting_ms=$(($(now_ms) - start))
         start=$(now_ms)
-        "$binary" run --config "$work/rewriting/feeds.yaml" >/dev/null
+        "$binary" run --progress never --config "$work/rewriting/feeds.yaml" >/dev/null
         rewriting_ms=$(($(now_ms) - start))
         span_ms=$((converting_ms > rewriting_ms ? converting_ms - rewriting_ms : converting_ms / 4))
         echo "conversion of $conversion_rows rows (SQLite): converting pass ${converting_ms} ms, rewriting pass ${rewriting_ms} ms: kills within the first ${span_ms} ms"
@@ -384,7 +384,7 @@ PY
         if [ -z "$problem" ] && [ "$state" = "$new_type $conversion_rows $expected_sum" ]; then
             echo "conversion trial $conv_trial: killed $when, after the commit: not counted; converting back"
             conv_config "$conv" int
-            "$binary" run --config "$conv/feeds.yaml" >/dev/null
+            "$binary" run --progress never --config "$conv/feeds.yaml" >/dev/null
             continue
         fi
         conv_landed=$((conv_landed + 1))
