@@ -27,6 +27,7 @@ struct ReadmeShellTests {
         ("scripts/install.sh", ".ci/run installs a release build and runs it"),
         ("feedwork serve", "serves until stopped (ServeCommandTests start it)"),
         ("FEEDWORK_SERVE_TOKEN", "for a server that is not started here"),
+        ("curl -G http://127.0.0.1:8080/", "asks a running feedwork serve (ServeSQLTests run the statement)"),
         ("feedwork worker", "runs until stopped (the worker tests start it)"),
         ("su postgres", "needs the system's PostgreSQL cluster"),
         ("@localhost:5432/feeds", "the system cluster's store"),
