@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Latency of `feedwork serve`'s entity page at 1,000,000 rows, first page and a deep page
-# (after the 900,000th row), while 100,000-row passes write the same store.
+# (after the 900,000th row), and of a full-text search (`?q=`) of the same rows, while
+# 100,000-row passes write the same store.
 #
 # Usage: Benchmarks/serve-latency.sh [REQUESTS]      (default 400 per page; run from anywhere)
 #
 # 1. a release build (as run.sh makes it) of feedwork and feedwork-bench-server;
 # 2. workload W1 (see README.md) at 1,000,000 rows into an SQLite store (feed w1);
 # 3. `feedwork serve` on a free loopback port, and Benchmarks/serve_load.py: REQUESTS GETs of
-#    each page from 2 threads (the machine has 2 cores), printing p50 and p99;
+#    each page from 2 threads (the machine has 2 cores), printing p50 and p99: the pages, then a
+#    search of the entity's `search: [name]` index for a word of a few rows (`500000`, of the
+#    name `item-500000`: one row of w1 and one of each pass so far), as the page and the API;
+#    then, outside the target, a search for a word every row holds (`item`), which ranks them
+#    all (REQUESTS / 20 GETs);
 # 4. meanwhile, passes of 100,000 new rows each (feeds w2-1, w2-2, ...) write the same store,
 #    one after another until the load is done.
 # Target: p99 under 50 ms for both pages. Exits 1 when a target is missed.
@@ -43,6 +48,7 @@ feed() {
     records: \$.items
     entity: item
     key: id
+    search: [name]
     fields: { id: int, name: string, price: decimal, updated_at: { type: timestamp, format: iso8601 } }
 YAML
 }
@@ -86,7 +92,11 @@ pids+=($writer)
 sleep 0.3
 echo "load: $REQUESTS GETs per page from 2 threads, while 100,000-row passes write the store"
 python3 Benchmarks/serve_load.py 127.0.0.1 "$port" "$REQUESTS" 2 \
-    "/entities/item" "/entities/item?after=$deep" "/api/entities/item/rows?after=$deep" | tee "$work/load"
+    "/entities/item" "/entities/item?after=$deep" "/api/entities/item/rows?after=$deep" \
+    "/entities/item?q=500000" "/api/entities/item/rows?q=500000" | tee "$work/load"
+echo "outside the target: a word every row holds, all rows ranked"
+python3 Benchmarks/serve_load.py 127.0.0.1 "$port" $((REQUESTS / 20 > 2 ? REQUESTS / 20 : 2)) 2 \
+    "/api/entities/item/rows?q=item" || true
 passes=$(cat "$work/passes" 2>/dev/null || echo 0)
 kill "$writer" 2>/dev/null || true
 echo "passes of 100,000 rows committed during the load: $passes (item now holds $(sqlite3 "$work/bench.sqlite" "SELECT count(*) FROM item") rows)"

@@ -14,6 +14,7 @@ public enum ClassifiedSchema {
         summary: "A category of classified ads.")
 
     /// An ad, keyed by its id; its category is mandatory. Urgent ads come first, then the newest.
+    /// Its title and text are searchable (`?q=` in `feedwork serve`, `export --search`).
     public static let classified = EntitySchema(
         name: "classified",
         columns: [
@@ -35,5 +36,6 @@ public enum ClassifiedSchema {
         // Mandatory, so a foreign key: no ad of the store points at a category its feed lacks.
         relations: [Relation(column: "category_id", entity: "category", labelColumn: "name", enforced: true)],
         order: [.descending("is_urgent"), .descending("created_at")],
-        summary: "A classified ad with its price, images and category.")
+        summary: "A classified ad with its price, images and category.",
+        search: ["title", "description"])
 }

@@ -14,11 +14,13 @@ enum FieldCompiler {
         var ancestorFields: [String] = []
     }
 
-    /// - Parameter format: the responses' format: XML and CSV give every value as text, and
-    ///   XML fields may read their record's ancestors (`../@time`).
+    /// - Parameters:
+    ///   - format: the responses' format: XML and CSV give every value as text, and XML fields
+    ///     may read their record's ancestors (`../@time`).
+    ///   - search: the text fields of the entity's full-text index (`search:`), if any.
     static func compile(
         entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool,
-        format: ResponseFormat = .json
+        format: ResponseFormat = .json, search: [String] = []
     ) throws(OptionError.List) -> Output {
         var errors = OptionError.List()
         errors.check { () throws(OptionError) in try checkName(entity, what: "entity", at: ["entity"]) }
@@ -95,13 +97,14 @@ enum FieldCompiler {
             }
             keyIndexes.append(index)
         }
-        try errors.throwIfAny()
         if keepExtra {
             columns.append(Column("_extra", .json, summary: "members of the record not declared in fields"))
         }
         let schema = EntitySchema(
             name: entity, columns: columns, key: key, order: key.map { .ascending($0) }, children: children,
-            summary: "declared in feeds.yaml")
+            summary: "declared in feeds.yaml", search: search)
+        if errors.isEmpty, let problem = schema.searchProblem { errors.append(OptionError(problem, at: ["search"])) }
+        try errors.throwIfAny()
         let mapper = RecordMapper(
             schema: schema, columns: plans, children: childPlans, keyIndexes: keyIndexes,
             extraMembers: keepExtra ? topMembers : nil)

@@ -94,6 +94,10 @@ public struct JSONAdapter: FeedAdapter {
                 "for_each", "mapping",
                 "one walk of the requests per row of a parent entity, {{parent.FIELD}} in url, params, headers or body: {entity, carry: {member: parent_field}, where, parallel, incremental, on_not_found: reject|note}",
                 default: "none"),
+            OptionHelp(
+                "search", "string or list",
+                "text fields of a full-text index, for ?q= in serve and export --search: [title, description]",
+                default: "none"),
         ],
         entities: [])
 
@@ -172,7 +176,7 @@ public struct JSONAdapter: FeedAdapter {
         let compiled = errors.check { () throws(OptionError.List) in
             try FieldCompiler.compile(
                 entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra,
-                format: format ?? .json)
+                format: format ?? .json, search: options.search?.fields ?? [])
         }
         let records = format.flatMap { format in
             errors.check { () throws(OptionError) in

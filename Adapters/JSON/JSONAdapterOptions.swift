@@ -49,6 +49,9 @@ extension JSONAdapter {
         public var format: FormatSpec?
         /// Requests made once for each row of a parent entity; see ``ForEachSpec``.
         public var forEach: ForEachSpec?
+        /// The text fields of the entity's full-text index (`search: [title, description]`),
+        /// for `?q=` in `feedwork serve` and `feedwork export --search`.
+        public var search: KeySpec?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
@@ -58,6 +61,7 @@ extension JSONAdapter {
             case deleteWhen = "delete_when"
             case entities
             case forEach = "for_each"
+            case search
         }
     }
 

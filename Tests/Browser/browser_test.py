@@ -160,6 +160,33 @@ def test_a_script_in_a_feed_value_shows_as_text(browser, context):
         pass
 
 
+def test_searching_the_ads_for_a_french_word_marks_it_and_shows_a_script_as_text(browser, context):
+    open_page(browser, context, "/entities/classified", "search-before")
+    box = browser.find_element(By.ID, "search-q")
+    box.send_keys("armoire")
+    browser.find_element(By.ID, "search-button").click()
+    WebDriverWait(browser, 10).until(expected_conditions.url_contains("q=armoire"))
+    browser.save_screenshot(os.path.join(context.screenshots, "search.png"))
+    cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
+    found = context.api("/api/entities/classified/rows?q=armoire&limit=500")["rows"]
+    assert len(found) >= 2 and len(cards) == len(found), (len(cards), len(found))
+    for card in cards:
+        marks = [mark.text.lower() for mark in card.find_elements(By.TAG_NAME, "mark")]
+        assert "armoire" in marks, card.text
+    # The ad whose text holds a script: the script is text, in the snippet under its title.
+    ad = browser.find_element(By.CSS_SELECTOR, "article.card[data-key='9000000001']")
+    assert "<script>alert('armoire')</script>" in ad.text, ad.text
+    try:
+        browser.switch_to.alert
+        raise AssertionError("the script ran: an alert is open")
+    except NoAlertPresentException:
+        pass
+    # The table marks the word in the cells that hold it.
+    open_page(browser, context, "/entities/classified?view=table&q=armoire", "search-table")
+    marked = [mark.text.lower() for mark in browser.find_elements(By.CSS_SELECTOR, "#rows td mark")]
+    assert marked and set(marked) == {"armoire"}, marked
+
+
 def test_record_page_shows_the_record_and_its_child_rows(browser, context):
     key = context.api("/api/entities/product/rows?limit=1")["rows"][0]["_key"]
     open_page(browser, context, f"/entities/product/records/shop-products/{key}", "record")

@@ -69,7 +69,11 @@ extension StoreBrowser {
             page.rows = rows
             if let last = rows.last {
                 var names = Keyset.keyColumns(of: query.table)
-                if let sort = request.keyset?.sort { names.insert(sort.column, at: 0) }
+                if let sort = request.keyset?.sort {
+                    names.insert(sort.column, at: 0)
+                } else if request.search != nil {
+                    names.insert(Keyset.rankField.name, at: 0)
+                }
                 page.next = PageCursor(values: names.map { page.value($0, in: last) })
             }
         }

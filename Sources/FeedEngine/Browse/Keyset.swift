@@ -21,6 +21,10 @@ public struct Keyset: Sendable, Hashable {
     /// The name under which a page query selects the tie-breaking column of an entity table.
     static let tiebreakField = ExportField(name: "_row", type: .integer, isMeta: true)
 
+    /// The column in which a page of a full-text search without a sort selects each row's rank
+    /// (higher for a better match), which orders the page and starts its cursor.
+    public static let rankField = ExportField(name: "_rank", type: .real, isMeta: true)
+
     /// The columns, after the sort column, whose values place a row: the table's key order.
     static func keyColumns(of table: ExportTable) -> [String] {
         table.parent == nil ? ["_feed", "_key", tiebreakField.name] : ["_feed", "_key", "_position"]
@@ -43,9 +47,11 @@ struct KeysetClauses {
     var condition: String?
     var arguments: [FieldValue] = []
 
+    /// - Parameter rank: the rank of a full-text search (higher first), which orders the rows
+    ///   when the keyset has no sort.
     /// - Throws: a usage ``ExportError`` for a sort column the table does not have, a `json`
     ///   column, or a cursor that does not fit the order.
-    init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect) throws(ExportError) {
+    init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect, rank: String? = nil) throws(ExportError) {
         let keys = Keyset.keyColumns(of: table).map { name in
             name == Keyset.tiebreakField.name ? dialect.tiebreak : "t." + SQLIdentifier.quoted(name)
         }
@@ -62,12 +68,20 @@ struct KeysetClauses {
             orderTerms = ["(\(column) IS NULL)", expression + (sort.descending ? " DESC" : "")]
             sortExpression = expression
             sortField = field
+        } else if let rank {
+            orderTerms = [rank + " DESC"]
         }
         order = (orderTerms + keys).joined(separator: ", ")
         guard let after = keyset.after else { return }
-        let expected = keys.count + (sortField == nil ? 0 : 1)
+        let expected = keys.count + (orderTerms.isEmpty ? 0 : 1)
         guard after.count == expected else { throw .usage("cursor: it does not belong to this order") }
         let (tail, keyArguments) = Self.after(keys, values: Array(after.suffix(keys.count)))
+        if keyset.sort == nil, let rank {
+            guard case .real = after[0] else { throw .usage("cursor: it does not belong to this order") }
+            condition = "(\(rank) < ? OR (\(rank) = ? AND \(tail)))"
+            arguments = [after[0], after[0]] + keyArguments
+            return
+        }
         guard let field = sortField, let expression = sortExpression, let sort = keyset.sort else {
             condition = tail
             arguments = keyArguments

@@ -37,16 +37,25 @@ public struct ExportQuery: Sendable {
             builder.conditions.append("t._feed IN (\(feed.map { _ in "?" }.joined(separator: ", ")))")
             builder.arguments += feed.map { .text($0) }
         }
+        let search = try request.search.map { query throws(ExportError) in
+            dialect.search(try Self.searchable(table, schemas: schemas), for: query)
+        }
+        if let search { builder.conditions.append(search.condition) }
         for filter in request.filters { try builder.add(filter) }
         if let bound = request.changedSince { builder.add(bound) }
         var order = try builder.orderClause(request.order)
+        if let search, request.order.isEmpty { order = "\(search.rank) DESC, \(dialect.tiebreak)" }
         var selected = fields.map(dialect.select)
         if let keyset = request.keyset {
-            let clauses = try KeysetClauses(keyset, table: table, dialect: dialect)
+            let clauses = try KeysetClauses(keyset, table: table, dialect: dialect, rank: search?.rank)
             order = clauses.order
             if let condition = clauses.condition {
                 builder.conditions.append(condition)
                 builder.arguments += clauses.arguments
+            }
+            if let search, keyset.sort == nil {
+                fields.append(Keyset.rankField)
+                selected.append("\(search.rank) AS \(SQLIdentifier.quoted(Keyset.rankField.name))")
             }
             if table.parent == nil {
                 fields.append(Keyset.tiebreakField)
@@ -55,10 +64,11 @@ public struct ExportQuery: Sendable {
         }
 
         var sql = "SELECT \(selected.joined(separator: ", "))"
-        sql += " FROM \(SQLIdentifier.quoted(table.name)) AS t"
+        sql += " FROM " + (search?.from ?? "\(SQLIdentifier.quoted(table.name)) AS t")
         if !builder.conditions.isEmpty { sql += " WHERE " + builder.conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + order
-        var arguments = builder.arguments
+        // The search's one parameter is in FROM, before every condition's.
+        var arguments = (search.map { [$0.argument] } ?? []) + builder.arguments
         if let limit = request.limit {
             guard limit >= 0 else { throw .usage("--limit \(limit): expected a number of rows, 0 or more") }
             sql += " LIMIT ?"
@@ -71,6 +81,22 @@ public struct ExportQuery: Sendable {
                 for: table, fields: fields, feeds: request.feeds, since: bound, dialect: dialect)
         }
         return query
+    }
+
+    /// The schema of `table` when it has a full-text index to search.
+    ///
+    /// - Throws: a usage ``ExportError`` naming the entity and how to give it one, when it has
+    ///   none (or is a child table).
+    static func searchable(_ table: ExportTable, schemas: [String: EntitySchema]) throws(ExportError) -> EntitySchema {
+        if let parent = table.parent {
+            throw .usage("search: '\(table.name)' is a list of '\(parent)'; search '\(parent)' instead")
+        }
+        guard let schema = schemas[table.name], !schema.search.isEmpty else {
+            throw .usage(
+                "search: entity '\(table.name)' has no full-text index; declare its text fields to search in its feed, "
+                    + "as search: [title, description] in a json feed's options, and run the feed")
+        }
+        return schema
     }
 }
 

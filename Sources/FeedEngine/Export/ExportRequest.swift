@@ -25,6 +25,9 @@ public struct ExportRequest: Sendable, Hashable {
     /// the rows after its cursor, and selects the columns the next cursor is made of (with an
     /// entity table's tie-breaker as `_row`, last).
     public var keyset: Keyset?
+    /// Only rows whose full-text index (the entity's `search:`) holds these words, best
+    /// matches first unless an order (or a keyset's sort) is given; see ``SearchQuery``.
+    public var search: SearchQuery?
 
     public init(entity: String) { self.entity = entity }
 }

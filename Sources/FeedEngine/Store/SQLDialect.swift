@@ -54,6 +54,10 @@ package protocol SQLDialect: Sendable {
     /// `column` (quoted), of type `from`, as a value of type `to`, for a conversion that
     /// ``ColumnConversion`` allows.
     func converted(_ column: String, from: ColumnType, to: ColumnType) -> String
+
+    /// The SQL of a full-text search of `schema`'s table, aliased `t`, through its index
+    /// (``SearchIndex``), for the words of `query`.
+    func search(_ schema: EntitySchema, for query: SearchQuery) -> SearchSQL
 }
 
 extension SQLDialect {

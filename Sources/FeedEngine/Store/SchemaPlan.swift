@@ -17,6 +17,11 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
     /// A column the config no longer declares: kept with its values, NULL in new rows, and
     /// marked retired in `_entities` (``RetiredColumn``).
     case retire(entity: String, column: String)
+    /// A full-text index of these columns (`search:`), built from the stored rows
+    /// (``SearchIndex``); it replaces an index of other columns.
+    case index(entity: String, columns: [String])
+    /// The full-text index of an entity whose config no longer declares `search:`, dropped.
+    case dropIndex(entity: String)
 
     public var description: String {
         switch self {
@@ -33,6 +38,10 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
             "\(entity): column '\(column)' revived (\(type.rawValue)): its kept values stay, filled by re-map"
         case .retire(let entity, let column):
             "\(entity): column '\(column)' retired (no longer declared): its values stay, new rows leave it NULL"
+        case .index(let entity, let columns):
+            "\(entity): build the full-text index of \(columns.map { "'\($0)'" }.joined(separator: ", ")) from its rows"
+        case .dropIndex(let entity):
+            "\(entity): drop the full-text index, no longer declared"
         }
     }
 }
@@ -44,13 +53,18 @@ public enum SchemaPlan {
     /// (`nil` when the store has none): the columns no longer declared (retired), then the
     /// declared columns in their order (a renamed field reads as its old column retired and its
     /// new one added), then the conversions of child tables' columns (`<entity>__<list>` as the
-    /// entity). Child tables gain columns the same way (not listed).
+    /// entity), then the full-text index. Child tables gain columns the same way (not listed).
     /// A declared column that `retired` marks is revived (and converted when its type changed).
     public static func changes(
         declared: EntitySchema, stored: EntitySchema?, retired: [RetiredColumn] = []
     ) -> [SchemaChange] {
         let entity = declared.name
-        guard let stored else { return [.create(entity: entity, columns: declared.columns.count)] }
+        let index: [SchemaChange] =
+            declared.search == (stored?.search ?? [])
+            ? []
+            : declared.search.isEmpty
+                ? [.dropIndex(entity: entity)] : [.index(entity: entity, columns: declared.search)]
+        guard let stored else { return [.create(entity: entity, columns: declared.columns.count)] + index }
         var changes: [SchemaChange] = stored.columns.filter { declared.columnIndex($0.name) == nil }.map {
             .retire(entity: entity, column: $0.name)
         }
@@ -77,7 +91,7 @@ public enum SchemaPlan {
                 changes.append(.convert(entity: table, column: column.name, from: was.type, to: column.type))
             }
         }
-        return changes
+        return changes + index
     }
 
     /// The changes of every entity of `declared`, against the store's `stored` schemas and

@@ -41,12 +41,15 @@ protocol SchemaPreparing {
     func setForeignKeys(_ schema: EntitySchema) throws
     /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
     func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws
+    /// Brings the full-text index of `schema` (``SearchIndex``) to what it declares: builds it
+    /// from the table's rows when new, drops it when the schema declares no search.
+    func ensureSearch(_ schema: EntitySchema) throws
 }
 
 /// Comparing the entities a pass declares with the store's, and bringing the store up to them,
 /// once for every driver: creates the tables of `bindings` when missing, adds new columns, keys
-/// them (unless a feed keeps the entity's history), records the schemas, declares the foreign
-/// keys of their enforced relations and writes their views.
+/// them (unless a feed keeps the entity's history), keeps their full-text indexes, records the
+/// schemas, declares the foreign keys of their enforced relations and writes their views.
 enum SchemaPreparation {
     /// - Throws: ``StoreError`` when a binding breaks its schema contract
     ///   (``contractProblem(_:stored:)``), an entity's name differs from a stored one's only in case,
@@ -57,7 +60,9 @@ enum SchemaPreparation {
     static func prepare(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws {
         for binding in bindings {
             let schema = binding.schema
-            if let problem = nameProblem(schema.name, stored: try store.entityNames(), caseRule: store.caseRule) {
+            if let problem = nameProblem(schema.name, stored: try store.entityNames(), caseRule: store.caseRule)
+                ?? SearchIndex.problem(schema)
+            {
                 throw StoreError(path: store.location, message: problem)
             }
             // Only a freeze reads the stored schema: the default contract costs a pass nothing.
@@ -79,6 +84,7 @@ enum SchemaPreparation {
                     RetiredColumn.after(marks, stored: stored, declared: schema, at: Timestamp.string(Date())))
             }
             try store.ensureTables(schema, keyed: !history)
+            try store.ensureSearch(schema)
             try store.record(
                 schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history,
                 retired: retired)

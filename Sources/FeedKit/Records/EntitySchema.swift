@@ -155,10 +155,14 @@ public struct EntitySchema: Sendable, Hashable, Codable {
     public var children: [ChildSchema]
     /// A line for `feedwork adapters`; may be empty.
     public var summary: String
+    /// The text columns of the full-text index (`search: [title, description]`): the store
+    /// keeps an index of their words, updated in each pass's transaction, that `?q=` in
+    /// `feedwork serve` and `feedwork export --search` read. Empty: no index.
+    public var search: [String]
 
     public init(
         name: String, columns: [Column], key: [String], relations: [Relation] = [], order: [OrderTerm] = [],
-        children: [ChildSchema] = [], summary: String = ""
+        children: [ChildSchema] = [], summary: String = "", search: [String] = []
     ) {
         self.name = name
         self.columns = columns
@@ -167,6 +171,54 @@ public struct EntitySchema: Sendable, Hashable, Codable {
         self.order = order
         self.children = children
         self.summary = summary
+        self.search = search
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, columns, key, relations, order, children, summary, search
+    }
+
+    /// Reads a schema; one stored by an earlier Feedwork (in `_entities`) has no `search`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        columns = try container.decode([Column].self, forKey: .columns)
+        key = try container.decode([String].self, forKey: .key)
+        relations = try container.decode([Relation].self, forKey: .relations)
+        order = try container.decode([OrderTerm].self, forKey: .order)
+        children = try container.decode([ChildSchema].self, forKey: .children)
+        summary = try container.decode(String.self, forKey: .summary)
+        search = try container.decodeIfPresent([String].self, forKey: .search) ?? []
+    }
+
+    /// Writes `search` only when there is one, so a schema without it reads as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(columns, forKey: .columns)
+        try container.encode(key, forKey: .key)
+        try container.encode(relations, forKey: .relations)
+        try container.encode(order, forKey: .order)
+        try container.encode(children, forKey: .children)
+        try container.encode(summary, forKey: .summary)
+        if !search.isEmpty { try container.encode(search, forKey: .search) }
+    }
+
+    /// Why `search` does not fit the schema (a name that is not a text column, or named
+    /// twice); `nil` when it does.
+    public var searchProblem: String? {
+        var seen: Set<String> = []
+        for name in search {
+            guard seen.insert(name).inserted else { return "search: '\(name)' is named twice" }
+            guard let index = columnIndex(name) else {
+                return "search: '\(name)' is not a field of '\(self.name)' (fields: "
+                    + columns.map(\.name).joined(separator: ", ") + ")"
+            }
+            guard columns[index].type == .text else {
+                return "search: '\(name)' is \(columns[index].type.rawValue); only text fields can be searched"
+            }
+        }
+        return nil
     }
 
     /// The index of the named column, or `nil`.

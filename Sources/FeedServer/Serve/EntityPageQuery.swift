@@ -6,7 +6,8 @@ import HummingbirdCore
 
 /// What a request asks to see of an entity, from its query string: `where` (repeatable, the
 /// conditions of `feedwork export --where`), `feed` (repeatable), `sort` (a field, `-` for
-/// descending), `after` (a page's cursor) and `limit` (rows per page). A query of rows for a
+/// descending), `after` (a page's cursor), `limit` (rows per page) and `q` (words to search
+/// the entity's full-text index for, ``SearchQuery``). A query of rows for a
 /// page or the API, not the SQL view `<entity>_view` the store keeps (FeedEngine's `EntityView`).
 struct EntityPageQuery: Sendable {
     static let defaultLimit = 50
@@ -17,6 +18,8 @@ struct EntityPageQuery: Sendable {
     var sort: String?
     var after: String?
     var limit: Int
+    /// The words searched for; `nil` when the request has none (or only spaces).
+    var q: String?
 
     init(entity: String, query: FlatDictionary<Substring, Substring>) throws(ServeError) {
         self.entity = entity
@@ -30,6 +33,7 @@ struct EntityPageQuery: Sendable {
         feeds = query[values: "feed"].map(String.init).filter { !$0.isEmpty }
         sort = query["sort"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         after = query["after"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        q = query["q"].map(String.init).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         if let text = query["limit"] {
             guard let number = Int(text), (1...StoreBrowser.maximumPageSize).contains(number) else {
                 throw .badRequest(
@@ -57,7 +61,19 @@ struct EntityPageQuery: Sendable {
             throw .badRequest(error.message)
         }
         if let sortTerm { request.order = [sortTerm] }
+        request.search = try searchQuery
         return request
+    }
+
+    /// The words of `q`, if any.
+    var searchQuery: SearchQuery? {
+        get throws(ServeError) {
+            do {
+                return try q.map { text throws(ExportError) in try SearchQuery(text) }
+            } catch {
+                throw .badRequest(error.message)
+            }
+        }
     }
 
     /// The request of one page of this view.
@@ -79,6 +95,7 @@ struct EntityPageQuery: Sendable {
         var single: [String: String] = [:]
         if let sort { single["sort"] = sort }
         if let after { single["after"] = after }
+        if let q { single["q"] = q }
         if limit != Self.defaultLimit { single["limit"] = String(limit) }
         for (key, value) in changes { single[key] = value }
         for key in single.keys.sorted() { if let value = single[key] { pairs.append((key, value)) } }
@@ -90,6 +107,7 @@ struct EntityPageQuery: Sendable {
         var words = ["feedwork", "export", entity, "--format", format]
         for feed in feeds { words += ["--feed", feed] }
         for condition in conditions { words += ["--where", condition] }
+        if let q { words += ["--search", q] }
         if let sort { words += ["--order", sort] }
         return words.map(URLText.shellQuoted).joined(separator: " ")
     }

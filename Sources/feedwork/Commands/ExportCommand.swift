@@ -22,6 +22,10 @@ struct ExportCommand: AsyncParsableCommand {
             (contains, ignoring ASCII case). Decimals compare as numbers, timestamps as ISO 8601 \
             text. A related entity's name filters by its key or its label: --where category=Maison.
 
+            --search "words" keeps the rows whose full-text index holds every word (an entity \
+            whose feed declares search: [fields]), whatever their case; best matches first unless \
+            --order is given.
+
             --changed-since RUN keeps rows inserted or changed by runs after RUN (run ids are in \
             the run report and the manifest); --changed-since TIMESTAMP keeps rows changed by runs \
             that started at or after it. With --include-deleted, the rows replace passes deleted \
@@ -48,6 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
               feedwork export fruit --format csv --output fruit.csv
               feedwork export fruit --where 'price<200' --order -price --limit 3
               feedwork export classified --where category=Maison --columns id,title,price
+              feedwork export classified --search "canapé cuir" --limit 10
               feedwork export fruit --changed-since 41 --include-meta
               feedwork export fruit --changed-since 41 --include-deleted
               feedwork export --all --output-dir out --format csv
@@ -95,6 +100,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "At most this many rows.")
     var limit: Int?
 
+    @Option(help: "Only rows whose full-text index holds these words, best matches first (an entity with search:).")
+    var search: String?
+
     @Option(help: "Only these columns, in this order: a,b,c (may name _ columns).")
     var columns: String?
 
@@ -120,7 +128,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             let oneEntityOnly = [
                 ("--where", !conditions.isEmpty), ("--order", order != nil), ("--limit", limit != nil),
-                ("--columns", columns != nil),
+                ("--columns", columns != nil), ("--search", search != nil),
             ]
             if let (name, _) = oneEntityOnly.first(where: { $0.1 }) {
                 return "\(name) applies to one entity; it cannot be used with --all"
@@ -197,6 +205,7 @@ struct ExportCommand: AsyncParsableCommand {
         request.includeMeta = includeMeta
         request.changedSince = changedSince
         request.includeDeleted = includeDeleted
+        request.search = try search.map { text throws(ExportError) in try SearchQuery(text) }
         return request
     }
 }

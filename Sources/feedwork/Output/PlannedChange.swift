@@ -4,9 +4,11 @@ import FeedKit
 /// One change of `feedwork schema --plan --json` (``SchemaChange``).
 struct PlannedChange: Encodable {
     var entity: String
-    /// `create`, `add`, `convert`, `revive` or `retire`.
+    /// `create`, `add`, `convert`, `revive`, `retire`, `index` or `drop_index`.
     var change: String
     @NullWhenAbsent var column: String? = nil
+    /// The columns of a full-text index that is built.
+    @NullWhenAbsent var columns: [String]? = nil
     /// The stored type of a converted column.
     @NullWhenAbsent var from: String? = nil
     /// The type of an added, revived or converted column.
@@ -47,6 +49,13 @@ struct PlannedChange: Encodable {
             self.entity = entity
             change = "retire"
             self.column = column
+        case .index(let entity, let columns):
+            self.entity = entity
+            change = "index"
+            self.columns = columns
+        case .dropIndex(let entity):
+            self.entity = entity
+            change = "drop_index"
         }
     }
 }

@@ -29,7 +29,10 @@ enum PostgresNames {
                 "entity '\(schema.name)': the \(long.what) '\(long.name)' is \(long.name.utf8.count) bytes, over PostgreSQL's limit of \(maximumBytes) (it would cut the name, which could then mean another one); \(shorten)"
             )
         }
-        check(tableNames(schema.name, what: "table", view: true), shorten: "use a shorter entity name")
+        check(
+            tableNames(schema.name, what: "table", view: true)
+                + (schema.search.isEmpty ? [] : [(SearchIndex.name(schema.name), "search index")]),
+            shorten: "use a shorter entity name")
         for child in schema.children {
             let table = schema.childTableName(child)
             check(

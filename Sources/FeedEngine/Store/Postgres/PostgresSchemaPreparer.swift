@@ -67,4 +67,6 @@ struct PostgresSchemaPreparer: SchemaPreparing {
     func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
         try PostgresEntityView.ensure(schema, schemas: schemas, in: connection)
     }
+
+    func ensureSearch(_ schema: EntitySchema) throws { try PostgresSearchIndex.ensure(schema, in: connection) }
 }

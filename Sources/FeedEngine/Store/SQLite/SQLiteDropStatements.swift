@@ -30,8 +30,10 @@ struct SQLiteDropStatements: DropStatements {
             sql: "ALTER TABLE \(SQLIdentifier.quoted(table)) DROP COLUMN \(SQLIdentifier.quoted(column))")
     }
 
+    /// With an entity's table goes its full-text index (``SQLiteSearchIndex``), a table of its own.
     func dropTable(_ table: String) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(table))")
+        try SQLiteSearchIndex.drop(of: table, in: db)
     }
 
     func dropView(of entity: String) throws { try SQLiteEntityView.drop(of: entity, in: db) }

@@ -70,4 +70,6 @@ struct SQLiteSchemaPreparer: SchemaPreparing {
     func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
         try SQLiteEntityView.ensure(schema, schemas: schemas, in: db)
     }
+
+    func ensureSearch(_ schema: EntitySchema) throws { try SQLiteSearchIndex.ensure(schema, in: db) }
 }

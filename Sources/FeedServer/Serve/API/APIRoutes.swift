@@ -51,8 +51,11 @@ struct APIRoutes: Sendable {
             let view = try EntityPageQuery(
                 entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
             let pageRequest = try view.pageRequest()
-            let page = try await ServeError.reading { try await browser.page(pageRequest, limit: view.limit) }
-            return jsonResponse(Self.json(page))
+            let (page, searched) = try await ServeError.reading { () async throws -> (EntityPage, [String]) in
+                let page = try await browser.page(pageRequest, limit: view.limit)
+                return (page, pageRequest.search == nil ? [] : try await browser.schema(of: view.entity)?.search ?? [])
+            }
+            return jsonResponse(Self.json(page, search: pageRequest.search, columns: searched))
         }
         router.get("/api/entities/:entity/facets") { request, context in
             let view = try EntityPageQuery(
@@ -107,13 +110,18 @@ struct APIRoutes: Sendable {
     }
 
     /// A page as JSON: the fields with their types, the rows as `feedwork export --format json`
-    /// writes them, and the next page's cursor.
-    static func json(_ page: EntityPage) -> String {
+    /// writes them, and the next page's cursor. With a `search`, also `highlights`: for each
+    /// row, its search `columns` as HTML, escaped, with the words found in `<mark>`.
+    static func json(_ page: EntityPage, search: SearchQuery? = nil, columns: [String] = []) -> String {
         let page = page.tableColumns
         let fields = JSONText.line(page.fields.map(FieldDescription.init))
         let next = page.next.map { JSONValue.string($0.token).jsonText } ?? "null"
+        let highlights =
+            search.map { search in
+                ",\"highlights\":" + JSONText.line(page.rows.map { search.highlights(columns, page: page, row: $0) })
+            } ?? ""
         return
-            "{\"entity\":\(JSONValue.string(page.table.name).jsonText),\"fields\":\(fields),\"next\":\(next),\"rows\":\(page.rowsJSON)}"
+            "{\"entity\":\(JSONValue.string(page.table.name).jsonText),\"fields\":\(fields),\"next\":\(next),\"rows\":\(page.rowsJSON)\(highlights)}"
     }
 }
 

@@ -68,6 +68,10 @@ enum OpenAPIDocument {
         parameter(
             "sort", "query", "A field of the entity to sort by, -field for descending", schema: pattern("^(-?[^-].*)?$")
         ),
+        parameter(
+            "q", "query",
+            "Words (letters and digits) to search the entity's full-text index for: the rows holding every word, whatever the case, best matches first unless sorted; the rows API adds highlights, each row's search fields as HTML with the words in mark; an entity whose feed declares no search is a 400"
+        ),
     ]
 
     static let text: String = {

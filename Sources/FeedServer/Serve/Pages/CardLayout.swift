@@ -25,7 +25,11 @@ struct CardLayout {
         details = schema.columns.filter { [.timestamp, .date].contains($0.type) }.map(\.name)
     }
 
-    func card(page: EntityPage, row: [FieldValue], record: String) -> [String: Any] {
+    /// The card of `row`. With a `search`, its title and its other `searched` columns (as a
+    /// line of text, cut at ``PageRoutes/cellLength``) show the words found marked.
+    func card(
+        page: EntityPage, row: [FieldValue], record: String, search: SearchQuery? = nil, searched: [String] = []
+    ) -> [String: Any] {
         func text(_ name: String?) -> String {
             guard let name, let field = page.fields.first(where: { $0.name == name }) else { return "" }
             return ValueText.display(page.value(name, in: row), field: field)
@@ -43,7 +47,14 @@ struct CardLayout {
         let link = text(link)
         return [
             "key": ValueText.plain(page.value("_key", in: row)) ?? "", "image": Self.isWebURL(image) ? image : "",
-            "title": text(title), "money": price, "badges": badges, "record": record,
+            "titleHTML": search.map { $0.highlighted(text(title)) } ?? TableBody.escape(text(title)),
+            "snippets": searched.filter { $0 != title }.compactMap { name -> String? in
+                let value = text(name)
+                guard let search, !value.isEmpty else { return nil }
+                let short = value.count > PageRoutes.cellLength ? value.prefix(PageRoutes.cellLength) + "…" : value
+                return search.highlighted(short)
+            },
+            "money": price, "badges": badges, "record": record,
             "link": Self.isWebURL(link) ? link : "", "details": details.map { "\($0): \(text($0))" },
         ]
     }

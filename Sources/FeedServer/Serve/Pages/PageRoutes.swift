@@ -136,7 +136,10 @@ struct PageRoutes: Sendable {
         }
         let cards = CardLayout(schema: schema)
         let showCards = cards != nil && query["view"] != "table"
-        if showCards, view.sort == nil, let badge = cards?.badge { view.sort = "-" + badge }
+        // A search ranks its rows, unless the user sorts them.
+        if showCards, view.sort == nil, view.q == nil, let badge = cards?.badge { view.sort = "-" + badge }
+        let search = try view.searchQuery
+        let searched = search == nil ? [] : schema?.search ?? []
         let pageRequest = try view.pageRequest()
         var firstPage = view
         firstPage.after = nil
@@ -163,6 +166,8 @@ struct PageRoutes: Sendable {
                 return ["text": chip.text, "condition": chip.condition, "remove": remaining.query()]
             },
             "feeds": view.feeds, "sort": view.sort ?? "",
+            "searchable": !(schema?.search.isEmpty ?? true), "q": view.q ?? "",
+            "searchHidden": Self.searchInputs(view, cards: cards != nil ? (showCards ? "cards" : "table") : nil),
             "downloadQuery": Self.downloadQuery(view), "command": view.exportCommand(format: "csv"),
             "sqlQuery": sql.map { "sql=" + URLText.encode($0) } ?? "",
             "hasCards": cards != nil, "view": showCards ? "cards" : "table",
@@ -181,7 +186,11 @@ struct PageRoutes: Sendable {
                 page.rows.map { row in
                     let cells = shown.map { field in
                         let field = money.contains(field.name) ? page.moneyField(field, in: row) : field
-                        return Self.cell(page.value(field.name, in: row), field: field)
+                        var cell = Self.cell(page.value(field.name, in: row), field: field)
+                        if let search, searched.contains(field.name), let text = cell["text"] as? String {
+                            cell["html"] = search.highlighted(text)
+                        }
+                        return cell
                     }
                     return (cells, Self.recordPath(name, page: page, row: row))
                 }),
@@ -191,18 +200,30 @@ struct PageRoutes: Sendable {
         if showCards, let cards {
             context["cards"] = [
                 "items": page.rows.map {
-                    cards.card(page: page, row: $0, record: Self.recordPath(name, page: page, row: $0))
+                    cards.card(
+                        page: page, row: $0, record: Self.recordPath(name, page: page, row: $0), search: search,
+                        searched: searched)
                 }
             ]
         }
         return try render("entity", title: name, context)
     }
 
-    /// The view's conditions, feeds and sort, carried by the filter form.
+    /// The view's conditions, feeds, sort and search, carried by the filter form.
     static func hiddenInputs(_ view: EntityPageQuery) -> [[String: String]] {
         var inputs: [[String: String]] = view.conditions.map { ["name": "where", "value": $0] }
         inputs += view.feeds.map { ["name": "feed", "value": $0] }
         if let sort = view.sort { inputs.append(["name": "sort", "value": sort]) }
+        if let q = view.q { inputs.append(["name": "q", "value": q]) }
+        return inputs
+    }
+
+    /// The view's conditions, feeds and `view` (cards or table), carried by the search form: not
+    /// its sort, so a new search ranks its rows.
+    static func searchInputs(_ view: EntityPageQuery, cards: String?) -> [[String: String]] {
+        var inputs: [[String: String]] = view.conditions.map { ["name": "where", "value": $0] }
+        inputs += view.feeds.map { ["name": "feed", "value": $0] }
+        if let cards { inputs.append(["name": "view", "value": cards]) }
         return inputs
     }
 

@@ -1,6 +1,7 @@
 /// The rows of an entity's table as HTML, written here rather than by the template: at 50 rows
 /// of 15 columns Mustache's lookups took about 10 ms a page, this well under one. Every value
-/// is escaped by ``escape(_:)``, as the template would.
+/// is escaped by ``escape(_:)``, as the template would (a found row's search columns by
+/// ``SearchQuery/highlighted(_:)``, which marks the words found).
 enum TableBody {
     /// `rows` as `<tr>` elements: each row's `cells` (``PageRoutes/cell(_:field:)``) and a link
     /// to its `record`.
@@ -11,7 +12,10 @@ enum TableBody {
             html += "<tr>"
             for cell in row.cells {
                 html += "<td class=\"" + escape(cell["kind"] as? String ?? "") + "\">"
-                if let json = cell["json"] as? String, !json.isEmpty {
+                if let marked = cell["html"] as? String {
+                    // Built by ``SearchQuery/highlighted(_:)``, which escapes the text itself.
+                    html += marked
+                } else if let json = cell["json"] as? String, !json.isEmpty {
                     html += "<details><summary>" + escape(cell["short"] as? String ?? "") + "</summary><pre>"
                     html += escape(json) + "</pre></details>"
                 } else {

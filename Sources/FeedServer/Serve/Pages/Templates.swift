@@ -1,6 +1,7 @@
 /// The pages' Mustache templates. `{{name}}` escapes what it prints, and every value from the
 /// store is printed that way; `{{{name}}}` only prints markup the server built itself: an SVG
-/// chart of numbers, and an entity's table rows (``TableBody``, which escapes every value).
+/// chart of numbers, an entity's table rows (``TableBody``, which escapes every value) and the
+/// words a search found in a card (``SearchQuery/highlighted(_:)``, which escapes the rest).
 enum Templates {
     static let layout = """
         <!doctype html>
@@ -59,6 +60,10 @@ enum Templates {
         <input name="value" id="filter-value" placeholder="value"> <button type="submit">Add</button>
         {{#hasCards}}<input type="hidden" name="view" value="{{view}}">{{/hasCards}}
         </form>
+        {{#searchable}}<form class="search" method="get" action="/entities/{{entityPath}}" id="search-form" role="search">
+        {{#searchHidden}}<input type="hidden" name="{{name}}" value="{{value}}">{{/searchHidden}}
+        <label>Search <input type="search" name="q" id="search-q" value="{{q}}" placeholder="words"></label> <button type="submit" id="search-button">Search</button>
+        </form>{{/searchable}}
         <p class="conditions">{{#conditions}}<span class="condition" title="{{condition}}" data-condition="{{condition}}">{{text}} <a href="?{{remove}}" title="remove">×</a></span> {{/conditions}}
         {{#feeds}}<span class="condition">feed {{.}}</span> {{/feeds}}{{#sort}}<span class="condition">sorted by {{sort}}</span>{{/sort}}</p>
         <p class="views">{{#hasCards}}<a href="?{{tableQuery}}" id="table-view">Table</a> · <a href="?{{cardsQuery}}" id="cards-view">Cards</a> · {{/hasCards}}
@@ -71,7 +76,8 @@ enum Templates {
         {{#cards}}<div class="cards" id="cards">{{#items}}<article class="card" data-key="{{key}}">
         {{#image}}<img src="{{image}}" alt="" loading="lazy">{{/image}}
         {{#badges}}<span class="badge">{{.}}</span>{{/badges}}
-        <h3><a href="{{record}}">{{title}}</a></h3>
+        <h3><a href="{{record}}">{{{titleHTML}}}</a></h3>
+        {{#snippets}}<p class="snippet">{{{.}}}</p>{{/snippets}}
         {{#money}}<p class="price">{{money}}</p>{{/money}}
         {{#details}}<p class="detail">{{.}}</p>{{/details}}
         {{#link}}<p><a class="buy" href="{{link}}" rel="noopener noreferrer">BUY</a></p>{{/link}}

@@ -1,0 +1,37 @@
+import FeedKit
+
+/// The full-text index of an entity's `search:` columns (``EntitySchema/search``), kept by the
+/// store in each pass's own transaction, so a search never sees a row the pass has not
+/// committed, nor misses one it has.
+///
+/// - SQLite: an FTS5 table `_search_<entity>` over the entity's table (external content: it
+///   holds only the index, the text stays in the entity's table), kept by triggers on the
+///   table, so every way a row is written, updated or deleted reaches it.
+/// - PostgreSQL: a GIN index `_search_<entity>` on the expression ``PostgresSearchIndex``
+///   writes, `to_tsvector('simple', ...)` of the columns; deleted rows leave it with the rows.
+///
+/// Both split text into words of letters and digits and ignore case, and neither removes
+/// accents nor stems words (`simple` on PostgreSQL: its `french` configuration stems, which
+/// SQLite's FTS5 cannot), so a search finds the same rows on either store.
+enum SearchIndex {
+    /// The name of the index (a table on SQLite, an index on PostgreSQL).
+    static func name(_ entity: String) -> String { "_search_" + entity }
+
+    /// Why `schema`'s `search` does not fit it, as a store error message; `nil` when it does.
+    static func problem(_ schema: EntitySchema) -> String? {
+        schema.searchProblem.map { "entity '\(schema.name)': \($0)" }
+    }
+}
+
+/// The pieces of a query that searches an entity's full-text index (``SQLDialect/search(_:for:)``).
+package struct SearchSQL {
+    /// What the query reads from, in place of the table: the table aliased `t`, and the index
+    /// or the search's terms; one `?` parameter, bound to ``argument``.
+    package var from: String
+    /// The parameter of ``from``: the searched words as the database reads them.
+    package var argument: FieldValue
+    /// The condition that a row of `t` matches (no parameter).
+    package var condition: String
+    /// A row's rank as a number that is higher for a better match (no parameter).
+    package var rank: String
+}
