@@ -23,7 +23,7 @@ import Testing
 
     /// A feed of the ads the server holds, replacing its rows each pass, with `search:` when
     /// `search` is set.
-    static func yaml(_ server: LoopbackServer, search: Bool = true) -> String {
+    static func yaml(_ server: LoopbackServer, search: Bool = true, price: String = "int") -> String {
         """
         feeds:
           - name: annonces
@@ -36,7 +36,7 @@ import Testing
               id: int
               titre: string
               texte: string
-              prix: int
+              prix: \(price)
         """
     }
 
@@ -126,6 +126,27 @@ import Testing
             #expect(page.contains("<mark>Canapé</mark> &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
             #expect(!page.contains("<script>alert"))
             #expect(page.contains(#"id="search-q""#))
+        }
+    }
+
+    /// A column whose type changes (integer to decimal, which SQLite stores as text: the table
+    /// is rebuilt, and its triggers with it) keeps the index, which finds the pass's new row too.
+    @Test(arguments: HarnessStore.available)
+    func aTableRebuiltForAConversionKeepsItsIndex(store: HarnessStore) async throws {
+        let ads = Ads()
+        let (harness, server) = try await Self.harness(store, ads: ads)
+        defer { server.stop() }
+        try harness.setConfig(Self.yaml(server, price: "decimal"))
+        ads.list.withLock {
+            $0.append(#"{"id": 5, "titre": "Canapé d'angle", "texte": "Convertible, tissu gris", "prix": 450}"#)
+        }
+        let report = try await harness.run()
+        #expect(report.feeds.first?.status == FeedReport.Status.ok, "\(report.feeds)")
+        try await ServedStore.serve(harness) { client in
+            let found = try await Self.rows(client, "q=\(Self.canape)").body
+            #expect(Set(Self.ids(found)) == [1, 2, 3, 5])
+            let tissu = try await Self.rows(client, "q=tissu").body
+            #expect(Self.ids(tissu) == [5])
         }
     }
 

@@ -84,13 +84,15 @@ enum SchemaPreparation {
                     RetiredColumn.after(marks, stored: stored, declared: schema, at: Timestamp.string(Date())))
             }
             try store.ensureTables(schema, keyed: !history)
-            try store.ensureSearch(schema)
             try store.record(
                 schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history,
                 retired: retired)
         }
         // Once every table is there: a foreign key may point at a table of a later binding.
         for binding in bindings { try store.setForeignKeys(binding.schema) }
+        // After every rebuild of a table (a key, a foreign key, a conversion), whose triggers
+        // went with the old table on SQLite.
+        for binding in bindings { try store.ensureSearch(binding.schema) }
         let known = try store.schemas()
         for binding in bindings { try store.ensureView(binding.schema, schemas: known) }
     }
