@@ -21,6 +21,24 @@ import Testing
         }
     }
 
+    /// A request target over the server's bound is a 414, which every operation declares: a
+    /// client may send many parameters (Schemathesis found one over the bound).
+    @Test func aTooLongTargetIsADeclared414() async throws {
+        let harness = try await ServedStore.harness(.sqlite)
+        try await ServedStore.serve(harness) { client in
+            let document = try #require(
+                try ServedStore.json(try await client.execute(uri: "/api/openapi.json", method: .get)) as? JSON)
+            let paths = try #require(document["paths"] as? JSON)
+            for (path, item) in paths {
+                let responses = ((item as? JSON)?["get"] as? JSON)?["responses"] as? JSON
+                #expect(responses?["414"] != nil, "\(path)")
+            }
+            let long = "/api/entities/classified/rows?q=" + String(repeating: "a", count: 9000)
+            let answer = try await client.execute(uri: long, method: .get)
+            #expect(answer.status.code == 414)
+        }
+    }
+
     /// The declared schema of `name` in the operation at `path`.
     static func schema(_ document: JSON, path: String, parameter name: String) throws -> JSON {
         let paths = try #require(document["paths"] as? JSON)

@@ -1,5 +1,6 @@
 import FeedEngine
 import FeedPricing
+import Hummingbird
 
 /// The OpenAPI 3.1 description of the JSON API, served at `/api/openapi.json`: a contract a
 /// client can trust, each parameter declared as the server validates it (a `limit` is an
@@ -39,7 +40,7 @@ enum OpenAPIDocument {
     {
         let types = content.map { #""\#($0)":{}"# }.joined(separator: ",")
         return
-            #"{"get":{"summary":"\#(summary)","parameters":[\#(parameters.joined(separator: ","))],"responses":{"200":{"description":"OK","content":{\#(types)}},"400":{"description":"A bad filter, sort, cursor, limit, good or quantity: {\"error\": message}"},"401":{"description":"The server has a token and the request did not carry it"},"404":{"description":"No such feed, entity, record or currency"},"405":{"description":"A method other than GET and HEAD (Allow: GET, HEAD)"}}}}"#
+            #"{"get":{"summary":"\#(summary)","parameters":[\#(parameters.joined(separator: ","))],"responses":{"200":{"description":"OK","content":{\#(types)}},"400":{"description":"A bad filter, sort, cursor, limit, good or quantity: {\"error\": message}"},"401":{"description":"The server has a token and the request did not carry it"},"404":{"description":"No such feed, entity, record or currency"},"414":{"description":"A request target longer than \#(GuardMiddleware<BasicRequestContext>.maximumURILength) bytes"},"405":{"description":"A method other than GET and HEAD (Allow: GET, HEAD)"}}}}"#
     }
 
     /// A condition of `feedwork export --where`: a field name, an operator, a value; no NUL.
