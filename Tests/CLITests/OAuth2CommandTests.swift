@@ -1,5 +1,6 @@
 import FeedTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// OAuth2 across real `feedwork` processes: the token a run obtained is sealed in `_state` and
@@ -74,6 +75,28 @@ struct OAuth2CommandTests {
             ["run", "--full-refresh"], in: directory, environment: environment(server))
         #expect(full.status == 0, "\(full.stdout)\(full.stderr)")
         #expect(server.refused.isEmpty, "\(server.refused)")
+    }
+
+    /// A pass that fails after the token endpoint rotated the refresh token keeps the rotated
+    /// one: the endpoint refuses the token it replaced, so the next run must send the new one.
+    @Test func aRotatedRefreshTokenSurvivesAFailedPass() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failing = Mutex(true)
+        let server = try LoopbackOAuth2Server { _ in
+            failing.withLock { $0 } ? .json(#"{"error":"down for maintenance"}"#, status: 503) : .json(Self.orders)
+        }
+        defer { server.stop() }
+        try writeConfig(server, type: "oauth2_refresh_token")
+        let failed = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment(server))
+        #expect(failed.status != 0, "the API failed the pass: \(failed.stdout)\(failed.stderr)")
+        #expect(server.tokenRequests.count == 1, "the seed was exchanged (and rotated) before the failure")
+        failing.withLock { $0 = false }
+        server.expireAccessTokens()
+        let next = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment(server))
+        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+        #expect(server.refused.isEmpty, "the seed, revoked by the rotation, was sent again: \(server.refused)")
+        #expect(server.tokenRequests.count == 2)
+        #expect(server.refreshUses.count == 2 && server.refreshUses.values.allSatisfy { $0 == 1 })
     }
 
     /// Every store table (and the WAL), every log line at debug level, what `list` and `export`

@@ -15,6 +15,12 @@ final class EnginePassBackend: PassBackend {
     /// The outcome the pass recorded in its run row: set by its last job, on the store's writer
     /// thread, and read once the transaction committed.
     let recordedOutcome = Mutex<RunOutcome?>(nil)
+    /// The credential `_state` the pass set (keys under ``FeedPass/credentialStatePrefix``), by
+    /// key: kept even when the pass fails (``Engine`` writes them with the failed run), since a
+    /// refresh token the endpoint rotated during the pass is the only one it still accepts.
+    /// Not in a transaction of its own as it arrives: on SQLite the pass's transaction holds the
+    /// store's one writer until the pass ends, so that one would wait for the pass.
+    let credentials = Mutex<[String: String?]>([:])
     /// Whether `state` reads what earlier passes stored; false for a full refresh.
     let readsStoredState: Bool
     /// The feed's `schema:` contract, given to the entities the adapter declares during the pass.
@@ -147,6 +153,7 @@ final class EnginePassBackend: PassBackend {
     }
 
     func setState(_ key: String, _ value: String?) async throws {
+        if key.hasPrefix(FeedPass.credentialStatePrefix) { credentials.withLock { $0[key] = .some(value) } }
         try await transaction.send { try $0.setState(key, value) }
     }
 

@@ -148,9 +148,12 @@ struct PassRunner: Sendable {
             interrupted
             ? []
             : feed.adapter.outboxAfterFailure(error, elapsedMilliseconds: Engine.milliseconds(since: pass.startedAt))
+        // The rejects rolled back with the pass are kept with its run: they say why it failed.
+        // So are its credentials: a refresh token rotated during the pass is the only one left.
         try? await engine.store.recordFailedRun(
             pass.run, feed: feed.name, outcome: outcome, outbox: events.map(redaction.redactor.seal),
-            rejects: interrupted ? [] : pass.backend.rejectsOfThePass)
+            rejects: interrupted ? [] : pass.backend.rejectsOfThePass,
+            credentials: pass.backend.credentials.withLock { $0 })
         return outcome
     }
 }

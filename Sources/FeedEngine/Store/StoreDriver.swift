@@ -20,10 +20,14 @@ protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
     func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64
     /// The transaction of the pass `run` of `feed`, which writes `bindings` stamped `stamp`.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
-    /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs) and
-    /// the rejects the pass had written before it rolled back, so that they explain why it failed.
-    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject])
-        async throws
+    /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs), the
+    /// rejects the pass had written before it rolled back, so that they explain why it failed,
+    /// and the credential `_state` it had set (`auth.*`, `nil` removes a key): a refresh token
+    /// the endpoint rotated during the pass is the only one it still accepts.
+    func recordFailedRun(
+        _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
+        credentials: [String: String?]
+    ) async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws
     func markOutboxDelivered(_ id: Int64) async throws

@@ -4,7 +4,8 @@ import Synchronization
 /// One pass's use of an ``OAuth2Client``: sends requests with its access token, renews the
 /// token once when the API answers 401 and sends the request again, and keeps the token in the
 /// feed's `_state`, sealed (``SealedText``) with a key derived from the configured secrets, in
-/// the pass's transaction: a rotated refresh token is committed with the rest of the pass.
+/// the pass's transaction: a rotated refresh token is committed with the rest of the pass, or,
+/// when the pass fails, with the record of its failure (the engine keeps `auth.*` state then).
 public final class OAuth2Session: Sendable {
     public let client: OAuth2Client
     private let pass: FeedPass

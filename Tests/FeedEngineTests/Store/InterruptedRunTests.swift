@@ -34,7 +34,7 @@ struct InterruptedRunTests {
                 outcome: RunOutcome(
                     status: .failed, counts: WriteCounts(), requests: 0, attempts: 0, bytes: 0, error: "gone",
                     notes: [], finished: Date()),
-                outbox: [], rejects: [])
+                outbox: [], rejects: [], credentials: [:])
             try await store.close()
         }
         let store = try SQLiteStore(path: path)

@@ -5,13 +5,15 @@ import Foundation
 extension PostgresStore {
     /// Records a failed pass in a transaction of its own, with the outbox events the adapter
     /// asks for after a failure.
-    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject])
-        async throws
-    {
+    func recordFailedRun(
+        _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
+        credentials: [String: String?]
+    ) async throws {
         try await write { connection in
             try Self.recordRun(id, outcome: outcome, in: connection)
             try Self.enqueueOutbox(outbox, feed: feed, run: id, in: connection)
             try Self.insertRejects(rejects, run: id, feed: feed, in: connection)
+            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: connection) }
         }
     }
 

@@ -131,14 +131,7 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func setState(_ key: String, _ value: String?) throws {
-        if let value {
-            try db.execute(
-                sql:
-                    "INSERT INTO _state(feed, key, value) VALUES (?, ?, ?) ON CONFLICT(feed, key) DO UPDATE SET value = excluded.value",
-                arguments: [feed, key, value])
-        } else {
-            try db.execute(sql: "DELETE FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
-        }
+        try SQLiteStore.setState(key, value, feed: feed, in: db)
     }
 
     func enqueueOutbox(_ urls: [String]) throws {

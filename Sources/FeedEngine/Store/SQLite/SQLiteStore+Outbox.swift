@@ -5,7 +5,7 @@ import GRDB
 /// `_outbox`: events to deliver as GET requests, kept until delivered.
 ///
 /// Events are queued in a pass's transaction (``SQLitePassTransaction/enqueueOutbox(_:)``), or after a
-/// failed pass by ``recordFailedRun(_:feed:outcome:outbox:rejects:)``; the engine delivers them once the pass commits.
+/// failed pass by ``recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``; the engine delivers them once the pass commits.
 extension SQLiteStore {
     /// `feed`'s undelivered events, oldest first.
     package func pendingOutbox(feed: String) async throws -> [OutboxEvent] {

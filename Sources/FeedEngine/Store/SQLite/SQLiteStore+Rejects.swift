@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     /// Adds `rejects` of `feed`'s pass `run` to `_rejects`: in the pass's transaction, or, for
-    /// a pass that failed, in the one that records its end (``recordFailedRun(_:feed:outcome:outbox:rejects:)``).
+    /// a pass that failed, in the one that records its end (``recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``).
     static func insertRejects(_ rejects: [Reject], run: Int64, feed: String, in db: Database) throws {
         guard !rejects.isEmpty else { return }
         let statement = try SQLiteRawStatement(

@@ -18,14 +18,17 @@ extension SQLiteStore {
     }
 
     /// Records a failed pass, in a transaction of its own (the pass's was rolled back), with the
-    /// outbox events the adapter asks for after a failure (sealed URLs).
-    func recordFailedRun(_ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject])
-        async throws
-    {
+    /// outbox events the adapter asks for after a failure (sealed URLs) and the credential
+    /// `_state` the pass set.
+    func recordFailedRun(
+        _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
+        credentials: [String: String?]
+    ) async throws {
         try await write { db in
             try Self.recordRun(id, outcome: outcome, in: db)
             try Self.enqueueOutbox(outbox, feed: feed, run: id, in: db)
             try Self.insertRejects(rejects, run: id, feed: feed, in: db)
+            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: db) }
         }
     }
 

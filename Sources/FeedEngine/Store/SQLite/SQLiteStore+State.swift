@@ -4,7 +4,7 @@ import GRDB
 /// `_state`: what each feed remembers between passes (bookmarks, page summaries), by key.
 ///
 /// Read here, on the store's snapshot; written by ``SQLitePassTransaction/setState(_:_:)`` in the
-/// feed's transaction, so a failed pass changes nothing.
+/// feed's transaction, so a failed pass changes nothing but its credentials (``recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``).
 extension SQLiteStore {
     /// The value `feed` stored under `key`, or `nil`.
     package func state(feed: String, key: String) async throws -> String? {
@@ -22,6 +22,18 @@ extension SQLiteStore {
             var values: [String: String] = [:]
             for row in rows { values[row["key"]] = row["value"] }
             return values
+        }
+    }
+
+    /// Stores `value` under `key` for `feed` (removes it for `nil`), in the transaction of `db`.
+    static func setState(_ key: String, _ value: String?, feed: String, in db: Database) throws {
+        if let value {
+            try db.execute(
+                sql:
+                    "INSERT INTO _state(feed, key, value) VALUES (?, ?, ?) ON CONFLICT(feed, key) DO UPDATE SET value = excluded.value",
+                arguments: [feed, key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
         }
     }
 }
