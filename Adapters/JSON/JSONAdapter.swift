@@ -383,6 +383,11 @@ public struct JSONAdapter: FeedAdapter {
         return [EntityBinding(schema, mode: mode)]
     }
 
+    /// The parent entity of `for_each:`, which the feeds writing it fill before this one's pass.
+    public var parentEntities: [ParentEntity] {
+        follower.map { [ParentEntity($0.entity, option: ["for_each", "entity"])] } ?? []
+    }
+
     /// The entities of `entities:`, each checked, with names distinct from the feed's entity.
     /// Those with a `url` are child endpoints, requested for each record of the feed's entity.
     private static func sideEntities(_ options: Options, format: ResponseFormat?, errors: inout OptionError.List)

@@ -42,6 +42,19 @@ struct BadConfigCommandTests {
         #expect(stderr.contains("expands to more than 100000 nodes"))
     }
 
+    @Test func validateRefusesFeedsThatDependOnEachOtherAtTheDependencyThatClosesTheCycle() async throws {
+        let directory = try FeedworkProcess.makeFolder("cfg")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("depends-on-cycle.yaml"))
+        try data.write(to: directory.appendingPathComponent("feeds.yaml"))
+        let result = try await FeedworkProcess.runOffPool(["validate"], in: directory)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "feeds.yaml:9:18: error: feeds depend on each other in a cycle (apples -> pears -> apples)"),
+            "\(result.stderr)")
+    }
+
     /// Runs `feedwork run` on `config` as feeds.yaml in a fresh folder; returns its stderr.
     @discardableResult
     private func expectRefused(_ config: Data, sourceLocation: SourceLocation = #_sourceLocation) async throws

@@ -96,13 +96,32 @@ extension ConfigLoader {
             guard let adapter = made.adapter, made.problems.isEmpty, decodedCommon.problems.isEmpty else { return nil }
             checkEntities(of: adapter, feed: common.name, node: node, mapping: feedMapping)
             let policy = fetchPolicy(for: common, node: node, mapping: feedMapping)
-            return FeedConfig(
+            var feed = FeedConfig(
                 name: common.name, adapterName: common.adapter, enabled: common.enabled ?? true,
                 location: location(node), policy: policy,
                 fixtures: common.fixtures.map { ConfigLoader.resolve($0, in: directory) },
                 maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
                 schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter,
                 namesRemoteURL: RemoteURLHint.namesRemoteURL(node), schemaContract: contract)
+            feed.declaredDependencies = declaredDependencies(common, adapter: adapter, node: node, mapping: feedMapping)
+            return feed
+        }
+
+        /// The feeds named in `depends_on:` and the parent entities of the adapter, each with the
+        /// place it is written.
+        private func declaredDependencies(
+            _ common: CommonFeedKeys, adapter: any FeedAdapter, node: Node, mapping: Node.Mapping
+        ) -> [FeedDependencies.Declared] {
+            let listed = mapping["depends_on"]
+            let named = (common.dependsOn ?? []).enumerated().map { index, name in
+                let at = listed?.sequence.flatMap { index < $0.count ? $0[index] : nil } ?? listed ?? node
+                return FeedDependencies.Declared(on: .feed(name), at: location(at))
+            }
+            let parents = adapter.parentEntities.map { parent in
+                let at = node.descendant(at: parent.option.map { AnyCodingKey(stringValue: $0) }) ?? node
+                return FeedDependencies.Declared(on: .entity(parent.entity), at: location(at))
+            }
+            return named + parents
         }
 
         /// Checks `adapter`'s entities against those of the feeds before it (one table for names

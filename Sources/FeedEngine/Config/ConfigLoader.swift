@@ -130,6 +130,7 @@ public struct ConfigLoader: Sendable {
         problems += feedDecoder.problems
         problems += Self.appendedParentProblems(feeds)
         problems += Self.viewNameProblems(feeds)
+        problems += FeedDependencies.resolve(&feeds)
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
             var seen = Set<ConfigProblem>()

@@ -63,6 +63,12 @@ public struct FeedConfig: Sendable {
     public var namesRemoteURL = false
     /// What a pass may change in the store's tables of the feed's entities (`schema:`).
     public var schemaContract: SchemaContract = .evolve
+    /// The feeds whose pass must end before this one's starts, when both run in one
+    /// `feedwork run` or worker: those `depends_on:` names, and those writing the entities the
+    /// adapter reads as parents (``FeedAdapter/parentEntities``). See ``FeedDependencies``.
+    public var dependsOn: [String] = []
+    /// What `dependsOn` is made of, as written, with where: resolved once every feed is read.
+    var declaredDependencies: [FeedDependencies.Declared] = []
 }
 
 /// The `defaults:` block, also accepted per feed for the request settings.
@@ -177,17 +183,20 @@ struct CommonFeedKeys: Decodable, Sendable {
     var rateLimit: BudgetSpec?
     /// The feed's schema contract (`schema:`), over that of `defaults:`.
     var schema: SchemaContractSpec?
+    /// Feeds whose pass must end before this one's (`depends_on: orders` or a list).
+    var dependsOn: [String]?
 
     static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
         "backoff", "retry_after_cap", "max_response_size", "max_redirects", "follow_redirects", "budget",
-        "rate_limit", "schema",
+        "rate_limit", "schema", "depends_on",
     ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {
         case name, adapter, enabled, fixtures, budget, schema
         case maxRejectRatio = "max_reject_ratio"
         case rateLimit = "rate_limit"
+        case dependsOn = "depends_on"
     }
 
     init(from decoder: any Decoder) throws {
@@ -200,6 +209,11 @@ struct CommonFeedKeys: Decodable, Sendable {
         budget = try container.decodeIfPresent(String.self, forKey: .budget)
         rateLimit = try container.decodeIfPresent(BudgetSpec.self, forKey: .rateLimit)
         schema = try container.decodeIfPresent(SchemaContractSpec.self, forKey: .schema)
+        if let single = try? container.decodeIfPresent(String.self, forKey: .dependsOn) {
+            dependsOn = [single]
+        } else {
+            dependsOn = try container.decodeIfPresent([String].self, forKey: .dependsOn)
+        }
         request = try RequestSettings(from: decoder)
         schedule = try ScheduleSettings(from: decoder)
     }

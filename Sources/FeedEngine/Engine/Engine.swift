@@ -58,6 +58,9 @@ public struct Engine: Sendable {
 
     /// Runs the enabled feeds (or the named ones, enabled or not), `config.concurrency` at a time.
     ///
+    /// A feed starts once the feeds it depends on (``FeedConfig/dependsOn``) among these have
+    /// ended; when one of them did not commit, the feed is skipped (``FeedReport/Status/skipped``).
+    ///
     /// - Parameters:
     ///   - live: where the feeds under way show their counters as they go, for a progress display.
     ///   - progress: called as each feed finishes.
@@ -66,22 +69,48 @@ public struct Engine: Sendable {
         feeds names: [String] = [], live: RunProgress? = nil, progress: (@Sendable (FeedReport) -> Void)? = nil
     ) async -> RunReport {
         let selected = names.isEmpty ? config.feeds.filter(\.enabled) : config.feeds.filter { names.contains($0.name) }
+        let selectedNames = Set(selected.map(\.name))
         var reports = [FeedReport?](repeating: nil, count: selected.count)
+        var ended: [String: FeedReport] = [:]
         await withTaskGroup(of: (Int, FeedReport).self) { group in
-            var next = 0
-            func startNext() {
-                // After an interrupt, the feeds not started yet are left alone.
-                guard next < selected.count, !Task.isCancelled else { return }
-                let index = next
-                let feed = selected[index]
-                next += 1
-                group.addTask { (index, await runFeed(feed, live: live)) }
+            var waiting = Array(selected.indices)
+            var running = 0
+            /// Starts the waiting feeds whose dependencies have ended, in config order, while
+            /// there is room; skips those a dependency let down (which may let down others).
+            func startReady() {
+                var changed = true
+                while changed {
+                    changed = false
+                    // After an interrupt, the feeds not started yet are left alone.
+                    guard !Task.isCancelled else { return }
+                    for index in waiting {
+                        let feed = selected[index]
+                        let parents = feed.dependsOn.filter(selectedNames.contains)
+                        guard parents.allSatisfy({ ended[$0] != nil }) else { continue }
+                        if let parent = parents.compactMap({ ended[$0] }).first(where: { !$0.letsDependentsRun }) {
+                            let report = FeedReport.skipped(feed, because: parent)
+                            logger.info("\(feed.name): skipped, since \(parent.feed) did not commit")
+                            reports[index] = report
+                            ended[feed.name] = report
+                            progress?(report)
+                        } else {
+                            guard running < max(1, config.concurrency) else { return }
+                            running += 1
+                            group.addTask { (index, await runFeed(feed, live: live)) }
+                        }
+                        waiting.removeAll { $0 == index }
+                        changed = true
+                        break
+                    }
+                }
             }
-            for _ in 0..<max(1, config.concurrency) { startNext() }
+            startReady()
             while let (index, report) = await group.next() {
+                running -= 1
                 reports[index] = report
+                ended[report.feed] = report
                 progress?(report)
-                startNext()
+                startReady()
             }
         }
         return RunReport(feeds: reports.compactMap { $0 })

@@ -26,6 +26,9 @@ public struct FeedReport: Sendable, Codable {
         /// Stopped by an interrupt (Ctrl-C) before it committed: rolled back, so the feed's rows
         /// are as they were.
         case interrupted
+        /// Not run: a feed it depends on (``FeedConfig/dependsOn``) failed, was interrupted or
+        /// was skipped in the same run, so its input is not what it expects. A note says which.
+        case skipped
     }
 
     public var feed: String

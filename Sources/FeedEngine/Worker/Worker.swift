@@ -135,11 +135,7 @@ public struct Worker: Sendable {
                     if let requestStore, var answer = answers[id] {
                         answer.reports[claim.feed] = report
                         answers[id] = answer
-                        if answer.request.feeds.allSatisfy({ answer.reports[$0] != nil }) {
-                            let report = RunReport(feeds: answer.request.feeds.compactMap { answer.reports[$0] })
-                            RunRequests.answer(id, RunAnswer(report: report), forStore: requestStore)
-                            answers[id] = nil
-                        }
+                        Self.answerIfComplete(id, answers: &answers, store: requestStore)
                     }
                 case .graceOver:
                     guard !running.isEmpty else { break }
@@ -172,11 +168,28 @@ public struct Worker: Sendable {
                         }
                     }
                 }
-                // Requested passes first, each once its feed is not running.
+                // Requested passes first, each once its feed is not running and the feeds it
+                // depends on have ended; skipped when one of those (in the same request) failed.
                 var waiting: [(request: String, feed: FeedConfig, engine: Engine)] = []
                 for item in requested {
-                    guard running[item.feed.name] == nil, running.count < max(1, engine.config.concurrency) else {
+                    let parents = item.feed.dependsOn.filter { name in
+                        running[name] != nil
+                            || requested.contains { $0.request == item.request && $0.feed.name == name }
+                    }
+                    guard parents.isEmpty, running[item.feed.name] == nil,
+                        running.count < max(1, engine.config.concurrency)
+                    else {
                         waiting.append(item)
+                        continue
+                    }
+                    if let requestStore, var answer = answers[item.request],
+                        let parent = item.feed.dependsOn.compactMap({ answer.reports[$0] }).first(where: {
+                            !$0.letsDependentsRun
+                        })
+                    {
+                        answer.reports[item.feed.name] = .skipped(item.feed, because: parent)
+                        answers[item.request] = answer
+                        Self.answerIfComplete(item.request, answers: &answers, store: requestStore)
                         continue
                     }
                     let claim = ScheduleClaim(feed: item.feed.name, due: Date())
@@ -189,8 +202,12 @@ public struct Worker: Sendable {
                 }
                 requested = waiting
                 // Due feeds are claimed whenever a slot is free: at each pass's end (the pass gave
-                // its feed back already), and at the wake set for the next due time.
-                let candidates = scheduled.filter { running[$0] == nil }
+                // its feed back already), and at the wake set for the next due time. A feed waits
+                // while one it depends on runs.
+                let candidates = scheduled.filter { name in
+                    running[name] == nil
+                        && !(engine.config.feed(named: name)?.dependsOn.contains { running[$0] != nil } ?? false)
+                }
                 let free = max(1, engine.config.concurrency) - running.count
                 var wakeAt = time.now().addingTimeInterval(pollInterval.seconds)
                 if free > 0, !candidates.isEmpty {
@@ -202,8 +219,15 @@ public struct Worker: Sendable {
                         let now = time.now()
                         let claims = try await store.claim(
                             candidates, worker: name, now: now, lease: engine.config.lease, limit: free)
+                        let claimed = Set(claims.map(\.feed))
                         for claim in claims {
                             guard let feed = engine.config.feed(named: claim.feed) else { continue }
+                            // Claimed with a feed it depends on: given back still due, and
+                            // claimed again once that one's pass has ended.
+                            if feed.dependsOn.contains(where: claimed.contains) {
+                                try await store.release(feed: claim.feed, worker: name, next: claim.due)
+                                continue
+                            }
                             running[claim.feed] = claim
                             let lag = now.timeIntervalSince(claim.due)
                             observer.worker(.passStarted(feed: claim.feed, due: claim.due, lag: lag))
@@ -256,6 +280,16 @@ public struct Worker: Sendable {
     private final class CurrentConfig: Sendable {
         let config: Mutex<FeedsConfig>
         init(_ config: FeedsConfig) { self.config = Mutex(config) }
+    }
+
+    /// Answers the run request `id` once each of its feeds has a report.
+    private static func answerIfComplete(
+        _ id: String, answers: inout [String: (request: RunRequest, reports: [String: FeedReport])], store: String
+    ) {
+        guard let answer = answers[id], answer.request.feeds.allSatisfy({ answer.reports[$0] != nil }) else { return }
+        let report = RunReport(feeds: answer.request.feeds.compactMap { answer.reports[$0] })
+        RunRequests.answer(id, RunAnswer(report: report), forStore: store)
+        answers[id] = nil
     }
 
     /// One pass of a claimed feed, renewing the claim every third of the lease until it ends.

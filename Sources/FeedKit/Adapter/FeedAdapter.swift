@@ -42,6 +42,10 @@ public protocol FeedAdapter: Sendable {
     /// options, and values derived from secrets (an encoded `Authorization` header). Defaults to none.
     var secrets: [String] { get }
 
+    /// The entities whose stored rows a pass reads as its input (the parents of `for_each:`):
+    /// the feeds that write them run first in one `feedwork run` or worker. Defaults to none.
+    var parentEntities: [ParentEntity] { get }
+
     /// Performs one pass: fetch, parse, map, write.
     ///
     /// Throwing fails the feed: nothing it wrote in this pass is kept.
@@ -60,6 +64,20 @@ extension FeedAdapter {
     public func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String] { [] }
 
     public var secrets: [String] { [] }
+
+    public var parentEntities: [ParentEntity] { [] }
+}
+
+/// An entity whose stored rows a feed's pass reads (``FeedAdapter/parentEntities``), and the
+/// option naming it, for messages that point at it (`["for_each", "entity"]`).
+public struct ParentEntity: Sendable, Hashable {
+    public var entity: String
+    public var option: [String]
+
+    public init(_ entity: String, option: [String]) {
+        self.entity = entity
+        self.option = option
+    }
 }
 
 /// An entity a feed writes, and how.

@@ -13,8 +13,10 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
             Each feed's pass commits in one transaction: a feed that fails keeps its previous rows \
             while the others commit. A feed's status is ok, ok_with_rejects (some records rejected, \
             within its max_reject_ratio), stale (served from the cache after a network failure) or \
-            failed (nothing committed; also a pass rejecting more than max_reject_ratio). Exit \
-            status: 0 when no feed failed, 1 when any failed, 2 for a config error.
+            failed (nothing committed; also a pass rejecting more than max_reject_ratio). A feed \
+            that depends on others (depends_on:, or for_each: over an entity they write) starts \
+            once they have ended, and is skipped when one of them did not commit. Exit status: 0 \
+            when no feed failed, 1 when any failed, 2 for a config error.
 
             Examples:
               feedwork run

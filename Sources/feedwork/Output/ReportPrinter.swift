@@ -48,7 +48,7 @@ enum ReportPrinter {
     static func interruptSummary(_ report: RunReport, selected: [String]) -> [String] {
         let ran = Set(report.feeds.map(\.feed))
         let rolledBack = report.feeds.filter { $0.status == .interrupted }.map(\.feed)
-        let committed = report.feeds.filter { ![.interrupted, .failed].contains($0.status) }.map(\.feed)
+        let committed = report.feeds.filter { ![.interrupted, .failed, .skipped].contains($0.status) }.map(\.feed)
         let notStarted = selected.filter { !ran.contains($0) }
         var lines: [String] = []
         if !rolledBack.isEmpty {

@@ -35,27 +35,45 @@ struct JSONForEachTests {
     ) throws -> FeedHarness {
         try FeedHarness(
             registry: JSONFeedTest.registry,
-            yaml: """
-                feeds:
-                  - name: orders
-                    adapter: json
-                    url: \(server.url("/orders"))
-                    retries: 0
-                    records: $.orders
-                    entity: order
-                    key: id
-                    fields: { id: int, status: string }
-                  - name: order_lines
-                    adapter: json
-                    url: \(server.url(url))
-                    retries: 0
-                    for_each: \(forEach)
-                \(extra)
-                    records: $.lines
-                    entity: order_line
-                    key: [order_id, line]
-                    fields: { order_id: int, line: int, sku: string }
-                """, store: store)
+            yaml: "feeds:\n" + ordersFeed(server) + linesFeed(server, forEach: forEach, url: url, extra: extra),
+            store: store)
+    }
+
+    /// The `orders` feed of `/orders`, as an item of `feeds:`.
+    static func ordersFeed(_ server: LoopbackServer, extra: String = "") -> String {
+        """
+          - name: orders
+            adapter: json
+            url: \(server.url("/orders"))
+            retries: 0
+            records: $.orders
+            entity: order
+            key: id
+            fields: { id: int, status: string }
+        \(extra)
+
+        """
+    }
+
+    /// The `order_lines` feed, one request per stored order, as an item of `feeds:`; `extra`
+    /// lines go after `for_each`.
+    static func linesFeed(
+        _ server: LoopbackServer, forEach: String = "{ entity: order, carry: { order_id: id } }",
+        url: String = "/orders/{{parent.id}}/lines", extra: String = ""
+    ) -> String {
+        """
+          - name: order_lines
+            adapter: json
+            url: \(server.url(url))
+            retries: 0
+            for_each: \(forEach)
+        \(extra)
+            records: $.lines
+            entity: order_line
+            key: [order_id, line]
+            fields: { order_id: int, line: int, sku: string }
+
+        """
     }
 
     /// The paths of the line requests the server received, in order of the orders' ids.
