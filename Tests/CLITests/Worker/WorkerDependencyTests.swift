@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `feedwork worker` with a feed that follows another's rows (`for_each:`): due together, the
@@ -13,27 +14,34 @@ struct WorkerDependencyTests {
         directory = try FeedworkProcess.makeFolder("worker-dependency")
     }
 
-    @Test func aChildFeedDueWithItsParentStartsOnceTheParentsPassEnded() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // The orders answer slowly, so a child started beside them would find no order stored.
-        let server = try LoopbackServer { request in
+    /// Orders answered after a second (so a child started beside them would find no order
+    /// stored), or a page that is not JSON while `ordersFail`; one line per order.
+    final class Shop: Sendable {
+        let ordersFail = Mutex(false)
+
+        func reply(_ request: LoopbackRequest) -> LoopbackReply {
             if request.path == "/orders" {
+                // Not JSON: a 5xx would be served from the cache, stale, and not fail the pass.
+                guard !ordersFail.withLock({ $0 }) else { return .text("<html>maintenance</html>") }
                 var reply = LoopbackReply.json(#"{"orders":[{"id":1},{"id":2},{"id":3}]}"#)
                 reply.delay = .seconds(1)
                 return reply
             }
+            if request.path == "/sched" { return .json(#"{"items":[{"id":1}]}"#) }
             let id = request.path.split(separator: "/").dropFirst().first.map(String.init) ?? "0"
             return .json(#"{"lines":[{"line":1,"sku":"SKU-\#(id)"}]}"#)
         }
-        defer { server.stop() }
-        // The child first in the file, both due at once, room for both.
+    }
+
+    /// The child first in the file, room for both; `schedule` is each one's `every:` line.
+    func writeConfig(_ server: LoopbackServer, schedule: String, extra: String = "") throws {
         let yaml = """
             defaults: { concurrency: 4 }
             feeds:
               - name: order-lines
                 adapter: json
                 url: \(server.url("/orders/{{parent.id}}/lines"))
-                every: 1h
+            \(schedule)
                 for_each: { entity: order, carry: { order_id: id } }
                 records: $.lines
                 entity: order_line
@@ -42,22 +50,37 @@ struct WorkerDependencyTests {
               - name: orders
                 adapter: json
                 url: \(server.url("/orders"))
-                every: 1h
+            \(schedule)
+                retries: 0
                 records: $.orders
                 entity: order
                 key: id
                 fields: { id: int }
+            \(extra)
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        // `runs` fails until the worker has made the store.
+    }
+
+    /// Waits (60 s at most) until `feed` has a finished run (`runs` fails until the worker has
+    /// made the store).
+    func waitForRun(of feed: String) async throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let child = try await FeedworkProcess.runOffPool(
-                ["runs", "--feed", "order-lines", "--json"], in: directory)
-            if child.status == 0, child.stdout.contains(#""finished_at""#) { break }
+            let runs = try await FeedworkProcess.runOffPool(["runs", "--feed", feed, "--json"], in: directory)
+            if runs.status == 0, runs.stdout.contains(#""finished_at""#) { return }
             try await Task.sleep(for: .milliseconds(100))
         }
+        Issue.record("\(feed) never ran")
+    }
+
+    @Test func aChildFeedDueWithItsParentStartsOnceTheParentsPassEnded() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Shop()
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        try writeConfig(server, schedule: "    every: 1h")
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        try await waitForRun(of: "order-lines")
         worker.send(SIGTERM)
         let stopped = worker.finish()
         #expect(stopped.status == 0, "\(stopped.stderr)")
@@ -68,5 +91,48 @@ struct WorkerDependencyTests {
         #expect(child.started >= parentEnd, "the child started at \(child.started), its parent ended at \(parentEnd)")
         #expect(child.status == "ok" && child.inserted == 3, "\(child)")
         #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.count == 3)
+    }
+
+    /// `feedwork run` hands its feeds to the worker holding the store, which keeps their order
+    /// and skips the child of a parent that failed.
+    @Test func aRunHandedToTheWorkerRunsTheParentFirstAndSkipsTheChildOfAFailedOne() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Shop()
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        let sched = """
+              - name: sched
+                adapter: json
+                url: \(server.url("/sched"))
+                every: 1h
+                records: items
+                entity: item
+                key: id
+                fields: { id: int }
+            """
+        try writeConfig(server, schedule: "", extra: sched)
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        try await waitForRun(of: "sched")
+        let feeds = ["run", "--feed", "order-lines", "--feed", "orders", "--json"]
+
+        let first = try await FeedworkProcess.runOffPool(feeds, in: directory)
+        #expect(first.stderr.contains("holds the store"), "\(first.stderr)")
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any], "\(first.stdout)")
+        let lines = try #require(
+            (report["feeds"] as? [[String: Any]])?.first { $0["feed"] as? String == "order-lines" })
+        #expect((lines["counts"] as? [String: Any])?["inserted"] as? Int == 3, "\(lines)")
+        #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.count == 3)
+
+        shop.ordersFail.withLock { $0 = true }
+        let second = try await FeedworkProcess.runOffPool(feeds, in: directory)
+        #expect(second.status == 1, "\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.contains(#""skipped""#), "\(second.stdout)")
+        #expect(second.stdout.contains("skipped: feed 'orders', which it depends on, failed"), "\(second.stdout)")
+        #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.count == 3, "no line was asked for again")
+        worker.send(SIGTERM)
+        let stopped = worker.finish()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
     }
 }
