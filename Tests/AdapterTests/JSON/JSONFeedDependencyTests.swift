@@ -41,7 +41,7 @@ struct JSONFeedDependencyTests {
         #expect(report.feeds.map(\.status) == [.ok, .ok], "\(report.feeds.map { $0.error ?? "" })")
         #expect(report.feeds.first?.hasNote("for_each: followed 3 order rows") == true, "\(report.feeds)")
         #expect(server.requests.first?.path == "/orders")
-        #expect(try harness.count("order_line") == 6)
+        #expect(try await harness.count("order_line") == 6)
     }
 
     @Test func aFeedWaitsForTheFeedsItNamesInDependsOn() async throws {

@@ -111,7 +111,7 @@ struct JSONParallelChildTests {
             registry: JSONFeedTest.registry, yaml: Self.yaml(server, child: child, width: width))
         let report = try await harness.run()
         #expect(report.feeds.allSatisfy { $0.status == .ok }, "\(report.feeds.map { $0.error ?? "" })")
-        #expect(try harness.count("order_line") == Self.orderCount)
+        #expect(try await harness.count("order_line") == Self.orderCount)
         #expect(counter.most == width)
     }
 }
