@@ -11,7 +11,7 @@ enum DestinationSchema {
         columns: [
             Column("id", .integer, nullable: false, summary: "the delivery's id (key)"),
             Column("description", .text, summary: "what is delivered", role: .title),
-            Column("image_url", .text, summary: "a picture of the delivery", role: .image),
+            Column("image_url", .text, summary: "a picture of the delivery", role: .image, media: true),
             Column("latitude", .real, summary: "where to deliver, in degrees"),
             Column("longitude", .real, summary: "where to deliver, in degrees"),
             Column("address", .text, summary: "where to deliver"),
@@ -29,7 +29,7 @@ enum DestinationSchema {
             Column("destination_country", .text, summary: "the country of arrival"),
             Column("destination_city_code", .text, summary: "the IATA code of the city of arrival"),
             Column("destination_airport", .text, summary: "the IATA code of the airport of arrival"),
-            Column("image_url", .text, summary: "a picture of the destination", role: .image),
+            Column("image_url", .text, summary: "a picture of the destination", role: .image, media: true),
             Column("latitude", .real, summary: "the airport of arrival, in degrees"),
             Column("longitude", .real, summary: "the airport of arrival, in degrees"),
             Column("origin_city", .text, summary: "the city of departure"),

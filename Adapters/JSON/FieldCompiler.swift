@@ -32,8 +32,12 @@ enum FieldCompiler {
         var topMembers = Set<String>()
         var folded: [String: String] = [:]
         var ancestorFields: [String] = []
-        for (name, spec) in fields.entries {
+        for (name, declared) in fields.entries {
             let at = ["fields", name]
+            // `type: media` is a string column whose images are mirrored.
+            var spec = declared
+            let media = spec.type == "media" || spec.media == true
+            if spec.type == "media" { spec.type = "string" }
             errors.check { () throws(OptionError) in try checkName(name, what: "field", at: at) }
             errors.check { () throws(OptionError) in try checkDistinct(name, from: &folded, at: at) }
             let path = errors.check { () throws(OptionError) in
@@ -69,7 +73,7 @@ enum FieldCompiler {
             columns.append(
                 Column(
                     name, plan.converter.columnType, nullable: !key.contains(name), currency: plan.converter.currency,
-                    role: role))
+                    role: role, media: media))
             plans.append(plan)
         }
         if key.isEmpty { errors.append(OptionError("key must name at least one field", at: ["key"])) }
@@ -335,7 +339,7 @@ enum FieldCompiler {
             let roles = ColumnRole.allCases.map(\.rawValue).joined(separator: ", ")
             throw OptionError("unknown role '\(text)'; use \(roles)", at: at + ["role"])
         }
-        let fits = role == .money ? ["money", "int"].contains(spec.type) : spec.type == "string"
+        let fits = role == .money ? ["money", "int"].contains(spec.type) : ["string", "media"].contains(spec.type)
         guard fits else {
             let wanted = role == .money ? "a money or int field" : "a string field"
             throw OptionError("role \(text) needs \(wanted), not \(spec.type)", at: at + ["role"])

@@ -97,5 +97,6 @@ extension JSONAdapter.FieldSpec {
         if let map { fingerprint.add("map", map.entries.flatMap { [$0.key, $0.value] }) }
         if let nullValues { fingerprint.add("null_values", nullValues) }
         if let fromString { fingerprint.add("from_string", fromString) }
+        if let media { fingerprint.add("media", media) }
     }
 }

@@ -243,7 +243,7 @@ extension JSONAdapter {
     public struct FieldSpec: Decodable, Sendable {
         /// The value types a field can declare.
         public static let types = [
-            "int", "decimal", "double", "string", "bool", "timestamp", "date", "json", "money", "list",
+            "int", "decimal", "double", "string", "bool", "timestamp", "date", "json", "money", "list", "media",
         ]
 
         /// `int`, `decimal`, `double`, `string`, `bool`, `timestamp`, `date`, `json`, `money` or `list`.
@@ -274,6 +274,9 @@ extension JSONAdapter {
         /// What the column means to a person (``ColumnRole``): `image`, `link` or `title` on a
         /// `string`, `money` on a `money` or `int` field.
         public var role: String?
+        /// `string`: the values are image URLs whose images are mirrored into the store
+        /// (``Column/media``); `type: media` is short for `type: string` with `media: true`.
+        public var media: Bool?
         /// `bool`: texts (or numbers) read as true, besides JSON's `true` (`true: [Y, yes]`).
         public var trueValues: [String]?
         /// `bool`: texts (or numbers) read as false, besides JSON's `false` (`false: [N, no]`).
@@ -288,7 +291,7 @@ extension JSONAdapter {
         public var fromString: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case type, path, required, transform, multiply, divide, format, currency, of, fields, role
+            case type, path, required, transform, multiply, divide, format, currency, of, fields, role, media
             case defaultValue = "default"
             case storage = "as"
             case trueValues = "true"
@@ -322,8 +325,11 @@ extension JSONAdapter {
             }
             role = try container.decodeIfPresent(String.self, forKey: .role)
             required = try container.decodeIfPresent(Bool.self, forKey: .required)
-            if type == "string" || !known {
+            if type == "string" || type == "media" || !known {
                 transform = try container.decodeIfPresent(OneOrMany.self, forKey: .transform)?.values
+            }
+            if type == "string" || !known {
+                media = try container.decodeIfPresent(Bool.self, forKey: .media)
             }
             if ["int", "decimal", "double"].contains(type) || !known {
                 multiply = try container.decodeIfPresent(String.self, forKey: .multiply)

@@ -48,10 +48,14 @@ public struct Column: Sendable, Hashable, Codable {
     public var currency: String?
     /// What the column means to a person (``ColumnRole``); `nil` for most columns.
     public var role: ColumnRole?
+    /// For a text column of image URLs: whether the images are mirrored into the store after
+    /// each pass (fetched once, kept by content, served by `feedwork serve` and copied by
+    /// `export --media`). The column keeps the URL either way.
+    public var media: Bool
 
     public init(
         _ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "", currency: String? = nil,
-        role: ColumnRole? = nil
+        role: ColumnRole? = nil, media: Bool = false
     ) {
         self.name = name
         self.type = type
@@ -59,7 +63,41 @@ public struct Column: Sendable, Hashable, Codable {
         self.summary = summary
         self.currency = currency
         self.role = role
+        self.media = media
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, type, nullable, summary, currency, role, media
+    }
+
+    /// Reads a column; one stored by an earlier Feedwork (in `_entities`) has no `media`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        type = try container.decode(ColumnType.self, forKey: .type)
+        nullable = try container.decode(Bool.self, forKey: .nullable)
+        summary = try container.decode(String.self, forKey: .summary)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        role = try container.decodeIfPresent(ColumnRole.self, forKey: .role)
+        media = try container.decodeIfPresent(Bool.self, forKey: .media) ?? false
+    }
+
+    /// Writes `media` only when set, so that the schemas of columns without it read as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(nullable, forKey: .nullable)
+        try container.encode(summary, forKey: .summary)
+        try container.encodeIfPresent(currency, forKey: .currency)
+        try container.encodeIfPresent(role, forKey: .role)
+        if media { try container.encode(media, forKey: .media) }
+    }
+}
+
+extension EntitySchema {
+    /// The text columns of the entity whose image URLs are mirrored (``Column/media``).
+    public var mediaColumns: [String] { columns.filter { $0.media && $0.type == .text }.map(\.name) }
 }
 
 /// A relation from one entity's column to another entity's key.
