@@ -32,6 +32,7 @@ struct Feedwork: AsyncParsableCommand {
             RejectsCommand.self,
             ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
             TestCommand.self, RecordCommand.self, ServeCommand.self, DropCommand.self,
+            GCCommand.self,
         ]
     )
 

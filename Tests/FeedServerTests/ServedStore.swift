@@ -24,6 +24,7 @@ enum ServedStore {
                 adapter: classified
                 categories_url: \(fixtures.appendingPathComponent("categories.json").path)
                 listing_url: \(fixtures.appendingPathComponent("listing.json").path)
+                mirror_media: false
             """
         let harness = try FeedHarness(registry: registry, yaml: yaml, store: store)
         _ = try await harness.run()

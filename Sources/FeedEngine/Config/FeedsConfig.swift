@@ -79,6 +79,8 @@ struct RequestSettings: Decodable, Sendable {
     var backoff: FeedDuration?
     var retryAfterCap: FeedDuration?
     var maxResponseSize: ByteSize?
+    var maxMediaSize: ByteSize?
+    var mirrorMedia: Bool?
     var maxRedirects: Int?
     var followRedirects: RedirectPolicy?
 
@@ -87,6 +89,8 @@ struct RequestSettings: Decodable, Sendable {
         case connectTimeout = "connect_timeout"
         case retryAfterCap = "retry_after_cap"
         case maxResponseSize = "max_response_size"
+        case maxMediaSize = "max_media_size"
+        case mirrorMedia = "mirror_media"
         case maxRedirects = "max_redirects"
         case followRedirects = "follow_redirects"
     }
@@ -99,6 +103,8 @@ struct RequestSettings: Decodable, Sendable {
         if let backoff { policy.backoff = backoff }
         if let retryAfterCap { policy.retryAfterCap = retryAfterCap }
         if let maxResponseSize { policy.maxResponseBytes = maxResponseSize.bytes }
+        if let maxMediaSize { policy.maxMediaBytes = maxMediaSize.bytes }
+        if let mirrorMedia { policy.mirrorsMedia = mirrorMedia }
         if let maxRedirects { policy.maxRedirects = maxRedirects }
         if let followRedirects { policy.followRedirects = followRedirects }
         return policy
@@ -188,8 +194,8 @@ struct CommonFeedKeys: Decodable, Sendable {
 
     static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
-        "backoff", "retry_after_cap", "max_response_size", "max_redirects", "follow_redirects", "budget",
-        "rate_limit", "schema", "depends_on",
+        "backoff", "retry_after_cap", "max_response_size", "max_media_size", "mirror_media", "max_redirects",
+        "follow_redirects", "budget", "rate_limit", "schema", "depends_on",
     ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {

@@ -28,6 +28,7 @@ enum RequestLimits {
         ("retries", .count(0...20), "between 0 and 20"),
         ("max_redirects", .count(0...50), "between 0 and 50"),
         ("max_response_size", .size(1...(1 << 40)), "between 1 byte and 1024GB"),
+        ("max_media_size", .size(1...(1 << 40)), "between 1 byte and 1024GB"),
         ("concurrency", .count(1...64), "between 1 and 64"),
         ("max_reject_ratio", .ratio, "a number between 0 and 1"),
         ("every", .duration(1000...(366 * day)), "between 1s and 366d"),

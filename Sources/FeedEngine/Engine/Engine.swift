@@ -31,6 +31,9 @@ public struct Engine: Sendable {
     /// Where passes and requests are logged: each feed's start and end (info), and through the
     /// fetcher each request, retry and cache decision (debug and info).
     public var logger = Logger(label: "feedwork")
+    /// How long a media URL whose fetch failed waits before a pass tries it again, doubled with
+    /// each further failure (at most a day); see ``MediaMirror``.
+    public var mediaRetryBase: TimeInterval = 60
     /// The request budgets' gates, shared by the engine's copies (a worker's passes, and a
     /// reloaded config's) so that a budget counts every request the process sends.
     let budgets = RequestBudgets()
@@ -133,11 +136,15 @@ public struct Engine: Sendable {
         live?.started(feed.name, at: pass.startedAt, backend: pass.backend)
         defer { live?.finished(feed.name) }
         let outcome = await runner.finish(pass, after: await runner.runAdapter(pass))
+        let media = await runner.mirrorMedia(pass, after: outcome)
         let outbox = await runner.deliverOutbox(pass)
         withExtendedLifetime(lease) {}
-        return FeedReport(
+        var report = FeedReport(
             feed: feed.name, adapter: feed.adapterName, run: pass.run, outcome: outcome,
             milliseconds: Self.milliseconds(since: pass.startedAt), outbox: outbox)
+        report.media = media?.counts
+        report.notes += media?.notes ?? []
+        return report
     }
 
     /// The same engine (store, lock, fetcher) running the feeds of `config`, whose store must

@@ -49,11 +49,14 @@ public struct FeedReport: Sendable, Codable {
     /// Outbox events delivered after the pass, and those still waiting.
     public var outboxDelivered: Int
     public var outboxPending: Int
+    /// What mirroring the images of the feed's media columns did after the pass committed;
+    /// `nil` for a feed without media columns, or a pass that did not commit.
+    public var media: MediaPassCounts?
 
     /// `staleUrls`, so that snake_case output (`feedwork run --json`) reads `stale_urls`.
     enum CodingKeys: String, CodingKey {
         case feed, adapter, run, status, counts, requests, attempts, bytes, milliseconds
         case staleURLs = "staleUrls"
-        case staleAgeSeconds, error, notes, outboxDelivered, outboxPending
+        case staleAgeSeconds, error, notes, outboxDelivered, outboxPending, media
     }
 }

@@ -66,6 +66,11 @@ public struct FetchPolicy: Sendable, Hashable {
     public var retryAfterCap: FeedDuration
     /// Bodies larger than this abort the request with an error.
     public var maxResponseBytes: Int
+    /// Images of media columns larger than this are not mirrored (`max_media_size`).
+    public var maxMediaBytes: Int = 5 * 1024 * 1024
+    /// Whether the images of the feed's media columns are mirrored after its passes
+    /// (`mirror_media`, default `true`).
+    public var mirrorsMedia = true
     public var maxRedirects: Int
     /// The budget requests wait for before they are sent (`budget:` or `rate_limit:`), if any.
     public var budget: RequestBudget?

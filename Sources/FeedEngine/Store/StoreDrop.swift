@@ -146,6 +146,8 @@ enum StoreDrop {
         try store.execute("DELETE FROM _http_cache WHERE feed = ?", [name])
         try store.execute("DELETE FROM _schedule WHERE feed = ?", [name])
         try store.execute("DELETE FROM _outbox WHERE feed = ?", [name])
+        // Its media URLs; the images no other feed names go at the next `feedwork gc`.
+        try store.execute("DELETE FROM _media_urls WHERE feed = ?", [name])
         return "dropped feed '\(name)': \(rows) row\(rows == 1 ? "" : "s"), its state, cached responses and schedule"
     }
 }

@@ -107,6 +107,30 @@ enum SystemTables {
         ],
         primaryKey: ["feed"])
 
+    /// Mirrored images, once each by content: `hash` is the SHA-256 of `bytes` (64 hex digits),
+    /// `type` the media type their signature shows, `width` and `height` when the header says.
+    static let media = SystemTable(
+        name: "_media",
+        columns: [
+            text("hash"), text("type"), integer("size"), integer("width", nullable: true),
+            integer("height", nullable: true), SystemColumn(name: "bytes", kind: .bytes), time("fetched_at"),
+        ],
+        primaryKey: ["hash"])
+
+    /// Each image URL a feed's rows name (in a media column): the mirrored bytes' `hash` once
+    /// fetched, the validators for a conditional request, and the failures since the last success
+    /// with when to try again.
+    static let mediaURLs = SystemTable(
+        name: "_media_urls",
+        columns: [
+            text("feed"), text("url"), text("hash", nullable: true), text("etag", nullable: true),
+            text("last_modified", nullable: true), time("checked_at", nullable: true), count("failures"),
+            text("last_error", nullable: true), time("retry_at", nullable: true),
+        ],
+        primaryKey: ["feed", "url"], indexes: [SystemIndex(name: "_media_urls_hash", columns: ["hash"])])
+
     /// Every system table, in the order a new store creates them.
-    static let all = [runs, rejects, cache, cacheBodies, state, entities, outbox, tombstones, schedule]
+    static let all = [
+        runs, rejects, cache, cacheBodies, state, entities, outbox, tombstones, schedule, media, mediaURLs,
+    ]
 }

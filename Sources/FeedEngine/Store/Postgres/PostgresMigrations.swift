@@ -131,6 +131,32 @@ enum PostgresMigrations {
         Step(
             version: 5, name: "retired columns of entities",
             sql: "ALTER TABLE _entities ADD COLUMN retired jsonb"),
+        Step(
+            version: 6, name: "mirrored media",
+            sql: """
+                CREATE TABLE _media (
+                    hash text PRIMARY KEY,
+                    type text NOT NULL,
+                    size bigint NOT NULL,
+                    width bigint,
+                    height bigint,
+                    bytes bytea NOT NULL,
+                    fetched_at timestamptz NOT NULL
+                );
+                CREATE TABLE _media_urls (
+                    feed text NOT NULL,
+                    url text NOT NULL,
+                    hash text,
+                    etag text,
+                    last_modified text,
+                    checked_at timestamptz,
+                    failures bigint NOT NULL DEFAULT 0,
+                    last_error text,
+                    retry_at timestamptz,
+                    PRIMARY KEY (feed, url)
+                );
+                CREATE INDEX _media_urls_hash ON _media_urls(hash);
+                """),
     ]
 
     /// The newest version.

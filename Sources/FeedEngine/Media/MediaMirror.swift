@@ -1,0 +1,166 @@
+import FeedKit
+import Foundation
+import Synchronization
+
+/// Mirrors the images named by a feed's media columns (``Column/media``) into the store, after
+/// its pass committed: it never delays the pass's commit, never fails it and never changes its
+/// rows.
+///
+/// Each URL is fetched through the engine's fetcher (its redirect rules and timeouts), at most
+/// ``concurrency`` at a time, without the feed's credentials (the request carries no header of
+/// the adapter's), with `max_media_size` as its size limit and no retry (a later pass is the
+/// retry). A host that cannot be reached (no connection, a timeout) is not asked again in the
+/// same pass: its other URLs fail with the same error, so an offline machine spends one
+/// attempt per host, not one per image. The body is kept only
+/// when its own first bytes show a JPEG, PNG, GIF or WebP image, whatever the server declared;
+/// it is stored once by SHA-256 with its URL's row in one transaction, so a crash never leaves a
+/// URL pointing at missing bytes. A URL already mirrored is revalidated with a conditional
+/// request once ``refreshAge`` has passed; a failed one waits
+/// ``retryBase`` (doubled with each further failure, at most a day) before the next pass tries
+/// it again.
+struct MediaMirror: Sendable {
+    var store: any StoreDriver
+    var fetcher: any Fetching
+    var context: FetchContext
+    /// Fetches in flight at once.
+    var concurrency = 4
+    /// How long a mirrored image is trusted before a pass revalidates it.
+    var refreshAge: TimeInterval = 86_400
+    /// The wait after a first failure.
+    var retryBase: TimeInterval = 60
+
+    /// Mirrors the media of `schemas` that `feed`'s rows name; `nil` when none has a media column.
+    func mirror(feed: String, schemas: [EntitySchema]) async -> (counts: MediaPassCounts, notes: [String])? {
+        let columns = schemas.flatMap { schema in schema.mediaColumns.map { (schema.name, $0) } }
+        guard !columns.isEmpty else { return nil }
+        var counts = MediaPassCounts()
+        var notes: [String] = []
+        let referenced: Set<String>
+        let records: [String: MediaURLRecord]
+        do {
+            var urls = Set<String>()
+            for (table, column) in columns {
+                urls.formUnion(try store.mediaReferences(feed: feed, table: table, column: column))
+            }
+            referenced = urls
+            try await store.forgetMediaURLs(feed: feed, keeping: referenced)
+            records = try store.mediaURLs(feed: feed)
+        } catch {
+            return (counts, ["media not mirrored: \(context.redactor.redact(String(describing: error)))"])
+        }
+        counts.referenced = referenced.count
+        let now = Date()
+        let due = referenced.sorted().filter { isDue(records[$0], now: now) }
+        counts.skipped = referenced.count - due.count
+        let unreachable = UnreachableHosts()
+        await withTaskGroup(of: Outcome.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < due.count, !Task.isCancelled else { return }
+                let url = due[next]
+                next += 1
+                group.addTask { await fetch(url, record: records[url], feed: feed, unreachable: unreachable) }
+            }
+            for _ in 0..<concurrency { startNext() }
+            while let outcome = await group.next() {
+                switch outcome {
+                case .fetched: counts.fetched += 1
+                case .unchanged: counts.unchanged += 1
+                case .failed(let note):
+                    counts.failed += 1
+                    notes.append(note)
+                case .cancelled: break
+                }
+                startNext()
+            }
+        }
+        if notes.count > 5 { notes = Array(notes.prefix(5)) + ["and \(notes.count - 5) more media not mirrored"] }
+        return (counts, notes)
+    }
+
+    private enum Outcome: Sendable {
+        case fetched, unchanged, failed(String), cancelled
+    }
+
+    /// Whether a pass fetches `url` now: never tried, failed and past its retry time, or
+    /// mirrored longer ago than ``refreshAge``.
+    private func isDue(_ record: MediaURLRecord?, now: Date) -> Bool {
+        guard let record else { return true }
+        if record.failures > 0 { return (record.retryAt ?? .distantPast) <= now }
+        guard record.hash != nil, let checked = record.checkedAt else { return true }
+        return now.timeIntervalSince(checked) >= refreshAge
+    }
+
+    private func fetch(_ url: String, record: MediaURLRecord?, feed: String, unreachable: UnreachableHosts) async
+        -> Outcome
+    {
+        let redacted = context.redactor.redact(url)
+        let host = URLComponents(string: url)?.host?.lowercased() ?? ""
+        do {
+            guard FetchRequest.isRemote(url) else {
+                // A path or a file:// URL in a row is never read from this machine's disk.
+                throw FetchError(.fileUnreadable("only http(s) images are mirrored"), url: redacted)
+            }
+            if let kind = unreachable.failure(of: host) { throw FetchError(kind, url: redacted) }
+            var request = FetchRequest(url: url, cacheable: false)
+            if record?.hash != nil {
+                if let etag = record?.etag { request.headers.append(HTTPHeader("If-None-Match", etag)) }
+                if let date = record?.lastModified { request.headers.append(HTTPHeader("If-Modified-Since", date)) }
+            }
+            var context = self.context
+            context.policy.maxResponseBytes = context.policy.maxMediaBytes
+            context.policy.retries = 0
+            let response: FetchResponse
+            do {
+                response = try await fetcher.fetch(request, context: context)
+            } catch let error as FetchError {
+                if case .transport = error.kind { unreachable.mark(host, error.kind) }
+                if case .timeout = error.kind { unreachable.mark(host, error.kind) }
+                throw error
+            }
+            guard let signature = MediaSignature(of: response.body) else {
+                throw MediaRefusal(
+                    url: redacted, declaredType: response.headers["content-type"],
+                    isSVG: Self.looksLikeSVG(response.body))
+            }
+            let media = FetchedMedia(hash: SHA256.hexDigest(response.body), signature: signature, bytes: response.body)
+            let validators = MediaValidators(
+                etag: response.headers["etag"], lastModified: response.headers["last-modified"])
+            try await store.recordMedia(media, feed: feed, url: url, validators: validators, at: Date())
+            return .fetched
+        } catch is CancellationError {
+            return .cancelled
+        } catch let error as FetchError where error.kind == .status(304) && record?.hash != nil {
+            let validators = MediaValidators(etag: record?.etag, lastModified: record?.lastModified)
+            do {
+                try await store.recordMedia(nil, feed: feed, url: url, validators: validators, at: Date())
+                return .unchanged
+            } catch {
+                return .failed("media \(redacted): \(context.redactor.redact(String(describing: error)))")
+            }
+        } catch {
+            let message = context.redactor.redact(String(describing: error))
+            let failures = (record?.failures ?? 0) + 1
+            let wait = min(retryBase * pow(2, Double(min(failures - 1, 20))), 86_400)
+            try? await store.recordMediaFailure(
+                feed: feed, url: url, error: message, retryAt: Date().addingTimeInterval(wait), at: Date())
+            return .failed("media not mirrored: \(message)")
+        }
+    }
+
+    /// Whether `body` begins, after blanks and an XML declaration or comments, with an `<svg`
+    /// element (for a clearer refusal; anything but an image is refused anyway).
+    static func looksLikeSVG(_ body: Data) -> Bool {
+        String(decoding: body.prefix(1024), as: UTF8.self).lowercased().contains("<svg")
+    }
+}
+
+/// The hosts a pass's mirroring could not reach, with the error, so that their other URLs are
+/// not tried again in the same pass.
+final class UnreachableHosts: Sendable {
+    private let hosts = Mutex<[String: FetchError.Kind]>([:])
+
+    func mark(_ host: String, _ kind: FetchError.Kind) { hosts.withLock { $0[host] = kind } }
+
+    func failure(of host: String) -> FetchError.Kind? { hosts.withLock { $0[host] } }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Mirrored media in a store (`_media`, `_media_urls`): what the engine's ``MediaMirror``
+/// writes after a pass commits, and what `serve`, `export --media`, `list` and `gc` read.
+///
+/// The bytes live in the store itself (a BLOB in the SQLite file, `bytea` on PostgreSQL): one
+/// file to copy for SQLite, one server for every machine on PostgreSQL, and an image and the
+/// row naming it always commit together (Benchmarks/media-storage.sh has the figures).
+protocol MediaStore: Sendable {
+    /// The distinct values of `column` in the rows of `table` that `feed` wrote, nulls and
+    /// empty texts left out.
+    func mediaReferences(feed: String, table: String, column: String) throws -> Set<String>
+    /// What `feed`'s media URLs recorded, by URL.
+    func mediaURLs(feed: String) throws -> [String: MediaURLRecord]
+    /// Records a fetch of `url` for `feed` in one transaction: the image (kept once by its hash)
+    /// and the URL's row pointing at it, or, with `media` nil (304 Not Modified), the URL's
+    /// check time and validators only.
+    func recordMedia(_ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date)
+        async throws
+    /// Records a failed fetch of `url` for `feed`: one more failure, the error (redacted), and
+    /// when to try again. A hash it had stays (the image already mirrored is still shown).
+    func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws
+    /// Forgets `feed`'s URLs that its rows no longer name.
+    func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws
+    /// The image of `hash`, or `nil`.
+    func media(hash: String) throws -> StoredMedia?
+    /// The hashes of the mirrored images of `urls` (any feed's), by URL.
+    func mediaHashes(urls: [String]) throws -> [String: String]
+    /// Per feed: media referenced, mirrored, failed, and the bytes of those mirrored.
+    func mediaSummaries() throws -> [String: MediaSummary]
+    /// Removes images that no URL row names and that were not fetched within `grace` before
+    /// `now`; returns how many and their bytes.
+    func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int)
+}
+
+/// One URL of `_media_urls`.
+struct MediaURLRecord: Sendable, Hashable {
+    var hash: String?
+    var etag: String?
+    var lastModified: String?
+    var checkedAt: Date?
+    var failures: Int
+    var retryAt: Date?
+}
+
+/// An image fetched and checked, ready to store.
+struct FetchedMedia: Sendable {
+    var hash: String
+    var signature: MediaSignature
+    var bytes: Data
+}
+
+/// The validators of a fetched image, for the next conditional request.
+struct MediaValidators: Sendable, Hashable {
+    var etag: String?
+    var lastModified: String?
+}
+
+/// An image as `serve` and `export --media` read it.
+public struct StoredMedia: Sendable {
+    public var hash: String
+    /// The media type its signature showed (`image/png`).
+    public var type: String
+    public var bytes: Data
+}
+
+/// Per feed, what `list` and the overview page show of its media.
+public struct MediaSummary: Sendable, Hashable, Codable {
+    /// The URLs its rows name in media columns.
+    public var referenced: Int
+    /// Those mirrored.
+    public var mirrored: Int
+    /// Those whose last fetch failed and that have no mirrored image.
+    public var failed: Int
+    /// The bytes of its mirrored images (an image two URLs share counted once).
+    public var bytes: Int
+
+    public init(referenced: Int = 0, mirrored: Int = 0, failed: Int = 0, bytes: Int = 0) {
+        self.referenced = referenced
+        self.mirrored = mirrored
+        self.failed = failed
+        self.bytes = bytes
+    }
+}

@@ -1,0 +1,78 @@
+import FeedEngine
+import FeedKit
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feedwork run` killed while it mirrors a feed's images: the rows are the pass's, every URL
+/// that names a hash names an image the store holds whole, and no file is left beside the store.
+@Suite("feedwork run: killed while mirroring media")
+struct MediaKillTests {
+    /// 40 distinct PNGs (a pixel row of a colour each), each answered after 300 ms.
+    static func image(_ number: Int) -> Data {
+        var png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+        png.append(Data("IHDR".utf8))
+        png.append(contentsOf: [0, 0, 0, UInt8(number + 1), 0, 0, 0, 1, 8, 2, 0, 0, 0])
+        png.append(Data(repeating: UInt8(number), count: 20_000))
+        return png
+    }
+
+    @Test func noHalfImageAndNoReferenceToMissingBytes() throws {
+        let directory = try FeedworkProcess.makeFolder("media-kill")
+        let server = try LoopbackServer { request in
+            if request.path == "/ads" {
+                let host = request.header("Host") ?? ""
+                let ads = (0..<40).map { #"{"id":\#($0),"picture":"http://\#(host)/img/\#($0).png"}"# }
+                return .json("[" + ads.joined(separator: ",") + "]")
+            }
+            guard let number = Int(request.path.dropFirst(5).dropLast(4)) else { return .status(404) }
+            return .data(Self.image(number), headers: [("Content-Type", "image/png")]).delayed(by: .milliseconds(300))
+        }
+        let yaml = """
+            feeds:
+              - name: ads
+                adapter: json
+                url: \(server.url("/ads"))
+                entity: ad
+                key: id
+                fields:
+                  id: int
+                  picture: media
+            """
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let killed = try FeedworkProcess.startCollecting(["run"], in: directory)
+        try server.waitForRequests(12)  // the listing, then images under way
+        killed.send(SIGKILL)
+        #expect(killed.finish().status != 0)
+
+        let store = try SQLiteStore(path: directory.appendingPathComponent("feeds.sqlite").path)
+        #expect(try store.query("PRAGMA integrity_check", arguments: []).first?.values.first == .text("ok"))
+        #expect(try store.query("SELECT count(*) AS n FROM ad", arguments: []).first?["n"] == .integer(40))
+        let dangling = try store.query(
+            "SELECT count(*) AS n FROM _media_urls u WHERE hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM _media m WHERE m.hash = u.hash)",
+            arguments: [])
+        #expect(dangling.first?["n"] == .integer(0))
+        let stored = try store.query("SELECT hash, size, hex(bytes) AS hex FROM _media", arguments: [])
+        #expect(!stored.isEmpty && stored.count < 40, "\(stored.count) images before the kill")
+        for row in stored {
+            guard case .text(let hash)? = row["hash"], case .text(let hex)? = row["hex"] else {
+                Issue.record("a row without its hash or bytes")
+                continue
+            }
+            let bytes = Data(
+                stride(from: 0, to: hex.utf8.count, by: 2).compactMap { offset -> UInt8? in
+                    let start = hex.index(hex.startIndex, offsetBy: offset)
+                    return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+                })
+            #expect(SHA256.hexDigest(bytes) == hash)
+            #expect(row["size"] == .integer(Int64(bytes.count)))
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files.allSatisfy { $0 == "feeds.yaml" || $0.hasPrefix("feeds.sqlite") }, "\(files)")
+
+        // The next run mirrors the rest.
+        let next = try FeedworkProcess.run(["run"], in: directory)
+        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+        #expect(try store.query("SELECT count(*) AS n FROM _media", arguments: []).first?["n"] == .integer(40))
+    }
+}
