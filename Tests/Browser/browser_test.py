@@ -84,6 +84,24 @@ def test_classified_cards_of_one_category_come_urgent_first(browser, context):
     assert urgent[0], "no urgent ad first"
 
 
+def test_mirrored_images_show_from_the_store_and_a_placeholder_where_one_failed(browser, context):
+    open_page(browser, context, "/entities/classified?feed=mirrored-ads", "cards-mirrored")
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script(
+        "return Array.from(document.images).every(function (i) { return i.complete; })"))
+    browser.save_screenshot(os.path.join(context.screenshots, "cards-mirrored.png"))
+    cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
+    assert len(cards) == 12, len(cards)
+    images = browser.find_elements(By.CSS_SELECTOR, "article.card img")
+    assert len(images) == 11, len(images)
+    for image in images:
+        source = image.get_attribute("src")
+        assert re.search(r"/media/[0-9a-f]{64}$", source), source
+        assert browser.execute_script("return arguments[0].naturalWidth", image) > 0, f"{source} did not load"
+    placeholders = browser.find_elements(By.CSS_SELECTOR, "article.card .placeholder")
+    assert len(placeholders) == 1, len(placeholders)
+    assert placeholders[0].text.endswith("/img/missing.png"), placeholders[0].text
+
+
 def column_values(browser, field):
     headers = [header.get_attribute("data-field") for header in browser.find_elements(By.CSS_SELECTOR, "a.sort")]
     index = headers.index(field)
@@ -301,6 +319,7 @@ def test_an_entity_page_opens_its_view_in_sql(browser, context):
 
 def test_pages_log_no_console_errors(browser, context):
     paths = ["/", "/feeds/leboncoin", "/entities", "/entities/classified", "/entities/fruit?view=table",
+             "/entities/classified?feed=mirrored-ads",
              "/entities/flight_offer", "/basket?Milk=1&Eggs=2&currency=EUR", "/sql?sql=SELECT%20*%20FROM%20_runs"]
     errors = []
     # Only these pages' messages: the SQL tests leave their refused statements' 400s in the log.

@@ -11,6 +11,13 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 source "$repo/scripts/scratch-serve.sh"
 require_executables FEEDWORK FEEDWORK_SELENIUM_PYTHON FEEDWORK_CHROMIUM FEEDWORK_CHROMEDRIVER
 scratch_folder "$repo/Tests/Browser/items.yaml"
+# A loopback image server for the feed `mirrored-ads`, whose images the run mirrors.
+"$FEEDWORK_SELENIUM_PYTHON" "$repo/Tests/Browser/image_server.py" "$repo" "$work" &
+images=$!
+trap 'kill "$images" 2>/dev/null || true; if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+for _ in $(seq 1 600); do [[ -f "$work/mirrored.yaml" ]] && break; sleep 0.1; done
+[[ -f "$work/mirrored.yaml" ]] || { echo "the image server did not start"; exit 1; }
+{ echo; cat "$work/mirrored.yaml"; } >> "$work/feeds.yaml"
 "$FEEDWORK_SELENIUM_PYTHON" "$repo/Tests/Browser/generate_items.py" "$work/items.json" 100000
 cp "$repo/Tests/Browser/ads.json" "$work/ads.json"
 run_and_serve

@@ -32,6 +32,18 @@ public struct FeedOverview: Sendable {
     public var nextRun: String? = nil
     /// The worker holding the feed (running its pass) while its lease lasts.
     public var worker: String? = nil
+    /// The images its rows name in media columns: referenced, mirrored, failed and their bytes;
+    /// `nil` for a feed with none.
+    public var media: MediaSummary? = nil
+
+    /// The media column of `list` and the overview: `3/4 mirrored, 1 failed, 120 KB`; `nil`
+    /// for a feed with no media.
+    public var mediaText: String? {
+        guard let media, media.referenced > 0 else { return nil }
+        let failed = media.failed > 0 ? ", \(media.failed) failed" : ""
+        let bytes = ByteCountFormatter.string(fromByteCount: Int64(media.bytes), countStyle: .binary)
+        return "\(media.mirrored)/\(media.referenced) mirrored\(failed), \(bytes)"
+    }
 
     /// The last run, if the feed ran.
     public var last: RunRecord? { recent.first }
@@ -99,6 +111,8 @@ extension FeedOverview {
         for row in cursorRows {
             if case .text(let feed)? = row["feed"], case .text(let value)? = row["value"] { cursors[feed] = value }
         }
+        // A store that cannot say (one opened read-only before its media tables existed) shows none.
+        let media = (try? await store.mediaSummaries()) ?? [:]
         let now = Date()
         var overviews: [FeedOverview] = []
         for feed in feeds {
@@ -116,7 +130,7 @@ extension FeedOverview {
                     enabled: feed.enabled, recent: recent, rows: rows,
                     rejects: rejects[feed.name] ?? 0, cursor: cursors[feed.name], schedule: feed.schedule,
                     nextRun: feed.schedule == nil ? nil : entry.map { Timestamp.string($0.nextRunAt) },
-                    worker: leased ? entry?.worker : nil))
+                    worker: leased ? entry?.worker : nil, media: media[feed.name]))
         }
         return overviews
     }

@@ -32,6 +32,7 @@ public struct ServeError: Error, Sendable, HTTPResponseError, CustomStringConver
     static func noRecord(entity: String, feed: String, key: String) -> ServeError {
         .notFound("no record '\(key)' of feed '\(feed)' in '\(entity)'")
     }
+    static func noMedia(_ hash: String) -> ServeError { .notFound("no mirrored image '\(hash)' in this store") }
     static var noPricing: ServeError { .notFound("this server prices no baskets") }
 
     /// A store error as an answer: a request that does not fit the store is the client's

@@ -39,6 +39,8 @@ struct ListCommand: AsyncParsableCommand {
         @NullWhenAbsent var nextRun: String?
         /// The worker running its pass now.
         @NullWhenAbsent var worker: String?
+        /// The images its rows name in media columns: referenced, mirrored, failed, bytes.
+        @NullWhenAbsent var media: MediaSummary?
     }
 
     func run() async throws {
@@ -57,7 +59,7 @@ struct ListCommand: AsyncParsableCommand {
                             status: $0.status,
                             rows: Dictionary($0.rows.map { ($0.entity, $0.rows) }, uniquingKeysWith: +),
                             cursor: $0.cursor, schedule: $0.schedule?.description, nextRun: $0.nextRun,
-                            worker: $0.worker)
+                            worker: $0.worker, media: $0.media)
                     }))
             return
         }
@@ -65,9 +67,11 @@ struct ListCommand: AsyncParsableCommand {
         let cursors = overview.contains { $0.cursor != nil }
         // So do the schedule columns, once a feed has a schedule.
         let schedules = overview.contains { $0.schedule != nil }
+        // And the media column, once a feed's rows name images to mirror.
+        let media = overview.contains { $0.mediaText != nil }
         var table = TextTable(
             ["feed", "adapter", "enabled", "last run", "status", "rows"] + (cursors ? ["cursor"] : [])
-                + (schedules ? ["schedule", "next run", "worker"] : []))
+                + (schedules ? ["schedule", "next run", "worker"] : []) + (media ? ["media"] : []))
         for feed in overview {
             table.add(
                 [
@@ -75,7 +79,8 @@ struct ListCommand: AsyncParsableCommand {
                     feed.rows.map { "\($0.entity) \($0.rows)" }.joined(separator: ", "),
                 ] + (cursors ? [feed.cursor ?? "-"] : [])
                     + (schedules
-                        ? [feed.schedule?.description ?? "-", feed.nextRun ?? "-", feed.worker ?? "-"] : []))
+                        ? [feed.schedule?.description ?? "-", feed.nextRun ?? "-", feed.worker ?? "-"] : [])
+                    + (media ? [feed.mediaText ?? "-"] : []))
         }
         Console.print(table.rendered)
     }

@@ -16,7 +16,9 @@ enum Assets {
         .status-stale,.status-ok_with_rejects{background:#ffc}
         pre{background:#f4f4f4;padding:6px;max-width:60em;overflow:auto}
         .cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:#fff;border:1px solid #ddd;width:220px;padding:8px}
-        .card img{width:100%;height:140px;object-fit:cover;background:#eee}.badge{background:#c00;color:#fff;padding:1px 6px;font-size:11px;font-weight:bold}
+        .card img{width:100%;height:140px;object-fit:cover;background:#eee}
+        .placeholder{height:140px;background:#eee;color:#666;display:flex;flex-direction:column;justify-content:center;align-items:center;text-align:center;font-size:12px;overflow:hidden}
+        .placeholder small{word-break:break-all;padding:0 6px;font-size:10px}img.media{max-width:320px;max-height:240px}.badge{background:#c00;color:#fff;padding:1px 6px;font-size:11px;font-weight:bold}
         .card h3{font-size:15px;margin:6px 0}.price{font-weight:bold}.buy{background:#2a6;color:#fff;padding:3px 10px;text-decoration:none}
         .condition{background:#eef;padding:2px 6px;border-radius:3px}.facet{display:inline-block;vertical-align:top;margin-right:24px}
         .command{font-size:12px;color:#555}.note{background:#ffd;padding:4px 8px}.run-note{color:#665;font-size:12px;overflow-wrap:anywhere}

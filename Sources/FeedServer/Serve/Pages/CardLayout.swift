@@ -6,6 +6,9 @@ import FeedKit
 /// boolean (`is_urgent` reads URGENT) and a BUY link (`link`).
 struct CardLayout {
     var image: String
+    /// Whether the image column is mirrored (``Column/media``): its cards show the mirrored
+    /// image from `/media/<hash>`, or a placeholder with the URL, never the remote URL.
+    var mirrors: Bool
     var title: String
     var money: String?
     var link: String?
@@ -18,6 +21,7 @@ struct CardLayout {
         func column(_ role: ColumnRole) -> String? { schema.columns.first { $0.role == role }?.name }
         guard let image = column(.image), let title = column(.title) else { return nil }
         self.image = image
+        mirrors = schema.columns.first { $0.name == image }?.media ?? false
         self.title = title
         money = column(.money)
         link = column(.link)
@@ -25,10 +29,17 @@ struct CardLayout {
         details = schema.columns.filter { [.timestamp, .date].contains($0.type) }.map(\.name)
     }
 
-    /// The card of `row`. With a `search`, its title and its other `searched` columns (as a
-    /// line of text, cut at ``PageRoutes/cellLength``) show the words found marked.
+    /// The image URLs of `rows`, for ``StoreBrowser/mediaHashes(urls:)``.
+    func imageURLs(page: EntityPage) -> [String] {
+        page.rows.compactMap { ValueText.plain(page.value(image, in: $0)) }
+    }
+
+    /// The card of `row`; `mirrored` holds the hashes of the mirrored images by URL. With a
+    /// `search`, its title and its other `searched` columns (as a line of text, cut at
+    /// ``PageRoutes/cellLength``) show the words found marked.
     func card(
-        page: EntityPage, row: [FieldValue], record: String, search: SearchQuery? = nil, searched: [String] = []
+        page: EntityPage, row: [FieldValue], record: String, mirrored: [String: String] = [:],
+        search: SearchQuery? = nil, searched: [String] = []
     ) -> [String: Any] {
         func text(_ name: String?) -> String {
             guard let name, let field = page.fields.first(where: { $0.name == name }) else { return "" }
@@ -43,10 +54,11 @@ struct CardLayout {
                 page.value(name, in: row) == .integer(1) || page.value(name, in: row) == .bool(true)
                     ? [name.hasPrefix("is_") ? String(name.dropFirst(3)).uppercased() : name.uppercased()] : nil
             } ?? []
-        let image = text(image)
+        let url = text(image)
         let link = text(link)
+        let (image, placeholder) = Self.picture(url, mirrors: mirrors, mirrored: mirrored)
         return [
-            "key": ValueText.plain(page.value("_key", in: row)) ?? "", "image": Self.isWebURL(image) ? image : "",
+            "key": ValueText.plain(page.value("_key", in: row)) ?? "", "image": image, "placeholder": placeholder,
             "titleHTML": search.map { $0.highlighted(text(title)) } ?? TableBody.escape(text(title)),
             "snippets": searched.filter { $0 != title }.compactMap { name -> String? in
                 let value = text(name)
@@ -57,6 +69,16 @@ struct CardLayout {
             "money": price, "badges": badges, "record": record,
             "link": Self.isWebURL(link) ? link : "", "details": details.map { "\($0): \(text($0))" },
         ]
+    }
+
+    /// What shows a picture at `url`: the `src` of an image, or the URL for a placeholder.
+    /// A mirrored column shows its image from the store or the placeholder; another shows the
+    /// remote image. Either way only http(s) URLs are shown as images.
+    static func picture(_ url: String, mirrors: Bool, mirrored: [String: String]) -> (src: String, placeholder: String)
+    {
+        guard mirrors else { return (isWebURL(url) ? url : "", "") }
+        if let hash = mirrored[url] { return ("/media/\(hash)", "") }
+        return ("", url.isEmpty ? "no image" : url)
     }
 
     /// Only http(s) URLs become links or images: never `javascript:` or `data:`.

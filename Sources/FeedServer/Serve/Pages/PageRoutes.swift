@@ -27,6 +27,23 @@ struct PageRoutes: Sendable {
                 key: try context.parameters.decoded("key"))
         }
         router.get("/basket") { request, _ in try await basket(request.uri.queryParameters) }
+        router.get("/media/:hash") { _, context in try await media(try context.parameters.decoded("hash")) }
+    }
+
+    /// A mirrored image by its hash: its own type, never sniffed, kept for a year by any cache
+    /// (its name is its content), and sandboxed should a browser open it as a document.
+    private func media(_ hash: String) async throws -> Response {
+        let browser = self.browser
+        guard let media = try await Blocking.read({ try browser.media(hash: hash) }) else {
+            throw ServeError.noMedia(hash)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: media.type, .cacheControl: "public, max-age=31536000, immutable",
+                .contentSecurityPolicy: "sandbox", .xContentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: media.bytes)))
     }
 
     private func asset(_ text: String, type: String) -> Response {
@@ -64,6 +81,7 @@ struct PageRoutes: Sendable {
                 "counts": last.map { "\($0.inserted) / \($0.updated) / \($0.unchanged) / \($0.deleted)" } ?? "",
                 "chart": Chart.svg(summary.recent, feed: summary.name, schedule: settings.schedules[summary.name]),
                 "rejects": summary.rejects > 0 ? String(summary.rejects) : "",
+                "media": summary.mediaText ?? "",
                 "rows": summary.rows.map {
                     ["entity": $0.entity, "entityPath": Pages.segment($0.entity), "rows": $0.rows]
                 },
@@ -198,11 +216,13 @@ struct PageRoutes: Sendable {
             "next": page.next.map { view.query(["after": $0.token]) } ?? "",
         ]
         if showCards, let cards {
+            let urls = cards.mirrors ? cards.imageURLs(page: page) : []
+            let mirrored = urls.isEmpty ? [:] : try await Blocking.read { try browser.mediaHashes(urls: urls) }
             context["cards"] = [
                 "items": page.rows.map {
                     cards.card(
-                        page: page, row: $0, record: Self.recordPath(name, page: page, row: $0), search: search,
-                        searched: searched)
+                        page: page, row: $0, record: Self.recordPath(name, page: page, row: $0), mirrored: mirrored,
+                        search: search, searched: searched)
                 }
             ]
         }
@@ -270,6 +290,12 @@ struct PageRoutes: Sendable {
             throw ServeError.noRecord(entity: entity, feed: feed, key: key)
         }
         let versions = record.versions
+        let reader = browser
+        let mediaColumns = Set(try await Blocking.read { try reader.schema(of: entity) }?.mediaColumns ?? [])
+        let urls = versions.rows.flatMap { row in
+            mediaColumns.compactMap { ValueText.plain(versions.value($0, in: row)) }
+        }
+        let mirrored = urls.isEmpty ? [:] : try await Blocking.read { try reader.mediaHashes(urls: urls) }
         let context: [String: Any] = [
             "versions": versions.rows.enumerated().map { index, row -> [String: Any] in
                 [
@@ -278,9 +304,14 @@ struct PageRoutes: Sendable {
                         field -> [String: Any] in
                         let value = versions.value(field.name, in: row)
                         let text = ValueText.display(value, field: field)
+                        var picture = (src: "", placeholder: "")
+                        if mediaColumns.contains(field.name), let url = ValueText.plain(value) {
+                            picture = CardLayout.picture(url, mirrors: true, mirrored: mirrored)
+                        }
                         return [
                             "name": field.name, "text": text,
                             "json": field.type == .json && value != .null ? ValueText.pretty(text) : "",
+                            "image": picture.src, "placeholder": picture.placeholder,
                         ]
                     },
                 ]

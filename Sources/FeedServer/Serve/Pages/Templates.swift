@@ -22,13 +22,13 @@ enum Templates {
     static let overview = """
         {{#refreshing}}<p class="note" id="refreshing">A run is in progress: this page refreshes every 5 seconds.</p>{{/refreshing}}
         {{^feeds}}<p>No feed has run on this store yet: run <code>feedwork run</code>.</p>{{/feeds}}
-        <table class="feeds" id="feeds"><thead><tr><th>feed</th><th>adapter</th><th>last run</th><th>status</th><th>new / updated / unchanged / deleted</th><th>recent runs (duration, rows)</th><th>rows</th><th>rejects</th></tr></thead><tbody>
+        <table class="feeds" id="feeds"><thead><tr><th>feed</th><th>adapter</th><th>last run</th><th>status</th><th>new / updated / unchanged / deleted</th><th>recent runs (duration, rows)</th><th>rows</th><th>rejects</th><th>media</th></tr></thead><tbody>
         {{#feeds}}<tr class="feed" data-feed="{{feed}}">
         <td>{{#ran}}<a href="/feeds/{{feedPath}}">{{feed}}</a>{{/ran}}{{^ran}}{{feed}}{{/ran}}</td><td>{{adapter}}</td><td>{{time}}</td>
         <td><span class="status status-{{statusClass}}">{{status}}</span>{{#error}}<div class="error">{{error}}</div>{{/error}}{{#notes}}<div class="run-note">{{.}}</div>{{/notes}}</td>
         <td class="num">{{counts}}</td><td>{{{chart}}}</td>
         <td>{{#rows}}<a href="/entities/{{entityPath}}?feed={{feedQuery}}">{{entity}}</a> {{rows}}<br>{{/rows}}</td>
-        <td class="num">{{#rejects}}<a href="/feeds/{{feedPath}}#rejects">{{rejects}}</a>{{/rejects}}{{^rejects}}0{{/rejects}}</td></tr>
+        <td class="num">{{#rejects}}<a href="/feeds/{{feedPath}}#rejects">{{rejects}}</a>{{/rejects}}{{^rejects}}0{{/rejects}}</td><td class="media">{{media}}</td></tr>
         {{/feeds}}</tbody></table>
         """
 
@@ -74,7 +74,7 @@ enum Templates {
         <br><code class="command">{{command}}</code></p>
         <div id="facets" data-src="/api/entities/{{entityPath}}/facets?{{downloadQuery}}"></div>
         {{#cards}}<div class="cards" id="cards">{{#items}}<article class="card" data-key="{{key}}">
-        {{#image}}<img src="{{image}}" alt="" loading="lazy">{{/image}}
+        {{#image}}<img src="{{image}}" alt="" loading="lazy">{{/image}}{{#placeholder}}<div class="placeholder" title="{{placeholder}}"><span>image not mirrored</span><small>{{placeholder}}</small></div>{{/placeholder}}
         {{#badges}}<span class="badge">{{.}}</span>{{/badges}}
         <h3><a href="{{record}}">{{{titleHTML}}}</a></h3>
         {{#snippets}}<p class="snippet">{{{.}}}</p>{{/snippets}}
@@ -88,7 +88,7 @@ enum Templates {
         """
 
     static let record = """
-        {{#versions}}<h2>{{heading}}</h2><table class="record">{{#fields}}<tr><th>{{name}}</th><td>{{#json}}<pre>{{json}}</pre>{{/json}}{{^json}}{{text}}{{/json}}</td></tr>{{/fields}}</table>{{/versions}}
+        {{#versions}}<h2>{{heading}}</h2><table class="record">{{#fields}}<tr><th>{{name}}</th><td>{{#json}}<pre>{{json}}</pre>{{/json}}{{^json}}{{text}}{{/json}}{{#image}}<br><img class="media" src="{{image}}" alt="">{{/image}}{{#placeholder}}<div class="placeholder"><span>image not mirrored</span></div>{{/placeholder}}</td></tr>{{/fields}}</table>{{/versions}}
         {{#children}}<h2>{{name}}</h2><table><thead><tr>{{#columns}}<th>{{.}}</th>{{/columns}}</tr></thead><tbody>{{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}</tbody></table>{{/children}}
         """
 
