@@ -42,9 +42,11 @@ public struct ExportManifest: Sendable, Hashable, Codable {
     /// When the export was taken (ISO 8601 UTC).
     public var exportedAt: String
     public var entities: [Entry]
+    /// With `export --media`: the mirrored images copied into `media/` beside the files.
+    public var media: Int?
 
     enum CodingKeys: String, CodingKey {
-        case format, run, entities
+        case format, run, entities, media
         case changedSince = "changed_since"
         case exportedAt = "exported_at"
     }

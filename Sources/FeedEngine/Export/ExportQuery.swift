@@ -43,9 +43,10 @@ public struct ExportQuery: Sendable {
         if let search { builder.conditions.append(search.condition) }
         for filter in request.filters { try builder.add(filter) }
         if let bound = request.changedSince { builder.add(bound) }
+        if request.keyset == nil { fields = ExportQuery.withMediaFields(fields, request: request, schemas: schemas) }
         var order = try builder.orderClause(request.order)
         if let search, request.order.isEmpty { order = "\(search.rank) DESC, \(dialect.tiebreak)" }
-        var selected = fields.map(dialect.select)
+        var selected = fields.map { field in field.media.map(ExportQuery.mediaSelect) ?? dialect.select(field) }
         if let keyset = request.keyset {
             let clauses = try KeysetClauses(keyset, table: table, dialect: dialect, rank: search?.rank)
             order = clauses.order

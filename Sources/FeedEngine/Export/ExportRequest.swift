@@ -28,6 +28,19 @@ public struct ExportRequest: Sendable, Hashable {
     /// Only rows whose full-text index (the entity's `search:`) holds these words, best
     /// matches first unless an order (or a keyset's sort) is given; see ``SearchQuery``.
     public var search: SearchQuery?
+    /// What is written beside each media column (``FeedKit/Column/media``) of an entity when
+    /// no `columns` are named: the mirrored image's hash (the default), its path in an
+    /// `export --media` folder too, or nothing. Keyset pages (serve's pages) never add them.
+    public var media: MediaColumns = .hashes
+
+    /// The columns an export adds beside a media column.
+    public enum MediaColumns: Sendable, Hashable {
+        case none
+        /// `<column>_media`, the hash.
+        case hashes
+        /// `<column>_media` and `<column>_path`, `media/<hash>.<ext>`.
+        case paths
+    }
 
     public init(entity: String) { self.entity = entity }
 }

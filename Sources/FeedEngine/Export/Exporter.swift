@@ -14,7 +14,7 @@ import Foundation
 /// let rows = try await Exporter(config: config).export(request, format: .csv, to: .standardOutput())
 /// ```
 public struct Exporter: Sendable {
-    private let store: any StoreReading
+    let store: any StoreReading
 
     /// Exports from `store`.
     init(store: any StoreReading) { self.store = store }
@@ -106,7 +106,7 @@ public struct Exporter: Sendable {
     /// tombstones and the manifest gives their count.
     public func exportAll(
         format: ExportFormat, to directory: String, feeds: [String] = [], changedSince: ChangedSince? = nil,
-        changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false
+        changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false, media: Bool = false
     ) async throws -> ExportManifest {
         if includeDeleted, changedSince == nil { throw DeletedRows.needsChangedSince }
         let schemas = try await storedSchemas()
@@ -117,7 +117,7 @@ public struct Exporter: Sendable {
             throw ExportError.runtime("cannot create the folder \(directory): \(error.localizedDescription)")
         }
         let folder = URL(fileURLWithPath: directory)
-        let manifest = try await read { snapshot in
+        var manifest = try await read { snapshot in
             let run = try snapshot.completeRun()
             var entries: [ExportManifest.Entry] = []
             for table in ExportTable.all(in: schemas) {
@@ -126,6 +126,7 @@ public struct Exporter: Sendable {
                 request.changedSince = changedSince
                 request.includeMeta = includeMeta
                 request.includeDeleted = includeDeleted
+                request.media = media ? .paths : .hashes
                 let query = try ExportQuery.build(request, schemas: schemas, dialect: snapshot.dialect)
                 let file = "\(table.name).\(format.fileExtension)"
                 let count = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
@@ -142,6 +143,7 @@ public struct Exporter: Sendable {
                 format: format, run: run, changedSince: changedSinceText, exportedAt: Timestamp.string(Date()),
                 entities: entries)
         }
+        if media { manifest.media = try await copyMedia(feeds: feeds, into: folder.appendingPathComponent("media")) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = try encoder.encode(manifest)

@@ -56,6 +56,7 @@ struct ExportCommand: AsyncParsableCommand {
               feedwork export fruit --changed-since 41 --include-meta
               feedwork export fruit --changed-since 41 --include-deleted
               feedwork export --all --output-dir out --format csv
+              feedwork export --all --output-dir out --media
               feedwork export fruit --format singer
               feedwork export --all --format singer --changed-since state.json
             """)
@@ -115,6 +116,12 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "After the changed rows, the rows deleted since --changed-since (marked _deleted).")
     var includeDeleted = false
 
+    @Flag(
+        help:
+            "With --all --output-dir: copy the mirrored images into DIR/media/ (named by hash) and add each media column's <column>_path."
+    )
+    var media = false
+
     private func optionProblem() -> String? {
         if format == .singer {
             if outputDir != nil { return "--format singer writes one stream (stdout or --output), not --output-dir" }
@@ -136,6 +143,9 @@ struct ExportCommand: AsyncParsableCommand {
         } else {
             guard entity != nil else { return "name an entity to export, or use --all --output-dir DIR" }
             guard outputDir == nil else { return "--output-dir goes with --all; use --output for one entity" }
+        }
+        if media, !all || outputDir == nil {
+            return "--media copies images into a folder: use it with --all --output-dir DIR"
         }
         if let limit, limit < 0 { return "--limit must be 0 or more" }
         if includeDeleted, changedSince == nil { return DeletedRows.needsChangedSince.message }
@@ -172,11 +182,12 @@ struct ExportCommand: AsyncParsableCommand {
         } else if all, let outputDir {
             let manifest = try await exporter.exportAll(
                 format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
-                changedSinceText: self.changedSince, includeMeta: includeMeta, includeDeleted: includeDeleted)
+                changedSinceText: self.changedSince, includeMeta: includeMeta, includeDeleted: includeDeleted,
+                media: media)
             let rows = manifest.entities.reduce(0) { $0 + $1.rows }
             let deleted = manifest.entities.reduce(0) { $0 + ($1.deleted ?? 0) }
             Console.error(
-                "exported \(manifest.entities.count) table(s), \(rows) row(s)\(includeDeleted ? ", \(deleted) deleted" : "") to \(outputDir) (complete up to run \(manifest.run))"
+                "exported \(manifest.entities.count) table(s), \(rows) row(s)\(includeDeleted ? ", \(deleted) deleted" : "")\(manifest.media.map { ", \($0) image(s)" } ?? "") to \(outputDir) (complete up to run \(manifest.run))"
             )
         } else if let entity {
             let request = try makeRequest(entity: entity, changedSince: changedSince)
