@@ -17,9 +17,9 @@ struct MediaKillTests {
         return png
     }
 
-    @Test func noHalfImageAndNoReferenceToMissingBytes() throws {
-        let directory = try FeedworkProcess.makeFolder("media-kill")
-        let server = try LoopbackServer { request in
+    /// The listing of 40 ads and their images, each image answered after 300 ms.
+    static func server() throws -> LoopbackServer {
+        try LoopbackServer { request in
             if request.path == "/ads" {
                 let host = request.header("Host") ?? ""
                 let ads = (0..<40).map { #"{"id":\#($0),"picture":"http://\#(host)/img/\#($0).png"}"# }
@@ -28,8 +28,13 @@ struct MediaKillTests {
             guard let number = Int(request.path.dropFirst(5).dropLast(4)) else { return .status(404) }
             return .data(Self.image(number), headers: [("Content-Type", "image/png")]).delayed(by: .milliseconds(300))
         }
+    }
+
+    /// Writes feeds.yaml (after `storeLines`) and runs `feedwork run`, killed once the listing
+    /// and 11 images have been asked for: images are under way.
+    static func killWhileMirroring(in directory: URL, server: LoopbackServer, storeLines: String = "") throws {
         let yaml = """
-            feeds:
+            \(storeLines)feeds:
               - name: ads
                 adapter: json
                 url: \(server.url("/ads"))
@@ -41,9 +46,15 @@ struct MediaKillTests {
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let killed = try FeedworkProcess.startCollecting(["run"], in: directory)
-        try server.waitForRequests(12)  // the listing, then images under way
+        try server.waitForRequests(12)
         killed.send(SIGKILL)
         #expect(killed.finish().status != 0)
+    }
+
+    @Test func noHalfImageAndNoReferenceToMissingBytes() throws {
+        let directory = try FeedworkProcess.makeFolder("media-kill")
+        let server = try Self.server()
+        try Self.killWhileMirroring(in: directory, server: server)
 
         let store = try SQLiteStore(path: directory.appendingPathComponent("feeds.sqlite").path)
         #expect(try store.query("PRAGMA integrity_check", arguments: []).first?.values.first == .text("ok"))
@@ -74,5 +85,29 @@ struct MediaKillTests {
         let next = try FeedworkProcess.run(["run"], in: directory)
         #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
         #expect(try store.query("SELECT count(*) AS n FROM _media", arguments: []).first?["n"] == .integer(40))
+    }
+
+    @Test func onPostgreSQLTooNoURLPointsAtMissingBytes() throws {
+        guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
+        defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
+        let directory = try FeedworkProcess.makeFolder("media-kill-postgres")
+        let server = try Self.server()
+        try Self.killWhileMirroring(in: directory, server: server, storeLines: "store: \(url)\nschema: \(schema)\n")
+        func value(_ sql: String) throws -> String { try PostgresStoreCommandTests.psql(url, sql) }
+        #expect(try value("SELECT count(*) FROM \(schema).ad") == "40")
+        let dangling = """
+            SELECT count(*) FROM \(schema)._media_urls u WHERE hash IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM \(schema)._media m WHERE m.hash = u.hash)
+            """
+        #expect(try value(dangling) == "0")
+        let stored = Int(try value("SELECT count(*) FROM \(schema)._media")) ?? 0
+        #expect(stored > 0 && stored < 40, "\(stored) images before the kill")
+        let whole =
+            "SELECT count(*) FROM \(schema)._media WHERE encode(sha256(bytes), 'hex') = hash AND length(bytes) = size"
+        #expect(try value(whole) == String(stored))
+
+        let next = try FeedworkProcess.run(["run"], in: directory)
+        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+        #expect(try value("SELECT count(*) FROM \(schema)._media") == "40")
     }
 }
