@@ -112,6 +112,8 @@ public struct JSONAdapter: FeedAdapter {
     static let mappingVersion = 3
 
     let requests: RequestPlan
+    /// The feed's `url` as written, whose origin its mirrored images' credentials are for.
+    let feedURL: String
     let paginator: Paginator
     /// Where each page says what follows it.
     let pageFacts: PageFactReader
@@ -217,6 +219,7 @@ public struct JSONAdapter: FeedAdapter {
         try Self.checkPageValues(
             requests, paginator: paging.paginator, forEach: follower != nil, windowed: cursor?.window != nil)
         self.requests = requests
+        feedURL = options.url
         self.mode = mode
         self.records = records
         mapper = compiled.mapper

@@ -14,8 +14,9 @@ extension PassRunner {
         guard committed.contains(outcome.status), !engine.offline, engine.deliversOutbox, feed.policy.mirrorsMedia,
             !Task.isCancelled
         else { return nil }
-        let mirror = MediaMirror(
+        var mirror = MediaMirror(
             store: engine.store, fetcher: engine.fetcher, context: pass.context, retryBase: engine.mediaRetryBase)
+        mirror.authorization = { [adapter = feed.adapter] url in adapter.mediaHeaders(for: url) }
         return await mirror.mirror(feed: feed.name, schemas: feed.adapter.entities.map(\.schema))
     }
 }

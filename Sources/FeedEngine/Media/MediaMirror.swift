@@ -7,8 +7,9 @@ import Synchronization
 /// rows.
 ///
 /// Each URL is fetched through the engine's fetcher (its redirect rules and timeouts), at most
-/// ``concurrency`` at a time, without the feed's credentials (the request carries no header of
-/// the adapter's), with `max_media_size` as its size limit and no retry (a later pass is the
+/// ``concurrency`` at a time, with the feed's credentials only on the feed's own origin
+/// (``authorization``; the fetcher drops them on a redirect to another host), with
+/// `max_media_size` as its size limit and no retry (a later pass is the
 /// retry). A host that cannot be reached (no connection, a timeout) is not asked again in the
 /// same pass: its other URLs fail with the same error, so an offline machine spends one
 /// attempt per host, not one per image. The body is kept only
@@ -28,6 +29,9 @@ struct MediaMirror: Sendable {
     var refreshAge: TimeInterval = 86_400
     /// The wait after a first failure.
     var retryBase: TimeInterval = 60
+    /// The feed's credentials for an image URL (``FeedAdapter/mediaHeaders(for:)``): only on
+    /// the feed's own origin.
+    var authorization: @Sendable (String) -> [HTTPHeader] = { _ in [] }
 
     /// Mirrors the media of `schemas` that `feed`'s rows name; `nil` when none has a media column.
     func mirror(feed: String, schemas: [EntitySchema]) async -> (counts: MediaPassCounts, notes: [String])? {
@@ -102,7 +106,7 @@ struct MediaMirror: Sendable {
                 throw FetchError(.fileUnreadable("only http(s) images are mirrored"), url: redacted)
             }
             if let kind = unreachable.failure(of: host) { throw FetchError(kind, url: redacted) }
-            var request = FetchRequest(url: url, cacheable: false)
+            var request = FetchRequest(url: url, headers: authorization(url), cacheable: false)
             if record?.hash != nil {
                 if let etag = record?.etag { request.headers.append(HTTPHeader("If-None-Match", etag)) }
                 if let date = record?.lastModified { request.headers.append(HTTPHeader("If-Modified-Since", date)) }

@@ -54,6 +54,12 @@ public protocol FeedAdapter: Sendable {
     /// Outbox URLs to record when a pass fails (in their own transaction, since the pass's own
     /// transaction is rolled back). Defaults to none.
     func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String]
+
+    /// The headers that authenticate the request for a mirrored image at `url` (a value of a
+    /// ``Column/media`` column): the feed's own credentials, and only when `url` is on the
+    /// feed's own origin (scheme, host and port), so that no image host sees them. Defaults to
+    /// none.
+    func mediaHeaders(for url: String) -> [HTTPHeader]
 }
 
 extension FeedAdapter {
@@ -66,6 +72,8 @@ extension FeedAdapter {
     public var secrets: [String] { [] }
 
     public var parentEntities: [ParentEntity] { [] }
+
+    public func mediaHeaders(for url: String) -> [HTTPHeader] { [] }
 }
 
 /// An entity whose stored rows a feed's pass reads (``FeedAdapter/parentEntities``), and the

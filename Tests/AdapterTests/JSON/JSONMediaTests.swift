@@ -190,3 +190,30 @@ struct JSONMediaTests {
         #expect(try plain.config().feeds.first?.adapter.entities.first?.schema.mediaColumns == [])
     }
 }
+
+@Suite("json adapter: credentials for mirrored images")
+struct JSONMediaAuthTests {
+    @Test func theFeedsTokenGoesToItsOwnOriginOnly() async throws {
+        let image = JSONMediaTests.imageA
+        let elsewhere = try LoopbackServer { _ in .data(image, headers: [("Content-Type", "image/png")]) }
+        let foreign = elsewhere.url("/b.png")
+        let server = try LoopbackServer { request in
+            guard request.path == "/ads" else { return .data(image, headers: [("Content-Type", "image/png")]) }
+            let own = "http://\(request.header("Host") ?? "")/a.png"
+            return .json(#"[{"id":1,"picture":"\#(own)"},{"id":2,"picture":"\#(foreign)"}]"#)
+        }
+        let harness = try JSONFeedTest.harness(
+            url: server.url("/ads"),
+            """
+                auth: { type: bearer, token: t0ken }
+                entity: ad
+                key: id
+                fields: { id: int, picture: media }
+            """)
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.media?.fetched == 2, "\(report)")
+        let own = server.requests.filter { $0.path == "/a.png" }.map { $0.header("Authorization") }
+        #expect(own == ["Bearer t0ken"])
+        #expect(elsewhere.requests.map { $0.header("Authorization") } == [nil])
+    }
+}
