@@ -51,19 +51,19 @@ struct MediaKillTests {
         #expect(killed.finish().status != 0)
     }
 
-    @Test func noHalfImageAndNoReferenceToMissingBytes() throws {
+    @Test func noHalfImageAndNoReferenceToMissingBytes() async throws {
         let directory = try FeedworkProcess.makeFolder("media-kill")
         let server = try Self.server()
         try Self.killWhileMirroring(in: directory, server: server)
 
         let store = try SQLiteStore(path: directory.appendingPathComponent("feeds.sqlite").path)
-        #expect(try store.query("PRAGMA integrity_check", arguments: []).first?.values.first == .text("ok"))
-        #expect(try store.query("SELECT count(*) AS n FROM ad", arguments: []).first?["n"] == .integer(40))
-        let dangling = try store.query(
+        #expect(try await store.query("PRAGMA integrity_check", arguments: []).first?.values.first == .text("ok"))
+        #expect(try await store.query("SELECT count(*) AS n FROM ad", arguments: []).first?["n"] == .integer(40))
+        let dangling = try await store.query(
             "SELECT count(*) AS n FROM _media_urls u WHERE hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM _media m WHERE m.hash = u.hash)",
             arguments: [])
         #expect(dangling.first?["n"] == .integer(0))
-        let stored = try store.query("SELECT hash, size, hex(bytes) AS hex FROM _media", arguments: [])
+        let stored = try await store.query("SELECT hash, size, hex(bytes) AS hex FROM _media", arguments: [])
         #expect(!stored.isEmpty && stored.count < 40, "\(stored.count) images before the kill")
         for row in stored {
             guard case .text(let hash)? = row["hash"], case .text(let hex)? = row["hex"] else {
@@ -84,7 +84,7 @@ struct MediaKillTests {
         // The next run mirrors the rest.
         let next = try FeedworkProcess.run(["run"], in: directory)
         #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
-        #expect(try store.query("SELECT count(*) AS n FROM _media", arguments: []).first?["n"] == .integer(40))
+        #expect(try await store.query("SELECT count(*) AS n FROM _media", arguments: []).first?["n"] == .integer(40))
     }
 
     @Test func onPostgreSQLTooNoURLPointsAtMissingBytes() throws {

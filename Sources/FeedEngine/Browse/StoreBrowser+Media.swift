@@ -5,16 +5,18 @@ import FeedKit
 extension StoreBrowser {
     /// The mirrored image of `hash` (64 lowercase hex digits), or `nil`: a text that is not a
     /// hash reads nothing.
-    public func media(hash: String) throws -> StoredMedia? {
+    public func media(hash: String) async throws -> StoredMedia? {
         guard Self.isMediaHash(hash) else { return nil }
-        return try store.media(hash: hash)
+        return try await store.media(hash: hash)
     }
 
     /// The hashes of those of `urls` whose images are mirrored, by URL.
-    public func mediaHashes(urls: [String]) throws -> [String: String] { try store.mediaHashes(urls: urls) }
+    public func mediaHashes(urls: [String]) async throws -> [String: String] {
+        try await store.mediaHashes(urls: urls)
+    }
 
     /// Per feed: media referenced, mirrored, failed and their bytes.
-    public func mediaSummaries() throws -> [String: MediaSummary] { try store.mediaSummaries() }
+    public func mediaSummaries() async throws -> [String: MediaSummary] { try await store.mediaSummaries() }
 
     /// Whether `text` is a SHA-256 as the store names media: 64 lowercase hex digits.
     public static func isMediaHash(_ text: String) -> Bool {

@@ -8,10 +8,10 @@ extension Exporter {
     /// each file atomically; a file already there with the image's size is kept.
     ///
     /// - Returns: the number of images in the folder for the export.
-    func copyMedia(feeds: [String], into folder: URL) throws -> Int {
+    func copyMedia(feeds: [String], into folder: URL) async throws -> Int {
         let feedFilter =
             feeds.isEmpty ? "" : " WHERE u.feed IN (\(feeds.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))"
-        let rows = try store.query(
+        let rows = try await store.query(
             "SELECT DISTINCT m.hash AS hash, m.type AS type, m.size AS size FROM _media m"
                 + " JOIN _media_urls u ON u.hash = m.hash" + feedFilter,
             arguments: feeds.map { .text($0) })
@@ -34,7 +34,7 @@ extension Exporter {
                 continue
             }
             // Removed by `gc` since the rows were read: the row's path names a file not there.
-            guard let media = try store.media(hash: hash) else {
+            guard let media = try await store.media(hash: hash) else {
                 copied -= 1
                 continue
             }

@@ -44,11 +44,11 @@ struct MediaMirror: Sendable {
         do {
             var urls = Set<String>()
             for (table, column) in columns {
-                urls.formUnion(try store.mediaReferences(feed: feed, table: table, column: column))
+                urls.formUnion(try await store.mediaReferences(feed: feed, table: table, column: column))
             }
             referenced = urls
             try await store.forgetMediaURLs(feed: feed, keeping: referenced)
-            records = try store.mediaURLs(feed: feed)
+            records = try await store.mediaURLs(feed: feed)
         } catch {
             return (counts, ["media not mirrored: \(context.redactor.redact(String(describing: error)))"])
         }

@@ -6,12 +6,12 @@ import Foundation
 /// The bytes live in the store itself (a BLOB in the SQLite file, `bytea` on PostgreSQL): one
 /// file to copy for SQLite, one server for every machine on PostgreSQL, and an image and the
 /// row naming it always commit together (Benchmarks/media-storage.sh has the figures).
-protocol MediaStore: Sendable {
+package protocol MediaStore: Sendable {
     /// The distinct values of `column` in the rows of `table` that `feed` wrote, nulls and
     /// empty texts left out.
-    func mediaReferences(feed: String, table: String, column: String) throws -> Set<String>
+    func mediaReferences(feed: String, table: String, column: String) async throws -> Set<String>
     /// What `feed`'s media URLs recorded, by URL.
-    func mediaURLs(feed: String) throws -> [String: MediaURLRecord]
+    func mediaURLs(feed: String) async throws -> [String: MediaURLRecord]
     /// Records a fetch of `url` for `feed` in one transaction: the image (kept once by its hash)
     /// and the URL's row pointing at it, or, with `media` nil (304 Not Modified), the URL's
     /// check time and validators only.
@@ -23,18 +23,18 @@ protocol MediaStore: Sendable {
     /// Forgets `feed`'s URLs that its rows no longer name.
     func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws
     /// The image of `hash`, or `nil`.
-    func media(hash: String) throws -> StoredMedia?
+    func media(hash: String) async throws -> StoredMedia?
     /// The hashes of the mirrored images of `urls` (any feed's), by URL.
-    func mediaHashes(urls: [String]) throws -> [String: String]
+    func mediaHashes(urls: [String]) async throws -> [String: String]
     /// Per feed: media referenced, mirrored, failed, and the bytes of those mirrored.
-    func mediaSummaries() throws -> [String: MediaSummary]
+    func mediaSummaries() async throws -> [String: MediaSummary]
     /// Removes images that no URL row names and that were not fetched within `grace` before
     /// `now`; returns how many and their bytes.
     func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int)
 }
 
 /// One URL of `_media_urls`.
-struct MediaURLRecord: Sendable, Hashable {
+package struct MediaURLRecord: Sendable, Hashable {
     var hash: String?
     var etag: String?
     var lastModified: String?
@@ -44,14 +44,14 @@ struct MediaURLRecord: Sendable, Hashable {
 }
 
 /// An image fetched and checked, ready to store.
-struct FetchedMedia: Sendable {
+package struct FetchedMedia: Sendable {
     var hash: String
     var signature: MediaSignature
     var bytes: Data
 }
 
 /// The validators of a fetched image, for the next conditional request.
-struct MediaValidators: Sendable, Hashable {
+package struct MediaValidators: Sendable, Hashable {
     var etag: String?
     var lastModified: String?
 }

@@ -26,7 +26,7 @@ struct JSONMediaExportTests {
         let output = ExportOutput.memory()
         var request = ExportRequest(entity: "ad")
         request.order = [.ascending("id")]
-        try exporter.export(request, format: .ndjson, to: output)
+        try await exporter.export(request, format: .ndjson, to: output)
         let rows = try Self.objects(output.bytes)
         #expect(rows.count == 7)
         #expect(rows[0]["picture_media"] as? String == hashA)
@@ -36,7 +36,7 @@ struct JSONMediaExportTests {
 
         // With --media: the files by hash, and each row's path to its file.
         let folder = harness.directory.appendingPathComponent("out")
-        let manifest = try exporter.exportAll(format: .ndjson, to: folder.path, media: true)
+        let manifest = try await exporter.exportAll(format: .ndjson, to: folder.path, media: true)
         #expect(manifest.media == 2)
         let exported = try Self.objects(try Data(contentsOf: folder.appendingPathComponent("ad.ndjson")))
             .sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }

@@ -83,14 +83,14 @@ struct JSONMediaTests {
             """, driver: driver)
     }
 
-    static func mediaRows(_ harness: FeedHarness) throws -> [[String: FieldValue]] {
-        try harness.rows("SELECT hash, type, size, width, height FROM _media ORDER BY size")
+    static func mediaRows(_ harness: FeedHarness) async throws -> [[String: FieldValue]] {
+        try await harness.rows("SELECT hash, type, size, width, height FROM _media ORDER BY size")
     }
 
     /// The hash each URL path's row points at, by path.
-    static func urlHashes(_ harness: FeedHarness, _ server: ImageServer) throws -> [String: String] {
+    static func urlHashes(_ harness: FeedHarness, _ server: ImageServer) async throws -> [String: String] {
         var result: [String: String] = [:]
-        for row in try harness.rows("SELECT url, hash FROM _media_urls") {
+        for row in try await harness.rows("SELECT url, hash FROM _media_urls") {
             guard case .text(let url)? = row["url"], case .text(let hash)? = row["hash"] else { continue }
             result[String(url.dropFirst(server.url("").count))] = hash
         }
@@ -120,7 +120,7 @@ struct JSONMediaTests {
         let hashA = SHA256.hexDigest(Self.imageA)
         let hashB = SHA256.hexDigest(Self.imageB)
         #expect(
-            try Self.mediaRows(harness) == [
+            try await Self.mediaRows(harness) == [
                 [
                     "hash": .text(hashA), "type": .text("image/png"), "size": .integer(Int64(Self.imageA.count)),
                     "width": .integer(3), "height": .integer(2),
@@ -131,16 +131,18 @@ struct JSONMediaTests {
                 ],
             ])
         #expect(
-            try Self.urlHashes(harness, server) == ["/img/a.png": hashA, "/img/a-copy.png": hashA, "/img/b.jpg": hashB])
+            try await Self.urlHashes(harness, server) == [
+                "/img/a.png": hashA, "/img/a-copy.png": hashA, "/img/b.jpg": hashB,
+            ])
         // The rows keep their URLs.
-        let pictures = try harness.rows("SELECT picture FROM ad ORDER BY id").compactMap { $0["picture"] }
+        let pictures = try await harness.rows("SELECT picture FROM ad ORDER BY id").compactMap { $0["picture"] }
         #expect(pictures.first == .text(server.url("/img/a.png")))
 
         // The 404 recovers; its retry time has come (aged here), and the PNG's check is old, so
         // it is asked for again with its ETag.
         server.state.recovered.withLock { $0 = true }
-        try harness.execute("UPDATE _media_urls SET retry_at = '2000-01-01T00:00:00Z' WHERE failures > 0")
-        try harness.execute("UPDATE _media_urls SET checked_at = '2000-01-01T00:00:00Z' WHERE url LIKE '%/a.png'")
+        try await harness.execute("UPDATE _media_urls SET retry_at = '2000-01-01T00:00:00Z' WHERE failures > 0")
+        try await harness.execute("UPDATE _media_urls SET checked_at = '2000-01-01T00:00:00Z' WHERE url LIKE '%/a.png'")
         let second = try #require(try await harness.run().feeds.first)
         #expect(second.status == .ok, "\(second)")
         #expect(second.counts.unchanged == 7)
@@ -150,9 +152,9 @@ struct JSONMediaTests {
         #expect(counts.failed == 3)
         #expect(counts.skipped == 2)
         #expect(server.state.conditional.withLock { $0 } == ["\"a\""])
-        let hashes = try Self.urlHashes(harness, server)
+        let hashes = try await Self.urlHashes(harness, server)
         #expect(hashes["/img/flaky.png"] == SHA256.hexDigest(Self.imageC))
-        #expect(try Self.mediaRows(harness).count == 3)
+        #expect(try await Self.mediaRows(harness).count == 3)
 
         // A third pass soon after tries nothing: the failures wait for their (doubled) retry time.
         let third = try #require(try await harness.run().feeds.first)
@@ -165,7 +167,7 @@ struct JSONMediaTests {
         let server = try ImageServer()
         let harness = try Self.harness(server, driver: store)
         _ = try await harness.run()
-        #expect(try Self.mediaRows(harness).count == 2)
+        #expect(try await Self.mediaRows(harness).count == 2)
         let config = try harness.config()
         #expect(try await config.collectMediaGarbage(grace: .seconds(0)) == "no unreferenced media")
         // The ad with the JPEG is gone from the API, so from the rows (the feed replaces them).
@@ -177,7 +179,7 @@ struct JSONMediaTests {
         #expect(try await config.collectMediaGarbage(grace: .hours(1)) == "no unreferenced media")
         let removed = try await config.collectMediaGarbage(grace: .seconds(0))
         #expect(removed.hasPrefix("removed 1 unreferenced media"), "\(removed)")
-        #expect(try Self.mediaRows(harness).map { $0["hash"] } == [.text(SHA256.hexDigest(Self.imageA))])
+        #expect(try await Self.mediaRows(harness).map { $0["hash"] } == [.text(SHA256.hexDigest(Self.imageA))])
     }
 
     @Test func aStringFieldOptsInWithMediaTrue() throws {

@@ -3,20 +3,20 @@ import Foundation
 /// `_media` and `_media_urls` on PostgreSQL: the images are `bytea`, so every machine sharing
 /// the server sees them.
 extension PostgresStore: MediaStore {
-    func mediaReferences(feed: String, table: String, column: String) throws -> Set<String> {
+    package func mediaReferences(feed: String, table: String, column: String) async throws -> Set<String> {
         let column = PostgresSQL.identifier(column)
         let sql = """
             SELECT DISTINCT \(column) FROM \(PostgresSQL.identifier(table))
             WHERE _feed = $1 AND \(column) IS NOT NULL AND \(column) <> ''
             """
-        return try read { connection in
+        return try await read { connection in
             let rows = try connection.execute(sql, [feed])
             return Set((0..<rows.count).compactMap { rows[$0, 0] })
         }
     }
 
-    func mediaURLs(feed: String) throws -> [String: MediaURLRecord] {
-        try read { connection in
+    package func mediaURLs(feed: String) async throws -> [String: MediaURLRecord] {
+        try await read { connection in
             let rows = try connection.execute(
                 """
                 SELECT url, hash, etag, last_modified, \(PostgresSQL.isoText("checked_at")), failures,
@@ -34,7 +34,7 @@ extension PostgresStore: MediaStore {
         }
     }
 
-    func recordMedia(_ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date)
+    package func recordMedia(_ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date)
         async throws
     {
         let now = Timestamp.string(at)
@@ -65,7 +65,7 @@ extension PostgresStore: MediaStore {
         }
     }
 
-    func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws {
+    package func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws {
         let (now, retry) = (Timestamp.string(at), Timestamp.string(retryAt))
         try await write { connection in
             _ = try connection.execute(
@@ -79,8 +79,8 @@ extension PostgresStore: MediaStore {
         }
     }
 
-    func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws {
-        let gone = try mediaURLs(feed: feed).keys.filter { !urls.contains($0) }
+    package func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws {
+        let gone = try await mediaURLs(feed: feed).keys.filter { !urls.contains($0) }
         guard !gone.isEmpty else { return }
         try await write { connection in
             for url in gone {
@@ -89,17 +89,17 @@ extension PostgresStore: MediaStore {
         }
     }
 
-    func media(hash: String) throws -> StoredMedia? {
-        try read { connection in
+    package func media(hash: String) async throws -> StoredMedia? {
+        try await read { connection in
             let rows = try connection.execute("SELECT type, bytes FROM _media WHERE hash = $1", [hash])
             guard rows.count > 0, let type = rows[0, 0], let bytes = Hex.bytea(rows[0, 1] ?? "") else { return nil }
             return StoredMedia(hash: hash, type: type, bytes: bytes)
         }
     }
 
-    func mediaHashes(urls: [String]) throws -> [String: String] {
+    package func mediaHashes(urls: [String]) async throws -> [String: String] {
         guard !urls.isEmpty else { return [:] }
-        return try read { connection in
+        return try await read { connection in
             var result: [String: String] = [:]
             for url in Set(urls) {
                 let rows = try connection.execute(
@@ -112,8 +112,8 @@ extension PostgresStore: MediaStore {
         }
     }
 
-    func mediaSummaries() throws -> [String: MediaSummary] {
-        try read { connection in
+    package func mediaSummaries() async throws -> [String: MediaSummary] {
+        try await read { connection in
             let rows = try connection.execute(MediaSQL.summaries)
             var result: [String: MediaSummary] = [:]
             for row in 0..<rows.count {
@@ -125,7 +125,7 @@ extension PostgresStore: MediaStore {
         }
     }
 
-    func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int) {
+    package func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int) {
         let before = Timestamp.string(cutoff)
         return try await write { connection in
             let totals = try connection.execute(MediaSQL.garbageTotals, [before])

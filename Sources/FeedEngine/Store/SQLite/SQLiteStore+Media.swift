@@ -3,17 +3,17 @@ import GRDB
 
 /// `_media` and `_media_urls` on SQLite: the images are BLOBs in the store file.
 extension SQLiteStore: MediaStore {
-    func mediaReferences(feed: String, table: String, column: String) throws -> Set<String> {
+    package func mediaReferences(feed: String, table: String, column: String) async throws -> Set<String> {
         let column = SQLIdentifier.quoted(column)
         let sql = """
             SELECT DISTINCT \(column) FROM \(SQLIdentifier.quoted(table))
             WHERE _feed = ? AND \(column) IS NOT NULL AND \(column) <> ''
             """
-        return try read { db in Set(try String.fetchAll(db, sql: sql, arguments: [feed])) }
+        return try await read { db in Set(try String.fetchAll(db, sql: sql, arguments: [feed])) }
     }
 
-    func mediaURLs(feed: String) throws -> [String: MediaURLRecord] {
-        try read { db in
+    package func mediaURLs(feed: String) async throws -> [String: MediaURLRecord] {
+        try await read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -31,7 +31,7 @@ extension SQLiteStore: MediaStore {
         }
     }
 
-    func recordMedia(_ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date)
+    package func recordMedia(_ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date)
         async throws
     {
         let now = Timestamp.string(at)
@@ -62,7 +62,7 @@ extension SQLiteStore: MediaStore {
         }
     }
 
-    func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws {
+    package func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws {
         let (now, retry) = (Timestamp.string(at), Timestamp.string(retryAt))
         try await write { db in
             try db.execute(
@@ -76,8 +76,8 @@ extension SQLiteStore: MediaStore {
         }
     }
 
-    func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws {
-        let known = try mediaURLs(feed: feed).keys
+    package func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws {
+        let known = try await mediaURLs(feed: feed).keys
         let gone = known.filter { !urls.contains($0) }
         guard !gone.isEmpty else { return }
         try await write { db in
@@ -87,17 +87,17 @@ extension SQLiteStore: MediaStore {
         }
     }
 
-    func media(hash: String) throws -> StoredMedia? {
-        try read { db in
+    package func media(hash: String) async throws -> StoredMedia? {
+        try await read { db in
             try Row.fetchOne(db, sql: "SELECT type, bytes FROM _media WHERE hash = ?", arguments: [hash]).map {
                 StoredMedia(hash: hash, type: $0["type"], bytes: $0["bytes"])
             }
         }
     }
 
-    func mediaHashes(urls: [String]) throws -> [String: String] {
+    package func mediaHashes(urls: [String]) async throws -> [String: String] {
         guard !urls.isEmpty else { return [:] }
-        return try read { db in
+        return try await read { db in
             var result: [String: String] = [:]
             for url in Set(urls) {
                 if let hash = try String.fetchOne(
@@ -114,8 +114,8 @@ extension SQLiteStore: MediaStore {
         }
     }
 
-    func mediaSummaries() throws -> [String: MediaSummary] {
-        try read { db in
+    package func mediaSummaries() async throws -> [String: MediaSummary] {
+        try await read { db in
             var result: [String: MediaSummary] = [:]
             let rows = try Row.fetchAll(db, sql: MediaSQL.summaries)
             for row in rows {
@@ -127,7 +127,7 @@ extension SQLiteStore: MediaStore {
         }
     }
 
-    func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int) {
+    package func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int) {
         let before = Timestamp.string(cutoff)
         return try await write { db in
             let row = try Row.fetchOne(db, sql: MediaSQL.garbageTotals, arguments: [before])

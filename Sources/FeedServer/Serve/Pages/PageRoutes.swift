@@ -34,7 +34,7 @@ struct PageRoutes: Sendable {
     /// (its name is its content), and sandboxed should a browser open it as a document.
     private func media(_ hash: String) async throws -> Response {
         let browser = self.browser
-        guard let media = try await Blocking.read({ try browser.media(hash: hash) }) else {
+        guard let media = try await ServeError.reading({ try await browser.media(hash: hash) }) else {
             throw ServeError.noMedia(hash)
         }
         return Response(
@@ -217,7 +217,8 @@ struct PageRoutes: Sendable {
         ]
         if showCards, let cards {
             let urls = cards.mirrors ? cards.imageURLs(page: page) : []
-            let mirrored = urls.isEmpty ? [:] : try await Blocking.read { try browser.mediaHashes(urls: urls) }
+            let mirrored =
+                urls.isEmpty ? [:] : try await ServeError.reading { try await browser.mediaHashes(urls: urls) }
             context["cards"] = [
                 "items": page.rows.map {
                     cards.card(
@@ -291,11 +292,11 @@ struct PageRoutes: Sendable {
         }
         let versions = record.versions
         let reader = browser
-        let mediaColumns = Set(try await Blocking.read { try reader.schema(of: entity) }?.mediaColumns ?? [])
+        let mediaColumns = Set(try await ServeError.reading { try await reader.schema(of: entity) }?.mediaColumns ?? [])
         let urls = versions.rows.flatMap { row in
             mediaColumns.compactMap { ValueText.plain(versions.value($0, in: row)) }
         }
-        let mirrored = urls.isEmpty ? [:] : try await Blocking.read { try reader.mediaHashes(urls: urls) }
+        let mirrored = urls.isEmpty ? [:] : try await ServeError.reading { try await reader.mediaHashes(urls: urls) }
         let context: [String: Any] = [
             "versions": versions.rows.enumerated().map { index, row -> [String: Any] in
                 [
