@@ -28,8 +28,8 @@ struct PostgresStoreTests {
             }
             #expect(
                 tables == [
-                    "_entities", "_http_cache", "_http_cache_body", "_migrations", "_outbox", "_rejects", "_runs",
-                    "_schedule", "_state", "_tombstones",
+                    "_entities", "_http_cache", "_http_cache_body", "_media", "_media_urls", "_migrations", "_outbox",
+                    "_rejects", "_runs", "_schedule", "_state", "_tombstones",
                 ])
         }
     }
