@@ -8,9 +8,30 @@ struct ClassifiedDefaultFeedTests {
         .deletingLastPathComponent()
 
     @Test func theDefaultLeboncoinFeedLandsOnceAndIsUnchangedTheSecondTime() throws {
+        let directory = try Self.copyOfTheDefaultClassifiedFeed()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
+        #expect(first["inserted"] == 311, "11 categories and 300 ads")
+        let second = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
+        #expect(second["unchanged"] == 311)
+        #expect(second["inserted"] == 0)
+        #expect(second["updated"] == 0)
+    }
+
+    @Test func theDefaultConfigAsksNoImageHost() throws {
+        let directory = try Self.copyOfTheDefaultClassifiedFeed()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let feed = try #require((report?["feeds"] as? [[String: Any]])?.first { $0["feed"] as? String == "leboncoin" })
+        #expect(feed["media"] == nil || feed["media"] is NSNull, "the ads' live image URLs were fetched: \(feed)")
+    }
+
+    /// A new folder holding the repository's feeds.yaml and the classified feed's fixtures.
+    private static func copyOfTheDefaultClassifiedFeed() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "feedwork-cli-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let fixtures = "Adapters/Classified/Fixtures"
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent(fixtures), withIntermediateDirectories: true)
@@ -18,12 +39,7 @@ struct ClassifiedDefaultFeedTests {
             try FileManager.default.copyItem(
                 at: Self.checkout.appendingPathComponent(file), to: directory.appendingPathComponent(file))
         }
-        let first = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
-        #expect(first["inserted"] == 311, "11 categories and 300 ads")
-        let second = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
-        #expect(second["unchanged"] == 311)
-        #expect(second["inserted"] == 0)
-        #expect(second["updated"] == 0)
+        return directory
     }
 
     private func counts(_ result: FeedworkProcess.Result) throws -> [String: Int] {
