@@ -11,12 +11,13 @@ import Testing
 struct PostgresParallelPassTests {
     @Test func aQuickFeedCommitsWhileASlowOneHoldsItsOpenTransaction() async throws {
         guard HarnessStore.available.contains(.postgres) else { return }
-        // `slow` writes its first page at once, then waits four seconds for its second; `quick`
-        // gets its one page after a second, while `slow`'s transaction is open.
+        // `slow` writes its first page at once, then waits fifteen seconds for its second; `quick`
+        // gets its one page after a second, while `slow`'s transaction is open (a margin wide
+        // enough for a loaded CI machine: with four seconds, `quick` once ended second there).
         let server = try LoopbackServer { request in
             switch (request.path, request.query("offset")) {
             case ("/slow", "0"?): .json(#"{"items":[{"id":1},{"id":2}],"total":4}"#)
-            case ("/slow", _): LoopbackReply.json(#"{"items":[{"id":3},{"id":4}],"total":4}"#).delayed(by: .seconds(4))
+            case ("/slow", _): LoopbackReply.json(#"{"items":[{"id":3},{"id":4}],"total":4}"#).delayed(by: .seconds(15))
             default: LoopbackReply.json(#"{"items":[{"id":9}]}"#).delayed(by: .seconds(1))
             }
         }
