@@ -63,6 +63,7 @@ with open(os.path.join(work, "mirrored.yaml.tmp"), "w") as out:
         "  - name: mirrored-ads\n"
         "    adapter: classified\n"
         "    categories_url: Adapters/Classified/Fixtures/categories.json\n"
-        "    listing_url: mirrored-listing.json\n")
+        "    listing_url: mirrored-listing.json\n"
+        "    mirror_media: true  # the default feeds.yaml turns it off for its live image URLs\n")
 os.rename(os.path.join(work, "mirrored.yaml.tmp"), os.path.join(work, "mirrored.yaml"))
 server.serve_forever()
