@@ -9,10 +9,15 @@ import PackageDescription
 ///     feedwork (CLI) -> FeedServer -> FeedEngine -> FeedKit
 ///     feedwork (CLI) -> FeedFixtures -> FeedEngine
 ///     feedwork (CLI), FeedServer, the currency adapter -> FeedPricing -> FeedKit
+///     FeedEngine -> FeedStore (protocols) -> FeedKit
+///     FeedEngine -> FeedStoreDrivers (StoreFactory) -> FeedStoreSQLite, FeedStorePostgres -> FeedStore
 ///
 /// - `FeedKit`: the adapter SDK, and all an adapter may import. No SQL is reachable from it.
-/// - `FeedEngine`: config, fetcher, the store layer (both drivers), engine, worker, export and
-///   browsing. It never names an adapter.
+/// - `FeedEngine`: config, fetcher, engine, worker, export and browsing, over the store
+///   layer's protocols; it re-exports `FeedStore` and never names an adapter or a driver.
+/// - `FeedStore`: the store layer's protocols (`StoreReading`, `StoreDriver`, `ScheduleBoard`,
+///   `SQLDialect`...) and shared types; `FeedStoreSQLite` and `FeedStorePostgres`: the drivers;
+///   `FeedStoreDrivers`: `StoreFactory`, the one place that names a driver.
 /// - `FeedServer`: `feedwork serve` and the worker's metrics and health endpoints.
 /// - `FeedPricing`: basket pricing with stored exchange rates (`feedwork price`, `/api/price`).
 /// - `FeedFixtures`: recording and replaying feeds for `feedwork test` and `feedwork record`.
@@ -76,13 +81,39 @@ let package = Package(
         // Basket pricing with stored exchange rates: `feedwork price`, serve's `/api/price` and
         // the currency adapter's entities, in one place.
         .target(name: "FeedPricing", dependencies: ["FeedKit"]),
+        // The store layer's protocols and shared types: what every driver implements and the
+        // engine calls (StoreReading, StoreDriver, ScheduleBoard, SQLDialect...), the run records,
+        // the system tables' description, and the export's queries and writers that a driver's
+        // snapshot streams into. GRDB only for naming SQLite's errors in StoreError.
         .target(
-            name: "FeedEngine",
+            name: "FeedStore",
             dependencies: [
-                "FeedKit", "CCurl", "CZstd", "CZlib", "CSQLiteTuning", "CLibPQ",
+                "FeedKit", "CZstd", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The SQLite driver: a store in one file, through GRDB.
+        .target(
+            name: "FeedStoreSQLite",
+            dependencies: [
+                "FeedKit", "FeedStore", "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite API, for binding values on the write path without boxing each one.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The PostgreSQL driver: a store in one schema of a server, through libpq.
+        .target(
+            name: "FeedStorePostgres",
+            dependencies: ["FeedKit", "FeedStore", "CLibPQ", .product(name: "Logging", package: "swift-log")]
+        ),
+        // StoreFactory, the one place that names a driver: from a store's location to the driver
+        // that opens it. The engine imports this and FeedStore, never a driver.
+        .target(
+            name: "FeedStoreDrivers", dependencies: ["FeedKit", "FeedStore", "FeedStoreSQLite", "FeedStorePostgres"]),
+        .target(
+            name: "FeedEngine",
+            dependencies: [
+                "FeedKit", "FeedStore", "FeedStoreDrivers", "CCurl",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -103,7 +134,8 @@ let package = Package(
             ]
         ),
         .target(
-            name: "FeedFixtures", dependencies: ["FeedKit", "FeedEngine", .product(name: "Yams", package: "Yams")]),
+            name: "FeedFixtures",
+            dependencies: ["FeedKit", "FeedEngine", "FeedStoreDrivers", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "feedwork",
             dependencies: [
@@ -121,23 +153,27 @@ let package = Package(
         .target(
             name: "FeedTestSupport",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedStoreSQLite", "CLibPQ",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/Support"),
         .testTarget(
             name: "FeedEngineTests",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedTestSupport", "CDynamicLibrary",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedKit", "FeedEngine", "FeedStore", "FeedStoreSQLite", "FeedStorePostgres", "FeedFixtures",
+                "FeedTestSupport", "CDynamicLibrary", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fetch/Fixtures"]
         ),
         .testTarget(
             name: "AdapterTests",
-            dependencies: ["FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedTestSupport"] + adapterTargets,
+            dependencies: [
+                "FeedKit", "FeedEngine", "FeedStoreSQLite", "FeedFixtures", "FeedPricing", "FeedTestSupport",
+            ] + adapterTargets,
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedTestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedStoreSQLite", "FeedTestSupport"]),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import FeedEngine
 import FeedKit
+import FeedStoreDrivers
 import Foundation
 
 /// The outcome of replaying one ``FixtureSuite``.

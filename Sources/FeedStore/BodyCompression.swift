@@ -12,9 +12,9 @@ import Foundation
 /// back in 133 M against 233 M. Bodies an earlier Feedwork kept with zlib still read: a
 /// Zstandard frame starts with its magic number, which no zlib stream can (its first two bytes
 /// are a multiple of 31).
-enum BodyCompression {
+package enum BodyCompression {
     /// `body` compressed, or `nil` when compressing does not make it smaller.
-    static func compress(_ body: Data) -> Data? {
+    package static func compress(_ body: Data) -> Data? {
         guard body.count >= 256 else { return nil }
         var output = Data(count: ZSTD_compressBound(body.count))
         let written = output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) -> Int in
@@ -28,7 +28,7 @@ enum BodyCompression {
     }
 
     /// The body of `size` bytes that `compressed` holds, or `nil` when it is damaged.
-    static func decompress(_ compressed: Data, size: Int) -> Data? {
+    package static func decompress(_ compressed: Data, size: Int) -> Data? {
         var output = Data(count: size)
         let isZstandard = compressed.prefix(4).elementsEqual([0x28, 0xB5, 0x2F, 0xFD])
         let produced = output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) -> Int? in

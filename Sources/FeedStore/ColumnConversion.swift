@@ -14,10 +14,10 @@ import FeedKit
 ///
 /// Other changes (a timestamp to an integer, text to JSON...) are refused for a column that
 /// holds values: the message says to map the field to a new column instead.
-enum ColumnConversion {
+package enum ColumnConversion {
     /// Whether a column of type `from` holding values may become `to` (value by value, see
     /// ``converts(_:from:to:)``).
-    static func isSupported(from: ColumnType, to: ColumnType) -> Bool {
+    package static func isSupported(from: ColumnType, to: ColumnType) -> Bool {
         switch (from, to) {
         case (.integer, .real), (.integer, .decimal), (.integer, .text): true
         case (.boolean, .integer), (.boolean, .text): true
@@ -28,7 +28,7 @@ enum ColumnConversion {
     }
 
     /// Whether every value of a column of type `from` converts to `to`, whatever it is.
-    static func isTotal(from: ColumnType, to: ColumnType) -> Bool {
+    package static func isTotal(from: ColumnType, to: ColumnType) -> Bool {
         switch (from, to) {
         case (.decimal, .integer), (.text, .integer), (.text, .decimal): false
         default: isSupported(from: from, to: to)
@@ -36,7 +36,7 @@ enum ColumnConversion {
     }
 
     /// Whether `value`, a stored value of a column of type `from` read as text, converts to `to`.
-    static func converts(_ value: String, from: ColumnType, to: ColumnType) -> Bool {
+    package static func converts(_ value: String, from: ColumnType, to: ColumnType) -> Bool {
         switch (from, to) {
         case (.decimal, .integer), (.text, .integer): Int64(value) != nil && value.first != "+"
         case (.text, .decimal): isPlainDecimal(value)
@@ -48,7 +48,7 @@ enum ColumnConversion {
     /// their rows' feeds and keys), cannot change from `from` to `to`; `nil` when it can. The
     /// first value that does not convert is the first in the order of feed and key, the same on
     /// every store.
-    static func refusal(
+    package static func refusal(
         entity: String, column: String, from: ColumnType, to: ColumnType,
         values: [(feed: String, key: String, value: String)]
     ) -> String? {
@@ -65,7 +65,7 @@ enum ColumnConversion {
     }
 
     /// `-?digits(.digits)?`: what both stores read alike as an exact decimal.
-    static func isPlainDecimal(_ value: String) -> Bool {
+    package static func isPlainDecimal(_ value: String) -> Bool {
         var digits = Substring(value)
         if digits.first == "-" { digits = digits.dropFirst() }
         let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
@@ -75,7 +75,7 @@ enum ColumnConversion {
 
     /// The SQL that gives `column` (quoted) as a value of `to`: `NULL` for a column holding
     /// no value, whatever its types.
-    static func expression(
+    package static func expression(
         _ column: String, from: ColumnType, to: ColumnType, empty: Bool, dialect: some SQLDialect
     ) -> String {
         if empty { return "NULL" }
@@ -87,14 +87,14 @@ enum ColumnConversion {
 
     /// The message of a pass that would change `column` of `entity` from `from` to `to`, a
     /// change ``isSupported(from:to:)`` refuses, while the column holds values.
-    static func unsupportedMessage(entity: String, column: String, from: ColumnType, to: ColumnType) -> String {
+    package static func unsupportedMessage(entity: String, column: String, from: ColumnType, to: ColumnType) -> String {
         "column '\(column)' of '\(entity)' cannot change from \(from.rawValue) to \(to.rawValue) in place: "
             + "map the field to a new column name (the old column is kept) or use a new entity name; nothing was changed"
     }
 
     /// The message of a pass whose stored value `value` (of the row `key` of `feed`) does not
     /// convert.
-    static func failedMessage(
+    package static func failedMessage(
         entity: String, column: String, from: ColumnType, to: ColumnType, value: String, feed: String, key: String
     ) -> String {
         "column '\(column)' of '\(entity)' cannot change from \(from.rawValue) to \(to.rawValue): "

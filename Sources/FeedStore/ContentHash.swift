@@ -7,16 +7,16 @@ import FeedKit
 /// row stored under other fields is never taken for unchanged: after a field is renamed, two
 /// fields' paths are swapped or a field is added, the same values the API sent before hash
 /// differently, and the next pass writes every row it delivers again, into the right columns.
-struct ContentHash: Sendable, Equatable {
+package struct ContentHash: Sendable, Equatable {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// The empty hash.
-    init() {}
+    package init() {}
 
     /// The hash of `schema`'s fields: its columns' names and types, and its child lists' names
     /// and columns, in order. Nothing else of the schema (key, relations, roles) decides which
     /// column a value lands in or how it is stored.
-    init(fieldsOf schema: EntitySchema) {
+    package init(fieldsOf schema: EntitySchema) {
         func add(_ columns: [Column]) {
             word(UInt64(columns.count))
             for column in columns {
@@ -33,7 +33,7 @@ struct ContentHash: Sendable, Equatable {
     }
 
     /// The hash in hex, as it is kept in `_state` to tell when a feed's fields changed.
-    var hex: String { String(value, radix: 16) }
+    package var hex: String { String(value, radix: 16) }
 
     private mutating func byte(_ byte: UInt8) {
         value ^= UInt64(byte)
@@ -48,7 +48,7 @@ struct ContentHash: Sendable, Equatable {
         }
     }
 
-    mutating func combine(_ field: FieldValue) {
+    package mutating func combine(_ field: FieldValue) {
         switch field {
         case .null: byte(0)
         case .integer(let value):
@@ -70,14 +70,14 @@ struct ContentHash: Sendable, Equatable {
         }
     }
 
-    mutating func combine(_ fields: [FieldValue]) {
+    package mutating func combine(_ fields: [FieldValue]) {
         word(UInt64(fields.count))
         for field in fields { combine(field) }
     }
 
     /// The hash of a record's values and its child rows (in child-name order), starting from
     /// `fields`, the hash of its entity's fields.
-    static func of(_ record: EntityRecord, fields: ContentHash) -> Int64 {
+    package static func of(_ record: EntityRecord, fields: ContentHash) -> Int64 {
         var hash = fields
         hash.combine(record.values)
         // Child lists in name order, so the hash does not depend on dictionary order.

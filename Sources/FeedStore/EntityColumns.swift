@@ -10,7 +10,7 @@
 /// | `_last_seen` | when a pass last delivered the row |
 ///
 /// Child tables (`<entity>__<list>`) have `_feed`, `_key` (the parent's key) and `_position`.
-enum EntityColumns {
-    static let common = ["_feed", "_key", "_hash", "_run", "_first_seen", "_last_seen"]
-    static let childCommon = ["_feed", "_key", "_position"]
+package enum EntityColumns {
+    package static let common = ["_feed", "_key", "_hash", "_run", "_first_seen", "_last_seen"]
+    package static let childCommon = ["_feed", "_key", "_position"]
 }

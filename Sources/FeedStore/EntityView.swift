@@ -15,17 +15,17 @@ import FeedKit
 /// name, is left alone.
 ///
 /// PostgreSQL stores get the same views, with the same columns, from the same query in
-/// PostgreSQL's dialect (in `Store/Postgres`).
-enum EntityView {
-    static let marker = "/* feedwork view */"
+/// PostgreSQL's dialect (in `FeedStorePostgres`).
+package enum EntityView {
+    package static let marker = "/* feedwork view */"
 
     /// The view's name for `entity`.
-    static func name(_ entity: String) -> String { entity + "_view" }
+    package static func name(_ entity: String) -> String { entity + "_view" }
 
     /// The view's query in `dialect`. Decimals compare as numbers (``SQLDialect/number(_:)``);
     /// a money amount is a `REAL` on SQLite and an exact `numeric` on PostgreSQL. A relation's
     /// label is joined only when `tableExists` says the related entity's table is there.
-    static func select<Failure: Error>(
+    package static func select<Failure: Error>(
         _ schema: EntitySchema, schemas: [String: EntitySchema], dialect: any SQLDialect,
         tableExists: (String) throws(Failure) -> Bool
     ) throws(Failure) -> String {

@@ -1,8 +1,8 @@
 import FeedKit
 
-/// What an entity writer (one per driver, in `Store/SQLite` and `Store/Postgres`)
+/// What an entity writer (one per driver, in `FeedStoreSQLite` and `FeedStorePostgres`)
 /// knows at the end of a pass: its counts and the first keys delivered twice.
-protocol EntityWriteTally: AnyObject {
+package protocol EntityWriteTally: AnyObject {
     var schema: EntitySchema { get }
     var counts: WriteCounts { get }
     /// The first few distinct keys delivered twice in this pass (at most three).
@@ -11,7 +11,7 @@ protocol EntityWriteTally: AnyObject {
 
 extension EntityWriteTally {
     /// The report's line about keys delivered twice in this pass, if any were.
-    var duplicateNote: String? {
+    package var duplicateNote: String? {
         guard counts.duplicates > 0 else { return nil }
         let examples = duplicateExamples.map { "'\($0)'" }.joined(separator: ", ")
         let more = duplicateExamples.count == 3 ? ", ..." : ""
@@ -22,7 +22,7 @@ extension EntityWriteTally {
 
 extension Sequence where Element: EntityWriteTally {
     /// The pass's counts (the writers' summed, with `rejected`) and its notes on duplicates.
-    func totals(rejected: Int) -> (counts: WriteCounts, notes: [String]) {
+    package func totals(rejected: Int) -> (counts: WriteCounts, notes: [String]) {
         var total = WriteCounts()
         var notes: [String] = []
         for writer in self {

@@ -10,12 +10,12 @@ import Foundation
 /// allows one writer at a time: a second feed's transaction waits in the writer's queue for the
 /// first to commit, without blocking Swift's cooperative threads. The transaction is queued
 /// with the first job, so a feed that fails before writing anything never takes the write lock.
-final class FeedTransaction: @unchecked Sendable {
+package final class FeedTransaction: @unchecked Sendable {
     // All mutable state below is guarded by `lock`.
-    typealias Job = @Sendable (any PassWriting) throws -> Void
+    package typealias Job = @Sendable (any PassWriting) throws -> Void
     /// Opens the store's transaction, runs `body` in it with the pass's writer, and commits
     /// when `body` returns true, else rolls back.
-    typealias Opener = @Sendable (_ body: (any PassWriting) throws -> Bool) throws -> Void
+    package typealias Opener = @Sendable (_ body: (any PassWriting) throws -> Bool) throws -> Void
 
     private let lock = NSCondition()
     private var jobs: [Job] = []
@@ -38,7 +38,7 @@ final class FeedTransaction: @unchecked Sendable {
     private let location: String
     private let open: Opener
 
-    init(writer: StoreWriter, location: String, open: @escaping Opener) {
+    package init(writer: StoreWriter, location: String, open: @escaping Opener) {
         self.writer = writer
         self.location = location
         self.open = open
@@ -47,7 +47,7 @@ final class FeedTransaction: @unchecked Sendable {
     /// Queues `job`; waits while the queue is full.
     ///
     /// - Throws: the error that ended the transaction, if it already failed.
-    func send(_ job: @escaping Job) async throws {
+    package func send(_ job: @escaping Job) async throws {
         while true {
             let (result, retiredJobs) = enqueue(job)
             withExtendedLifetime(retiredJobs) {}  // released here, outside the lock
@@ -65,7 +65,7 @@ final class FeedTransaction: @unchecked Sendable {
     /// Ends the transaction, committing or rolling back, and waits for the thread to finish.
     ///
     /// - Throws: the error that made the commit fail.
-    func finish(commit: Bool) async throws {
+    package func finish(commit: Bool) async throws {
         guard close(commit: commit) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             waitForOutcome(continuation)

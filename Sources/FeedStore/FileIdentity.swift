@@ -22,7 +22,7 @@ public struct FileIdentity: Hashable, Sendable {
         self.init(info)
     }
 
-    init(_ info: stat) {
+    package init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }

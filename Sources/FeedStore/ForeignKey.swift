@@ -9,31 +9,31 @@ import FeedKit
 /// `(_feed, <key column>)`, which it gives a unique constraint. So the parent's key is one
 /// column, `integer` or `text`, of the child column's type, and its keys never repeat (no
 /// `append`): ``problem(child:parent:parentKeepsHistory:parentKeyed:)`` says what is wrong otherwise.
-struct ForeignKey: Sendable, Hashable {
+package struct ForeignKey: Sendable, Hashable {
     /// The entity whose rows point (the child).
-    var entity: String
+    package var entity: String
     /// The child's column holding the parent's key.
-    var column: String
+    package var column: String
     /// The entity pointed at (the parent).
-    var parent: String
+    package var parent: String
 
     /// `classified.category_id -> category`, as messages and `feedwork schema` name it.
-    var name: String { "\(entity).\(column) -> \(parent)" }
+    package var name: String { "\(entity).\(column) -> \(parent)" }
 
     /// The foreign keys of `schema`'s enforced relations, in schema order.
-    static func declared(by schema: EntitySchema) -> [ForeignKey] {
+    package static func declared(by schema: EntitySchema) -> [ForeignKey] {
         schema.relations.filter(\.enforced).map {
             ForeignKey(entity: schema.name, column: $0.column, parent: $0.entity)
         }
     }
 
     /// The foreign keys of every schema in `schemas` that point at `entity`, sorted by name.
-    static func pointing(at entity: String, in schemas: [String: EntitySchema]) -> [ForeignKey] {
+    package static func pointing(at entity: String, in schemas: [String: EntitySchema]) -> [ForeignKey] {
         schemas.values.flatMap(declared(by:)).filter { $0.parent == entity }.sorted { $0.name < $1.name }
     }
 
     /// The types a key column may have: their stored values are the text of the record's key.
-    static let keyTypes: Set<ColumnType> = [.integer, .text]
+    package static let keyTypes: Set<ColumnType> = [.integer, .text]
 
     /// Why the store cannot declare this foreign key, or `nil` when it can.
     ///
@@ -43,7 +43,9 @@ struct ForeignKey: Sendable, Hashable {
     ///   - parentKeepsHistory: whether a feed appends to the parent (its keys repeat).
     ///   - parentKeyed: whether the parent's table has its primary key (an older store's table
     ///     whose rows repeat a key has none).
-    func problem(child: EntitySchema, parent parentSchema: EntitySchema?, parentKeepsHistory: Bool, parentKeyed: Bool)
+    package func problem(
+        child: EntitySchema, parent parentSchema: EntitySchema?, parentKeepsHistory: Bool, parentKeyed: Bool
+    )
         -> String?
     {
         guard let childColumn = child.columns.first(where: { $0.name == column }) else {
@@ -75,7 +77,7 @@ struct ForeignKey: Sendable, Hashable {
 
     /// Why `entity` cannot keep history (be written in `append` mode), given the store's
     /// schemas: the foreign keys that point at it need its keys unique. `nil` when none do.
-    static func historyProblem(_ entity: String, schemas: [String: EntitySchema]) -> String? {
+    package static func historyProblem(_ entity: String, schemas: [String: EntitySchema]) -> String? {
         let keys = pointing(at: entity, in: schemas).filter { $0.entity != entity }
         guard !keys.isEmpty else { return nil }
         return
@@ -83,27 +85,33 @@ struct ForeignKey: Sendable, Hashable {
     }
 
     /// The message of a foreign key the store cannot declare.
-    func declarationError(_ problem: String) -> String {
+    package func declarationError(_ problem: String) -> String {
         "the relation \(name) is enforced, but \(problem); nothing was changed"
+    }
+
+    package init(entity: String, column: String, parent: String) {
+        self.entity = entity
+        self.column = column
+        self.parent = parent
     }
 }
 
 /// Rows that point at a row that is not there, through an enforced relation: left by a pass
 /// (which then fails and changes nothing), or found when an older store's table gains its
 /// foreign key (which is then not declared, and the pass not run).
-struct ForeignKeyViolation: Error, Sendable, CustomStringConvertible {
+package struct ForeignKeyViolation: Error, Sendable, CustomStringConvertible {
     /// The relation broken.
-    var key: ForeignKey
+    package var key: ForeignKey
     /// The feed of the first row found pointing at nothing.
-    var feed: String
+    package var feed: String
     /// That row's key.
-    var rowKey: String
+    package var rowKey: String
     /// The value it points at, which the feed's rows of the parent lack.
-    var value: String
+    package var value: String
     /// How many rows point at nothing, when counted (an older store's table).
-    var count: Int?
+    package var count: Int?
 
-    var description: String {
+    package var description: String {
         let example =
             "feed '\(feed)': the \(key.entity) '\(rowKey)' has \(key.column) \(value), which is not a key of the feed's \(key.parent)"
         guard let count else {
@@ -112,5 +120,13 @@ struct ForeignKeyViolation: Error, Sendable, CustomStringConvertible {
         }
         return
             "the enforced relation \(key.name) cannot become a foreign key: \(count == 1 ? "1 row" : "\(count) rows") of \(key.entity) \(count == 1 ? "points" : "point") at nothing (first: \(example)); fix or delete them, then run again; nothing was changed"
+    }
+
+    package init(key: ForeignKey, feed: String, rowKey: String, value: String, count: Int? = nil) {
+        self.key = key
+        self.feed = feed
+        self.rowKey = rowKey
+        self.value = value
+        self.count = count
     }
 }

@@ -9,7 +9,7 @@ import FeedKit
 /// each layer, a few percent over all layers) pay for a lookup.
 /// Layers grow fourfold as keys arrive, so a small feed costs a few kilobytes and a million keys
 /// about 3 MB.
-struct KeyFilter {
+package struct KeyFilter {
     /// A blocked Bloom filter: each key sets 3 bits within one 512-bit block (a cache line),
     /// so a probe costs one memory access, not three.
     private struct Layer {
@@ -52,9 +52,9 @@ struct KeyFilter {
     private var layers = [Layer(capacity: 4096)]
 
     /// Whether `hash` may have been inserted; `false` means it certainly was not.
-    func mightContain(_ hash: UInt64) -> Bool { layers.contains { $0.contains(hash) } }
+    package func mightContain(_ hash: UInt64) -> Bool { layers.contains { $0.contains(hash) } }
 
-    mutating func insert(_ hash: UInt64) {
+    package mutating func insert(_ hash: UInt64) {
         if layers[layers.count - 1].count >= layers[layers.count - 1].capacity {
             layers.append(Layer(capacity: layers[layers.count - 1].capacity * 4))
         }
@@ -62,7 +62,7 @@ struct KeyFilter {
     }
 
     /// A 64-bit hash of a key (and, for append mode, of the content hash).
-    static func hash(key: String, salt: Int64 = 0) -> UInt64 {
+    package static func hash(key: String, salt: Int64 = 0) -> UInt64 {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bitPattern: salt)
         var key = key
         key.withUTF8 { bytes in
@@ -77,4 +77,6 @@ struct KeyFilter {
         value ^= value >> 33
         return value
     }
+
+    package init() {}
 }

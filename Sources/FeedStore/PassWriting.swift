@@ -2,8 +2,8 @@ import FeedKit
 import Foundation
 
 /// What the jobs of a feed's pass do inside its transaction, on the store's writer thread: one
-/// implementation per driver (in `Store/SQLite` and `Store/Postgres`), driven by ``FeedTransaction``.
-protocol PassWriting: AnyObject {
+/// implementation per driver (in `FeedStoreSQLite` and `FeedStorePostgres`), driven by ``FeedTransaction``.
+package protocol PassWriting: AnyObject {
     /// The pass's first reject, for the message of a pass that rejects too many.
     var firstReject: Reject? { get }
     /// Writes `records`, whose content hashes (``ContentHash``) were computed off this thread.

@@ -9,13 +9,13 @@ import FeedKit
 /// would share a table). And an unqualified name beginning with `pg_` is looked up in
 /// `pg_catalog` before the store's schema, whatever the search path says, so an entity
 /// `pg_class` would be PostgreSQL's own catalog table. SQLite has neither limit.
-enum PostgresNames {
+package enum PostgresNames {
     /// The longest name PostgreSQL keeps whole, in bytes (`NAMEDATALEN - 1`).
-    static let maximumBytes = 63
+    package static let maximumBytes = 63
 
     /// What is wrong with `schema`'s names on PostgreSQL, a sentence for each name the user or
     /// the tap can shorten (the entity's, a list field's, a column's); empty when nothing is.
-    static func problems(_ schema: EntitySchema) -> [String] {
+    package static func problems(_ schema: EntitySchema) -> [String] {
         var problems: [String] = []
         if schema.name.lowercased().hasPrefix("pg_") {
             problems.append(

@@ -2,14 +2,14 @@ import Foundation
 
 /// A `store:` that names a PostgreSQL database: `postgres://user@host:5432/db?sslmode=disable`
 /// (or `postgresql://`), passed to libpq as it is.
-enum PostgresURL {
+package enum PostgresURL {
     /// Whether `store` names PostgreSQL rather than an SQLite file.
-    static func isPostgres(_ store: String) -> Bool {
+    package static func isPostgres(_ store: String) -> Bool {
         store.hasPrefix("postgres://") || store.hasPrefix("postgresql://")
     }
 
     /// `url` with its password (if any) removed, for messages and reports.
-    static func withoutPassword(_ url: String) -> String {
+    package static func withoutPassword(_ url: String) -> String {
         guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else {
             return url
         }
@@ -19,7 +19,7 @@ enum PostgresURL {
     }
 
     /// What is wrong with `url` as a store, or `nil`: it needs a host and a database.
-    static func problem(_ url: String) -> String? {
+    package static func problem(_ url: String) -> String? {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return
                 "the store \(withoutPassword(url)) is not a PostgreSQL URL such as postgres://user@localhost:5432/feeds"
@@ -34,14 +34,14 @@ enum PostgresURL {
     /// Why Feedwork refuses `schema` as its store's schema, or `nil`: `information_schema`,
     /// `pg_catalog` and every `pg_` name belong to PostgreSQL itself (its catalogs, TOAST and
     /// temporary schemas), where tables must not be made.
-    static func reservedSchemaProblem(_ schema: String) -> String? {
+    package static func reservedSchemaProblem(_ schema: String) -> String? {
         guard schema == "information_schema" || schema.hasPrefix("pg_") else { return nil }
         return
             "'schema' cannot be '\(schema)': information_schema, pg_catalog and every pg_ schema belong to PostgreSQL; choose another name, such as feedwork"
     }
 
     /// Whether `name` is a schema name Feedwork accepts: an unquoted PostgreSQL identifier.
-    static func isSchemaName(_ name: String) -> Bool {
+    package static func isSchemaName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.utf8.count <= 63 else { return false }
         let lower = "abcdefghijklmnopqrstuvwxyz_"
         return lower.unicodeScalars.contains(first)

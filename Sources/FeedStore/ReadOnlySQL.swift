@@ -65,7 +65,7 @@ public struct ReadOnlySQLError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    static func timeLimit(_ limit: Duration) -> ReadOnlySQLError {
+    package static func timeLimit(_ limit: Duration) -> ReadOnlySQLError {
         ReadOnlySQLError(
             .timeLimit,
             "the statement ran longer than the time limit of \(ReadOnlySQLPolicy.text(limit)) and was stopped"
@@ -75,8 +75,8 @@ public struct ReadOnlySQLError: Error, Sendable, CustomStringConvertible {
 
 /// Runs a person's statement, which blocks (up to its time limit), on a thread of Dispatch's,
 /// never on Swift's cooperative pool or a store's reader threads.
-enum ReadOnlySQLThread {
-    static func run(_ body: @escaping @Sendable () throws(ReadOnlySQLError) -> ReadOnlySQLResult)
+package enum ReadOnlySQLThread {
+    package static func run(_ body: @escaping @Sendable () throws(ReadOnlySQLError) -> ReadOnlySQLResult)
         async throws(ReadOnlySQLError) -> ReadOnlySQLResult
     {
         let result = await withCheckedContinuation {

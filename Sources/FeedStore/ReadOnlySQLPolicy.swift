@@ -12,12 +12,12 @@
 /// or a function that runs SQL given as text, reads the server's files or acts on other
 /// sessions (``refusedFunctionPrefixes``), and when its plan (`EXPLAIN`) reads a hidden table,
 /// as through a view.
-enum ReadOnlySQLPolicy {
+package enum ReadOnlySQLPolicy {
     /// The system tables no statement reads.
-    static let hiddenTables: Set<String> = ["_http_cache", "_http_cache_body", "_state", "_outbox"]
+    package static let hiddenTables: Set<String> = ["_http_cache", "_http_cache_body", "_state", "_outbox"]
 
     /// Functions SQLite refuses: loading code and touching files.
-    static let refusedSQLiteFunctions: Set<String> = [
+    package static let refusedSQLiteFunctions: Set<String> = [
         "load_extension", "fts3_tokenizer", "readfile", "writefile", "edit", "zipfile", "sqlar_compress",
         "sqlar_uncompress",
     ]
@@ -25,7 +25,7 @@ enum ReadOnlySQLPolicy {
     /// Functions PostgreSQL refuses, by the start of their name: those that run a query given as
     /// text (which would read a hidden table by a name no scan sees), read or list the server's
     /// files, signal other sessions, take advisory locks (the feeds' leases) or write settings.
-    static let refusedFunctionPrefixes = [
+    package static let refusedFunctionPrefixes = [
         "query_to_xml", "table_to_xml", "cursor_to_xml", "schema_to_xml", "database_to_xml", "ts_stat",
         "ts_rewrite", "dblink", "pg_read_", "pg_ls_", "pg_stat_file", "pg_file", "lo_", "pg_terminate_backend",
         "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile", "pg_promote", "pg_advisory",
@@ -34,7 +34,7 @@ enum ReadOnlySQLPolicy {
     ]
 
     /// Why `identifier` (as written, unquoted) may not appear in a statement, or `nil`.
-    static func refusal(ofIdentifier identifier: String, functions: Bool) -> String? {
+    package static func refusal(ofIdentifier identifier: String, functions: Bool) -> String? {
         let name = identifier.lowercased()
         if hiddenTables.contains(name) {
             return "the table \(name) is hidden from SQL: it holds the response cache, the feeds' state and tokens,"
@@ -48,7 +48,7 @@ enum ReadOnlySQLPolicy {
     }
 
     /// `limit` for a message: `5 s`, `250 ms`.
-    static func text(_ limit: Duration) -> String {
+    package static func text(_ limit: Duration) -> String {
         let milliseconds = limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }

@@ -8,15 +8,15 @@
 /// PostgreSQL's `::` casts. Other parameter forms (`?`, `$1`, `@name`, `$name`) are refused, so
 /// every parameter has a name the form and the URL can give.
 public struct ReadOnlySQLStatement: Sendable {
-    enum Flavor { case sqlite, postgres }
+    package enum Flavor { case sqlite, postgres }
 
     /// The statement with each `:name` replaced by a numbered parameter (`?1` on SQLite, `$1` on
     /// PostgreSQL), without a trailing semicolon.
-    var text: String
+    package var text: String
     /// The parameters' names in order of first appearance: parameter `n` is `parameters[n - 1]`.
-    var parameters: [String]
+    package var parameters: [String]
     /// Every identifier, as written without its quotes.
-    var identifiers: [String]
+    package var identifiers: [String]
 
     /// The named parameters of `statement`, in order of first appearance (none when it does not
     /// scan): the fields the SQL page shows.
@@ -29,7 +29,7 @@ public struct ReadOnlySQLStatement: Sendable {
     /// - Throws: ``ReadOnlySQLError`` (`.statement`) when it is empty, does not start with
     ///   `SELECT` or `WITH`, holds more than one statement or a parameter not written `:name`;
     ///   (`.refused`) when an identifier is refused by ``ReadOnlySQLPolicy``.
-    init(_ statement: String, flavor: Flavor) throws(ReadOnlySQLError) {
+    package init(_ statement: String, flavor: Flavor) throws(ReadOnlySQLError) {
         guard !statement.unicodeScalars.contains("\u{0}") else {
             // Both databases would read the statement only up to it.
             throw ReadOnlySQLError(.statement, "the statement holds a NUL byte (U+0000)")

@@ -7,14 +7,14 @@ import Foundation
 /// updated or unchanged (a key delivered twice counts once). A pass above the limit fails like
 /// any other failed pass: nothing it wrote is committed, its rejects included. A pass with no
 /// records and no rejects is within any limit.
-enum RejectLimit {
+package enum RejectLimit {
     /// `max_reject_ratio` when the config does not set it.
-    static let defaultRatio = 0.5
+    package static let defaultRatio = 0.5
 
     /// Throws when `counts` reject more than `maxRatio` of the pass's records.
     ///
     /// - Parameter firstReject: the pass's first reject, named in the message as an example.
-    static func check(
+    package static func check(
         _ counts: WriteCounts, maxRatio: Double, feed: String, firstReject: Reject?
     ) throws(RejectLimitError) {
         let total = counts.inserted + counts.updated + counts.unchanged + counts.rejected

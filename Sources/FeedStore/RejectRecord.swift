@@ -13,4 +13,18 @@ public struct RejectRecord: Sendable, Hashable, Codable {
     public var page: Int?
     /// The record's JSON as received.
     public var raw: String
+
+    package init(
+        run: Int64, feed: String, entity: String, reason: String, path: String, url: String? = nil, page: Int? = nil,
+        raw: String
+    ) {
+        self.run = run
+        self.feed = feed
+        self.entity = entity
+        self.reason = reason
+        self.path = path
+        self.url = url
+        self.page = page
+        self.raw = raw
+    }
 }

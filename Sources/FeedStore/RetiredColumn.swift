@@ -27,13 +27,13 @@ public struct RetiredColumn: Sendable, Hashable, Codable {
     }
 
     /// The marks of `_entities.retired`; none for NULL or for text that is not such an array.
-    static func decode(_ text: String?) -> [RetiredColumn] {
+    package static func decode(_ text: String?) -> [RetiredColumn] {
         guard let text else { return [] }
         return (try? JSONDecoder().decode([RetiredColumn].self, from: Data(text.utf8))) ?? []
     }
 
     /// The text of `_entities.retired` for `marks`: NULL (`nil`) when there are none.
-    static func encode(_ marks: [RetiredColumn]) -> String? {
+    package static func encode(_ marks: [RetiredColumn]) -> String? {
         guard !marks.isEmpty, let data = try? JSONEncoder().encode(marks) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
@@ -41,7 +41,7 @@ public struct RetiredColumn: Sendable, Hashable, Codable {
     /// The marks once `declared` replaces `stored` in a store that had `marks`: those still not
     /// declared, then the stored columns that `declared` lacks, retired at `time`. A column
     /// declared again loses its mark.
-    static func after(
+    package static func after(
         _ marks: [RetiredColumn], stored: EntitySchema, declared: EntitySchema, at time: String
     ) -> [RetiredColumn] {
         marks.filter { declared.columnIndex($0.name) == nil }
@@ -53,7 +53,9 @@ public struct RetiredColumn: Sendable, Hashable, Codable {
     /// `stored` with the columns of `marks` that `declared` declares again, as their table has
     /// them: so that a revived column whose type changed is converted like any other
     /// (``SchemaPlan``).
-    static func reviving(_ marks: [RetiredColumn], in stored: EntitySchema, declared: EntitySchema) -> EntitySchema {
+    package static func reviving(_ marks: [RetiredColumn], in stored: EntitySchema, declared: EntitySchema)
+        -> EntitySchema
+    {
         var schema = stored
         for mark in marks where declared.columnIndex(mark.name) != nil && stored.columnIndex(mark.name) == nil {
             schema.columns.append(Column(mark.name, mark.type))
@@ -64,7 +66,7 @@ public struct RetiredColumn: Sendable, Hashable, Codable {
     /// The marks of every entity of `store` that has some, by entity name.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read.
-    static func marks(in store: any StoreReading) async throws -> [String: [RetiredColumn]] {
+    package static func marks(in store: any StoreReading) async throws -> [String: [RetiredColumn]] {
         var marks: [String: [RetiredColumn]] = [:]
         let rows = try await store.query(
             "SELECT name, CAST(retired AS TEXT) AS retired FROM _entities WHERE retired IS NOT NULL", arguments: [])

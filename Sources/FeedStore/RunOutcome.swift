@@ -3,26 +3,42 @@ import Foundation
 
 /// How a pass ended, as its run row in `_runs` keeps it, on every store; the pass's report is
 /// derived from it (``FeedReport/init(feed:adapter:run:outcome:milliseconds:outbox:)``).
-struct RunOutcome: Sendable {
-    var status: FeedReport.Status
-    var counts: WriteCounts
-    var requests: Int
-    var attempts: Int
-    var bytes: Int
+package struct RunOutcome: Sendable {
+    package var status: FeedReport.Status
+    package var counts: WriteCounts
+    package var requests: Int
+    package var attempts: Int
+    package var bytes: Int
     /// Redacted.
-    var error: String?
+    package var error: String?
     /// The report's notes (redacted).
-    var notes: [String]
-    var finished: Date
+    package var notes: [String]
+    package var finished: Date
     /// The URLs served from the cache because the network failed (redacted).
-    var staleURLs: [String] = []
+    package var staleURLs: [String] = []
     /// The oldest of those responses' age, in seconds.
-    var oldestStaleAge: TimeInterval = 0
+    package var oldestStaleAge: TimeInterval = 0
 
     /// What `_runs.notes` keeps, one per line: the report's notes, then one on the responses
     /// served from the cache (the report lists them in its own fields instead).
-    var recordedNotes: [String] {
+    package var recordedNotes: [String] {
         guard !staleURLs.isEmpty else { return notes }
         return notes + ["stale: \(staleURLs.count) response(s): " + FeedReport.summarize(staleURLs)]
+    }
+
+    package init(
+        status: FeedReport.Status, counts: WriteCounts, requests: Int, attempts: Int, bytes: Int, error: String? = nil,
+        notes: [String], finished: Date, staleURLs: [String] = [], oldestStaleAge: TimeInterval = 0
+    ) {
+        self.status = status
+        self.counts = counts
+        self.requests = requests
+        self.attempts = attempts
+        self.bytes = bytes
+        self.error = error
+        self.notes = notes
+        self.finished = finished
+        self.staleURLs = staleURLs
+        self.oldestStaleAge = oldestStaleAge
     }
 }

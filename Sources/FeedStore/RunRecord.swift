@@ -24,17 +24,39 @@ public struct RunRecord: Sendable, Hashable, Codable {
     /// line; redacted.
     public var notes: [String] = []
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case run, feed, adapter, status, inserted, updated, unchanged, deleted, rejected, requests, error, notes
         case startedAt = "started_at"
         case finishedAt = "finished_at"
         case durationMilliseconds = "duration_ms"
     }
+
+    package init(
+        run: Int64, feed: String, adapter: String, status: String, startedAt: String, finishedAt: String? = nil,
+        durationMilliseconds: Int? = nil, inserted: Int, updated: Int, unchanged: Int, deleted: Int, rejected: Int,
+        requests: Int, error: String? = nil, notes: [String] = []
+    ) {
+        self.run = run
+        self.feed = feed
+        self.adapter = adapter
+        self.status = status
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+        self.deleted = deleted
+        self.rejected = rejected
+        self.requests = requests
+        self.error = error
+        self.notes = notes
+    }
 }
 
 extension RunRecord {
     /// The notes `_runs.notes` holds, one per line.
-    static func notes(_ text: String?) -> [String] {
+    package static func notes(_ text: String?) -> [String] {
         text.map { $0.split(separator: "\n").map(String.init) } ?? []
     }
 }

@@ -7,6 +7,10 @@ public struct RunReport: Sendable, Codable {
     /// Whether every feed that ran succeeded (a stale feed, or one with rejects within its
     /// `max_reject_ratio`, counts as a success; an interrupted one does not).
     public var succeeded: Bool { feeds.allSatisfy { $0.status != .failed && $0.status != .interrupted } }
+
+    package init(feeds: [FeedReport]) {
+        self.feeds = feeds
+    }
 }
 
 /// The outcome of one feed's pass.
@@ -54,9 +58,31 @@ public struct FeedReport: Sendable, Codable {
     public var media: MediaPassCounts?
 
     /// `staleUrls`, so that snake_case output (`feedwork run --json`) reads `stale_urls`.
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case feed, adapter, run, status, counts, requests, attempts, bytes, milliseconds
         case staleURLs = "staleUrls"
         case staleAgeSeconds, error, notes, outboxDelivered, outboxPending, media
+    }
+
+    package init(
+        feed: String, adapter: String, run: Int64? = nil, status: Status, counts: WriteCounts, requests: Int,
+        attempts: Int, bytes: Int, milliseconds: Int, staleURLs: [String], staleAgeSeconds: Int? = nil,
+        error: String? = nil, notes: [String], outboxDelivered: Int, outboxPending: Int
+    ) {
+        self.feed = feed
+        self.adapter = adapter
+        self.run = run
+        self.status = status
+        self.counts = counts
+        self.requests = requests
+        self.attempts = attempts
+        self.bytes = bytes
+        self.milliseconds = milliseconds
+        self.staleURLs = staleURLs
+        self.staleAgeSeconds = staleAgeSeconds
+        self.error = error
+        self.notes = notes
+        self.outboxDelivered = outboxDelivered
+        self.outboxPending = outboxPending
     }
 }

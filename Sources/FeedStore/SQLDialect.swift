@@ -58,22 +58,27 @@ package protocol SQLDialect: Sendable {
     /// The SQL of a full-text search of `schema`'s table, aliased `t`, through its index
     /// (``SearchIndex``), for the words of `query`.
     func search(_ schema: EntitySchema, for query: SearchQuery) -> SearchSQL
+
+    /// Whether values written into a statement as literals are all quoted text, which takes
+    /// its column's type as a parameter's text does (PostgreSQL); else numbers stay bare.
+    var inlinesValuesAsText: Bool { get }
 }
 
 extension SQLDialect {
     /// What breaks ties for a child table, whose rows have no `_run` (nor, on every store, a
     /// row id): the record and the place in its list.
-    var childTiebreak: String { "t._feed, t._key, t._position" }
+    package var childTiebreak: String { "t._feed, t._key, t._position" }
 
     /// The column itself.
-    func select(_ field: ExportField) -> String { "t." + SQLIdentifier.quoted(field.name) }
+    package func select(_ field: ExportField) -> String { "t." + SQLIdentifier.quoted(field.name) }
 
     /// The column itself.
-    func searchable(_ column: String, field: ExportField) -> String { column }
+    package func searchable(_ column: String, field: ExportField) -> String { column }
 
     /// `sql` as it is: `?` parameters.
-    func numbered(_ sql: String) -> String { sql }
+    package func numbered(_ sql: String) -> String { sql }
 
     /// `0`.
-    func zero(_ kind: SystemColumn.Kind) -> String { "0" }
+    package func zero(_ kind: SystemColumn.Kind) -> String { "0" }
+    package var inlinesValuesAsText: Bool { false }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// The board's reads (``StoreReading/scheduleEntries()``) are the store's reads.
 ///
 /// Times are the workers' clocks, so machines sharing a store keep theirs in sync (NTP).
-protocol ScheduleBoard: Sendable {
+package protocol ScheduleBoard: Sendable {
     /// Puts each of `feeds` on the board, due at its `due` time, unless it is there already
     /// with the same schedule; a feed whose schedule changed and that no worker holds is due
     /// at its new `due` time.
@@ -31,11 +31,17 @@ protocol ScheduleBoard: Sendable {
 }
 
 /// A feed to put on the board (``ScheduleBoard/plan(_:)``).
-struct PlannedFeed: Sendable {
-    var feed: String
+package struct PlannedFeed: Sendable {
+    package var feed: String
     /// The schedule as ``FeedSchedule/description`` writes it.
-    var schedule: String
-    var due: Date
+    package var schedule: String
+    package var due: Date
+
+    package init(feed: String, schedule: String, due: Date) {
+        self.feed = feed
+        self.schedule = schedule
+        self.due = due
+    }
 }
 
 /// A due feed a worker holds.
@@ -43,6 +49,11 @@ public struct ScheduleClaim: Sendable, Hashable {
     public var feed: String
     /// When it was due.
     public var due: Date
+
+    package init(feed: String, due: Date) {
+        self.feed = feed
+        self.due = due
+    }
 }
 
 /// One row of the board, for `feedwork list`.
@@ -52,11 +63,18 @@ public struct ScheduleEntry: Sendable, Hashable, Codable {
     /// The worker holding the feed, while its lease lasts.
     public var worker: String?
     public var leaseUntil: Date?
+
+    package init(schedule: String, nextRunAt: Date, worker: String? = nil, leaseUntil: Date? = nil) {
+        self.schedule = schedule
+        self.nextRunAt = nextRunAt
+        self.worker = worker
+        self.leaseUntil = leaseUntil
+    }
 }
 
 extension [String] {
     /// The names as a JSON array, the one parameter a board query filters by on either store.
-    var jsonArrayText: String {
+    package var jsonArrayText: String {
         (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 }

@@ -7,7 +7,7 @@ extension SchemaPreparation {
     /// `stored`: a column the table lacks under `new_columns: freeze`, or a column of another
     /// type under `type_changes: freeze`; `nil` when the contract allows every change (or the
     /// store holds no such entity yet, whose first pass creates its table).
-    static func contractProblem(_ binding: EntityBinding, stored: EntitySchema?) -> String? {
+    package static func contractProblem(_ binding: EntityBinding, stored: EntitySchema?) -> String? {
         guard let stored else { return nil }
         let contract = binding.contract
         let schema = binding.schema

@@ -4,7 +4,7 @@ import Foundation
 /// What a driver supplies to prepare a pass's entities (``SchemaPreparation``): SQL on the
 /// pass's connection, not logic. Each call runs in the transaction that records the run, so a
 /// refused pass leaves the store as it was.
-protocol SchemaPreparing {
+package protocol SchemaPreparing {
     /// The store, for messages.
     var location: String { get }
     /// Why names that differ only in case are refused, for the message (SQLite ignores their
@@ -50,14 +50,14 @@ protocol SchemaPreparing {
 /// once for every driver: creates the tables of `bindings` when missing, adds new columns, keys
 /// them (unless a feed keeps the entity's history), keeps their full-text indexes, records the
 /// schemas, declares the foreign keys of their enforced relations and writes their views.
-enum SchemaPreparation {
+package enum SchemaPreparation {
     /// - Throws: ``StoreError`` when a binding breaks its schema contract
     ///   (``contractProblem(_:stored:)``), an entity's name differs from a stored one's only in case,
     ///   is the name of a stored entity's view (or its view has the name of a stored entity), a
     ///   table cannot take its schema, an entity that a foreign key points at would keep
     ///   history, or a foreign key cannot be declared; a ``ForeignKeyViolation`` when rows
     ///   already stored point at nothing through a relation that becomes enforced.
-    static func prepare(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws {
+    package static func prepare(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws {
         for binding in bindings {
             let schema = binding.schema
             if let problem = nameProblem(schema.name, stored: try store.entityNames(), caseRule: store.caseRule)
@@ -100,7 +100,7 @@ enum SchemaPreparation {
     /// Whether the store records each of `bindings` as it is wanted (its schema, and its
     /// history when the binding appends): preparing such a pass changes no entity (only an
     /// older SQLite store's layout, which ``prepare(_:on:)`` brings up to date).
-    static func isCurrent(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws -> Bool {
+    package static func isCurrent(_ bindings: [EntityBinding], on store: some SchemaPreparing) throws -> Bool {
         guard !bindings.isEmpty else { return true }
         let stored = try store.schemas()
         for binding in bindings {
@@ -119,7 +119,9 @@ enum SchemaPreparation {
     ///   value that does not convert with its row's feed and key
     ///   (``ColumnConversion/refusal(entity:column:from:to:values:)``); the pass then rolls
     ///   back, so the store is as it was.
-    static func convertColumns(of stored: EntitySchema, to declared: EntitySchema, on store: some SchemaPreparing)
+    package static func convertColumns(
+        of stored: EntitySchema, to declared: EntitySchema, on store: some SchemaPreparing
+    )
         throws
     {
         for change in SchemaPlan.changes(declared: declared, stored: stored) {
@@ -139,7 +141,7 @@ enum SchemaPreparation {
     /// Why the store cannot take an entity named `name` beside the entities named `stored`:
     /// one differs from it only in case, or one's view (`<entity>_view`) would have its name or
     /// it the name of one's view; `nil` when none.
-    static func nameProblem(_ name: String, stored: [String], caseRule: String) -> String? {
+    package static func nameProblem(_ name: String, stored: [String], caseRule: String) -> String? {
         if let other = stored.first(where: { $0 != name && $0.lowercased() == name.lowercased() }) {
             return
                 "entity '\(name)' differs from the store's entity '\(other)' only in case; \(caseRule), so use '\(other)' or another name"

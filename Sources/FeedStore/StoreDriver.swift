@@ -2,13 +2,13 @@ import FeedKit
 import Foundation
 
 /// What the engine needs of a store to run feeds into it, whichever database holds it: SQLite
-/// (`Store/SQLite`, the embedded default) or PostgreSQL (`Store/Postgres`).
+/// (`FeedStoreSQLite`, the embedded default) or PostgreSQL (`FeedStorePostgres`).
 ///
 /// Every requirement is one job of a run: open a pass (its run row, its tables, its
 /// transaction), record how it ended, deliver its outbox; what it reads (the feed's bookmarks
 /// and cached responses, the rows, the schedule) is ``StoreReading``. Writes of a pass go
 /// through its ``FeedTransaction``; the others are each their own transaction.
-protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
+package protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
     /// Takes the lease that keeps a second pass of `feed` from running at the same time, waiting
     /// up to `wait` for it; the lease is held until the returned object goes away. `nil` when the
     /// store needs none (a SQLite store is locked as a whole by the engine).
@@ -37,4 +37,10 @@ protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
     /// Closes the store's connections once the engine is done with it; nothing may use the
     /// store afterwards.
     func close() async throws
+    /// The store's file, when the store is one (SQLite): its holder record and the worker's
+    /// run requests are kept beside it. `nil` for a server.
+    var file: String? { get }
+    /// Whether this process holds the store's exclusive lock (a SQLite store opened for running
+    /// feeds), so that no other process is using the store.
+    var holdsExclusiveLock: Bool { get }
 }

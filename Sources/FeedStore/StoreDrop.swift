@@ -13,7 +13,7 @@ public enum DropTarget: Sendable, Hashable {
 }
 
 /// What a driver supplies to ``StoreDrop``: SQL on one write transaction, not logic.
-protocol DropStatements {
+package protocol DropStatements {
     /// The store, for messages.
     var location: String { get }
     /// The schemas of the entities the store holds, by name.
@@ -39,13 +39,13 @@ protocol DropStatements {
 }
 
 /// Dropping an entity or a feed from a store, once for every driver, in one transaction.
-enum StoreDrop {
+package enum StoreDrop {
     /// Drops `target`.
     ///
     /// - Returns: what was removed, for the user.
     /// - Throws: ``StoreError`` when the store holds no such entity or feed, or another
     ///   entity's enforced relation points at the entity.
-    static func drop(_ target: DropTarget, on store: some DropStatements) throws -> String {
+    package static func drop(_ target: DropTarget, on store: some DropStatements) throws -> String {
         switch target {
         case .entity(let name): try dropEntity(name, on: store)
         case .feed(let name): try dropFeed(name, on: store)

@@ -14,7 +14,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 
     /// `error` as a failure of the store at `path`; a ``StoreError`` is kept as it is, so that
     /// its path is not said twice.
-    init(path: String, _ error: any Error) {
+    package init(path: String, _ error: any Error) {
         if let error = error as? StoreError {
             self = error
         } else if let error = error as? DatabaseError {
@@ -28,10 +28,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(message)" }
 
     /// The store at `path` has migrations this Feedwork does not know: it would misread them.
-    static func newerFeedwork(_ path: String) -> StoreError {
+    package static func newerFeedwork(_ path: String) -> StoreError {
         StoreError(path: path, message: StoreError.newerFeedworkMessage)
     }
 
-    static let newerFeedworkMessage =
+    package static let newerFeedworkMessage =
         "the store was written by a newer Feedwork, whose tables this one does not know; use that version or a later one"
 }

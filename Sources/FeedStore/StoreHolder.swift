@@ -7,7 +7,7 @@ import Foundation
     import Darwin
 #endif
 
-/// Which process holds a SQLite store's lock (``SQLiteStoreLock``): written beside the store, as
+/// Which process holds a SQLite store's lock (`SQLiteStoreLock`): written beside the store, as
 /// `<store>-holder`, by the process that takes the lock, and removed when it closes the store.
 ///
 /// Another process that finds the store in use reads it to say by what ("a feedwork worker,
@@ -49,19 +49,19 @@ public struct StoreHolder: Codable, Sendable, Equatable {
 
     /// The holder file of the store at `storePath`: beside the store's resolved path, so a
     /// symlink to the store finds the same file.
-    static func path(forStore storePath: String) -> String {
+    package static func path(forStore storePath: String) -> String {
         StoreSidecar.resolved(storePath) + "-holder"
     }
 
     /// Records this holder for the store at `storePath` (atomically: a reader sees the old
     /// holder or this one). A failure is left unsaid: the file only helps messages.
-    func record(forStore storePath: String) {
+    package func record(forStore storePath: String) {
         guard let data = try? JSONEncoder().encode(self) else { return }
         try? AtomicFile.write(data, to: Self.path(forStore: storePath))
     }
 
     /// Removes the holder file of the store at `storePath` when it names this process.
-    static func forget(forStore storePath: String) {
+    package static func forget(forStore storePath: String) {
         let path = path(forStore: storePath)
         guard let holder = read(path), holder.pid == ProcessInfo.processInfo.processIdentifier,
             holder.host == ProcessInfo.processInfo.hostName
@@ -79,7 +79,7 @@ public struct StoreHolder: Codable, Sendable, Equatable {
 
     /// The holder the file of the store at `storePath` names, unless it names a process of this
     /// host that is gone; for a process that found the lock held.
-    static func recorded(forStore storePath: String) -> StoreHolder? {
+    package static func recorded(forStore storePath: String) -> StoreHolder? {
         guard let holder = read(path(forStore: storePath)) else { return nil }
         if holder.host == ProcessInfo.processInfo.hostName, kill(holder.pid, 0) != 0, errno == ESRCH { return nil }
         return holder
@@ -91,18 +91,18 @@ public struct StoreHolder: Codable, Sendable, Equatable {
 }
 
 /// The files Feedwork keeps beside a SQLite store, and a look at its lock without taking it.
-enum StoreSidecar {
+package enum StoreSidecar {
     /// `storePath` with its symlinks resolved (as is when it does not exist).
-    static func resolved(_ storePath: String) -> String {
+    package static func resolved(_ storePath: String) -> String {
         guard let resolved = realpath(storePath, nil) else { return storePath }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    /// Whether another process holds the store's lock (``SQLiteStoreLock``): a shared `flock` that
+    /// Whether another process holds the store's lock (`SQLiteStoreLock`): a shared `flock` that
     /// cannot be had. Only for a process that has not opened the store with SQLite: closing the
     /// descriptor would drop SQLite's own locks of this process on the file.
-    static func isLocked(_ storePath: String) -> Bool {
+    package static func isLocked(_ storePath: String) -> Bool {
         let descriptor = open(storePath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

@@ -28,3 +28,15 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
         return path
     }
 }
+
+/// A PostgreSQL store: the server's URL (its password from `${VAR}`, `PGPASSWORD` or
+/// `~/.pgpass`, redacted like every secret) and the schema of Feedwork's tables.
+public struct PostgresStoreLocation: Sendable, Hashable {
+    public var url: String
+    public var schema: String
+
+    package init(url: String, schema: String) {
+        self.url = url
+        self.schema = schema
+    }
+}

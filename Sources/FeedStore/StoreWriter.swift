@@ -11,22 +11,22 @@ import Synchronization
 /// The thread starts with the first job: a process that only reads never makes it, and one that
 /// fetches does not make it while libcurl loads (``CurlHTTPClient/preload()``), when glibc would
 /// make it wait for the load to finish.
-final class StoreWriter: Sendable {
+package final class StoreWriter: Sendable {
     private let queue = JobQueue()
     private let label: String
     private let started = Mutex(false)
 
-    init(label: String) {
+    package init(label: String) {
         self.label = label
     }
 
     deinit { queue.close() }
 
     /// Whether the thread was started, by a first job.
-    var hasStarted: Bool { started.withLock { $0 } }
+    package var hasStarted: Bool { started.withLock { $0 } }
 
     /// Queues `job` to run on the writer thread.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         queue.append(job)
         started.withLock { started in
             guard !started else { return }
@@ -39,7 +39,7 @@ final class StoreWriter: Sendable {
     }
 
     /// Runs `body` on the writer thread and waits for it without blocking the caller's thread.
-    func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             submit { continuation.resume(with: Result(catching: body)) }
         }

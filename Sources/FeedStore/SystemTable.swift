@@ -3,12 +3,12 @@
 /// driver renders them with its dialect (``SystemTable/createStatements(in:)``) to create a new
 /// store, and its migrations bring an older store to the same shape (a test compares both with
 /// this description on each driver).
-struct SystemTable: Sendable {
-    var name: String
-    var columns: [SystemColumn]
+package struct SystemTable: Sendable {
+    package var name: String
+    package var columns: [SystemColumn]
     /// The primary key's columns; a ``SystemColumn/Kind/serial`` column is the key by itself.
-    var primaryKey: [String]
-    var indexes: [SystemIndex] = []
+    package var primaryKey: [String]
+    package var indexes: [SystemIndex] = []
 }
 
 /// A column of a ``SystemTable``.
@@ -29,17 +29,17 @@ package struct SystemColumn: Sendable {
         case bytes
     }
 
-    var name: String
-    var kind: Kind
-    var nullable = false
+    package var name: String
+    package var kind: Kind
+    package var nullable = false
     /// The value a row gets when an insert leaves the column out: `0` (`false` for a boolean).
-    var defaultsToZero = false
+    package var defaultsToZero = false
 }
 
 /// A (non-unique) index of a ``SystemTable``.
-struct SystemIndex: Sendable {
-    var name: String
-    var columns: [String]
+package struct SystemIndex: Sendable {
+    package var name: String
+    package var columns: [String]
 }
 
 extension SystemTable {
@@ -48,7 +48,7 @@ extension SystemTable {
     ///
     /// A single-column primary key is declared on its column, which has no `NOT NULL` (as the
     /// migrations that made the stores in use declared it).
-    func createStatements(in dialect: any SQLDialect) -> [String] {
+    package func createStatements(in dialect: any SQLDialect) -> [String] {
         var lines = columns.map { column -> String in
             if column.kind == .serial { return "\(column.name) \(dialect.serialPrimaryKey)" }
             var line = "\(column.name) \(dialect.systemType(column.kind))"

@@ -6,7 +6,7 @@
 /// history and never change. To change a system table, change it here and add a migration to
 /// each driver that brings an existing store to the same shape:
 /// `SystemTablesTests` compares a new and a migrated store with this description on each driver.
-enum SystemTables {
+package enum SystemTables {
     private static func text(_ name: String, nullable: Bool = false) -> SystemColumn {
         SystemColumn(name: name, kind: .text, nullable: nullable)
     }
@@ -26,7 +26,7 @@ enum SystemTables {
     private static let id = SystemColumn(name: "id", kind: .serial)
 
     /// One row per pass: how it went and what it wrote.
-    static let runs = SystemTable(
+    package static let runs = SystemTable(
         name: "_runs",
         columns: [
             id, text("feed"), text("adapter"), time("started_at"), time("finished_at", nullable: true), text("status"),
@@ -37,7 +37,7 @@ enum SystemTables {
         primaryKey: ["id"], indexes: [SystemIndex(name: "_runs_feed", columns: ["feed", "id"])])
 
     /// Records a pass could not store, and why; `url` and `page` say where they came from.
-    static let rejects = SystemTable(
+    package static let rejects = SystemTable(
         name: "_rejects",
         columns: [
             id, integer("run"), text("feed"), text("entity"), text("path"), text("reason"), text("raw"),
@@ -46,7 +46,7 @@ enum SystemTables {
         primaryKey: ["id"], indexes: [SystemIndex(name: "_rejects_feed", columns: ["feed", "run"])])
 
     /// The cached responses' entries (their bodies are in ``cacheBodies``).
-    static let cache = SystemTable(
+    package static let cache = SystemTable(
         name: "_http_cache",
         columns: [
             text("key"), text("feed"), text("url"), integer("status"),
@@ -56,18 +56,18 @@ enum SystemTables {
         primaryKey: ["key"], indexes: [SystemIndex(name: "_http_cache_feed", columns: ["feed"])])
 
     /// The cached responses' bodies; when `body_size` is set, `body` holds them zlib-compressed.
-    static let cacheBodies = SystemTable(
+    package static let cacheBodies = SystemTable(
         name: "_http_cache_body",
         columns: [text("key"), SystemColumn(name: "body", kind: .bytes), integer("body_size", nullable: true)],
         primaryKey: ["key"])
 
     /// What feeds keep between passes (cursors, bookmarks), by feed and key.
-    static let state = SystemTable(
+    package static let state = SystemTable(
         name: "_state", columns: [text("feed"), text("key"), text("value")], primaryKey: ["feed", "key"])
 
     /// The entities' schemas, whether a feed keeps an entity's history, and the columns its
     /// fields no longer declare (``RetiredColumn``: a JSON array, NULL when none).
-    static let entities = SystemTable(
+    package static let entities = SystemTable(
         name: "_entities",
         columns: [
             text("name"), SystemColumn(name: "schema", kind: .json),
@@ -77,7 +77,7 @@ enum SystemTables {
         primaryKey: ["name"])
 
     /// The URLs a pass notifies once it committed, until they are delivered.
-    static let outbox = SystemTable(
+    package static let outbox = SystemTable(
         name: "_outbox",
         columns: [
             id, text("feed"), integer("run"), text("url"), time("created_at"), count("attempts"),
@@ -86,7 +86,7 @@ enum SystemTables {
         primaryKey: ["id"], indexes: [SystemIndex(name: "_outbox_pending", columns: ["feed", "delivered_at"])])
 
     /// One row per row a `replace` pass deleted: its key values (a JSON array, in key order).
-    static let tombstones = SystemTable(
+    package static let tombstones = SystemTable(
         name: "_tombstones",
         columns: [
             id, text("feed"), text("entity"), text("key"), SystemColumn(name: "key_values", kind: .json),
@@ -99,7 +99,7 @@ enum SystemTables {
         ])
 
     /// The worker's schedule: when each feed is next due, and the worker holding it.
-    static let schedule = SystemTable(
+    package static let schedule = SystemTable(
         name: "_schedule",
         columns: [
             text("feed"), text("schedule"), time("next_run_at"), text("claimed_by", nullable: true),
@@ -130,7 +130,7 @@ enum SystemTables {
         primaryKey: ["feed", "url"], indexes: [SystemIndex(name: "_media_urls_hash", columns: ["hash"])])
 
     /// Every system table, in the order a new store creates them.
-    static let all = [
+    package static let all = [
         runs, rejects, cache, cacheBodies, state, entities, outbox, tombstones, schedule, media, mediaURLs,
     ]
 }

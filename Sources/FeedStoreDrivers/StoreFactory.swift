@@ -1,8 +1,11 @@
 import FeedKit
+import FeedStore
+import FeedStorePostgres
+import FeedStoreSQLite
 import Foundation
 
 /// The one place that maps where a store is (``StoreLocation``) to the driver that opens it:
-/// `Store/SQLite` for a file, `Store/Postgres` for a server's schema. Nothing else names a
+/// `FeedStoreSQLite` for a file, `FeedStorePostgres` for a server's schema. Nothing else names a
 /// driver, so another driver is a folder beside those two and a case here.
 package enum StoreFactory {
     /// The store at `location`, opened for running feeds, its system tables created or
@@ -15,7 +18,9 @@ package enum StoreFactory {
     /// - Throws: ``StoreError`` "store in use" when the wait runs out, or when the store cannot
     ///   be opened; a server's errors are redacted with `redactor` and name it without its
     ///   password.
-    static func writing(_ location: StoreLocation, wait: FeedDuration, redactor: Redactor) throws -> any StoreDriver {
+    package static func writing(_ location: StoreLocation, wait: FeedDuration, redactor: Redactor) throws
+        -> any StoreDriver
+    {
         switch location {
         case .file(let path):
             let lock = try SQLiteStoreLock(storePath: path, wait: wait)
@@ -50,7 +55,7 @@ package enum StoreFactory {
     /// Whether there is a store at `location`: the file, or a Feedwork store in the schema.
     ///
     /// - Throws: ``StoreError`` when the server cannot be reached (redacted with `redactor`).
-    static func exists(_ location: StoreLocation, redactor: Redactor) throws -> Bool {
+    package static func exists(_ location: StoreLocation, redactor: Redactor) throws -> Bool {
         switch location {
         case .file(let path):
             return FileManager.default.fileExists(atPath: path)

@@ -1,4 +1,5 @@
 import CLibPQ
+import FeedStore
 import Foundation
 
 /// One connection to PostgreSQL through libpq. Its calls block, so a connection is used by one
@@ -9,7 +10,7 @@ import Foundation
 final class PostgresConnection {
     private let handle: OpaquePointer
     /// The server, for messages: the URL without its password.
-    let location: String
+    package let location: String
 
     /// Connects to `url` (`postgres://user@host:5432/db?sslmode=disable`); libpq reads a
     /// missing password from `PGPASSWORD` or `~/.pgpass`.

@@ -1,3 +1,5 @@
+import FeedStore
+
 /// Rows of a `COPY ... FROM STDIN` encoded ahead of the COPY, with the key each row belongs to.
 ///
 /// The writer encodes new records as their pages arrive and ships the text in one COPY later

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// Record values as the text of a `COPY ... FROM STDIN` row (the stream escapes them).
 ///

@@ -1,3 +1,5 @@
+import FeedStore
+
 /// How the PostgreSQL store declares its system tables (``SystemTables``), with the types a SQL
 /// user expects: times are `timestamptz`, counts `bigint`, bodies `bytea`, JSON `jsonb`.
 extension PostgresDialect {

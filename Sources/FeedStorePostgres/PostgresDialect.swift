@@ -1,10 +1,13 @@
 import FeedKit
+import FeedStore
 
 /// PostgreSQL's SQL where the stores differ (``SQLDialect``): values are read back as the
 /// SQLite store holds them, so an export is the same from either store.
 struct PostgresDialect: SQLDialect {
     /// `ILIKE` ignores case.
     var like: String { "ILIKE" }
+    /// Quoted text, which takes its column's type.
+    var inlinesValuesAsText: Bool { true }
 
     var distinct: String { "IS DISTINCT FROM" }
 

@@ -1,12 +1,13 @@
 import FeedKit
+import FeedStore
 
 /// The SQL of ``StoreDrop`` on PostgreSQL, in the transaction of `connection`.
 struct PostgresDropStatements: DropStatements {
     let connection: PostgresConnection
 
-    var location: String { connection.location }
+    package var location: String { connection.location }
 
-    func schemas() throws -> [String: EntitySchema] { try PostgresStore.schemas(in: connection) }
+    package func schemas() throws -> [String: EntitySchema] { try PostgresStore.schemas(in: connection) }
 
     func execute(_ sql: String, _ arguments: [String]) throws -> Int {
         try connection.execute(PostgresDialect().numbered(sql), arguments).changed
@@ -51,7 +52,7 @@ struct PostgresDropStatements: DropStatements {
 extension PostgresStore {
     /// Drops `target` in one transaction (``StoreDrop``), holding the lock that serializes
     /// changes to a dropped entity's tables; returns what was removed.
-    func drop(_ target: DropTarget) async throws -> String {
+    package func drop(_ target: DropTarget) async throws -> String {
         try await write { connection in
             switch target {
             case .entity(let name), .column(let name, _):

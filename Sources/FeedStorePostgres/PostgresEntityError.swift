@@ -1,3 +1,5 @@
+import FeedStore
+
 /// A failure creating or writing an entity's tables on PostgreSQL, saying which entity, which
 /// table and (when known) which column and record, with the server's message.
 public struct PostgresEntityError: Error, Sendable, CustomStringConvertible {

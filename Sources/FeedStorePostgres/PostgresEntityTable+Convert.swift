@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// Changing the type of an entity table's column in place (``ColumnConversion``).
 extension PostgresEntityTable {

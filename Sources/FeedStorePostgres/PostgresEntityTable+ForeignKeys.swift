@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// Enforced relations as PostgreSQL foreign keys (``ForeignKey``):
 /// `FOREIGN KEY (_feed, category_id) REFERENCES category(_feed, id) DEFERRABLE INITIALLY

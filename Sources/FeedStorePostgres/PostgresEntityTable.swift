@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// An entity's table and its child tables on PostgreSQL, with the types a SQL user expects.
 ///

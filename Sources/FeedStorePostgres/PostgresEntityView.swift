@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// `<entity>_view` on PostgreSQL: the SQLite store's view (``EntityView``), with the same
 /// columns from the same query in PostgreSQL's dialect, in the store's schema.
@@ -79,7 +80,7 @@ enum PostgresEntityView {
 
     /// Drops the view of `entity` when Feedwork wrote it (its comment begins with ``marker``);
     /// a view or table of the user's of that name is left alone.
-    static func drop(of entity: String, in connection: PostgresConnection) throws(PostgresEntityError) {
+    package static func drop(of entity: String, in connection: PostgresConnection) throws(PostgresEntityError) {
         let view = EntityView.name(entity)
         func run(_ sql: String, _ parameters: [String?] = [], _ what: String) throws(PostgresEntityError)
             -> PostgresRows

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// The COPYs of a ``PostgresEntityWriter``: records and child rows as COPY text rows.
 extension PostgresEntityWriter {

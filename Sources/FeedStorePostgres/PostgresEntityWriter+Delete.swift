@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// Deletions on PostgreSQL: a complete `replace` pass deletes the feed's rows it did not
 /// deliver, and an adapter deletes rows by key (``FeedPass/delete(entity:keys:)``); both leave

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// The first pass of a feed: records that can only be new go straight into the entity's
 /// tables with COPY, as fast as a bulk load, without the staging tables.

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// Later passes: a record delivered unchanged only moves its row's `_last_seen`, without going
 /// through the staging tables.

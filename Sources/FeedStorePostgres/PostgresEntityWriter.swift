@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// Writes one feed's records of one entity to PostgreSQL inside the feed's transaction,

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// The lease that keeps two passes of one feed from running at once, whichever machines they
@@ -37,7 +38,7 @@ final class PostgresFeedLease {
     }
 
     /// Gives the lease back (closing its connection would too).
-    func release() {
+    package func release() {
         _ = try? connection.execute("SELECT pg_advisory_unlock_all()")
     }
 
@@ -65,7 +66,7 @@ final class PostgresFeedLease {
     /// Another pass of the feed holds its lease.
     struct Busy: Error, CustomStringConvertible {
         var feed: String
-        var location: String
+        package var location: String
         var waited: Duration
         var description: String {
             "feed busy: another pass of '\(feed)' is running on \(location) (from this machine or another; waited "

@@ -1,3 +1,5 @@
+import FeedStore
+
 /// The system tables of a PostgreSQL store, created and brought up to date in order.
 ///
 /// A new store is created from ``SystemTables`` at once, every step recorded; a store made by

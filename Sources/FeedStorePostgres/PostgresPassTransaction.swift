@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// What a feed's jobs do inside its PostgreSQL transaction: the PostgreSQL side of
@@ -6,7 +7,7 @@ import Foundation
 final class PostgresPassTransaction: PassWriting {
     let connection: PostgresConnection
     /// The server, for messages.
-    let location: String
+    package let location: String
     let feed: String
     let run: Int64
     let stamp: String
@@ -103,5 +104,5 @@ final class PostgresPassTransaction: PassWriting {
         return writers.totals(rejected: rejected)
     }
 
-    func close() {}
+    package func close() {}
 }

@@ -1,3 +1,4 @@
+import FeedStore
 import Foundation
 
 /// Pieces of PostgreSQL's SQL that the store's statements share.

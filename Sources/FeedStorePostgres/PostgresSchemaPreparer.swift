@@ -1,10 +1,11 @@
 import FeedKit
+import FeedStore
 
 /// The SQL of ``SchemaPreparation`` on PostgreSQL, in the transaction of `connection`.
 struct PostgresSchemaPreparer: SchemaPreparing {
     let connection: PostgresConnection
 
-    var location: String { connection.location }
+    package var location: String { connection.location }
 
     /// PostgreSQL's quoted names keep their case, but an SQLite store could not hold both, and
     /// every store holds the same entities.
@@ -15,13 +16,13 @@ struct PostgresSchemaPreparer: SchemaPreparing {
         return (0..<rows.count).compactMap { rows[$0, 0] }
     }
 
-    func schemas() throws -> [String: EntitySchema] { try PostgresStore.schemas(in: connection) }
+    package func schemas() throws -> [String: EntitySchema] { try PostgresStore.schemas(in: connection) }
 
     func keepsHistory(_ entity: String) throws -> Bool {
         try connection.execute("SELECT history FROM _entities WHERE name = $1", [entity]).first(column: 0) == "t"
     }
 
-    var dialect: any SQLDialect { PostgresDialect() }
+    package var dialect: any SQLDialect { PostgresDialect() }
 
     /// A child table has no `_row`: its rows in the order of their key.
     func storedValues(of column: String, in table: String, child: Bool) throws

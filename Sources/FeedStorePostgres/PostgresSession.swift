@@ -1,3 +1,4 @@
+import FeedStore
 import Foundation
 import Logging
 
@@ -30,7 +31,7 @@ final class PostgresSession: @unchecked Sendable {
         self.prepare = prepare
     }
 
-    var location: String { connection.location }
+    package var location: String { connection.location }
 
     /// Runs `body` with the connection, alone: a read, which runs once more on a new connection
     /// when the old one broke under it.

@@ -1,10 +1,11 @@
 import FeedKit
+import FeedStore
 
 /// A PostgreSQL `REPEATABLE READ` read-only transaction: every statement sees the same data.
 /// Rows come through a cursor, a thousand at a time, so memory stays flat.
 struct PostgresSnapshot: ExportSnapshot {
     let connection: PostgresConnection
-    var dialect: any SQLDialect { PostgresDialect() }
+    package var dialect: any SQLDialect { PostgresDialect() }
 
     func stream(_ query: ExportQuery, writer: inout any ExportWriter, to output: ExportOutput) throws -> ExportCount {
         var count = ExportCount()

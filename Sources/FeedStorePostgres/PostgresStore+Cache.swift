@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// `_http_cache` on PostgreSQL: the responses passes committed, for conditional requests and

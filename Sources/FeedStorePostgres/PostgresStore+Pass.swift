@@ -1,17 +1,23 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// Passes on PostgreSQL: the run row with its tables, and the pass's transaction.
 extension PostgresStore: StoreDriver {
     /// Nothing: the connections end when the store goes away, and the server keeps nothing
     /// that closing them earlier would spare the next process.
-    func close() async throws {}
+    package func close() async throws {}
 
-    func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? {
+    /// None: the store is a schema on a server.
+    package var file: String? { nil }
+    /// Never: processes share a server's store, each pass leasing its feed.
+    package var holdsExclusiveLock: Bool { false }
+
+    package func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? {
         try await PostgresFeedLease.take(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
     }
 
-    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
+    package func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
         try await write { connection in
             let rows = try connection.execute(
                 "INSERT INTO _runs(feed, adapter, started_at, status) VALUES ($1, $2, $3, 'running') RETURNING id",
@@ -26,7 +32,8 @@ extension PostgresStore: StoreDriver {
     /// are prepared first in the pass's transaction (PostgreSQL's DDL is transactional), so a
     /// pass that fails leaves no table, column or view behind; a pass that changes an entity's
     /// tables holds their locks, and the entity's, until it commits.
-    func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
+    package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
+    {
         let (url, schema, location) = (url, schema, location)
         return FeedTransaction(writer: StoreWriter(label: "feedwork.postgres.pass"), location: location) { body in
             let connection = try PostgresConnection(url: url)

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 extension PostgresStore {
     /// Runs a person's statement on a connection of its own (so a slow one never holds the

@@ -1,9 +1,13 @@
+import FeedStore
+
 /// The PostgreSQL store as the reading commands use it (``StoreReading``).
 extension PostgresStore: StoreReading {
-    var dialect: any SQLDialect { PostgresDialect() }
+    package var dialect: any SQLDialect { PostgresDialect() }
 
     /// Runs `body` in one read-only `REPEATABLE READ` transaction, on the reader thread.
-    func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws -> T {
+    package func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws
+        -> T
+    {
         try await snapshot { try body(PostgresSnapshot(connection: $0)) }
     }
 }

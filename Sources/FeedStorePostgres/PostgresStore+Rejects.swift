@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// `_rejects`, for `feedwork rejects`: with the runs (`PostgresStore+Runs`), the store's history.
 extension PostgresStore {
@@ -17,7 +18,7 @@ extension PostgresStore {
         }
     }
 
-    func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord] {
+    package func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord] {
         try await read { connection in
             let rows = try connection.execute(
                 """

@@ -1,11 +1,12 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// Reading entities back from PostgreSQL: their schemas, and rows through the export's query
 /// builder in PostgreSQL's dialect.
 extension PostgresStore {
     /// The schemas of every entity the store holds, by name.
-    func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
+    package func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
 
     /// The schemas recorded in `_entities`, read on `connection`, by entity name.
     static func schemas(in connection: PostgresConnection) throws -> [String: EntitySchema] {
@@ -18,7 +19,7 @@ extension PostgresStore {
         return result
     }
 
-    func rows(of entity: String, where filters: [String], order: [String], limit: Int?) async throws
+    package func rows(of entity: String, where filters: [String], order: [String], limit: Int?) async throws
         -> [[String: FieldValue]]
     {
         let schemas = try await schemas()

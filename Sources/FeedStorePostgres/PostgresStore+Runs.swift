@@ -1,11 +1,12 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// `_runs` on PostgreSQL: one row per feed per pass, from `running` to its outcome.
 extension PostgresStore {
     /// Records a failed pass in a transaction of its own, with the outbox events the adapter
     /// asks for after a failure.
-    func recordFailedRun(
+    package func recordFailedRun(
         _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
         credentials: [String: String?]
     ) async throws {
@@ -21,7 +22,7 @@ extension PostgresStore {
     ///
     /// Many processes share one database, so only runs whose feed no process holds (its lease,
     /// ``PostgresFeedLease``, is free) are marked: a pass under way elsewhere stays `running`.
-    func markInterruptedRuns() async throws {
+    package func markInterruptedRuns() async throws {
         let schema = schema
         try await write { connection in try Self.markInterruptedRuns(of: nil, schema: schema, in: connection) }
     }
@@ -43,7 +44,7 @@ extension PostgresStore {
     }
 
     /// The names of the feeds that have run on this store, sorted.
-    func feedsThatRan() async throws -> [String] {
+    package func feedsThatRan() async throws -> [String] {
         try await read { connection in
             let rows = try connection.execute("SELECT DISTINCT feed FROM _runs ORDER BY feed")
             return (0..<rows.count).compactMap { rows[$0, 0] }
@@ -67,7 +68,7 @@ extension PostgresStore {
             ])
     }
 
-    func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord] {
+    package func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord] {
         try await read { connection in
             let rows = try connection.execute(
                 """

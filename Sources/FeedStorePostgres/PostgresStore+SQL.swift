@@ -1,10 +1,11 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 extension PostgresStore {
     /// Runs `sql` on the read connection, in the store's schema and in UTC; values typed as
     /// ``StoreReading/query(_:arguments:)`` describes.
-    func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]] {
+    package func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]] {
         try await read { connection in
             let rows = try connection.execute(sql, arguments.map(Self.parameter))
             let columns = rows.columns

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// `_schedule` on PostgreSQL, shared by every worker on the store: a claim takes due rows
@@ -7,7 +8,7 @@ import Foundation
 /// A worker that claims a feed also takes over what a dead worker left of it: the feed's runs
 /// still `running` without their lease are marked `interrupted` in the claim's transaction.
 extension PostgresStore: ScheduleBoard {
-    func plan(_ feeds: [PlannedFeed]) async throws {
+    package func plan(_ feeds: [PlannedFeed]) async throws {
         try await write { connection in
             for planned in feeds {
                 _ = try connection.execute(
@@ -20,7 +21,7 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
+    package func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
         -> [ScheduleClaim]
     {
         let parameters = [
@@ -50,7 +51,7 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func renew(feed: String, worker: String, until: Date) async throws -> Bool {
+    package func renew(feed: String, worker: String, until: Date) async throws -> Bool {
         try await write { connection in
             let rows = try connection.execute(
                 "UPDATE _schedule SET lease_until = $1::timestamptz WHERE feed = $2 AND claimed_by = $3 RETURNING feed",
@@ -59,7 +60,7 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func release(feed: String, worker: String, next: Date) async throws {
+    package func release(feed: String, worker: String, next: Date) async throws {
         try await write { connection in
             _ = try connection.execute(
                 """
@@ -69,7 +70,7 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func nextClaimable(_ feeds: [String]) async throws -> Date? {
+    package func nextClaimable(_ feeds: [String]) async throws -> Date? {
         try await read { connection in
             let rows = try connection.execute(
                 """
@@ -80,7 +81,7 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func scheduleEntries() async throws -> [String: ScheduleEntry] {
+    package func scheduleEntries() async throws -> [String: ScheduleEntry] {
         try await read { connection in
             guard try connection.execute("SELECT to_regclass('_schedule') IS NOT NULL")[0, 0] == "t" else { return [:] }
             let rows = try connection.execute(
@@ -98,7 +99,7 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    func lastRunStarts() async throws -> [String: Date] {
+    package func lastRunStarts() async throws -> [String: Date] {
         try await read { connection in
             let rows = try connection.execute(
                 "SELECT feed, \(PostgresSQL.isoText("max(started_at)")) FROM _runs GROUP BY feed")

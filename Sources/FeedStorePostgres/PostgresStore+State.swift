@@ -1,10 +1,11 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// `_state` and `_outbox` on PostgreSQL: bookmarks between passes, and events to deliver.
 extension PostgresStore {
     /// The value `feed` stored under `key`, or `nil`.
-    func state(feed: String, key: String) async throws -> String? {
+    package func state(feed: String, key: String) async throws -> String? {
         try await read { connection in
             try connection.execute("SELECT value FROM _state WHERE feed = $1 AND key = $2", [feed, key])
                 .first(column: 0)
@@ -12,7 +13,7 @@ extension PostgresStore {
     }
 
     /// The values `feed` stored under keys starting with `prefix`, by key.
-    func states(feed: String, prefix: String) async throws -> [String: String] {
+    package func states(feed: String, prefix: String) async throws -> [String: String] {
         try await read { connection in
             let rows = try connection.execute(
                 "SELECT key, value FROM _state WHERE feed = $1 AND left(key, length($2)) = $2", [feed, prefix])
@@ -36,7 +37,7 @@ extension PostgresStore {
     }
 
     /// `feed`'s undelivered events, oldest first.
-    func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
+    package func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
         try await read { connection in
             let rows = try connection.execute(
                 "SELECT id, url FROM _outbox WHERE feed = $1 AND delivered_at IS NULL ORDER BY id", [feed])
@@ -47,7 +48,7 @@ extension PostgresStore {
     }
 
     /// Marks event `id` delivered now: it is never sent again.
-    func markOutboxDelivered(_ id: Int64) async throws {
+    package func markOutboxDelivered(_ id: Int64) async throws {
         try await write { connection in
             _ = try connection.execute(
                 "UPDATE _outbox SET delivered_at = $1, attempts = attempts + 1 WHERE id = $2",
@@ -56,7 +57,7 @@ extension PostgresStore {
     }
 
     /// Counts a failed delivery of event `id`, keeping `error` (redacted); it stays queued.
-    func markOutboxFailed(_ id: Int64, error: String) async throws {
+    package func markOutboxFailed(_ id: Int64, error: String) async throws {
         try await write { connection in
             _ = try connection.execute(
                 "UPDATE _outbox SET attempts = attempts + 1, last_error = $1 WHERE id = $2", [error, String(id)])

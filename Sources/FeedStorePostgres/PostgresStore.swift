@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// The PostgreSQL store: the same tables as the SQLite store (``SQLiteStore``), in one schema
@@ -10,9 +11,9 @@ import Foundation
 /// connection of their own, on the reader thread, so no libpq call blocks Swift's cooperative
 /// pool.
 /// The system tables are created and migrated when the store opens (``PostgresMigrations``).
-final class PostgresStore: Sendable {
+package final class PostgresStore: Sendable {
     /// The server and database, without the password.
-    let location: String
+    package let location: String
     /// The URL connections are made with, password included: never shown.
     let url: String
     /// The schema holding Feedwork's tables (`feedwork` by default).
@@ -30,7 +31,7 @@ final class PostgresStore: Sendable {
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement,
     ///   or (not migrating) the schema holds no store of this Feedwork's version, or `schema` is
     ///   PostgreSQL's own (``PostgresURL/reservedSchemaProblem(_:)``).
-    init(url: String, schema: String = "feedwork", migrating: Bool = true) throws(PostgresError) {
+    package init(url: String, schema: String = "feedwork", migrating: Bool = true) throws(PostgresError) {
         self.schema = schema
         self.url = url
         if let reserved = PostgresURL.reservedSchemaProblem(schema) {
@@ -69,7 +70,7 @@ final class PostgresStore: Sendable {
     }
 
     /// Whether `schema` on the server at `url` holds a Feedwork store (of any version).
-    static func exists(url: String, schema: String) throws(PostgresError) -> Bool {
+    package static func exists(url: String, schema: String) throws(PostgresError) -> Bool {
         try PostgresMigrations.storedVersion(try PostgresConnection(url: url), schema: schema) != nil
     }
 

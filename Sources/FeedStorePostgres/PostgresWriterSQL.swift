@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// The statements of a ``PostgresEntityWriter``, built once from the entity's schema and mode.
 ///

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 extension ColumnType {
     /// The SQLite storage type of the column.

@@ -1,3 +1,5 @@
+import FeedStore
+
 /// How the SQLite store declares its system tables (``SystemTables``): times are ISO 8601 UTC
 /// text, JSON is text, booleans are `0`/`1`.
 extension SQLiteDialect {

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// SQLite's SQL where the stores differ (``SQLDialect``).
 struct SQLiteDialect: SQLDialect {

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The SQL of ``StoreDrop`` on SQLite, in the transaction of `db`.
@@ -45,7 +46,7 @@ struct SQLiteDropStatements: DropStatements {
 
 extension SQLiteStore {
     /// Drops `target` in one transaction (``StoreDrop``); returns what was removed.
-    func drop(_ target: DropTarget) async throws -> String {
+    package func drop(_ target: DropTarget) async throws -> String {
         let path = self.path
         return try await write { db in try StoreDrop.drop(target, on: SQLiteDropStatements(db: db, location: path)) }
     }

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The key of child tables (`<entity>__<list>`): `(_feed, _key, _position)`, in a `WITHOUT

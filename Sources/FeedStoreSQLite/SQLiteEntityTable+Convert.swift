@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// Changing the type of an entity table's column in place (``ColumnConversion``).

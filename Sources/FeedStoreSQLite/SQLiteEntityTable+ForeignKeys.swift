@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 import GRDBSQLite
 
@@ -14,23 +15,23 @@ import GRDBSQLite
 /// GRDB turns `PRAGMA foreign_keys` on for each connection it opens, the writer's included.
 extension SQLiteEntityTable {
     /// The table constraint declaring `key` in its child's table.
-    static func clause(_ key: ForeignKey) -> String {
+    static func clause(_ key: FeedStore.ForeignKey) -> String {
         "FOREIGN KEY (\"_feed\", \(quoted(key.column))) REFERENCES \(quoted(key.parent)) (\"_feed\", \"_key\") "
             + "DEFERRABLE INITIALLY DEFERRED"
     }
 
     /// The foreign keys `table` declares that have Feedwork's shape, in declaration order.
-    static func foreignKeys(of table: String, in db: Database) throws -> [ForeignKey] {
+    static func foreignKeys(of table: String, in db: Database) throws -> [FeedStore.ForeignKey] {
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id DESC, seq",
             arguments: [table])
-        var keys: [ForeignKey] = []
+        var keys: [FeedStore.ForeignKey] = []
         for group in Dictionary(grouping: rows, by: { $0["id"] as Int }).sorted(by: { $0.key > $1.key }) {
             let from = group.value.map { $0["from"] as String }
             let to = group.value.map { $0["to"] as String? }
             guard from.count == 2, from[0] == "_feed", to == ["_feed", "_key"] else { continue }
-            keys.append(ForeignKey(entity: table, column: from[1], parent: group.value[0]["table"]))
+            keys.append(FeedStore.ForeignKey(entity: table, column: from[1], parent: group.value[0]["table"]))
         }
         return keys
     }
@@ -54,7 +55,7 @@ extension SQLiteEntityTable {
     ///   ``ForeignKeyViolation`` when rows already in the table point at nothing.
     static func setForeignKeys(_ schema: EntitySchema, in db: Database, path: String) throws {
         let table = schema.name
-        let wanted = ForeignKey.declared(by: schema)
+        let wanted = FeedStore.ForeignKey.declared(by: schema)
         if !wanted.isEmpty {
             let schemas = try SQLiteStore.schemas(in: db)
             for key in wanted {
@@ -89,12 +90,14 @@ extension SQLiteEntityTable {
     }
 
     /// The name of the index on the child's `(_feed, <column>)`.
-    private static func referenceIndex(_ key: ForeignKey) -> String { quoted("\(key.entity)_\(key.column)_ref") }
+    private static func referenceIndex(_ key: FeedStore.ForeignKey) -> String {
+        quoted("\(key.entity)_\(key.column)_ref")
+    }
 
     /// The first row (in rowid order) of `key`'s child, of `feed` or of any feed, that points at
     /// no parent row, with the number of such rows; `nil` when every row points at one.
-    static func firstDangling(_ key: ForeignKey, feed: String? = nil, in db: Database) throws
-        -> ForeignKeyViolation?
+    static func firstDangling(_ key: FeedStore.ForeignKey, feed: String? = nil, in db: Database) throws
+        -> FeedStore.ForeignKeyViolation?
     {
         let column = "c." + quoted(key.column)
         // CAST as the foreign key compares: the child's value with the parent key's text affinity.
@@ -108,7 +111,7 @@ extension SQLiteEntityTable {
         guard let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(feed.map { [$0] } ?? [])) else {
             return nil
         }
-        return ForeignKeyViolation(
+        return FeedStore.ForeignKeyViolation(
             key: key, feed: row["_feed"], rowKey: row["_key"], value: row["value"], count: feed == nil ? row["n"] : nil)
     }
 
@@ -122,7 +125,7 @@ extension SQLiteEntityTable {
         var highest: Int32 = 0
         sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highest, 0)
         guard pending > 0 else { return }
-        let keys = try SQLiteStore.schemas(in: db).values.flatMap(ForeignKey.declared(by:))
+        let keys = try SQLiteStore.schemas(in: db).values.flatMap(FeedStore.ForeignKey.declared(by:))
         for key in keys.sorted(by: { $0.name < $1.name })
         where entities.contains(key.entity) || entities.contains(key.parent) {
             if let violation = try firstDangling(key, feed: feed, in: db) { throw violation }

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The primary key of entity tables: `(_feed, _key)`, so that SQL tools (Datasette, DB
@@ -49,7 +50,7 @@ extension SQLiteEntityTable {
     /// - Throws: ``StoreError`` when another table's foreign key points at `table`: dropping
     ///   it would count each row pointing at it as pointing at nothing, and the commit would fail.
     static func rebuild(
-        _ table: String, keyed: Bool, foreignKeys: [ForeignKey], in db: Database, path: String
+        _ table: String, keyed: Bool, foreignKeys: [FeedStore.ForeignKey], in db: Database, path: String
     ) throws {
         try rebuild(
             table, constraints: (keyed ? [primaryKey] : []) + foreignKeys.map(clause), withoutRowid: false,

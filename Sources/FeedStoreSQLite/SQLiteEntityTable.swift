@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The SQL of an entity's table and its child tables, derived from its schema, with the common
@@ -23,7 +24,8 @@ enum SQLiteEntityTable {
                 "_feed" TEXT NOT NULL, "_key" TEXT NOT NULL, "_hash" INTEGER NOT NULL, "_run" INTEGER NOT NULL,
                 "_first_seen" TEXT NOT NULL, "_last_seen" TEXT NOT NULL
                 """,
-            constraints: (keyed ? [primaryKey] : []) + ForeignKey.declared(by: schema).map(clause), indexes: [], in: db,
+            constraints: (keyed ? [primaryKey] : []) + FeedStore.ForeignKey.declared(by: schema).map(clause),
+            indexes: [], in: db,
             path: path)
         try setLookupIndex(on: table, keyed: try setKey(keyed, on: table, in: db, path: path), in: db)
         for child in schema.children {

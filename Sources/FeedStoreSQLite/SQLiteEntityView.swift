@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// `<entity>_view` on SQLite (``EntityView``): written in the pass's transaction, only when its
@@ -27,7 +28,7 @@ enum SQLiteEntityView {
 
     /// Drops the view of `entity` when Feedwork wrote it; a view or table of the user's of
     /// that name is left alone.
-    static func drop(of entity: String, in db: Database) throws {
+    package static func drop(of entity: String, in db: Database) throws {
         let view = EntityView.name(entity)
         let sql = try String.fetchOne(
             db, sql: "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", arguments: [view])

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// Deletions the adapter asks for (``FeedPass/delete(entity:keys:)``), such as a changes

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 import GRDBSQLite
 

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The inserts of a pass into a table that held none of its feed's rows when the pass began: every

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The versions of the store's system tables, applied in order when a store is opened.

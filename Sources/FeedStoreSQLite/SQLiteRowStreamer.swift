@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// Steps an export query's statement and hands each row to a writer, one at a time: rows are

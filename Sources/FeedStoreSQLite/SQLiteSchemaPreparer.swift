@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The SQL of ``SchemaPreparation`` on SQLite, in the transaction of `db`.

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 import GRDB
 
@@ -18,7 +19,7 @@ extension SQLiteStore {
     }
 
     /// Marks event `id` delivered now: it is never sent again.
-    func markOutboxDelivered(_ id: Int64) async throws {
+    package func markOutboxDelivered(_ id: Int64) async throws {
         try await write { db in
             try db.execute(
                 sql: "UPDATE _outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
@@ -27,7 +28,7 @@ extension SQLiteStore {
     }
 
     /// Counts a failed delivery of event `id`, keeping `error` (redacted); it stays queued.
-    func markOutboxFailed(_ id: Int64, error: String) async throws {
+    package func markOutboxFailed(_ id: Int64, error: String) async throws {
         try await write { db in
             try db.execute(
                 sql: "UPDATE _outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?", arguments: [error, id])

@@ -1,3 +1,4 @@
+import FeedStore
 import GRDB
 
 /// The SQLite store as the reading commands use it (``StoreReading``).

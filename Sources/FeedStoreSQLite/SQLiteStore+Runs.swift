@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 import GRDB
 
@@ -8,7 +9,7 @@ extension SQLiteStore {
     /// leaves no table, column or view behind.
     ///
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
-    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
+    package func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
@@ -20,7 +21,7 @@ extension SQLiteStore {
     /// Records a failed pass, in a transaction of its own (the pass's was rolled back), with the
     /// outbox events the adapter asks for after a failure (sealed URLs) and the credential
     /// `_state` the pass set.
-    func recordFailedRun(
+    package func recordFailedRun(
         _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
         credentials: [String: String?]
     ) async throws {
@@ -36,7 +37,7 @@ extension SQLiteStore {
     ///
     /// Looked for first with a read: usually there is none, and the
     /// store opens without a write.
-    func markInterruptedRuns() async throws {
+    package func markInterruptedRuns() async throws {
         let found = try await read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _runs WHERE status = 'running')") ?? false
         }

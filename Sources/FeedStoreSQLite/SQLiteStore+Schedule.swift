@@ -1,11 +1,12 @@
 import FeedKit
+import FeedStore
 import Foundation
 import GRDB
 
 /// `_schedule` on SQLite. One worker runs on a SQLite store (it holds the store's lock), so
 /// claims never race; the board still records them for `feedwork list`.
 extension SQLiteStore: ScheduleBoard {
-    func plan(_ feeds: [PlannedFeed]) async throws {
+    package func plan(_ feeds: [PlannedFeed]) async throws {
         try await write { db in
             for planned in feeds {
                 try db.execute(
@@ -19,7 +20,7 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
+    package func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
         -> [ScheduleClaim]
     {
         let names = feeds.jsonArrayText
@@ -46,7 +47,7 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    func renew(feed: String, worker: String, until: Date) async throws -> Bool {
+    package func renew(feed: String, worker: String, until: Date) async throws -> Bool {
         try await write { db in
             try db.execute(
                 sql: "UPDATE _schedule SET lease_until = ? WHERE feed = ? AND claimed_by = ?",
@@ -55,7 +56,7 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    func release(feed: String, worker: String, next: Date) async throws {
+    package func release(feed: String, worker: String, next: Date) async throws {
         try await write { db in
             try db.execute(
                 sql: """
@@ -65,7 +66,7 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    func nextClaimable(_ feeds: [String]) async throws -> Date? {
+    package func nextClaimable(_ feeds: [String]) async throws -> Date? {
         let names = feeds.jsonArrayText
         let text = try await read { db in
             try String.fetchOne(

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// `_state`: what each feed remembers between passes (bookmarks, page summaries), by key.

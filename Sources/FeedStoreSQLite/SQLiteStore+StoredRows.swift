@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// Rows for adapters and pricing, through the export's query builder: names are checked against

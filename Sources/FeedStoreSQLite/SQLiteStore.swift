@@ -1,5 +1,6 @@
 import CSQLiteTuning
 import FeedKit
+import FeedStore
 import Foundation
 import GRDB
 
@@ -163,7 +164,8 @@ extension SQLiteStore {
     /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the tables
     /// of `bindings` prepared first (so they roll back with a pass that fails), then the pass's
     /// jobs applied by a ``SQLitePassTransaction``.
-    func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction {
+    package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
+    {
         let (pool, path) = (self.pool, self.path)
         return FeedTransaction(writer: writer, location: path) { body in
             try pool.writeWithoutTransaction { db in

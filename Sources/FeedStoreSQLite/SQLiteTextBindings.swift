@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDBSQLite
 
 /// Scratch memory that holds the text values bound to a statement until it has been stepped.

@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedFixtures
 import FeedKit
+import FeedStoreSQLite
 import Foundation
 import GRDB
 import Synchronization

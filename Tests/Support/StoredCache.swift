@@ -1,5 +1,6 @@
 import FeedEngine
 import FeedKit
+import FeedStoreSQLite
 import Foundation
 
 /// What `_http_cache` holds once decompressed: leak tests scan these as well as the raw file

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// One keyset page of an entity or child table (``StoreBrowser/page(_:limit:)``).
 public struct EntityPage: Sendable {

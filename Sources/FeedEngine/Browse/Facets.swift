@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// The counts of the few values a column takes, among the rows a view selects: a category,
 /// a state, a kind. Columns qualify when the first rows show few distinct values, each twice

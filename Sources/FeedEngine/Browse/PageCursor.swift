@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// Where a keyset page ends: the sort values of its last row (``Keyset/after``), as an opaque

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 extension StoreBrowser {
     /// Runs a person's `SELECT` or `WITH` statement read-only (serve's SQL page and
@@ -25,7 +26,7 @@ extension StoreBrowser {
             .joined(separator: ", ")
             sql = "SELECT \(columns)" + sql[range.lowerBound...]
         }
-        return Self.inlining(query.arguments, into: sql, allText: store is PostgresStore)
+        return Self.inlining(query.arguments, into: sql, allText: store.dialect.inlinesValuesAsText)
     }
 
     /// `sql` with its parameters (`?` in order, or `$1`, `$2`...) outside quotes replaced by

@@ -1,4 +1,6 @@
 import FeedKit
+import FeedStore
+import FeedStoreDrivers
 import Foundation
 
 /// Read-only access to a store for `feedwork serve`: its feeds and runs, pages of its

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// One record of an entity with its child rows, and for an entity kept with history
 /// (`append`) each version of it.

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Yams
 
 extension ConfigLoader {

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 extension ConfigLoader {
     /// A feed writing in `append` mode an entity that an enforced relation of the config points

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 extension ConfigLoader {
     /// Entities that would take the place of another's view: an entity named `thing_view`

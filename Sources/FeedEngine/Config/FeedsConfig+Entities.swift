@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// An entity as a config declares it: its schema (an adapter's, or one declared in YAML for the
 /// `json` adapter), the feeds that write it, and the columns the store adds to its tables.

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// A loaded and validated feeds.yaml.
@@ -223,11 +224,4 @@ struct CommonFeedKeys: Decodable, Sendable {
         request = try RequestSettings(from: decoder)
         schedule = try ScheduleSettings(from: decoder)
     }
-}
-
-/// A PostgreSQL store: the server's URL (its password from `${VAR}`, `PGPASSWORD` or
-/// `~/.pgpass`, redacted like every secret) and the schema of Feedwork's tables.
-public struct PostgresStoreLocation: Sendable, Hashable {
-    public var url: String
-    public var schema: String
 }

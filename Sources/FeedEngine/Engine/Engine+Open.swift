@@ -1,4 +1,6 @@
 import FeedKit
+import FeedStore
+import FeedStoreDrivers
 import Foundation
 
 extension Engine {

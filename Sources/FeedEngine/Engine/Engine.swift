@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Logging
 
@@ -55,7 +56,7 @@ public struct Engine: Sendable {
     /// into the store file, so the next run starts without reading it); nothing may run on
     /// the engine afterwards. A store not closed loses nothing.
     public func close() async throws {
-        if let path = (store as? SQLiteStore)?.path { StoreHolder.forget(forStore: path) }
+        if let path = store.file { StoreHolder.forget(forStore: path) }
         try await store.close()
     }
 

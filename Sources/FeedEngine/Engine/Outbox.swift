@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// Delivery of the events a feed queued in `_outbox` (``StoreReading/pendingOutbox(feed:)``).

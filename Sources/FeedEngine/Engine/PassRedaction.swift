@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Logging
 
 /// The one place secrets are hidden in what leaves a pass: every error and note it ends with

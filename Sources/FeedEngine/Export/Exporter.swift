@@ -1,4 +1,6 @@
 import FeedKit
+import FeedStore
+import FeedStoreDrivers
 import Foundation
 
 /// Exports entities of a store as NDJSON, JSON, CSV or Singer messages, streaming rows from

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Synchronization
 
 /// `_http_cache` as one pass reads it: the entries its feed stored, without their bodies, read

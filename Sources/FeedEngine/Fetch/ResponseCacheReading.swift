@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// Read access to `_http_cache`, as a fetch asks for it: the store's
 /// (``StoreReading/cachedResponse(forKey:includingBody:)``) through a pass's

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// What a store says of one feed: its last runs, the rows it holds, its rejects, its cursor and

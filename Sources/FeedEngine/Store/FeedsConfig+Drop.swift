@@ -1,4 +1,6 @@
 import FeedKit
+import FeedStore
+import FeedStoreDrivers
 
 extension FeedsConfig {
     /// Drops an entity or a feed from the config's store (`feedwork drop`), in one transaction:

@@ -1,4 +1,6 @@
 import FeedKit
+import FeedStore
+import FeedStoreDrivers
 import Foundation
 
 /// Opening the store a config names, through ``StoreFactory``, for the commands that read it.

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Logging
 import Synchronization
@@ -84,7 +85,7 @@ public struct Worker: Sendable {
             var requested: [(request: String, feed: FeedConfig, engine: Engine)] = []
             var scheduled = Self.scheduled(engine.config).map(\.name)
             var answers: [String: (request: RunRequest, reports: [String: FeedReport])] = [:]
-            let requestStore = (store as? SQLiteStore)?.path
+            let requestStore = store.file
             var stopping = false
             var pendingWake: Date?
             var boardFailing = false
@@ -352,12 +353,12 @@ public struct Worker: Sendable {
 
     /// Gives back at once the claims a dead worker left on a SQLite store, due when they were.
     ///
-    /// This worker holds the store's exclusive lock (``SQLiteStoreLock``), which no other process can
+    /// This worker holds the store's exclusive lock (`SQLiteStoreLock`), which no other process can
     /// hold while it lives, so whoever holds a claim on the board is gone: waiting out its lease
     /// (60 s) would only delay its feeds. On a PostgreSQL store, shared by live workers, leases
     /// run out as usual.
     private func takeOverAbandonedClaims() async throws {
-        guard (engine.store as? SQLiteStore)?.holdsLock == true else { return }
+        guard engine.store.holdsExclusiveLock else { return }
         for (feed, entry) in try await engine.store.scheduleEntries().sorted(by: { $0.key < $1.key }) {
             guard let holder = entry.worker else { continue }
             try await engine.store.release(feed: feed, worker: holder, next: entry.nextRunAt)

@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import Foundation
 
 /// What a worker tells as it goes (``Worker/observer``): for its output lines, logs and metrics.

@@ -34,13 +34,13 @@ public enum AtomicFile {
 
     /// A temporary file beside `path` being written (``write(to:_:)``): ``sync()`` then
     /// ``putInPlace()`` put it in place, ``discard()`` removes it.
-    struct Pending {
-        let path: String
-        let temporaryPath: String
-        let descriptor: Int32
-        let output: ExportOutput
+    package struct Pending {
+        package let path: String
+        package let temporaryPath: String
+        package let descriptor: Int32
+        package let output: ExportOutput
 
-        init(_ path: String) throws {
+        package init(_ path: String) throws {
             var template = Array((path + ".tmp-XXXXXX").utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else {
@@ -53,7 +53,7 @@ public enum AtomicFile {
         }
 
         /// Flushes the output and syncs the file, with the permissions a new file gets.
-        func sync() throws {
+        package func sync() throws {
             try output.flush()
             // mkstemp makes the file private; give it the permissions a new file normally gets.
             let mask = umask(0)
@@ -65,7 +65,7 @@ public enum AtomicFile {
         }
 
         /// Closes the synced file and renames it to `path`; removes it when that fails.
-        func putInPlace() throws {
+        package func putInPlace() throws {
             close(descriptor)
             guard rename(temporaryPath, path) == 0 else {
                 let reason = String(cString: strerror(errno))
@@ -75,7 +75,7 @@ public enum AtomicFile {
         }
 
         /// Closes and removes the temporary file.
-        func discard() {
+        package func discard() {
             close(descriptor)
             unlink(temporaryPath)
         }

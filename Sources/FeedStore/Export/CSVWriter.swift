@@ -66,7 +66,7 @@ public struct CSVWriter: ExportWriter {
     public mutating func end(_ output: ExportOutput) {}
 
     /// Appends `text`, quoted when it holds a comma, quote, CR or LF or is empty.
-    static func writeField(_ text: String, to output: ExportOutput) {
+    package static func writeField(_ text: String, to output: ExportOutput) {
         var text = text
         text.withUTF8 { bytes in
             let needsQuotes =

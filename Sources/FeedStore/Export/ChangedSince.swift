@@ -20,11 +20,11 @@ public enum ChangedSince: Sendable, Hashable {
 
     /// A subquery of the ids of the runs started at or after its one parameter (an ISO 8601
     /// time), the same on every store.
-    static let runsStartedSinceSQL = "SELECT id FROM _runs WHERE started_at >= ?"
+    package static let runsStartedSinceSQL = "SELECT id FROM _runs WHERE started_at >= ?"
 
     /// The SQL condition that `runColumn` (a column of run ids) holds a run in the window, and
     /// its one argument.
-    func condition(on runColumn: String) -> (sql: String, argument: FieldValue) {
+    package func condition(on runColumn: String) -> (sql: String, argument: FieldValue) {
         switch self {
         case .run(let run): ("\(runColumn) > ?", .integer(run))
         case .time(let date): ("\(runColumn) IN (\(Self.runsStartedSinceSQL))", .text(Timestamp.string(date)))

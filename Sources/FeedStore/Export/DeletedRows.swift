@@ -28,7 +28,7 @@ public struct DeletedRows: Sendable {
     ///
     /// - Throws: a usage ``ExportError`` when `fields` lack what identifies a deleted row: the
     ///   key fields, or `_key` for a child table.
-    static func build(
+    package static func build(
         for table: ExportTable, fields selected: [ExportField], feeds: [String], since bound: ChangedSince,
         dialect: any SQLDialect
     )

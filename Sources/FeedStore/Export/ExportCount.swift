@@ -2,4 +2,6 @@
 public struct ExportCount: Sendable, Hashable {
     public var rows = 0
     public var deleted = 0
+
+    package init() {}
 }

@@ -21,9 +21,9 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    static func usage(_ message: String) -> ExportError { ExportError(.usage, message) }
-    static func runtime(_ message: String) -> ExportError { ExportError(.runtime, message) }
-    static func unknownName(_ message: String) -> ExportError { ExportError(.unknownName, message) }
+    package static func usage(_ message: String) -> ExportError { ExportError(.usage, message) }
+    package static func runtime(_ message: String) -> ExportError { ExportError(.runtime, message) }
+    package static func unknownName(_ message: String) -> ExportError { ExportError(.unknownName, message) }
 
     public var isUsageError: Bool { kind != .runtime }
 

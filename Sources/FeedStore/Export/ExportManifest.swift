@@ -14,6 +14,18 @@ public struct ExportManifest: Sendable, Hashable, Codable {
         /// With `--include-deleted`: the deleted rows (tombstones) written after the rows.
         public var deleted: Int?
         public var columns: [ManifestColumn]
+
+        package init(
+            entity: String, parent: String? = nil, file: String, rows: Int, deleted: Int? = nil,
+            columns: [ManifestColumn]
+        ) {
+            self.entity = entity
+            self.parent = parent
+            self.file = file
+            self.rows = rows
+            self.deleted = deleted
+            self.columns = columns
+        }
     }
 
     /// One column of a file, with how its values are written.
@@ -25,7 +37,7 @@ public struct ExportManifest: Sendable, Hashable, Codable {
         /// For money in minor units: the ISO 4217 currency (``FeedKit/Column/currency``).
         public var currency: String?
 
-        init(_ field: ExportField) {
+        package init(_ field: ExportField) {
             name = field.name
             type = field.type
             json = field.jsonRepresentation
@@ -45,9 +57,17 @@ public struct ExportManifest: Sendable, Hashable, Codable {
     /// With `export --media`: the mirrored images copied into `media/` beside the files.
     public var media: Int?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case format, run, entities, media
         case changedSince = "changed_since"
         case exportedAt = "exported_at"
+    }
+
+    package init(format: ExportFormat, run: Int64, changedSince: String? = nil, exportedAt: String, entities: [Entry]) {
+        self.format = format
+        self.run = run
+        self.changedSince = changedSince
+        self.exportedAt = exportedAt
+        self.entities = entities
     }
 }

@@ -39,17 +39,17 @@ public final class ExportOutput {
     public var bytes: [UInt8] { collected + buffer }
 
     @inline(__always)
-    func append(_ byte: UInt8) { buffer.append(byte) }
+    package func append(_ byte: UInt8) { buffer.append(byte) }
 
-    func append(_ bytes: some Collection<UInt8>) { buffer.append(contentsOf: bytes) }
+    package func append(_ bytes: some Collection<UInt8>) { buffer.append(contentsOf: bytes) }
 
-    func append(_ text: String) {
+    package func append(_ text: String) {
         var text = text
         text.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
     /// Flushes when the buffer is large; called after each row.
-    func flushIfNeeded() throws(ExportError) {
+    package func flushIfNeeded() throws(ExportError) {
         if buffer.count >= Self.flushThreshold { try flush() }
     }
 

@@ -19,7 +19,7 @@ public struct ExportQuery: Sendable {
     ///
     /// - Throws: a usage ``ExportError`` naming the valid entities or fields when the request
     ///   names one the store does not have, or when a filter's value does not fit its column.
-    static func build(
+    package static func build(
         _ request: ExportRequest, schemas: [String: EntitySchema], dialect: any SQLDialect
     ) throws(ExportError) -> ExportQuery {
         let tables = ExportTable.all(in: schemas)

@@ -3,7 +3,7 @@ import FeedKit
 extension ExportRequest {
     /// The request behind ``FeedKit/StoredRows/rows(of:where:order:limit:)``: every column,
     /// `_` ones included, with `export --where` filters and `--order` terms.
-    static func storedRows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
+    package static func storedRows(of entity: String, where filters: [String], order: [String], limit: Int?) throws
         -> ExportRequest
     {
         var request = ExportRequest(entity: entity)

@@ -58,7 +58,7 @@ public struct ExportTable: Sendable, Hashable {
     }
 
     /// The fields written when the request names no columns.
-    func defaultFields(includeMeta: Bool) -> [ExportField] {
+    package func defaultFields(includeMeta: Bool) -> [ExportField] {
         includeMeta || parent != nil ? allFields : dataFields
     }
 

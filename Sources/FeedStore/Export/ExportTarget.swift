@@ -35,7 +35,7 @@ public enum ExportTarget: Equatable, Sendable {
     }
 
     /// The first 16 bytes of every SQLite 3 database file.
-    static let sqliteHeader = Array("SQLite format 3\0".utf8)
+    package static let sqliteHeader = Array("SQLite format 3\0".utf8)
 
     /// Decides where `output` goes, refusing targets that would destroy the store at
     /// `storePath` or (unless `force`) another SQLite database.
@@ -104,7 +104,7 @@ public enum ExportTarget: Equatable, Sendable {
     }
 
     /// `/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/2`...: the descriptor they stand for.
-    static func ownDescriptor(_ path: String) -> Int32? {
+    package static func ownDescriptor(_ path: String) -> Int32? {
         switch path {
         case "/dev/stdout": return 1
         case "/dev/stderr": return 2
@@ -120,7 +120,7 @@ public enum ExportTarget: Equatable, Sendable {
 
     /// `path` with every symlink of its last component followed (a dangling link gives the
     /// missing file it points to, as a shell's `>` would create it).
-    static func followLinks(_ path: String) throws(ExportError) -> String {
+    package static func followLinks(_ path: String) throws(ExportError) -> String {
         var current = path
         for _ in 0..<40 {
             var info = stat()
@@ -141,7 +141,7 @@ public enum ExportTarget: Equatable, Sendable {
 
     /// Whether the missing file `path` is named like a file the store at `storePath` keeps beside
     /// it (`-wal`, `-journal`...), comparing resolved folders.
-    static func isStoreCompanion(_ path: String, storePath: String) -> Bool {
+    package static func isStoreCompanion(_ path: String, storePath: String) -> Bool {
         func resolvedFolder(_ file: String) -> String? {
             let url = URL(fileURLWithPath: file)
             guard let folder = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
@@ -160,7 +160,7 @@ public enum ExportTarget: Equatable, Sendable {
     }
 
     /// Whether the regular file at `path` starts with the SQLite 3 header.
-    static func isSQLiteDatabase(_ path: String) -> Bool {
+    package static func isSQLiteDatabase(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

@@ -42,7 +42,7 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// A writer for the rows `query` selects, and its tombstones.
-    func makeWriter(for query: ExportQuery) -> any ExportWriter {
+    package func makeWriter(for query: ExportQuery) -> any ExportWriter {
         makeWriter(for: query.table, fields: query.fields, deletedFields: query.deleted?.fields)
     }
 }

@@ -13,14 +13,14 @@ import FeedKit
 ///
 /// `null` is `null` in every column. An encoder of deleted rows starts each object with
 /// `"_deleted":true`.
-struct JSONRowEncoder {
-    let fields: [ExportField]
+package struct JSONRowEncoder {
+    package let fields: [ExportField]
     /// `"name":` of each field, escaped once.
     private let keys: [[UInt8]]
     /// Whether the rows are deleted ones, whose objects start with `"_deleted":true`.
     private let deleted: Bool
 
-    init(fields: [ExportField], deleted: Bool = false) {
+    package init(fields: [ExportField], deleted: Bool = false) {
         self.fields = fields
         self.deleted = deleted
         keys = fields.map { field in
@@ -30,7 +30,7 @@ struct JSONRowEncoder {
         }
     }
 
-    func encode(_ row: [FieldValue], to output: ExportOutput) {
+    package func encode(_ row: [FieldValue], to output: ExportOutput) {
         output.append(deleted ? #"{"_deleted":true"# : "{")
         for index in fields.indices {
             if index > 0 || deleted { output.append(UInt8(ascii: ",")) }
@@ -40,7 +40,7 @@ struct JSONRowEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
-    static func encode(_ value: FieldValue, type: ColumnType, to output: ExportOutput) {
+    package static func encode(_ value: FieldValue, type: ColumnType, to output: ExportOutput) {
         switch value {
         case .null:
             output.append("null")
@@ -71,7 +71,7 @@ struct JSONRowEncoder {
 
     /// Appends `text` as a JSON string literal (RFC 8259): `"` `\` and control characters
     /// escaped, everything else (all non-ASCII text) as its UTF-8 bytes.
-    static func writeString(_ text: String, to output: ExportOutput) {
+    package static func writeString(_ text: String, to output: ExportOutput) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

@@ -9,7 +9,7 @@ extension JSONValue {
     /// A store does not keep a document as it came: PostgreSQL's `jsonb` orders members by the
     /// length of their names and writes numbers as `numeric` does, where SQLite keeps the text.
     /// Writing both in one canonical form is what makes their exports identical.
-    var canonical: JSONValue {
+    package var canonical: JSONValue {
         switch self {
         case .object(let object):
             var last: [String: Int] = [:]

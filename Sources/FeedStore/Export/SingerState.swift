@@ -14,7 +14,7 @@ public enum SingerState {
     public static let runKey = "feedwork_run"
 
     /// The STATE message for `run`, one line of JSON without its newline.
-    static func message(run: Int64) -> String {
+    package static func message(run: Int64) -> String {
         JSONValue.object(
             JSONObject([
                 ("type", .string("STATE")),
@@ -31,7 +31,7 @@ public enum SingerState {
     /// neither JSON nor the path of a file.
     ///
     /// - Throws: a usage ``ExportError`` for a state that holds no `feedwork_run`.
-    static func run(from text: String) throws(ExportError) -> Int64? {
+    package static func run(from text: String) throws(ExportError) -> Int64? {
         var json = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var origin = "the state"
         if !json.hasPrefix("{") {

@@ -32,7 +32,7 @@ public struct SingerWriter: ExportWriter {
     }
 
     /// The SCHEMA message of the table, as one line of JSON without its newline.
-    var schemaMessage: String {
+    package var schemaMessage: String {
         let names = Set(fields.map(\.name))
         let key = table.parent == nil ? table.key : ["_feed", "_key", "_position"]
         let properties = JSONObject(fields.map { ($0.name, Self.jsonSchema(of: $0.type)) })
@@ -46,7 +46,7 @@ public struct SingerWriter: ExportWriter {
         return message.jsonText
     }
 
-    static func jsonSchema(of type: ColumnType) -> JSONValue {
+    package static func jsonSchema(of type: ColumnType) -> JSONValue {
         func nullable(_ name: String, format: String? = nil) -> JSONValue {
             var members: [(String, JSONValue)] = [("type", .array([.string(name), .string("null")]))]
             if let format { members.append(("format", .string(format))) }

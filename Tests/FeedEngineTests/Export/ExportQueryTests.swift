@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStoreSQLite
 
 /// Checking requests against the schemas and binding every user value as a parameter.
 @Suite("export query building")

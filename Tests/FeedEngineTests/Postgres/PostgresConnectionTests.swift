@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// libpq through ``PostgresConnection``, against a real server: values as text both ways,
 /// COPY with every character that needs escaping, and errors that say where and why.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// Entity tables on PostgreSQL against a real server: the types a SQL user expects, values
 /// written by the writer read back exactly, columns added, type changes refused, keys.

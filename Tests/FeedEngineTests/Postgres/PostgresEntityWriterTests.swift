@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// The PostgreSQL entity writer against a real server, each behaviour written through the
 /// SQLite writer too (``WriterComparison``): the counts and the resulting rows must be the

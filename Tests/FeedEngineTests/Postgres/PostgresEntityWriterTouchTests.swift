@@ -2,6 +2,7 @@ import FeedKit
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// Later passes of the PostgreSQL writer, where records delivered unchanged are only touched
 /// (``PostgresEntityWriter/touchUnchanged(_:_:)``) and the rest go through the staging tables:

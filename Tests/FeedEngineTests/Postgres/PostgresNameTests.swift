@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// Names PostgreSQL keeps for itself, against a real server: Feedwork never writes into them.
 @Suite("PostgreSQL store: reserved names")

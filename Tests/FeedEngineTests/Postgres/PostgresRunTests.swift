@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// Feeds run into a PostgreSQL store through the engine, against a real server.
 @Suite("PostgreSQL store: runs")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// The PostgreSQL store's system tables against a real server: migrations, runs, state,
 /// outbox, response cache and the per-feed lease.

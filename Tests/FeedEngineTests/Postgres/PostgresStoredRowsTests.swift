@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// `export --where` filters and orders in PostgreSQL's dialect, read back as SQLite gives them.
 @Suite("PostgreSQL store: stored rows")

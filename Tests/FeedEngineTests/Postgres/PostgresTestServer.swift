@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// The PostgreSQL server of the tests: `FEEDWORK_TEST_POSTGRES_URL`, which `.ci/run` sets to a
 /// throwaway cluster (`scripts/postgres-throwaway.sh`). Each test works in a schema of its own,

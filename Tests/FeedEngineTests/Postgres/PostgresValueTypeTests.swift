@@ -2,6 +2,7 @@ import FeedKit
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// Values of PostgreSQL results read back as the SQLite store holds them (``StoreReading/query(_:arguments:)``).
 @Suite("PostgreSQL values read as SQLite holds them")

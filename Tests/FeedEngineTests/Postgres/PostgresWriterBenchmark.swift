@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
 
 /// The PostgreSQL writer's throughput, run by hand (not a timed unit test): N records of
 /// W1's shape (Benchmarks/run.sh) with 2 child rows each, written in batches of 1,000 into an

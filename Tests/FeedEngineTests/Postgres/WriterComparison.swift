@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
+@testable import FeedStoreSQLite
 
 /// The same passes written by the SQLite writer (``SQLiteEntityWriter``, into an in-memory database)
 /// and by the PostgreSQL writer (``PostgresEntityWriter``, into a test schema), so a test can

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStoreSQLite
 
 /// A pass's transaction lets go of its jobs once it ends.
 @Suite("Feed transactions")

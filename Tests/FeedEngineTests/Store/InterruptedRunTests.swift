@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStoreSQLite
 
 /// Runs a process left `running` when it died are marked `interrupted` by the next one to open
 /// the store for a pass; a store without any opens without a write.

@@ -3,6 +3,7 @@ import GRDBSQLite
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStoreSQLite
 
 @Suite("Store: multi-row inserts")
 struct MultiRowInsertTests {

@@ -7,6 +7,8 @@ import GRDB
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
+@testable import FeedStoreSQLite
 
 @Suite("Store migrations")
 struct StoreMigrationTests {

@@ -4,6 +4,8 @@ import GRDB
 import Testing
 
 @testable import FeedEngine
+@testable import FeedStorePostgres
+@testable import FeedStoreSQLite
 
 /// The system tables as a store holds them: what `SystemTables` describes, read back from a new
 /// store and from one brought up to date migration by migration, as the stores in use were.

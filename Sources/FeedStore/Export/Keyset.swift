@@ -19,39 +19,39 @@ public struct Keyset: Sendable, Hashable {
     }
 
     /// The name under which a page query selects the tie-breaking column of an entity table.
-    static let tiebreakField = ExportField(name: "_row", type: .integer, isMeta: true)
+    package static let tiebreakField = ExportField(name: "_row", type: .integer, isMeta: true)
 
     /// The column in which a page of a full-text search without a sort selects each row's rank
     /// (higher for a better match), which orders the page and starts its cursor.
     public static let rankField = ExportField(name: "_rank", type: .real, isMeta: true)
 
     /// The columns, after the sort column, whose values place a row: the table's key order.
-    static func keyColumns(of table: ExportTable) -> [String] {
+    package static func keyColumns(of table: ExportTable) -> [String] {
         table.parent == nil ? ["_feed", "_key", tiebreakField.name] : ["_feed", "_key", "_position"]
     }
 }
 
 /// The ORDER BY and WHERE of a keyset page, for ``ExportQuery``.
-struct KeysetClauses {
+package struct KeysetClauses {
     /// The condition that a row's `keys` (`_feed`, `_key`, then the tie-breaker) sort after
     /// `values`, and its arguments. Written `(_feed, _key) >= (a, b) AND ((_feed, _key) > (a, b)
     /// OR tie > c)` rather than as one row comparison of three: both databases then read the
     /// `(_feed, _key)` index from the cursor on (PostgreSQL would scan the table for the latter).
-    static func after(_ keys: [String], values: [FieldValue]) -> (String, [FieldValue]) {
+    package static func after(_ keys: [String], values: [FieldValue]) -> (String, [FieldValue]) {
         let pair = "(\(keys[0]), \(keys[1]))"
         let condition = "\(pair) >= (?, ?) AND (\(pair) > (?, ?) OR \(keys[2]) > ?)"
         return ("(" + condition + ")", [values[0], values[1], values[0], values[1], values[2]])
     }
 
-    var order: String
-    var condition: String?
-    var arguments: [FieldValue] = []
+    package var order: String
+    package var condition: String?
+    package var arguments: [FieldValue] = []
 
     /// - Parameter rank: the rank of a full-text search (higher first), which orders the rows
     ///   when the keyset has no sort.
     /// - Throws: a usage ``ExportError`` for a sort column the table does not have, a `json`
     ///   column, or a cursor that does not fit the order.
-    init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect, rank: String? = nil) throws(ExportError) {
+    package init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect, rank: String? = nil) throws(ExportError) {
         let keys = Keyset.keyColumns(of: table).map { name in
             name == Keyset.tiebreakField.name ? dialect.tiebreak : "t." + SQLIdentifier.quoted(name)
         }

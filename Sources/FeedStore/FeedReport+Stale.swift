@@ -12,7 +12,7 @@ extension FeedReport {
     }
 
     /// `urls` joined with commas, the ones past ``staleURLsNamed`` counted instead of listed.
-    static func summarize(_ urls: [String]) -> String {
+    package static func summarize(_ urls: [String]) -> String {
         let named = urls.prefix(staleURLsNamed).joined(separator: ", ")
         let more = urls.count - staleURLsNamed
         return more > 0 ? "\(named) and \(more) more" : named
