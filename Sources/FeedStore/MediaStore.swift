@@ -35,25 +35,47 @@ package protocol MediaStore: Sendable {
 
 /// One URL of `_media_urls`.
 package struct MediaURLRecord: Sendable, Hashable {
-    var hash: String?
-    var etag: String?
-    var lastModified: String?
-    var checkedAt: Date?
-    var failures: Int
-    var retryAt: Date?
+    package var hash: String?
+    package var etag: String?
+    package var lastModified: String?
+    package var checkedAt: Date?
+    package var failures: Int
+    package var retryAt: Date?
+
+    package init(
+        hash: String?, etag: String?, lastModified: String?, checkedAt: Date?, failures: Int, retryAt: Date?
+    ) {
+        self.hash = hash
+        self.etag = etag
+        self.lastModified = lastModified
+        self.checkedAt = checkedAt
+        self.failures = failures
+        self.retryAt = retryAt
+    }
 }
 
 /// An image fetched and checked, ready to store.
 package struct FetchedMedia: Sendable {
-    var hash: String
-    var signature: MediaSignature
-    var bytes: Data
+    package var hash: String
+    package var signature: MediaSignature
+    package var bytes: Data
+
+    package init(hash: String, signature: MediaSignature, bytes: Data) {
+        self.hash = hash
+        self.signature = signature
+        self.bytes = bytes
+    }
 }
 
 /// The validators of a fetched image, for the next conditional request.
 package struct MediaValidators: Sendable, Hashable {
-    var etag: String?
-    var lastModified: String?
+    package var etag: String?
+    package var lastModified: String?
+
+    package init(etag: String?, lastModified: String?) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
 }
 
 /// An image as `serve` and `export --media` read it.
@@ -62,6 +84,12 @@ public struct StoredMedia: Sendable {
     /// The media type its signature showed (`image/png`).
     public var type: String
     public var bytes: Data
+
+    package init(hash: String, type: String, bytes: Data) {
+        self.hash = hash
+        self.type = type
+        self.bytes = bytes
+    }
 }
 
 /// Per feed, what `list` and the overview page show of its media.

@@ -7,18 +7,18 @@ import FeedKit
 /// - SQLite: an FTS5 table `_search_<entity>` over the entity's table (external content: it
 ///   holds only the index, the text stays in the entity's table), kept by triggers on the
 ///   table, so every way a row is written, updated or deleted reaches it.
-/// - PostgreSQL: a GIN index `_search_<entity>` on the expression ``PostgresSearchIndex``
+/// - PostgreSQL: a GIN index `_search_<entity>` on the expression `PostgresSearchIndex`
 ///   writes, `to_tsvector('simple', ...)` of the columns; deleted rows leave it with the rows.
 ///
 /// Both split text into words of letters and digits and ignore case, and neither removes
 /// accents nor stems words (`simple` on PostgreSQL: its `french` configuration stems, which
 /// SQLite's FTS5 cannot), so a search finds the same rows on either store.
-enum SearchIndex {
+package enum SearchIndex {
     /// The name of the index (a table on SQLite, an index on PostgreSQL).
-    static func name(_ entity: String) -> String { "_search_" + entity }
+    package static func name(_ entity: String) -> String { "_search_" + entity }
 
     /// Why `schema`'s `search` does not fit it, as a store error message; `nil` when it does.
-    static func problem(_ schema: EntitySchema) -> String? {
+    package static func problem(_ schema: EntitySchema) -> String? {
         schema.searchProblem.map { "entity '\(schema.name)': \($0)" }
     }
 }
@@ -34,4 +34,11 @@ package struct SearchSQL {
     package var condition: String
     /// A row's rank as a number that is higher for a better match (no parameter).
     package var rank: String
+
+    package init(from: String, argument: FieldValue, condition: String, rank: String) {
+        self.from = from
+        self.argument = argument
+        self.condition = condition
+        self.rank = rank
+    }
 }

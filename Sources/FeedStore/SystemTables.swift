@@ -109,7 +109,7 @@ package enum SystemTables {
 
     /// Mirrored images, once each by content: `hash` is the SHA-256 of `bytes` (64 hex digits),
     /// `type` the media type their signature shows, `width` and `height` when the header says.
-    static let media = SystemTable(
+    package static let media = SystemTable(
         name: "_media",
         columns: [
             text("hash"), text("type"), integer("size"), integer("width", nullable: true),
@@ -120,7 +120,7 @@ package enum SystemTables {
     /// Each image URL a feed's rows name (in a media column): the mirrored bytes' `hash` once
     /// fetched, the validators for a conditional request, and the failures since the last success
     /// with when to try again.
-    static let mediaURLs = SystemTable(
+    package static let mediaURLs = SystemTable(
         name: "_media_urls",
         columns: [
             text("feed"), text("url"), text("hash", nullable: true), text("etag", nullable: true),

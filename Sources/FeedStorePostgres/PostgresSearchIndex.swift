@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// The full-text index of an entity's `search:` columns on PostgreSQL (``SearchIndex``): a GIN
 /// index on ``document(_:table:)``, the `simple` `tsvector` of the columns. An expression index

@@ -1,3 +1,4 @@
+import FeedStore
 import Foundation
 
 /// `_media` and `_media_urls` on PostgreSQL: the images are `bytea`, so every machine sharing

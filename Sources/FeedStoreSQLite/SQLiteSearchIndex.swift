@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 import GRDB
 
 /// The FTS5 index of an entity's `search:` columns on SQLite (``SearchIndex``): an

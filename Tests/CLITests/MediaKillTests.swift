@@ -1,5 +1,6 @@
 import FeedEngine
 import FeedKit
+import FeedStoreSQLite
 import FeedTestSupport
 import Foundation
 import Testing

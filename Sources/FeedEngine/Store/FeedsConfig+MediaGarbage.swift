@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStoreDrivers
 import Foundation
 
 /// `feedwork gc`: removing mirrored images no row names any more.

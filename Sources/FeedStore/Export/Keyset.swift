@@ -51,7 +51,8 @@ package struct KeysetClauses {
     ///   when the keyset has no sort.
     /// - Throws: a usage ``ExportError`` for a sort column the table does not have, a `json`
     ///   column, or a cursor that does not fit the order.
-    package init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect, rank: String? = nil) throws(ExportError) {
+    package init(_ keyset: Keyset, table: ExportTable, dialect: any SQLDialect, rank: String? = nil) throws(ExportError)
+    {
         let keys = Keyset.keyColumns(of: table).map { name in
             name == Keyset.tiebreakField.name ? dialect.tiebreak : "t." + SQLIdentifier.quoted(name)
         }

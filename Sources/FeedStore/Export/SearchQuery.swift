@@ -24,10 +24,10 @@ public struct SearchQuery: Sendable, Hashable {
     }
 
     /// The words as one FTS5 query: each a quoted string, all of which must match.
-    var ftsMatch: String { words.map { "\"" + $0 + "\"" }.joined(separator: " ") }
+    package var ftsMatch: String { words.map { "\"" + $0 + "\"" }.joined(separator: " ") }
 
     /// The words as the text `plainto_tsquery` reads: all of them must match.
-    var plainText: String { words.joined(separator: " ") }
+    package var plainText: String { words.joined(separator: " ") }
 
     /// `text` cut into runs of word characters (letters and digits), which is how the index
     /// reads words, and runs of the others; together they are the whole text, in order.
