@@ -34,10 +34,7 @@ enum FieldCompiler {
         var ancestorFields: [String] = []
         for (name, declared) in fields.entries {
             let at = ["fields", name]
-            // `type: media` is a string column whose images are mirrored.
-            var spec = declared
-            let media = spec.type == "media" || spec.media == true
-            if spec.type == "media" { spec.type = "string" }
+            let (spec, media) = Self.mediaResolved(declared)
             errors.check { () throws(OptionError) in try checkName(name, what: "field", at: at) }
             errors.check { () throws(OptionError) in try checkDistinct(name, from: &folded, at: at) }
             let path = errors.check { () throws(OptionError) in
@@ -146,8 +143,9 @@ enum FieldCompiler {
                 var columns: [Column] = []
                 var plans: [ColumnPlan] = []
                 var folded: [String: String] = [:]
-                for (itemName, itemSpec) in fields.entries {
+                for (itemName, declared) in fields.entries {
                     let itemAt = at + ["fields", itemName]
+                    let (itemSpec, media) = Self.mediaResolved(declared)
                     errors.check { () throws(OptionError) in try checkName(itemName, what: "field", at: itemAt) }
                     errors.check { () throws(OptionError) in try checkDistinct(itemName, from: &folded, at: itemAt) }
                     guard itemSpec.type != "list" else {
@@ -163,7 +161,7 @@ enum FieldCompiler {
                             try columnPlan(name: itemName, spec: itemSpec, path: itemPath ?? .root, at: itemAt)
                         })
                     else { continue }
-                    columns.append(Column(itemName, plan.converter.columnType))
+                    columns.append(Column(itemName, plan.converter.columnType, media: media))
                     plans.append(plan)
                 }
                 try errors.throwIfAny()
@@ -171,11 +169,13 @@ enum FieldCompiler {
                     ChildSchema(name: name, columns: columns), ChildPlan(name: name, path: path, items: .objects(plans))
                 )
             }
-            let itemType = spec.of ?? "string"
+            // `of: media`: a list of image URLs, mirrored like a media field.
+            let media = spec.of == "media"
+            let itemType = media ? "string" : spec.of ?? "string"
             guard !["list", "json", "money"].contains(itemType), JSONAdapter.FieldSpec.types.contains(itemType) else {
                 errors.append(
                     OptionError(
-                        "a list's items ('of') are int, decimal, double, string, bool, timestamp or date; for objects declare 'fields'",
+                        "a list's items ('of') are int, decimal, double, string, media, bool, timestamp or date; for objects declare 'fields'",
                         at: at + ["of"]))
                 throw errors
             }
@@ -185,7 +185,7 @@ enum FieldCompiler {
                 })
             else { throw errors }
             return .child(
-                ChildSchema(name: name, columns: [Column("value", converter.columnType)]),
+                ChildSchema(name: name, columns: [Column("value", converter.columnType, media: media)]),
                 ChildPlan(name: name, path: path, items: .scalars(converter)))
         case let other:
             errors.append(
@@ -193,6 +193,14 @@ enum FieldCompiler {
                     "a list is stored 'as: table' (a child table) or 'as: json', not '\(other)'", at: at + ["as"]))
             throw errors
         }
+    }
+
+    /// `spec` with `type: media` read as what it is short for, a string field with `media:
+    /// true`, and whether the field's images are mirrored.
+    private static func mediaResolved(_ spec: JSONAdapter.FieldSpec) -> (spec: JSONAdapter.FieldSpec, media: Bool) {
+        var resolved = spec
+        if spec.type == "media" { resolved.type = "string" }
+        return (resolved, spec.type == "media" || spec.media == true)
     }
 
     private static func columnPlan(

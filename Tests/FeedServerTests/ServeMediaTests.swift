@@ -15,13 +15,20 @@ import Testing
 
     /// A store of two ads: one whose picture is mirrored, one whose picture answers 404.
     static func harness() async throws -> (FeedHarness, LoopbackServer) {
+        try await store(field: "picture: { type: media, role: image }") { host in
+            #"[{"id":1,"title":"Lamp","picture":"http://\#(host)/a.png"},"#
+                + #"{"id":2,"title":"Chair","picture":"http://\#(host)/gone.png"}]"#
+        }
+    }
+
+    /// A store of the ads `ads` lists (given the server's host), with `field` besides their id
+    /// and title: `/a.png` is a PNG, any other image a 404.
+    static func store(field: String, ads: @escaping @Sendable (String) -> String) async throws -> (
+        FeedHarness, LoopbackServer
+    ) {
         let server = try LoopbackServer { request in
             switch request.path {
-            case "/ads":
-                let host = request.header("Host") ?? ""
-                return .json(
-                    #"[{"id":1,"title":"Lamp","picture":"http://\#(host)/a.png"},"#
-                        + #"{"id":2,"title":"Chair","picture":"http://\#(host)/gone.png"}]"#)
+            case "/ads": return .json(ads(request.header("Host") ?? ""))
             case "/a.png": return .data(Self.png, headers: [("Content-Type", "image/png")])
             default: return .status(404)
             }
@@ -39,7 +46,7 @@ import Testing
                     fields:
                       id: int
                       title: { type: string, role: title }
-                      picture: { type: media, role: image }
+                      \(field)
                 """)
         _ = try await harness.run()
         return (harness, server)
@@ -85,6 +92,25 @@ import Testing
         try await ServedStore.serve(harness) { client in
             let page = ServedStore.text(try await client.execute(uri: "/", method: .get))
             #expect(page.contains("<td class=\"media\">1/2 mirrored, 1 failed, "), "\(page)")
+        }
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func aRecordPageShowsTheImagesOfItsLists() async throws {
+        let (harness, server) = try await Self.store(
+            field: "photos: { type: list, fields: { url: media, caption: string } }"
+        ) { host in
+            #"[{"id":1,"title":"Lamp","photos":[{"url":"http://\#(host)/a.png","caption":"lit"},"#
+                + #"{"url":"http://\#(host)/gone.png","caption":"off"}]}]"#
+        }
+        let hash = SHA256.hexDigest(Self.png)
+        try await ServedStore.serve(harness) { client in
+            let record = ServedStore.text(try await client.execute(uri: "/entities/ad/records/ads/1", method: .get))
+            #expect(record.contains("<h2>ad__photos</h2>"), "\(record)")
+            #expect(record.contains("<img class=\"media\" src=\"/media/\(hash)\""), "\(record)")
+            #expect(record.contains("<td>\(server.url("/gone.png"))<div class=\"placeholder\">"), "\(record)")
+            #expect(record.contains("<td>lit</td>"), "\(record)")
+            #expect(!record.contains("<img class=\"media\" src=\"http"))
         }
         withExtendedLifetime(server) {}
     }

@@ -33,9 +33,12 @@ struct MediaMirror: Sendable {
     /// the feed's own origin.
     var authorization: @Sendable (String) -> [HTTPHeader] = { _ in [] }
 
-    /// Mirrors the media of `schemas` that `feed`'s rows name; `nil` when none has a media column.
+    /// Mirrors the media of `schemas` (their child lists' included) that `feed`'s rows name;
+    /// `nil` when none has a media column.
     func mirror(feed: String, schemas: [EntitySchema]) async -> (counts: MediaPassCounts, notes: [String])? {
-        let columns = schemas.flatMap { schema in schema.mediaColumns.map { (schema.name, $0) } }
+        let columns = schemas.flatMap { schema in
+            schema.mediaTables.flatMap { table in table.columns.map { (table.name, $0) } }
+        }
         guard !columns.isEmpty else { return nil }
         var counts = MediaPassCounts()
         var notes: [String] = []

@@ -97,7 +97,27 @@ public struct Column: Sendable, Hashable, Codable {
 
 extension EntitySchema {
     /// The text columns of the entity whose image URLs are mirrored (``Column/media``).
-    public var mediaColumns: [String] { columns.filter { $0.media && $0.type == .text }.map(\.name) }
+    public var mediaColumns: [String] { Column.mediaColumns(in: columns) }
+
+    /// The tables of the entity that have media columns, the entity's own first, then its
+    /// child lists' (`<entity>__<list>`), each with those columns.
+    public var mediaTables: [(name: String, columns: [String])] {
+        let own = [(name: name, columns: mediaColumns)]
+        let lists = children.map { (name: childTableName($0), columns: $0.mediaColumns) }
+        return (own + lists).filter { !$0.columns.isEmpty }
+    }
+}
+
+extension ChildSchema {
+    /// The text columns of the list's items whose image URLs are mirrored (``Column/media``).
+    public var mediaColumns: [String] { Column.mediaColumns(in: columns) }
+}
+
+extension Column {
+    /// The names of the media columns (text columns with ``media``) among `columns`.
+    static func mediaColumns(in columns: [Column]) -> [String] {
+        columns.filter { $0.media && $0.type == .text }.map(\.name)
+    }
 }
 
 /// A relation from one entity's column to another entity's key.

@@ -3,16 +3,16 @@ import FeedKit
 /// The columns an export adds beside an entity's media columns (``FeedKit/Column/media``):
 /// `<column>_media`, the SHA-256 of the mirrored image, and with `export --media`
 /// `<column>_path`, its file in the export's folder. Both are null for an image not mirrored.
+/// A child list's table (`<entity>__<list>`) gets them after its own media columns.
 extension ExportQuery {
     /// `fields` with the media fields `request` asks for after each media column.
     static func withMediaFields(_ fields: [ExportField], request: ExportRequest, schemas: [String: EntitySchema])
         -> [ExportField]
     {
-        guard request.media != .none, request.columns.isEmpty, let schema = schemas[request.entity] else {
-            return fields
-        }
-        let mediaColumns = Set(schema.mediaColumns)
-        guard !mediaColumns.isEmpty else { return fields }
+        guard request.media != .none, request.columns.isEmpty,
+            let table = schemas.values.flatMap(\.mediaTables).first(where: { $0.name == request.entity })
+        else { return fields }
+        let mediaColumns = Set(table.columns)
         let names = Set(fields.map(\.name))
         var result: [ExportField] = []
         for field in fields {

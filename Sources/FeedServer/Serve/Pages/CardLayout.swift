@@ -81,6 +81,15 @@ struct CardLayout {
         return ("", url.isEmpty ? "no image" : url)
     }
 
+    /// What a record page's cell shows below its text: for a `media` column's URL, its mirrored
+    /// image or the placeholder; nothing for another column or an empty value.
+    static func picture(of value: FieldValue, media: Bool, mirrored: [String: String]) -> (
+        src: String, placeholder: String
+    ) {
+        guard media, let url = ValueText.plain(value) else { return ("", "") }
+        return picture(url, mirrors: true, mirrored: mirrored)
+    }
+
     /// Only http(s) URLs become links or images: never `javascript:` or `data:`.
     static func isWebURL(_ text: String) -> Bool {
         let lower = text.lowercased()

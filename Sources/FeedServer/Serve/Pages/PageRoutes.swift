@@ -292,9 +292,17 @@ struct PageRoutes: Sendable {
         }
         let versions = record.versions
         let reader = browser
-        let mediaColumns = Set(try await ServeError.reading { try await reader.schema(of: entity) }?.mediaColumns ?? [])
-        let urls = versions.rows.flatMap { row in
+        let schema = try await ServeError.reading { try await reader.schema(of: entity) }
+        let mediaColumns = Set(schema?.mediaColumns ?? [])
+        // A child list's media columns, by its table's name.
+        var listMedia: [String: Set<String>] = [:]
+        for table in schema?.mediaTables ?? [] { listMedia[table.name] = Set(table.columns) }
+        var urls = versions.rows.flatMap { row in
             mediaColumns.compactMap { ValueText.plain(versions.value($0, in: row)) }
+        }
+        for child in record.children {
+            let columns = listMedia[child.table.name] ?? []
+            urls += child.rows.flatMap { row in columns.compactMap { ValueText.plain(child.value($0, in: row)) } }
         }
         let mirrored = urls.isEmpty ? [:] : try await ServeError.reading { try await reader.mediaHashes(urls: urls) }
         let context: [String: Any] = [
@@ -305,10 +313,8 @@ struct PageRoutes: Sendable {
                         field -> [String: Any] in
                         let value = versions.value(field.name, in: row)
                         let text = ValueText.display(value, field: field)
-                        var picture = (src: "", placeholder: "")
-                        if mediaColumns.contains(field.name), let url = ValueText.plain(value) {
-                            picture = CardLayout.picture(url, mirrors: true, mirrored: mirrored)
-                        }
+                        let picture = CardLayout.picture(
+                            of: value, media: mediaColumns.contains(field.name), mirrored: mirrored)
                         return [
                             "name": field.name, "text": text,
                             "json": field.type == .json && value != .null ? ValueText.pretty(text) : "",
@@ -319,10 +325,21 @@ struct PageRoutes: Sendable {
             },
             "children": record.children.map { child -> [String: Any] in
                 let fields = child.fields.filter { !$0.isMeta || $0.name == "_position" }
+                let media = listMedia[child.table.name] ?? []
                 return [
                     "name": child.table.name, "columns": fields.map(\.name),
                     "rows": child.rows.map { row in
-                        ["cells": fields.map { ValueText.display(child.value($0.name, in: row), field: $0) }]
+                        [
+                            "cells": fields.map { field -> [String: Any] in
+                                let value = child.value(field.name, in: row)
+                                let picture = CardLayout.picture(
+                                    of: value, media: media.contains(field.name), mirrored: mirrored)
+                                return [
+                                    "text": ValueText.display(value, field: field), "image": picture.src,
+                                    "placeholder": picture.placeholder,
+                                ]
+                            }
+                        ]
                     },
                 ]
             },

@@ -89,7 +89,7 @@ enum Templates {
 
     static let record = """
         {{#versions}}<h2>{{heading}}</h2><table class="record">{{#fields}}<tr><th>{{name}}</th><td>{{#json}}<pre>{{json}}</pre>{{/json}}{{^json}}{{text}}{{/json}}{{#image}}<br><img class="media" src="{{image}}" alt="">{{/image}}{{#placeholder}}<div class="placeholder"><span>image not mirrored</span></div>{{/placeholder}}</td></tr>{{/fields}}</table>{{/versions}}
-        {{#children}}<h2>{{name}}</h2><table><thead><tr>{{#columns}}<th>{{.}}</th>{{/columns}}</tr></thead><tbody>{{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}</tbody></table>{{/children}}
+        {{#children}}<h2>{{name}}</h2><table><thead><tr>{{#columns}}<th>{{.}}</th>{{/columns}}</tr></thead><tbody>{{#rows}}<tr>{{#cells}}<td>{{text}}{{#image}}<br><img class="media" src="{{image}}" alt="">{{/image}}{{#placeholder}}<div class="placeholder"><span>image not mirrored</span></div>{{/placeholder}}</td>{{/cells}}</tr>{{/rows}}</tbody></table>{{/children}}
         """
 
     static let basket = """
