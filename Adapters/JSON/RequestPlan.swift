@@ -152,7 +152,8 @@ struct RenderedRequests: Sendable {
         return FetchRequest(url: target, method: plan.method, headers: headers, body: body, maxAge: plan.maxAge)
     }
 
-    private static func query(of url: String, contains name: String) -> Bool {
+    /// Whether the query of `url` names the parameter `name`.
+    static func query(of url: String, contains name: String) -> Bool {
         guard let start = url.firstIndex(of: "?") else { return false }
         let encoded = URLQuery.encode(name)
         return url[url.index(after: start)...].split(separator: "&").contains {

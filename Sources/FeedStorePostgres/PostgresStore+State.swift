@@ -23,6 +23,13 @@ extension PostgresStore {
         }
     }
 
+    /// Keeps credential `_state` of `feed` set after its pass, in a transaction of its own.
+    package func recordCredentials(_ credentials: [String: String?], feed: String) async throws {
+        try await write { connection in
+            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: connection) }
+        }
+    }
+
     /// Stores `value` under `key` for `feed` (removes it for `nil`).
     static func setState(_ key: String, _ value: String?, feed: String, in connection: PostgresConnection) throws {
         if let value {

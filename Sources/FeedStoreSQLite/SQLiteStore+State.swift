@@ -26,6 +26,13 @@ extension SQLiteStore {
         }
     }
 
+    /// Keeps credential `_state` of `feed` set after its pass, in a transaction of its own.
+    package func recordCredentials(_ credentials: [String: String?], feed: String) async throws {
+        try await write { db in
+            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: db) }
+        }
+    }
+
     /// Stores `value` under `key` for `feed` (removes it for `nil`), in the transaction of `db`.
     static func setState(_ key: String, _ value: String?, feed: String, in db: Database) throws {
         if let value {

@@ -172,14 +172,7 @@ final class EnginePassBackend: PassBackend {
     }
 
     func log(_ text: String, level: FeedPass.LogLevel) {
-        let message: Logger.Message = "\(text)"  // the logger names the feed in its metadata
-        switch level {
-        case .debug: context.logger.debug(message)
-        case .info: context.logger.info(message)
-        case .notice: context.logger.notice(message)
-        case .warning: context.logger.warning(message)
-        case .error: context.logger.error(message)
-        }
+        context.logger.log(text, at: level)  // the logger names the feed in its metadata
     }
 
     var rows: any StoredRows { store }

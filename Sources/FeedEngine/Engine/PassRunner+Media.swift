@@ -16,7 +16,7 @@ extension PassRunner {
         else { return nil }
         var mirror = MediaMirror(
             store: engine.store, fetcher: engine.fetcher, context: pass.context, retryBase: engine.mediaRetryBase)
-        mirror.authorization = { [adapter = feed.adapter] url in adapter.mediaHeaders(for: url) }
+        mirror.credentials = { [adapter = feed.adapter] url in adapter.mediaCredentials(for: url) }
         return await mirror.mirror(feed: feed.name, schemas: feed.adapter.entities.map(\.schema))
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// Each URL is fetched through the engine's fetcher (its redirect rules and timeouts), at most
 /// ``concurrency`` at a time, with the feed's credentials only on the feed's own origin
-/// (``authorization``; the fetcher drops them on a redirect to another host), with
+/// (``credentials``: headers, query keys, or the OAuth2 access token the pass used, renewed
+/// once on a 401; the fetcher drops the headers on a redirect to another host, and the store
+/// keeps each URL as the row names it, without a query key), with
 /// `max_media_size` as its size limit and no retry (a later pass is the
 /// retry). A host that cannot be reached (no connection, a timeout) is not asked again in the
 /// same pass: its other URLs fail with the same error, so an offline machine spends one
@@ -29,9 +31,18 @@ struct MediaMirror: Sendable {
     var refreshAge: TimeInterval = 86_400
     /// The wait after a first failure.
     var retryBase: TimeInterval = 60
-    /// The feed's credentials for an image URL (``FeedAdapter/mediaHeaders(for:)``): only on
-    /// the feed's own origin.
-    var authorization: @Sendable (String) -> [HTTPHeader] = { _ in [] }
+    /// The feed's credentials for an image URL (``FeedAdapter/mediaCredentials(for:)``): only
+    /// on the feed's own origin.
+    var credentials: @Sendable (String) -> MediaCredentials = { _ in .none }
+
+    /// The fetch context of image requests: the pass's, with `max_media_size` as its size limit
+    /// and no retry (a later pass is the retry).
+    private var mediaContext: FetchContext {
+        var context = self.context
+        context.policy.maxResponseBytes = context.policy.maxMediaBytes
+        context.policy.retries = 0
+        return context
+    }
 
     /// Mirrors the media of `schemas` (their child lists' included) that `feed`'s rows name;
     /// `nil` when none has a media column.
@@ -60,13 +71,17 @@ struct MediaMirror: Sendable {
         let due = referenced.sorted().filter { isDue(records[$0], now: now) }
         counts.skipped = referenced.count - due.count
         let unreachable = UnreachableHosts()
+        let sessions = MediaSessions(
+            carrier: MediaTokenCarrier(store: store, fetcher: fetcher, context: mediaContext, feed: feed))
         await withTaskGroup(of: Outcome.self) { group in
             var next = 0
             func startNext() {
                 guard next < due.count, !Task.isCancelled else { return }
                 let url = due[next]
                 next += 1
-                group.addTask { await fetch(url, record: records[url], feed: feed, unreachable: unreachable) }
+                group.addTask {
+                    await fetch(url, record: records[url], feed: feed, unreachable: unreachable, sessions: sessions)
+                }
             }
             for _ in 0..<concurrency { startNext() }
             while let outcome = await group.next() {
@@ -98,9 +113,9 @@ struct MediaMirror: Sendable {
         return now.timeIntervalSince(checked) >= refreshAge
     }
 
-    private func fetch(_ url: String, record: MediaURLRecord?, feed: String, unreachable: UnreachableHosts) async
-        -> Outcome
-    {
+    private func fetch(
+        _ url: String, record: MediaURLRecord?, feed: String, unreachable: UnreachableHosts, sessions: MediaSessions
+    ) async -> Outcome {
         let redacted = context.redactor.redact(url)
         let host = URLComponents(string: url)?.host?.lowercased() ?? ""
         do {
@@ -109,17 +124,19 @@ struct MediaMirror: Sendable {
                 throw FetchError(.fileUnreadable("only http(s) images are mirrored"), url: redacted)
             }
             if let kind = unreachable.failure(of: host) { throw FetchError(kind, url: redacted) }
-            var request = FetchRequest(url: url, headers: authorization(url), cacheable: false)
+            let credentials = self.credentials(url)
+            var request = credentials.request(for: url)
             if record?.hash != nil {
                 if let etag = record?.etag { request.headers.append(HTTPHeader("If-None-Match", etag)) }
                 if let date = record?.lastModified { request.headers.append(HTTPHeader("If-Modified-Since", date)) }
             }
-            var context = self.context
-            context.policy.maxResponseBytes = context.policy.maxMediaBytes
-            context.policy.retries = 0
             let response: FetchResponse
             do {
-                response = try await fetcher.fetch(request, context: context)
+                if let oauth2 = credentials.oauth2 {
+                    response = try await sessions.session(for: oauth2).fetch(request)
+                } else {
+                    response = try await fetcher.fetch(request, context: mediaContext)
+                }
             } catch let error as FetchError {
                 if case .transport = error.kind { unreachable.mark(host, error.kind) }
                 if case .timeout = error.kind { unreachable.mark(host, error.kind) }

@@ -55,11 +55,11 @@ public protocol FeedAdapter: Sendable {
     /// transaction is rolled back). Defaults to none.
     func outboxAfterFailure(_ error: any Error, elapsedMilliseconds: Int) -> [String]
 
-    /// The headers that authenticate the request for a mirrored image at `url` (a value of a
-    /// ``Column/media`` column): the feed's own credentials, and only when `url` is on the
-    /// feed's own origin (scheme, host and port), so that no image host sees them. Defaults to
-    /// none.
-    func mediaHeaders(for url: String) -> [HTTPHeader]
+    /// What authenticates the request for a mirrored image at `url` (a value of a
+    /// ``Column/media`` column): the feed's own credentials (headers, query keys, OAuth2), and
+    /// only when `url` is on the feed's own origin (scheme, host and port), so that no image
+    /// host sees them. Defaults to none.
+    func mediaCredentials(for url: String) -> MediaCredentials
 }
 
 extension FeedAdapter {
@@ -73,7 +73,7 @@ extension FeedAdapter {
 
     public var parentEntities: [ParentEntity] { [] }
 
-    public func mediaHeaders(for url: String) -> [HTTPHeader] { [] }
+    public func mediaCredentials(for url: String) -> MediaCredentials { .none }
 }
 
 /// An entity whose stored rows a feed's pass reads (``FeedAdapter/parentEntities``), and the

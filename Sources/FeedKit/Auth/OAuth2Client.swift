@@ -33,12 +33,12 @@ public actor OAuth2Client {
         }
     }
 
-    /// A usable token for a request of `pass`: the current one, or a new one when there is
+    /// A usable token for a request `pass` sends: the current one, or a new one when there is
     /// none, it is about to expire, or it is `rejected` (an API answered 401 to it).
     ///
     /// - Parameter stored: the token the pass's `_state` holds, consulted when the process has none.
     func token(
-        for pass: FeedPass, stored: @escaping @Sendable () async throws -> OAuth2Token?,
+        for pass: any OAuth2Carrier, stored: @escaping @Sendable () async throws -> OAuth2Token?,
         rejecting rejected: String? = nil
     ) async throws -> OAuth2Token {
         if current == nil {
@@ -69,7 +69,7 @@ public actor OAuth2Client {
     }
 
     /// Asks the token endpoint for a new token.
-    private func obtain(for pass: FeedPass) async throws -> OAuth2Token {
+    private func obtain(for pass: any OAuth2Carrier) async throws -> OAuth2Token {
         // The rotated refresh token, when there is one, replaces the configured seed.
         let refresh = current?.refreshToken ?? credentials.refreshToken
         if credentials.grant == .refreshToken, refresh == nil {

@@ -6,9 +6,12 @@ import Synchronization
 /// feed's `_state`, sealed (``SealedText``) with a key derived from the configured secrets, in
 /// the pass's transaction: a rotated refresh token is committed with the rest of the pass, or,
 /// when the pass fails, with the record of its failure (the engine keeps `auth.*` state then).
+///
+/// The engine's media mirror uses one too, after the pass committed, for the feed's images on
+/// its own origin (``MediaCredentials``): it keeps a renewed token in `_state` at once.
 public final class OAuth2Session: Sendable {
     public let client: OAuth2Client
-    private let pass: FeedPass
+    private let pass: any OAuth2Carrier
     private let sealer: SealedText
     /// The token this pass's `_state` holds (as read, then as written), once looked at.
     private let kept = Mutex<OAuth2Token??>(nil)
@@ -17,7 +20,12 @@ public final class OAuth2Session: Sendable {
     /// rotated refresh token is the only one the endpoint still accepts).
     public static let stateKey = FeedPass.credentialStatePrefix + "oauth2"
 
-    public init(_ credentials: OAuth2Credentials, pass: FeedPass) {
+    public convenience init(_ credentials: OAuth2Credentials, pass: FeedPass) {
+        self.init(credentials, carrier: pass)
+    }
+
+    /// A session whose requests, token requests and `_state` go through `carrier`.
+    package init(_ credentials: OAuth2Credentials, carrier pass: any OAuth2Carrier) {
         client = OAuth2Client.shared(for: credentials)
         self.pass = pass
         sealer = SealedText(secrets: credentials.identity, context: Self.stateKey)
