@@ -1,8 +1,6 @@
 import FeedEngine
 import FeedKit
 import Foundation
-import Hummingbird
-import HummingbirdCore
 
 /// What a request asks to see of an entity, from its query string: `where` (repeatable, the
 /// conditions of `feedwork export --where`), `feed` (repeatable), `sort` (a field, `-` for
@@ -21,19 +19,19 @@ struct EntityPageQuery: Sendable {
     /// The words searched for; `nil` when the request has none (or only spaces).
     var q: String?
 
-    init(entity: String, query: FlatDictionary<Substring, Substring>) throws(ServeError) {
+    init(entity: String, query: ServeQuery) throws(ServeError) {
         self.entity = entity
-        conditions = query[values: "where"].map(String.init).filter { !$0.isEmpty }
+        conditions = query[values: "where"].filter { !$0.isEmpty }
         // A page's filter form sends one more condition as field, operator and value.
-        if let field = query["field"].map(String.init), !field.isEmpty, let op = query["op"].map(String.init),
-            let value = query["value"].map(String.init), !value.isEmpty || op == "=" || op == "!="
+        if let field = query["field"], !field.isEmpty, let op = query["op"], let value = query["value"],
+            !value.isEmpty || op == "=" || op == "!="
         {
             conditions.append(field + op + value)
         }
-        feeds = query[values: "feed"].map(String.init).filter { !$0.isEmpty }
-        sort = query["sort"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-        after = query["after"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-        q = query["q"].map(String.init).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        feeds = query[values: "feed"].filter { !$0.isEmpty }
+        sort = query["sort"].flatMap { $0.isEmpty ? nil : $0 }
+        after = query["after"].flatMap { $0.isEmpty ? nil : $0 }
+        q = query["q"].flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         if let text = query["limit"] {
             guard let number = Int(text), (1...StoreBrowser.maximumPageSize).contains(number) else {
                 throw .badRequest(
@@ -110,27 +108,5 @@ struct EntityPageQuery: Sendable {
         if let q { words += ["--search", q] }
         if let sort { words += ["--order", sort] }
         return words.map(URLText.shellQuoted).joined(separator: " ")
-    }
-}
-
-/// Percent-encoding of query values and quoting of shell words.
-enum URLText {
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-
-    static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            if unreserved.contains(byte) {
-                result.append(Character(UnicodeScalar(byte)))
-            } else {
-                result += String(format: "%%%02X", byte)
-            }
-        }
-        return result
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=,:@".contains($0) }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -21,7 +21,7 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
             throw ServeError(.uriTooLong, "the request target is longer than \(Self.maximumURILength) bytes")
         }
         guard let token else { return try await next(request, context) }
-        let query = request.uri.queryParameters["token"].map(String.init)
+        let query = try request.decodedQuery()["token"]
         let presented =
             bearer(request) ?? request.cookies[Self.cookieName]?.value ?? query
         guard let presented, Self.same(presented, token) else {

@@ -20,8 +20,9 @@ struct APIRoutes: Sendable {
         }
         router.get("/api/feeds/:feed/runs") { request, context in
             let feed = try context.parameters.decoded("feed")
-            let limit = try Self.limit(request, default: 20)
-            let before = try request.uri.queryParameters["before"].map { text throws(ServeError) -> Int64 in
+            let query = try request.decodedQuery()
+            let limit = try Self.limit(query, default: 20)
+            let before = try query["before"].map { text throws(ServeError) -> Int64 in
                 guard let run = Int64(text), run >= 1 else {
                     throw .badRequest("before '\(text)': expected a run id (a whole number from 1)")
                 }
@@ -36,7 +37,7 @@ struct APIRoutes: Sendable {
         }
         router.get("/api/feeds/:feed/rejects") { request, context in
             let feed = try context.parameters.decoded("feed")
-            let limit = try Self.limit(request, default: 50)
+            let limit = try Self.limit(try request.decodedQuery(), default: 50)
             let rejects = try await ServeError.reading { () async throws -> [RejectRecord] in
                 try await requireFeed(feed)
                 return try await browser.store.rejects(feed: feed, run: nil, limit: limit)
@@ -49,7 +50,7 @@ struct APIRoutes: Sendable {
         }
         router.get("/api/entities/:entity/rows") { request, context in
             let view = try EntityPageQuery(
-                entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
+                entity: try context.parameters.decoded("entity"), query: try request.decodedQuery())
             let pageRequest = try view.pageRequest()
             let (page, searched) = try await ServeError.reading { () async throws -> (EntityPage, [String]) in
                 let page = try await browser.page(pageRequest, limit: view.limit)
@@ -59,7 +60,7 @@ struct APIRoutes: Sendable {
         }
         router.get("/api/entities/:entity/facets") { request, context in
             let view = try EntityPageQuery(
-                entity: try context.parameters.decoded("entity"), query: request.uri.queryParameters)
+                entity: try context.parameters.decoded("entity"), query: try request.decodedQuery())
             let exportRequest = try view.exportRequest()
             let facets = try await ServeError.reading { try await browser.facets(exportRequest) }
             return jsonResponse(JSONText.line(["facets": facets.map(FacetDocument.init)]))
@@ -87,12 +88,13 @@ struct APIRoutes: Sendable {
             guard file.hasPrefix("export.") else { throw ServeError.notFound("no route \(request.uri.path)") }
             return try await Download(browser: browser).response(
                 entity: try context.parameters.decoded("entity"), format: String(file.dropFirst("export.".count)),
-                query: request.uri.queryParameters)
+                query: try request.decodedQuery())
         }
         router.get("/api/price") { request, _ in
             guard let pricing = settings.pricing else { throw ServeError.noPricing }
-            let items = request.uri.queryParameters[values: "item"].map(String.init)
-            let currency = request.uri.queryParameters["currency"].map(String.init) ?? pricing.catalogCurrency
+            let query = try request.decodedQuery()
+            let items = query[values: "item"]
+            let currency = query["currency"] ?? pricing.catalogCurrency
             return jsonResponse(try await pricing.priceJSON(items: items, currency: currency, rows: browser.store))
         }
     }
@@ -101,8 +103,8 @@ struct APIRoutes: Sendable {
         guard try await browser.hasFeed(feed) else { throw ServeError.noFeed(feed) }
     }
 
-    static func limit(_ request: Request, default value: Int) throws(ServeError) -> Int {
-        guard let text = request.uri.queryParameters["limit"] else { return value }
+    static func limit(_ query: ServeQuery, default value: Int) throws(ServeError) -> Int {
+        guard let text = query["limit"] else { return value }
         guard let number = Int(text), (1...maximumHistory).contains(number) else {
             throw .badRequest("limit '\(text)': expected a number from 1 to \(maximumHistory)")
         }

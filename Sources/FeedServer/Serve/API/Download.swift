@@ -1,7 +1,6 @@
 import FeedEngine
 import Foundation
 import Hummingbird
-import HummingbirdCore
 
 /// A view of an entity as a file: `feedwork export` of the same entity, feeds, conditions and
 /// order, byte for byte.
@@ -17,7 +16,7 @@ struct Download: Sendable {
 
     let browser: StoreBrowser
 
-    func response(entity: String, format name: String, query: FlatDictionary<Substring, Substring>) async throws
+    func response(entity: String, format name: String, query: ServeQuery) async throws
         -> Response
     {
         guard let (format, contentType) = Self.formats[name] else {

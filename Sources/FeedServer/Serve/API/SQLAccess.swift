@@ -57,27 +57,13 @@ extension ServeSettings {
         }
     }
 
-    /// The statement and its parameters of a `/sql` or `/api/sql` request, from its query
-    /// string as a form sends it (`+` for a space, as HTML forms write it, and `%2B` for a
-    /// plus): every key but the reserved ones is a parameter (the first value of a repeated
-    /// key).
-    ///
-    /// - Throws: a 400 for a key or value that is not valid percent-encoded UTF-8.
-    static func sqlQuery(_ query: String?) throws(ServeError) -> (statement: String?, parameters: [String: String]) {
-        var statement: String?
+    /// The statement and its parameters of a `/sql` or `/api/sql` request, from its decoded
+    /// query: every key but the reserved ones is a parameter (the first value of a repeated key).
+    static func sqlQuery(_ query: ServeQuery) -> (statement: String?, parameters: [String: String]) {
         var parameters: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decoded = parts.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let key = decoded[0], let value = decoded.count > 1 ? decoded[1] : "" else {
-                throw .badRequest("the query string holds '\(pair)', which is not percent-encoded UTF-8")
-            }
-            if key == "sql" {
-                if statement == nil { statement = value }
-            } else if !SQLAccess.reservedKeys.contains(key), parameters[key] == nil {
-                parameters[key] = value
-            }
+        for (key, value) in query.pairs where !SQLAccess.reservedKeys.contains(key) && parameters[key] == nil {
+            parameters[key] = value
         }
-        return (statement, parameters)
+        return (query["sql"], parameters)
     }
 }

@@ -13,11 +13,12 @@ struct SQLRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         router.get("/api/sql") { request, _ in
             if let refusal = settings.sqlRefusal { throw refusal }
-            let (statement, parameters) = try ServeSettings.sqlQuery(request.uri.query)
+            let query = try request.decodedQuery()
+            let (statement, parameters) = ServeSettings.sqlQuery(query)
             guard let statement, !statement.allSatisfy(\.isWhitespace) else {
                 throw ServeError.badRequest("give one SELECT or WITH statement as ?sql=")
             }
-            let format = request.uri.queryParameters["format"].map(String.init)
+            let format = query["format"]
             guard format == nil || format == "json" || format == "csv" else {
                 throw ServeError.badRequest("format '\(format ?? "")': expected json or csv")
             }

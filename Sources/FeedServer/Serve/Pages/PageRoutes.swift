@@ -15,18 +15,18 @@ struct PageRoutes: Sendable {
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/") { _, _ in try await overview() }
         router.get("/feeds/:feed") { request, context in
-            try await feed(try context.parameters.decoded("feed"), before: request.uri.queryParameters["before"])
+            try await feed(try context.parameters.decoded("feed"), before: try request.decodedQuery()["before"])
         }
         router.get("/entities") { _, _ in try await entities() }
         router.get("/entities/:entity") { request, context in
-            try await entity(try context.parameters.decoded("entity"), query: request.uri.queryParameters)
+            try await entity(try context.parameters.decoded("entity"), query: try request.decodedQuery())
         }
         router.get("/entities/:entity/records/:feed/:key") { _, context in
             try await record(
                 entity: try context.parameters.decoded("entity"), feed: try context.parameters.decoded("feed"),
                 key: try context.parameters.decoded("key"))
         }
-        router.get("/basket") { request, _ in try await basket(request.uri.queryParameters) }
+        router.get("/basket") { request, _ in try await basket(try request.decodedQuery()) }
         router.get("/media/:hash") { _, context in try await media(try context.parameters.decoded("hash")) }
     }
 
@@ -93,7 +93,7 @@ struct PageRoutes: Sendable {
 
     // MARK: feed
 
-    private func feed(_ name: String, before text: Substring?) async throws -> Response {
+    private func feed(_ name: String, before text: String?) async throws -> Response {
         let before = text.flatMap { Int64($0) }
         let limit = 20
         let (runs, rejects) = try await ServeError.reading { () async throws -> ([RunRecord], [RejectRecord]) in
@@ -142,7 +142,7 @@ struct PageRoutes: Sendable {
         return try render("entities", title: "Entities", ["tables": rows])
     }
 
-    private func entity(_ name: String, query: FlatDictionary<Substring, Substring>) async throws -> Response {
+    private func entity(_ name: String, query: ServeQuery) async throws -> Response {
         var view = try EntityPageQuery(entity: name, query: query)
         let conditions = view.conditions
         let (schema, chips) = try await ServeError.reading { () async throws -> (EntitySchema?, [ConditionChip]) in
@@ -349,14 +349,14 @@ struct PageRoutes: Sendable {
 
     // MARK: basket
 
-    private func basket(_ query: FlatDictionary<Substring, Substring>) async throws -> Response {
+    private func basket(_ query: ServeQuery) async throws -> Response {
         guard let pricing = settings.pricing else { throw ServeError.noPricing }
-        let currency = query["currency"].map(String.init) ?? "EUR"
+        let currency = query["currency"] ?? "EUR"
         var items: [String] = []
         var goods: [[String: Any]] = []
         for good in pricing.goods {
             // Any quantity but none and 0 goes to the pricing, which says what is wrong with it.
-            let quantity = query[Substring(good.name)].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let quantity = query[good.name].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             if !quantity.isEmpty, quantity != "0" { items.append("\(good.name)=\(quantity)") }
             goods.append([
                 "name": good.name, "unit": good.unit, "price": good.price,

@@ -11,13 +11,13 @@ struct SQLPage: Sendable {
     let settings: ServeSettings
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("/sql") { request, _ in try await page(request.uri.query) }
+        router.get("/sql") { request, _ in try await page(try request.decodedQuery()) }
     }
 
-    private func page(_ query: String?) async throws -> Response {
+    private func page(_ query: ServeQuery) async throws -> Response {
         if let refusal = settings.sqlRefusal { throw refusal }
         let browser = settings.browser
-        let (statement, parameters) = try ServeSettings.sqlQuery(query)
+        let (statement, parameters) = ServeSettings.sqlQuery(query)
         let text = statement ?? ""
         let names = ReadOnlySQLStatement.parameterNames(in: text)
         let tables = try await ServeError.reading { try await browser.tables().map(\.name) }
