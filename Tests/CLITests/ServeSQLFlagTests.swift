@@ -11,18 +11,7 @@ struct ServeSQLFlagTests {
     let directory: URL
 
     init() throws {
-        directory = try FeedworkProcess.makeFolder("serve-sql")
-        try Data(#"{"items":[{"id":1,"name":"one"},{"id":2,"name":"two"}]}"#.utf8)
-            .write(to: directory.appendingPathComponent("items.json"))
-        try Data(
-            """
-            feeds:
-              - { name: items, adapter: json, url: items.json, records: items, entity: item, key: id,
-                  fields: { id: int, name: string } }
-            """.utf8
-        ).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let run = try FeedworkProcess.run(["run"], in: directory)
-        try #require(run.status == 0, "\(run.stderr)")
+        directory = try ServeProcess.itemsStore("serve-sql")
     }
 
     /// `/api/sql?sql=SELECT id FROM item ORDER BY id` from a server started with `arguments`.
