@@ -32,18 +32,6 @@ struct RunBesideWorkerTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    /// Waits (60 s at most) until `feed` has a finished run (`runs` fails until the worker has
-    /// made the store).
-    func waitForRun(of feed: String) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let runs = try await FeedworkProcess.runOffPool(["runs", "--feed", feed, "--json"], in: directory)
-            if runs.status == 0, runs.stdout.contains(#""finished_at""#) { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("\(feed) never ran")
-    }
-
     @Test(arguments: HarnessStore.available)
     func aRunBesideAWorkerRunsItsFeedsAndPrintsTheirReport(store: HarnessStore) async throws {
         let server = try WorkerConfig.server()
@@ -61,7 +49,7 @@ struct RunBesideWorkerTests {
         }
         try writeConfig(server: server, header: header)
         let worker = try FeedworkProcess.startCollecting(["worker", "--name", "w1"], in: directory)
-        try await waitForRun(of: "sched")
+        try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
 
         let manual = try await FeedworkProcess.runOffPool(["run", "--feed", "manual", "--json"], in: directory)
         #expect(manual.status == 0, "\(manual.stdout)\(manual.stderr)")
@@ -132,7 +120,7 @@ struct RunBesideWorkerTests {
             worker.send(SIGTERM)
             _ = worker.finish()
         }
-        try await waitForRun(of: "sched")
+        try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
         // The run's own config has a feed the worker's (loaded before) does not.
         let config = directory.appendingPathComponent("other.yaml")
         let text = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
@@ -168,7 +156,7 @@ struct RunBesideWorkerTests {
             worker.send(SIGTERM)
             _ = worker.finish()
         }
-        try await waitForRun(of: "sched")
+        try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
         let second = try await FeedworkProcess.runOffPool(["worker", "--wait", "200ms"], in: directory)
         #expect(second.status == 1)
         #expect(

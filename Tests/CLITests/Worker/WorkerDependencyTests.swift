@@ -61,18 +61,6 @@ struct WorkerDependencyTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    /// Waits (60 s at most) until `feed` has a finished run (`runs` fails until the worker has
-    /// made the store).
-    func waitForRun(of feed: String) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let runs = try await FeedworkProcess.runOffPool(["runs", "--feed", feed, "--json"], in: directory)
-            if runs.status == 0, runs.stdout.contains(#""finished_at""#) { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("\(feed) never ran")
-    }
-
     @Test func aChildFeedDueWithItsParentStartsOnceTheParentsPassEnded() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let shop = Shop()
@@ -80,7 +68,7 @@ struct WorkerDependencyTests {
         defer { server.stop() }
         try writeConfig(server, schedule: "    every: 1h")
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        try await waitForRun(of: "order-lines")
+        try await WorkerRun.waitForFinishedRun(in: directory, of: "order-lines")
         worker.send(SIGTERM)
         let stopped = worker.finish()
         #expect(stopped.status == 0, "\(stopped.stderr)")
@@ -112,7 +100,7 @@ struct WorkerDependencyTests {
             """
         try writeConfig(server, schedule: "", extra: sched)
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        try await waitForRun(of: "sched")
+        try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
         let feeds = ["run", "--feed", "order-lines", "--feed", "orders", "--json"]
 
         let first = try await FeedworkProcess.runOffPool(feeds, in: directory)

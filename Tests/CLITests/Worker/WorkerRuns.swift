@@ -29,6 +29,18 @@ struct WorkerRun: Sendable {
         }
     }
 
+    /// Waits (60 s at most) until `feed` of the config in `directory` has a finished run
+    /// (`runs` fails until the worker has made the store); records an issue if it never has.
+    static func waitForFinishedRun(in directory: URL, of feed: String) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let runs = try await FeedworkProcess.runOffPool(["runs", "--feed", feed, "--json"], in: directory)
+            if runs.status == 0, runs.stdout.contains(#""finished_at""#) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("\(feed) never ran")
+    }
+
     /// The pairs of runs of one feed whose intervals overlap: a run that never finished is
     /// taken to last until `openUntil` (when its process was killed).
     static func overlaps(_ runs: [WorkerRun], openUntil: Date = .distantFuture) -> [String] {
