@@ -5,14 +5,16 @@ import Foundation
 /// query over a range longer than their cap (Airbyte's `DatetimeBasedCursor` steps the same
 /// way).
 ///
-/// The range runs from the stored cursor (less `lag`), or `start` on the first pass, to `end`
-/// (rendered at the pass's start) or the pass's start itself. Each window `[a, b)` is walked
-/// with `{{window.start}}`/`{{cursor}}`/`param` as `a` and `{{window.end}}`/`end_param` as `b`,
-/// written in the cursor's format, and the cursor then moves to `b` in `_state`, in the pass's
-/// transaction. The last window's end is the next pass's cursor, so once the backfill is done
-/// each pass reads only the time since the last one. With `windows_per_pass`, a pass reads at
-/// most that many windows and commits them: a long backfill goes on over several passes, and a
-/// pass that fails or is interrupted resumes at the first window not committed.
+/// The range runs from the stored cursor (less `lag`, unless a backfill is under way), or
+/// `start` on the first pass, to `end` (rendered at the pass's start) or the pass's start
+/// itself. Each window `[a, b)` is walked with `{{window.start}}`/`{{cursor}}`/`param` as `a`
+/// and `{{window.end}}`/`end_param` as `b`, written in the cursor's format, and the cursor then
+/// moves to `b` in `_state`, in the pass's transaction. A pass reads `windows_per_pass` windows
+/// (1 by default) and commits them; when windows are left, it asks the engine for the next pass
+/// at once (``FeedKit/FeedPass/continueAfterCommit()``), so one `feedwork run` commits a
+/// backfill window by window and an interrupted one resumes at the first window not committed.
+/// The last window's end is the next pass's cursor, so once the backfill is done each pass
+/// reads only the time since the last one.
 struct DateWindow: Sendable, Hashable {
     /// Microseconds since 1970: `[start, end)`.
     var start: Int64
@@ -77,13 +79,18 @@ extension IncrementalCursor {
 
     /// The windows one pass reads, and how many are left for later passes.
     ///
+    /// - Parameter resuming: whether the stored cursor is where a backfill under way stopped
+    ///   (windows were left after the last pass): its windows then go on from the cursor itself,
+    ///   without `lag`, so none is read twice.
     /// - Throws: ``OptionError`` when `start` or `end` does not render as a timestamp.
-    func windows(stored: Mark?, now: Date) throws(OptionError) -> (windows: [DateWindow], left: Int) {
+    func windows(stored: Mark?, now: Date, resuming: Bool = false) throws(OptionError) -> (
+        windows: [DateWindow], left: Int
+    ) {
         guard let window else { return ([], 0) }
         let step = window.milliseconds * 1000
         let from: Int64
         if let stored, let micro = TimestampFormat.microseconds(ofStored: stored.text) {
-            from = micro - lag.milliseconds * 1000
+            from = micro - (resuming ? 0 : lag.milliseconds * 1000)
         } else {
             let text = start?.render(now: now) ?? ""
             guard let micro = Self.timestamp(text, format: format) else {
@@ -108,7 +115,7 @@ extension IncrementalCursor {
             all.append(DateWindow(start: cursor, end: next))
             cursor = next
         }
-        let taken = windowsPerPass.map { Array(all.prefix($0)) } ?? all
+        let taken = Array(all.prefix(windowsPerPass))
         return (taken, all.count - taken.count)
     }
 

@@ -37,9 +37,11 @@ struct IncrementalCursor: Sendable {
     let end: TemplatedString?
     let endParam: String?
     let descending: Bool
-    /// `window:`, the length of the windows a pass reads its range in (``windows(stored:now:)``).
+    /// `window:`, the length of the windows a pass reads its range in
+    /// (``windows(stored:now:resuming:)``).
     let window: FeedDuration?
-    let windowsPerPass: Int?
+    /// `windows_per_pass:`, the most windows a pass reads and commits; 1 by default.
+    let windowsPerPass: Int
     /// How a timestamp cursor is sent: `format:` of the block, else the cursor field's own
     /// format (what the API writes is what it reads), else ISO 8601.
     let format: TimestampFormat
@@ -116,7 +118,7 @@ struct IncrementalCursor: Sendable {
         self.endParam = spec.endParam
         self.descending = order == "desc"
         self.window = spec.window
-        self.windowsPerPass = spec.windowsPerPass
+        self.windowsPerPass = spec.windowsPerPass ?? 1
         self.format = format
     }
 

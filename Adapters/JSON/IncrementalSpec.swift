@@ -13,7 +13,7 @@ extension JSONAdapter {
     ///   end_param: until
     ///   order: desc                      # the API sorts newest first: stop paging past the cursor
     ///   window: 7d                       # timestamps: read [cursor, end) in windows of 7 days
-    ///   windows_per_pass: 4              # at most 4 windows a pass (a long backfill commits in steps)
+    ///   windows_per_pass: 4              # commit 4 windows a pass (1 by default)
     /// ```
     public struct IncrementalSpec: Decodable, Sendable {
         /// The declared field (its name, or its `path`) whose greatest value is the cursor.
@@ -37,8 +37,9 @@ extension JSONAdapter {
         /// `{{window.start}}` and `{{window.end}}` (and in `param` and `end_param`), for APIs
         /// that cap a query's range; after each window the cursor is the window's end.
         public var window: FeedDuration?
-        /// The most windows one pass reads: a long backfill then commits every few windows, one
-        /// pass at a time, and an interrupted pass resumes at the first window not committed.
+        /// The most windows one pass reads and commits (1 by default): a long backfill commits
+        /// that many windows a pass, the passes following one another within one run, and an
+        /// interrupted one resumes at the first window not committed.
         public var windowsPerPass: Int?
 
         enum CodingKeys: String, CodingKey {

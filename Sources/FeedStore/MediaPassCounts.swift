@@ -12,4 +12,15 @@ public struct MediaPassCounts: Sendable, Codable, Hashable {
     public var skipped = 0
 
     public init() {}
+
+    /// The counts of two passes together.
+    public static func + (lhs: MediaPassCounts, rhs: MediaPassCounts) -> MediaPassCounts {
+        var sum = lhs
+        sum.referenced += rhs.referenced
+        sum.fetched += rhs.fetched
+        sum.unchanged += rhs.unchanged
+        sum.failed += rhs.failed
+        sum.skipped += rhs.skipped
+        return sum
+    }
 }

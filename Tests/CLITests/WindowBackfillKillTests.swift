@@ -4,19 +4,19 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A backfill in date windows (`incremental: {window: 7d, windows_per_pass: 5}`) whose
-/// `feedwork run` is killed in the middle of a pass: the next run resumes at the first window
-/// not committed, and the windows committed are neither read again nor skipped.
+/// A backfill in date windows (`incremental: {window: 7d}`) commits window by window within one
+/// `feedwork run`: killed in the middle, the next run resumes at the first window not
+/// committed, and the windows committed are neither read again nor skipped.
 @Suite("feedwork run: a backfill killed in the middle")
 struct WindowBackfillKillTests {
     /// One event a day at noon for the 90 days before 2026-01-10, served for `[from, to)`; a
-    /// range over 31 days is refused. The request whose `from` is `stallFrom` is answered only
-    /// after 20 s, the first time.
+    /// range over 31 days is refused. The request whose `from` is `holdFrom` is answered only
+    /// after 120 s, the first time.
     final class EventsAPI: Sendable {
         static let end: Int64 = 1_768_003_200  // 2026-01-10T00:00:00Z
         static let day: Int64 = 86_400
         let asked = Mutex<[String]>([])
-        let stallFrom = Mutex<String?>(nil)
+        let holdFrom = Mutex<String?>(nil)
 
         static func before(_ days: Int64) -> String { CivilTime(unixSeconds: end - days * day).iso8601 }
 
@@ -31,11 +31,11 @@ struct WindowBackfillKillTests {
                 .filter { $0 >= start && $0 < end }.sorted()
                 .map { #"{"id":\#($0 / Self.day),"at":"\#(CivilTime(unixSeconds: $0).iso8601)"}"# }
             let reply = LoopbackReply.json("[" + items.joined(separator: ",") + "]")
-            let stalls = stallFrom.withLock { stall in
-                defer { if stall == from { stall = nil } }
-                return stall == from
+            let holds = holdFrom.withLock { hold in
+                defer { if hold == from { hold = nil } }
+                return hold == from
             }
-            return stalls ? reply.delayed(by: .seconds(20)) : reply
+            return holds ? reply.delayed(by: .seconds(120)) : reply
         }
     }
 
@@ -58,24 +58,27 @@ struct WindowBackfillKillTests {
                   start: "\(EventsAPI.before(90))"
                   end: "\(EventsAPI.before(0))"
                   window: 7d
-                  windows_per_pass: 5
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let first = try FeedworkProcess.run(["run"], in: directory)
-        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
 
-        // The second run's third window stalls; the process is killed while it waits.
-        api.stallFrom.withLock { $0 = EventsAPI.before(41) }
-        let killed = try FeedworkProcess.startCollecting(["run"], in: directory)
-        try server.waitForRequests(8)
+        // Window 6 of 13 is held: the process is killed while it waits, windows 1 to 5 answered.
+        api.holdFrom.withLock { $0 = EventsAPI.before(55) }
+        let killed = try FeedworkProcess.startCollecting(["run", "--progress-every", "100ms"], in: directory)
+        let progress = CollectedOutput(killed.err)
+        try server.waitForRequests(6)
+        try progress.wait(for: "progress: events: ")
+        try progress.wait(for: "; window 6 of 13, 5 committed")
         killed.send(SIGKILL)
-        #expect(killed.finish().status != 0)
+        killed.process.waitUntilExit()
+        #expect(killed.process.terminationStatus != 0)
+        let kept = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
+        #expect(kept.stdout.split(separator: "\n").count == 35, "windows 1 to 5 committed, each in its pass")
 
-        for _ in 0..<2 {
-            let run = try FeedworkProcess.run(["run"], in: directory)
-            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        }
-        let starts = [90, 83, 76, 69, 62] + [55, 48, 41] + [55, 48, 41, 34, 27] + [20, 13, 6]
+        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("committed in 8 passes"), "\(run.stdout)")
+        #expect(run.stdout.contains("read window 6 of 13 (7d)"), "\(run.stdout)")
+        let starts = [90, 83, 76, 69, 62, 55] + [55, 48, 41, 34, 27, 20, 13, 6]
         #expect(api.asked.withLock { $0 } == starts.map { EventsAPI.before(Int64($0)) })
         let rows = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
         #expect(rows.stdout.split(separator: "\n").count == 90, "every day once: no gap, no repeat")

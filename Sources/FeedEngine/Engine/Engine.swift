@@ -121,31 +121,60 @@ public struct Engine: Sendable {
     }
 
     /// Runs one feed's pass and reports it; never throws. The steps are ``PassRunner``'s.
+    ///
+    /// When the adapter asks for another pass once this one commits
+    /// (``FeedKit/FeedPass/continueAfterCommit()``, a backfill's date windows), the passes follow
+    /// one another under the same lease until one does not ask, fails or is interrupted; each
+    /// commits on its own, and the report sums them (``FeedReport/summing(_:milliseconds:)``).
     public func runFeed(_ feed: FeedConfig, live: RunProgress? = nil) async -> FeedReport {
         let asked = Date()
         let runner = PassRunner(engine: self, feed: feed)
         let lease: AnyObject?
-        let pass: PassRunner.Started
         do {
             lease = try await runner.lease()
-            pass = try await runner.start()
         } catch {
             return FeedReport(
                 feed: feed.name, adapter: feed.adapterName, run: nil, outcome: runner.notStarted(error),
                 milliseconds: Self.milliseconds(since: asked))
         }
-        live?.started(feed.name, at: pass.startedAt, backend: pass.backend)
         defer { live?.finished(feed.name) }
+        let (first, asksMore) = await runPass(runner, continuing: false, live: live)
+        var continues = asksMore
+        var passes = [first.report]
+        while continues, passes[passes.count - 1].letsDependentsRun, !Task.isCancelled {
+            let next: (report: FeedReport, startedAt: Date?)
+            (next, continues) = await runPass(runner, continuing: true, live: live)
+            passes.append(next.report)
+        }
+        withExtendedLifetime(lease) {}
+        let milliseconds = Self.milliseconds(since: first.startedAt ?? asked)
+        return FeedReport.summing(passes, milliseconds: milliseconds) ?? first.report
+    }
+
+    /// One pass of ``runFeed(_:live:)``, and whether the adapter asked for another.
+    private func runPass(_ runner: PassRunner, continuing: Bool, live: RunProgress?) async -> (
+        (report: FeedReport, startedAt: Date?), continues: Bool
+    ) {
+        let feed = runner.feed
+        let pass: PassRunner.Started
+        do {
+            pass = try await runner.start(continuing: continuing)
+        } catch {
+            let report = FeedReport(
+                feed: feed.name, adapter: feed.adapterName, run: nil, outcome: runner.notStarted(error),
+                milliseconds: 0)
+            return ((report, nil), false)
+        }
+        live?.started(feed.name, at: pass.startedAt, backend: pass.backend)
         let outcome = await runner.finish(pass, after: await runner.runAdapter(pass))
         let media = await runner.mirrorMedia(pass, after: outcome)
         let outbox = await runner.deliverOutbox(pass)
-        withExtendedLifetime(lease) {}
         var report = FeedReport(
             feed: feed.name, adapter: feed.adapterName, run: pass.run, outcome: outcome,
             milliseconds: Self.milliseconds(since: pass.startedAt), outbox: outbox)
         report.media = media?.counts
         report.notes += media?.notes ?? []
-        return report
+        return ((report, pass.startedAt), pass.backend.continues)
     }
 
     /// The same engine (store, lock, fetcher) running the feeds of `config`, whose store must

@@ -175,6 +175,17 @@ final class EnginePassBackend: PassBackend {
         context.logger.log(text, at: level)  // the logger names the feed in its metadata
     }
 
+    func continueAfterCommit() {
+        statistics.withLock { $0.continues = true }
+    }
+
+    func showProgress(_ text: String) {
+        statistics.withLock { $0.progress = text }
+    }
+
+    /// Whether the adapter asked for another pass once this one commits.
+    var continues: Bool { statistics.withLock { $0.continues } }
+
     var rows: any StoredRows { store }
 
     /// What the run record keeps of this pass: `ok`; `stale` when a response came from the
@@ -213,6 +224,10 @@ struct PassStatistics: Sendable {
     var notes: [String] = []
     /// The pass's first rejects, kept for a pass that fails (``EnginePassBackend/rejectsOfThePass``).
     var rejects: [Reject] = []
+    /// What the adapter last showed of its progress (``FeedPass/showProgress(_:)``).
+    var progress: String?
+    /// Whether the adapter asked for another pass once this one commits.
+    var continues = false
 
     mutating func count(_ response: FetchResponse) {
         requests += 1

@@ -4,8 +4,9 @@ import Foundation
 import Logging
 
 /// One feed's pass as a sequence of steps, which ``Engine/runFeed(_:live:)`` takes in order
-/// for `feedwork run` and `feedwork worker` alike: ``lease()``, ``start()``,
-/// ``runAdapter(_:)``, ``finish(_:after:)``, ``deliverOutbox(_:)``.
+/// for `feedwork run` and `feedwork worker` alike: ``lease()``, ``start(continuing:)``,
+/// ``runAdapter(_:)``, ``finish(_:after:)``, ``deliverOutbox(_:)``; the steps from
+/// ``start(continuing:)`` on again for each further pass the adapter asks for.
 ///
 /// A step that fails hands its error to the next one instead of throwing past it, except the
 /// first two: a pass that never holds its feed or never gets a run row has nothing to finish
@@ -44,7 +45,11 @@ struct PassRunner: Sendable {
     }
 
     /// Step 2: records the run's start in `_runs` and opens the pass's transaction.
-    func start() async throws -> Started {
+    ///
+    /// - Parameter continuing: whether the pass continues the one before it in the same run
+    ///   (``FeedKit/FeedPass/continueAfterCommit()``): it reads the `_state` that pass stored,
+    ///   even in a `--full-refresh` run.
+    func start(continuing: Bool = false) async throws -> Started {
         let store = engine.store
         let startedAt = Date()
         let run = try await store.startRun(feed: feed.name, adapter: feed.adapterName, at: startedAt)
@@ -61,7 +66,7 @@ struct PassRunner: Sendable {
             feed: feed.name, run: run, stamp: Timestamp.string(startedAt), bindings: bindings)
         let backend = EnginePassBackend(
             feed: feed.name, store: store, fetcher: engine.fetcher, context: context, transaction: transaction,
-            bindings: bindings, readsStoredState: !engine.fullRefresh, contract: feed.schemaContract)
+            bindings: bindings, readsStoredState: continuing || !engine.fullRefresh, contract: feed.schemaContract)
         return Started(run: run, startedAt: startedAt, context: context, transaction: transaction, backend: backend)
     }
 

@@ -155,6 +155,24 @@ public final class FeedPass: Sendable {
         try await backend.declare(binding)
     }
 
+    /// Asks the engine for another pass of this feed as soon as this one commits, for work an
+    /// adapter splits over several commits (a backfill's date windows, ``showProgress(_:)``
+    /// saying how far it got): each pass has its own transaction, run record and `_state`, so
+    /// an interrupted run loses at most the pass under way, and the next one resumes after the
+    /// last commit. The engine runs the next pass within the same `feedwork run` (or worker
+    /// pass) only when this one committed and the run was not interrupted; the next pass reads
+    /// the `_state` this one stored even in a `--full-refresh` run. An adapter asks only when
+    /// the next pass would start further on than this one did, or passes would never end.
+    public func continueAfterCommit() {
+        backend.continueAfterCommit()
+    }
+
+    /// Shows `text` (such as "window 6 of 13") next to the feed's counters in the progress
+    /// display of `feedwork run`, until the pass ends or the adapter shows another.
+    public func showProgress(_ text: String) {
+        backend.showProgress(text)
+    }
+
     /// How much a ``log(_:level:)`` line matters; the user picks the lowest level shown
     /// (`--log-level`).
     public enum LogLevel: String, Sendable, CaseIterable {
@@ -245,5 +263,9 @@ package protocol PassBackend: Sendable {
     func declare(_ binding: EntityBinding) async throws
     /// A line for the run's log, redacted by the engine's pass logger.
     func log(_ text: String, level: FeedPass.LogLevel)
+    /// Marks the pass as one after which the engine runs another (``FeedPass/continueAfterCommit()``).
+    func continueAfterCommit()
+    /// The pass's progress beyond its counters, for the progress display.
+    func showProgress(_ text: String)
     var rows: any StoredRows { get }
 }

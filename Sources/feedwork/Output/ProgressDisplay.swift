@@ -79,12 +79,14 @@ final class ProgressDisplay: Sendable {
         }
     }
 
-    /// `slow: 12 responses, 1200 records (570/s), 340.0 KB, 2.1s`
+    /// `slow: 12 responses, 1200 records (570/s), 340.0 KB, 2.1s`, and what the adapter shows
+    /// of its progress (`; window 6 of 13, 5 committed, 8 left`).
     static func line(for feed: RunProgress.Feed, now: Date) -> String {
         let seconds = max(0.001, now.timeIntervalSince(feed.startedAt))
         let rate = Int((Double(feed.records) / seconds).rounded())
         return "\(feed.name): \(feed.responses) response(s), \(feed.records) record(s) (\(rate)/s), "
             + "\(ReportPrinter.bytes(feed.bytes)), \(String(format: "%.1f", seconds))s"
+            + (feed.stage.map { "; \($0)" } ?? "")
     }
 
     /// Moves up over `count` lines, erasing each.

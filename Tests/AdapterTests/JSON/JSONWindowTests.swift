@@ -6,9 +6,9 @@ import Foundation
 import Testing
 
 /// `incremental: {window: 7d}` reads a long range in windows, for APIs that refuse a query over
-/// a range longer than their cap; the cursor moves to each window's end in the pass's
-/// transaction, so a backfill split over passes (`windows_per_pass`) resumes at the first window
-/// not committed.
+/// a range longer than their cap; each window (or `windows_per_pass` of them) commits in a pass
+/// of its own, with the cursor at its end, the passes following one another within one run, so
+/// an interrupted backfill resumes at the first window not committed.
 @Suite("json adapter: date windows")
 struct JSONWindowTests {
     /// One event a day at noon for the 90 days before 2026-01-10, served for `[from, to)`; a
@@ -90,7 +90,19 @@ struct JSONWindowTests {
         }
         #expect(api.asked.value == expected, "each window starts where the last ended: no gap, no overlap")
         #expect(try await Self.cursor(harness) == "2026-01-10T00:00:00Z")
-        #expect(report.hasNote("incremental: read 13 window(s) of 7d"))
+        #expect(report.hasNote("committed in 13 passes, one after another (runs 1 to 13)"))
+        #expect(
+            report.hasNote("incremental: read window 1 of 13 (7d), \(EventsAPI.before(90)) to \(EventsAPI.before(83))"))
+        #expect(report.hasNote("incremental: read window 13 of 13 (7d)"))
+        #expect(report.run == 13)
+
+        // Each window committed in a run of its own, its rows with it: 7 a window, 6 the last.
+        let runs = try await harness.rows(
+            "SELECT _run, count(*) AS n FROM event GROUP BY _run ORDER BY _run")
+        #expect(runs.map { $0["n"] } == (Array(repeating: 7, count: 12) + [6]).map { FieldValue.integer($0) })
+        let committed = try await harness.rows(
+            "SELECT id FROM _runs WHERE feed = 'items' AND status = 'ok' ORDER BY id")
+        #expect(committed.map { $0["id"] } == (1...13).map { FieldValue.integer($0) })
 
         // The next pass reads from the last window's end: nothing new yet.
         let next = try await Self.pass(harness)
@@ -100,31 +112,64 @@ struct JSONWindowTests {
     }
 
     @Test(arguments: HarnessStore.available)
-    func anInterruptedBackfillResumesAtTheFirstWindowNotCommitted(driver: HarnessStore) async throws {
+    func aFailedPassLeavesTheWindowsCommittedBeforeItAndTheNextRunResumesAfterThem(driver: HarnessStore)
+        async throws
+    {
         let api = EventsAPI()
         let (harness, server) = try Self.harness(
             api, incremental: Self.backfill + ", windows_per_pass: 5 }", driver: driver)
-        let first = try await Self.pass(harness)
-        #expect(first.counts.inserted == 35)
-        #expect(first.hasNote("; 8 window(s) left for the next passes"))
-        #expect(try await Self.cursor(harness) == EventsAPI.before(55))
-
         api.failOnce.set(EventsAPI.before(41))  // the second pass's third window
         let failed = try await Self.pass(harness)
         #expect(failed.status == .failed)
+        #expect(failed.counts.inserted == 35, "the first pass's 5 windows committed")
+        #expect(failed.hasNote("1 pass(es) committed first (run 1)"))
+        #expect(failed.hasNote("incremental: read windows 1 to 5 of 13 (7d)"))
         #expect(try await Self.cursor(harness) == EventsAPI.before(55), "the failed pass committed nothing")
         #expect(try await harness.count("event") == 35)
 
         let resumed = try await Self.pass(harness)
-        #expect(resumed.counts.inserted == 35)
-        let last = try await Self.pass(harness)
-        #expect(last.counts.inserted == 20)
+        #expect(resumed.status == .ok, "\(resumed.error ?? "")")
+        #expect(resumed.counts.inserted == 55)
+        #expect(resumed.hasNote("incremental: read windows 6 to 10 of 13 (7d)"))
+        #expect(resumed.hasNote("incremental: read windows 11 to 13 of 13 (7d)"))
         #expect(try await harness.count("event") == 90)
         #expect(try await Self.cursor(harness) == "2026-01-10T00:00:00Z")
         let starts = api.asked.value.map { String($0.split(separator: " ")[0]) }
         let expected =
             [90, 83, 76, 69, 62] + [55, 48, 41] + [55, 48, 41, 34, 27] + [20, 13, 6]
         #expect(starts == expected.map { EventsAPI.before(Int64($0)) }, "resumed at the first window not committed")
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func aBackfillUnderWayGoesOnFromItsCursorWithoutLag() async throws {
+        let api = EventsAPI()
+        let (harness, server) = try Self.harness(api, incremental: Self.backfill + ", lag: 2d }", driver: .sqlite)
+        let report = try await Self.pass(harness)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(report.requests == 13, "each window once: the lag is not taken off a backfill's own cursor")
+        #expect(try await harness.count("event") == 90)
+        #expect(try await harness.rows("SELECT * FROM _state WHERE feed = 'items' AND key = 'window.done'").isEmpty)
+
+        // Caught up, the next pass starts from the cursor less the lag.
+        api.asked.set([])
+        let next = try await Self.pass(harness)
+        #expect(api.asked.value == ["\(EventsAPI.before(2)) \(EventsAPI.before(0))"])
+        #expect(next.hasNote("incremental: read window 1 of 1 (7d)"))
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func aFullRefreshBackfillCommitsWindowByWindowAndEnds() async throws {
+        let api = EventsAPI()
+        let (harness, server) = try Self.harness(api, incremental: Self.backfill + " }", driver: .sqlite)
+        #expect(try await Self.pass(harness).counts.inserted == 90)
+        api.asked.set([])
+        var engine = try await Engine.open(try harness.config(), startDate: FeedHarness.fixedStart)
+        engine.fullRefresh = true
+        let report = try #require(await engine.run().feeds.first)
+        try await engine.close()
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(report.counts.unchanged == 90)
+        #expect(api.asked.value.count == 13, "read again from start, then each pass after its last commit")
         withExtendedLifetime(server) {}
     }
 
