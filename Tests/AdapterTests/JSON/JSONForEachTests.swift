@@ -198,6 +198,29 @@ struct JSONForEachTests {
         await #expect(try Self.lines(harness) == ["1/1: via-query-1", "3/1: via-query-3"])
     }
 
+    /// Parents are an entity's rows, whichever feed wrote them: `where: _feed=NAME` follows
+    /// one feed's only, with no key of its own.
+    @Test(arguments: HarnessStore.available)
+    func whereUnderscoreFeedFollowsTheRowsOfOneFeedOfASharedEntity(_ store: HarnessStore) async throws {
+        let shop = Shop()
+        let server = try LoopbackServer { request in
+            guard request.path == "/archive" else { return shop.reply(request) }
+            return .json(#"{"orders":[{"id":7,"status":"open"}]}"#)
+        }
+        defer { server.stop() }
+        let archive = Self.ordersFeed(server).replacingOccurrences(of: "name: orders", with: "name: archived-orders")
+            .replacingOccurrences(of: server.url("/orders"), with: server.url("/archive"))
+        let harness = try FeedHarness(
+            registry: JSONFeedTest.registry,
+            yaml: "feeds:\n" + Self.ordersFeed(server) + archive
+                + Self.linesFeed(server, forEach: "{ entity: order, carry: { order_id: id }, where: _feed=orders }"),
+            store: store)
+        let report = try await harness.run()
+        #expect(report.feeds.map(\.status) == [.ok, .ok, .ok], "\(report.feeds.map { $0.error ?? "" })")
+        #expect(try await harness.count("order") == 4, "both feeds wrote orders")
+        #expect(Self.linePaths(server) == ["/orders/1/lines", "/orders/2/lines", "/orders/3/lines"])
+    }
+
     @Test func badForEachBlocksAreRefusedWithTheirPlace() throws {
         let server = try LoopbackServer { _ in .status(404) }
         defer { server.stop() }
