@@ -91,6 +91,9 @@ public struct Worker: Sendable {
             var boardFailing = false
             // Feeds whose giving back failed (the store was away), given back when it answers.
             var unreleased: [String: Date] = [:]
+            // Each feed's last pass in this worker, by name: a feed whose parent's last pass did
+            // not commit is skipped rather than run on its parent's old rows.
+            var lastPasses: [String: FeedReport] = [:]
             sink.yield(.wake(.distantPast))
             for await event in events {
                 switch event {
@@ -123,6 +126,7 @@ public struct Worker: Sendable {
                     pendingWake = nil
                 case .finished(let claim, let report, let lag, let next, let releaseFailure):
                     running[claim.feed] = nil
+                    lastPasses[claim.feed] = report
                     if let releaseFailure {
                         boardFailing = true
                         unreleased[claim.feed] = next
@@ -131,6 +135,7 @@ public struct Worker: Sendable {
                     observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
                 case .requestedFinished(let id, let claim, let report):
                     running[claim.feed] = nil
+                    lastPasses[claim.feed] = report
                     let next = (try? await store.scheduleEntries()[claim.feed]?.nextRunAt) ?? .distantFuture
                     observer.worker(.passFinished(report, due: claim.due, lag: 0, next: next))
                     if let requestStore, var answer = answers[id] {
@@ -229,8 +234,21 @@ public struct Worker: Sendable {
                                 try await store.release(feed: claim.feed, worker: name, next: claim.due)
                                 continue
                             }
-                            running[claim.feed] = claim
                             let lag = now.timeIntervalSince(claim.due)
+                            // A parent whose last pass failed: skipped, and due again as a
+                            // failed pass is (`retry_failed_after`), by when the parent may
+                            // have committed.
+                            if let parent = feed.dependsOn.compactMap({ lastPasses[$0] }).first(where: {
+                                !$0.letsDependentsRun
+                            }) {
+                                let report = FeedReport.skipped(feed, because: parent)
+                                let next = nextDue(claim, report: report, config: engine.config, time: time)
+                                try await store.release(feed: claim.feed, worker: name, next: next)
+                                lastPasses[claim.feed] = report
+                                observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
+                                continue
+                            }
+                            running[claim.feed] = claim
                             observer.worker(.passStarted(feed: claim.feed, due: claim.due, lag: lag))
                             let engine = engine
                             group.addTask {
@@ -316,16 +334,16 @@ public struct Worker: Sendable {
         }
     }
 
-    /// When a feed is due after its pass: by its schedule, sooner after a failure
+    /// When a feed is due after its pass: by its schedule, sooner after a failure or a skip
     /// (`retry_failed_after`), at its old time when the pass was cut short by stopping (so
     /// another worker runs it), and shortly when another process held it. A `cron:` time is
     /// found on the wall clock; the rest is counted on the schedule's clock.
     private func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig, time: ScheduleTime) -> Date {
         let now = time.now()
         if report.status == .interrupted { return claim.due }
-        if report.run == nil { return now.addingTimeInterval(pollInterval.seconds * 2) }
+        if report.run == nil, report.status != .skipped { return now.addingTimeInterval(pollInterval.seconds * 2) }
         guard let schedule = config.feed(named: claim.feed)?.schedule else { return .distantFuture }
-        let failed = report.status == .failed
+        let failed = report.status == .failed || report.status == .skipped
         let random = Double.random(in: 0...1)
         switch schedule.timing {
         case .every:

@@ -81,6 +81,30 @@ struct WorkerDependencyTests {
         #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.count == 3)
     }
 
+    /// Due together, the child of a parent whose pass failed is skipped, naming its parent,
+    /// rather than run on the rows the parent's earlier passes left.
+    @Test func aChildDueWithAParentWhosePassFailedIsSkipped() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Shop()
+        shop.ordersFail.withLock { $0 = true }
+        let server = try LoopbackServer(handler: shop.reply)
+        defer { server.stop() }
+        try writeConfig(server, schedule: "    every: 1h")
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        let output = CollectedOutput(worker.out)
+        _ = CollectedOutput(worker.err)
+        try output.wait(for: "[orders] failed")
+        try output.wait(for: "[order-lines] skipped")
+        worker.send(SIGTERM)
+        worker.process.waitUntilExit()
+        #expect(worker.process.terminationStatus == 0)
+        let text = output.text.withLock { $0 }
+        #expect(text.contains("skipped: feed 'orders', which it depends on, failed"), "\(text)")
+        #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.isEmpty, "no line was asked for")
+        let runs = try WorkerRun.all(in: directory)
+        #expect(!runs.contains { $0.feed == "order-lines" }, "a skipped pass has no run: \(runs)")
+    }
+
     /// `feedwork run` hands its feeds to the worker holding the store, which keeps their order
     /// and skips the child of a parent that failed.
     @Test func aRunHandedToTheWorkerRunsTheParentFirstAndSkipsTheChildOfAFailedOne() async throws {
