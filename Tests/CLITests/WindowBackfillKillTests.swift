@@ -39,15 +39,15 @@ struct WindowBackfillKillTests {
         }
     }
 
-    @Test func theNextRunResumesAtTheFirstWindowNotCommitted() throws {
-        let directory = try FeedworkProcess.makeFolder("window-kill")
-        let api = EventsAPI()
-        let server = try LoopbackServer { api.reply($0) }
+    /// The events feed, backfilling the 90 days in windows of 7; `schedule` is its `every:`
+    /// line, if any.
+    static func writeConfig(_ server: LoopbackServer, in directory: URL, schedule: String = "") throws {
         let yaml = """
             feeds:
               - name: events
                 adapter: json
                 url: \(server.url("/events"))
+            \(schedule)
                 entity: event
                 key: id
                 fields: { id: int, at: timestamp }
@@ -60,6 +60,13 @@ struct WindowBackfillKillTests {
                   window: 7d
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+    }
+
+    @Test func theNextRunResumesAtTheFirstWindowNotCommitted() throws {
+        let directory = try FeedworkProcess.makeFolder("window-kill")
+        let api = EventsAPI()
+        let server = try LoopbackServer { api.reply($0) }
+        try Self.writeConfig(server, in: directory)
 
         // Window 6 of 13 is held: the process is killed while it waits, windows 1 to 5 answered.
         api.holdFrom.withLock { $0 = EventsAPI.before(55) }
@@ -82,6 +89,28 @@ struct WindowBackfillKillTests {
         #expect(api.asked.withLock { $0 } == starts.map { EventsAPI.before(Int64($0)) })
         let rows = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
         #expect(rows.stdout.split(separator: "\n").count == 90, "every day once: no gap, no repeat")
+        withExtendedLifetime(server) {}
+    }
+
+    /// A worker's turn of a feed is the same run of passes: each window commits in a run of its
+    /// own, one after another.
+    @Test func aWorkerCommitsTheBackfillWindowByWindowInOneTurn() async throws {
+        let directory = try FeedworkProcess.makeFolder("window-worker")
+        let api = EventsAPI()
+        let server = try LoopbackServer { api.reply($0) }
+        try Self.writeConfig(server, in: directory, schedule: "    every: 1h")
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        let output = CollectedOutput(worker.out)
+        _ = CollectedOutput(worker.err)
+        try output.wait(for: "committed in 13 passes")
+        worker.send(SIGTERM)
+        worker.process.waitUntilExit()
+        #expect(worker.process.terminationStatus == 0)
+        let runs = try WorkerRun.all(in: directory).filter { $0.feed == "events" }.sorted { $0.id < $1.id }
+        #expect(runs.map(\.status) == Array(repeating: "ok", count: 13))
+        #expect(runs.map(\.inserted) == Array(repeating: 7, count: 12) + [6])
+        let starts = stride(from: 90, to: 0, by: -7).map { EventsAPI.before(Int64($0)) }
+        #expect(api.asked.withLock { $0 } == starts, "each window once, in order")
         withExtendedLifetime(server) {}
     }
 }
