@@ -56,6 +56,10 @@ public struct FeedReport: Sendable, Codable {
     /// What mirroring the images of the feed's media columns did after the pass committed;
     /// `nil` for a feed without media columns, or a pass that did not commit.
     public var media: MediaPassCounts?
+    /// The passes of the feed that committed before its last one in this run, when its adapter
+    /// asked for several (``FeedKit/FeedPass/continueAfterCommit()``): a last pass that failed
+    /// or was interrupted left those. Not in the JSON report, whose notes say it.
+    public var earlierCommits = 0
 
     /// `staleUrls`, so that snake_case output (`feedwork run --json`) reads `stale_urls`.
     package enum CodingKeys: String, CodingKey {

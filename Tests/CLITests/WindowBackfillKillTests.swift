@@ -92,6 +92,30 @@ struct WindowBackfillKillTests {
         withExtendedLifetime(server) {}
     }
 
+    /// Ctrl-C while window 6 is asked for: that pass rolls back, and the summary says the
+    /// passes before it committed.
+    @Test func anInterruptSaysThePassesBeforeTheOneUnderWayCommitted() throws {
+        let directory = try FeedworkProcess.makeFolder("window-interrupt")
+        let api = EventsAPI()
+        let server = try LoopbackServer { api.reply($0) }
+        try Self.writeConfig(server, in: directory)
+        api.holdFrom.withLock { $0 = EventsAPI.before(55) }
+        let running = try FeedworkProcess.startCollecting(["run", "--progress", "never"], in: directory)
+        let errors = CollectedOutput(running.err)
+        _ = CollectedOutput(running.out)
+        try server.waitForRequests(6)
+        running.send(SIGINT)
+        try errors.wait(
+            for:
+                "interrupted: the pass under way rolled back, those before it committed (the next run goes on after them): events (5 pass(es))"
+        )
+        running.process.waitUntilExit()
+        #expect(running.process.terminationStatus == 130)
+        let kept = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
+        #expect(kept.stdout.split(separator: "\n").count == 35)
+        withExtendedLifetime(server) {}
+    }
+
     /// A worker's turn of a feed is the same run of passes: each window commits in a run of its
     /// own, one after another.
     @Test func aWorkerCommitsTheBackfillWindowByWindowInOneTurn() async throws {

@@ -28,6 +28,7 @@ extension FeedReport {
         report.outboxDelivered = passes.map(\.outboxDelivered).reduce(0, +)
         let media = passes.compactMap(\.media)
         report.media = media.isEmpty ? nil : media.dropFirst().reduce(media[0], +)
+        report.earlierCommits = committed.count - (report.letsDependentsRun ? 1 : 0)
         let runs = committed.compactMap(\.run)
         let named = runs.count == 1 ? "run \(runs[0])" : "runs \(runs.first ?? 0) to \(runs.last ?? 0)"
         let summary =

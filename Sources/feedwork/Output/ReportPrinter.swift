@@ -43,17 +43,25 @@ enum ReportPrinter {
         return "[\(feed.feed)] \(summary) (\(milliseconds(feed.milliseconds)))"
     }
 
-    /// What an interrupt left: the feeds rolled back, those committed before it, those not
-    /// started (of `selected`, in config order).
+    /// What an interrupt left: the feeds rolled back, those whose pass under way rolled back
+    /// after earlier ones committed (a backfill's windows), those committed before it, those
+    /// not started (of `selected`, in config order).
     static func interruptSummary(_ report: RunReport, selected: [String]) -> [String] {
         let ran = Set(report.feeds.map(\.feed))
-        let rolledBack = report.feeds.filter { $0.status == .interrupted }.map(\.feed)
+        let interrupted = report.feeds.filter { $0.status == .interrupted }
+        let rolledBack = interrupted.filter { $0.earlierCommits == 0 }.map(\.feed)
+        let partly = interrupted.filter { $0.earlierCommits > 0 }.map { "\($0.feed) (\($0.earlierCommits) pass(es))" }
         let committed = report.feeds.filter { ![.interrupted, .failed, .skipped].contains($0.status) }.map(\.feed)
         let notStarted = selected.filter { !ran.contains($0) }
         var lines: [String] = []
         if !rolledBack.isEmpty {
             lines.append(
                 "interrupted: rolled back, their rows as before this run: \(rolledBack.joined(separator: ", "))")
+        }
+        if !partly.isEmpty {
+            lines.append(
+                "interrupted: the pass under way rolled back, those before it committed (the next run goes on after them): \(partly.joined(separator: ", "))"
+            )
         }
         if !committed.isEmpty {
             lines.append("interrupted: committed before the interrupt: \(committed.joined(separator: ", "))")
