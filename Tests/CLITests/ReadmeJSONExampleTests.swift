@@ -1,12 +1,13 @@
+import FeedKit
 import FeedTestSupport
 import Foundation
 import Synchronization
 import Testing
 
-/// The json adapter's OAuth2 and `for_each` examples of the README run, as written, through
+/// The json adapter's OAuth2, `for_each` and `window` examples of the README run, as written, through
 /// `feedwork run`: each `yaml` block of those sections becomes a feeds.yaml whose example hosts
 /// point at a loopback API answering as the example expects.
-@Suite("README: the json adapter's OAuth2 and for_each examples run")
+@Suite("README: the json adapter's OAuth2, for_each and window examples run")
 struct ReadmeJSONExampleTests {
     let directory: URL
 
@@ -130,5 +131,29 @@ struct ReadmeJSONExampleTests {
         let sameFeed = blocks[1].replacingOccurrences(of: "https://api.example.com", with: server.url(""))
         #expect(try await run(sameFeed, in: other) == ["orders": "ok"])
         #expect(try lineOrders(in: other) == [1, 2, 2, 3, 3, 3])
+    }
+
+    @Test func theWindowExampleRuns() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let blocks = Self.yamlBlocks(inSection: "### Backfilling in date windows: `window`")
+        try #require(blocks.count == 1, "\(blocks)")
+        // An event a day at noon; a range over 31 days is refused.
+        let server = try LoopbackServer { request in
+            guard let from = ISO8601.parse(request.query("from") ?? "").map(Int64.init),
+                let to = ISO8601.parse(request.query("to") ?? "").map(Int64.init), to > from, to - from <= 31 * 86_400
+            else { return .json(#"{"error":"at most 31 days"}"#, status: 400) }
+            let noons = stride(from: from / 86_400 * 86_400 + 43_200, to: to, by: 86_400).filter { $0 >= from }
+            let events = noons.map { #"{"id":\#($0 / 86_400),"at":"\#(CivilTime(unixSeconds: $0).iso8601)"}"# }
+            return .json("[" + events.joined(separator: ",") + "]")
+        }
+        defer { server.stop() }
+        let yaml = blocks[0].replacingOccurrences(of: "https://api.example.com", with: server.url(""))
+        #expect(try await run(yaml) == ["events": "ok"])
+        let asked = server.requests.map { "\($0.query("from") ?? "") \($0.query("to") ?? "")" }
+        #expect(asked.count == 13, "90 days and part of today in windows of 7: \(asked)")
+        #expect(zip(asked, asked.dropFirst()).allSatisfy { $0.split(separator: " ")[1] == $1.split(separator: " ")[0] })
+        let runs = try WorkerRun.all(in: directory)
+        #expect(runs.count == 13 && runs.allSatisfy { $0.status == "ok" }, "a run per window: \(runs)")
+        #expect(try rows("event").count >= 90)
     }
 }
