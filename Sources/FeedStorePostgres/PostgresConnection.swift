@@ -11,6 +11,8 @@ final class PostgresConnection {
     private let handle: OpaquePointer
     /// The server, for messages: the URL without its password.
     package let location: String
+    /// A COPY whose data was all sent but whose result was not read (``copy(_:waiting:_:)``).
+    private var unsettledCopy: String?
 
     /// Connects to `url` (`postgres://user@host:5432/db?sslmode=disable`); libpq reads a
     /// missing password from `PGPASSWORD` or `~/.pgpass`.
@@ -49,6 +51,7 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+        try settle()
         let result: OpaquePointer?
         if parameters.isEmpty {
             result = fw_PQexec(handle, sql)
@@ -62,9 +65,13 @@ final class PostgresConnection {
 
     /// Runs `sql`, a `COPY ... FROM STDIN`, sending what `body` writes to the stream.
     ///
+    /// - Parameter waiting: whether to wait for the server to have stored the rows; without it,
+    ///   the server stores them while the caller goes on, and ``settle()`` (which every
+    ///   statement calls first) reads the outcome.
     /// - Throws: ``PostgresError`` when the server refuses the statement or the data (the copy is
     ///   then abandoned), or what `body` throws (after telling the server the copy failed).
-    func copy(_ sql: String, _ body: (inout PostgresCopyStream) throws -> Void) throws {
+    func copy(_ sql: String, waiting: Bool = true, _ body: (inout PostgresCopyStream) throws -> Void) throws {
+        try settle()
         try check(fw_PQexec(handle, sql), expecting: [PGRES_COPY_IN], sql: sql)
         var stream = PostgresCopyStream(connection: self)
         do {
@@ -76,6 +83,24 @@ final class PostgresConnection {
             throw error
         }
         guard fw_PQputCopyEnd(handle, nil) == 1 else { throw failure("COPY could not be ended", sql: sql) }
+        if waiting {
+            try copyOutcome(sql)
+        } else {
+            unsettledCopy = sql
+        }
+    }
+
+    /// Reads the outcome of a COPY sent without waiting (``copy(_:waiting:_:)``), if one is
+    /// unread: the server's refusal of its rows is thrown here, and the connection is ready for
+    /// the next statement either way.
+    func settle() throws(PostgresError) {
+        guard let sql = unsettledCopy else { return }
+        unsettledCopy = nil
+        try copyOutcome(sql)
+    }
+
+    /// Reads the results of a COPY whose data was all sent.
+    private func copyOutcome(_ sql: String) throws(PostgresError) {
         var outcome: PostgresError?
         while let result = fw_PQgetResult(handle) {
             do {

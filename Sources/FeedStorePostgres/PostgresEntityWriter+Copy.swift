@@ -33,15 +33,34 @@ extension PostgresEntityWriter {
     }
 
     /// COPYs the rows of `buffer` with `statement`, a `COPY ... FROM STDIN` into `table`.
+    ///
+    /// - Parameter waiting: whether to wait for the server to have stored them; without it, the
+    ///   writer goes on while the server works, and its next statement (``settle(_:)``) reads
+    ///   the outcome, naming the rows' records when the server refused one.
     func copy(
-        _ statement: String, into table: String, _ buffer: PostgresCopyBuffer, _ connection: PostgresConnection
+        _ statement: String, into table: String, _ buffer: PostgresCopyBuffer, waiting: Bool = true,
+        _ connection: PostgresConnection
     ) throws(PostgresEntityError) {
         do {
-            try connection.copy(statement) { stream in try stream.append(buffer.text) }
+            try connection.copy(statement, waiting: waiting) { stream in try stream.append(buffer.text) }
+            if !waiting { unsettledCopy = (table, buffer.keys) }
         } catch let error as PostgresError {
             throw .server(error, entity: schema.name, table: table, doing: "a value was refused", keys: buffer.keys)
         } catch {
             throw PostgresEntityError(entity: schema.name, table: table, message: "\(error)")
+        }
+    }
+
+    /// Reads the outcome of this writer's COPY sent without waiting, if any (see
+    /// ``PostgresConnection/settle()``).
+    func settle(_ connection: PostgresConnection) throws(PostgresEntityError) {
+        guard let unsettled = unsettledCopy else { return }
+        unsettledCopy = nil
+        do {
+            try connection.settle()
+        } catch {
+            throw .server(
+                error, entity: schema.name, table: unsettled.table, doing: "a value was refused", keys: unsettled.keys)
         }
     }
 

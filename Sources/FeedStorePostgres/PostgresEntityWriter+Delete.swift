@@ -30,7 +30,8 @@ extension PostgresEntityWriter {
         try sendDirect(connection)
         let deleted = try execute(
             deletion(of: "_key = ANY ($5::text[])"),
-            [feed, schema.name, String(run), stamp, Self.arrayLiteral(keys)], on: sql.table, "cannot delete the rows",
+            [feed, schema.name, String(run), stamp, PostgresSQL.arrayLiteral(keys)], on: sql.table,
+            "cannot delete the rows",
             connection)
         counts.deleted += Int(deleted[0, 0] ?? "") ?? 0
     }

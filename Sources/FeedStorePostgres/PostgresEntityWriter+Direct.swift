@@ -7,18 +7,21 @@ import FeedStore
 /// Like the SQLite writer, the writer checks once per pass whether the table holds any of the
 /// feed's rows; while it held none, a key that a Bloom filter of the pass's keys
 /// (``KeyFilter``) has certainly not seen, and that the batch delivers once, cannot be in the
-/// table; the few keys the filter may have seen are looked up in one statement, and the ones
-/// the table does not hold are new too (any it holds was written by this pass). The other
-/// records (keys delivered twice) go through the staging tables, which tell duplicates apart;
-/// the two sets share no key, so the order between them does not matter.
+/// table; the few keys the filter may have seen (a few percent of W1's, nearly every page has
+/// some) are doubtful: held aside and looked up together in one statement when the held records
+/// are sent, so a page costs no round trip to the server. The ones the table does not hold are
+/// new too (any it holds was written by this pass). The other records (keys delivered twice)
+/// go through the staging tables, which tell duplicates apart; the two sets share no key, so
+/// the order between them does not matter.
 ///
 /// New records are held until ``directBatch`` of them wait, and COPYed together: one COPY per
 /// table for several pages instead of two per page (measured with `psql` on W1, 200 COPYs of
 /// 100,000 rows and their 200,000 child rows took 1.33 to 1.40 s against 1.15 to 1.25 s for
 /// two). They are held as the COPY text of their rows, encoded as their page arrives: the
-/// records go with their page's job, and the COPY only ships bytes while the server works. The held records are sent before any statement that reads the entity's table (the
-/// staging tables' merge, the touch of unchanged rows) and when the pass ends; a key the Bloom
-/// filter may have seen is looked up among them before the table.
+/// records go with their page's job, and the COPY only ships bytes while the server works. The
+/// held records are sent before any statement that reads the entity's table (the staging
+/// tables' merge, the touch of unchanged rows) and when the pass ends; a key the Bloom filter
+/// may have seen is looked up among them, and among the doubtful ones, before the table.
 extension PostgresEntityWriter {
     typealias Part = (records: [EntityRecord], hashes: [Int64])
 
@@ -26,8 +29,8 @@ extension PostgresEntityWriter {
     static let directBatch = 5_000
 
     /// Holds records known to be new, as the COPY text of their rows (the records themselves
-    /// are not kept), sending them all once ``directBatch`` wait.
-    func holdDirect(_ part: Part, _ connection: PostgresConnection) throws(PostgresEntityError) {
+    /// are not kept), counting them inserted.
+    func holdDirect(_ part: Part) {
         let constants: [String?] = [String(run), stamp, stamp]
         let feed = feed
         for (record, hash) in zip(part.records, part.hashes) {
@@ -50,27 +53,74 @@ extension PostgresEntityWriter {
             }
             pendingKeys.insert(record.key)
         }
-        if pendingDirect.count >= Self.directBatch { try sendDirect(connection) }
+        counts.inserted += part.records.count
+    }
+
+    /// Holds records whose keys the Bloom filter may have seen, to be looked up when the held
+    /// records are sent (``sendDirect(_:)``).
+    func holdDoubtful(_ part: Part) {
+        doubtful.records += part.records
+        doubtful.hashes += part.hashes
+        for record in part.records { doubtfulKeys.insert(record.key) }
     }
 
     /// COPYs the held records, if any, into the entity's table, and their child rows into the
-    /// child tables.
-    func sendDirect(_ connection: PostgresConnection) throws(PostgresEntityError) {
-        guard !pendingDirect.isEmpty else { return }
-        defer {
+    /// child tables: first the doubtful ones are looked up in one statement, those the table
+    /// does not hold held with the others, and those it holds (written earlier in the pass)
+    /// staged after the COPY.
+    ///
+    /// - Parameter waiting: `false` when the held records are sent because enough wait: the
+    ///   entity's rows go last, and the writer does not wait for the server to have stored them
+    ///   but goes on with the next pages while it does (the child rows first, since a COPY's
+    ///   outcome must be read before the next statement: the entity's rows are most of the
+    ///   server's work). Its next statement reads the outcome (``settle(_:)``).
+    func sendDirect(_ connection: PostgresConnection, waiting: Bool = true) throws(PostgresEntityError) {
+        try settle(connection)
+        let stored = try resolveDoubtful(connection)
+        if !pendingDirect.isEmpty {
+            for (child, rows) in zip(sql.children, pendingChildren) where !rows.isEmpty {
+                try copy(child.copyDirect, into: child.table, rows, connection)
+            }
+            try copy(
+                sql.copyDirect, into: sql.table, pendingDirect, waiting: waiting || !stored.records.isEmpty, connection)
             pendingDirect.removeAll()
             for index in pendingChildren.indices { pendingChildren[index].removeAll() }
             pendingKeys.removeAll(keepingCapacity: true)
         }
-        try copy(sql.copyDirect, into: sql.table, pendingDirect, connection)
-        for (child, rows) in zip(sql.children, pendingChildren) where !rows.isEmpty {
-            try copy(child.copyDirect, into: child.table, rows, connection)
-        }
+        if !stored.records.isEmpty { try writeThroughTable(stored, connection) }
     }
 
-    /// Splits a batch into the records that can only be new and the others, keeping order.
+    /// Looks the doubtful records' keys up in the table, holds the records it does not hold
+    /// with the new ones, and returns the others.
+    private func resolveDoubtful(_ connection: PostgresConnection) throws(PostgresEntityError) -> Part {
+        guard !doubtful.records.isEmpty else { return ([], []) }
+        let held = doubtful
+        doubtful = ([], [])
+        doubtfulKeys.removeAll(keepingCapacity: true)
+        let rows = try execute(
+            sql.storedKeys, [feed, PostgresSQL.arrayLiteral(held.records.map(\.key))], on: sql.table,
+            "cannot look the keys up", connection)
+        let written = Set((0..<rows.count).compactMap { rows[$0, 0] })
+        var new: Part = ([], [])
+        var stored: Part = ([], [])
+        for (record, hash) in zip(held.records, held.hashes) {
+            if written.contains(record.key) {
+                stored.records.append(record)
+                stored.hashes.append(hash)
+            } else {
+                new.records.append(record)
+                new.hashes.append(hash)
+            }
+        }
+        holdDirect(new)
+        return stored
+    }
+
+    /// Splits a batch into the records that can only be new, the ones whose keys the Bloom
+    /// filter may have seen and that are neither held nor doubtful already (to be looked up),
+    /// and the others, keeping order.
     func split(_ records: [EntityRecord], hashes: [Int64], _ connection: PostgresConnection)
-        throws(PostgresEntityError) -> (direct: Part, rest: Part)
+        throws(PostgresEntityError) -> (direct: Part, doubtful: Part, rest: Part)
     {
         if !checkedFreshness {
             checkedFreshness = true
@@ -78,42 +128,31 @@ extension PostgresEntityWriter {
                 sql.feedHasRows, [feed], on: sql.table, "cannot look for the feed's rows", connection)
             if rows[0, 0] == "f" { freshKeys = KeyFilter() }
         }
-        guard freshKeys != nil else { return (([], []), (records, hashes)) }
+        guard freshKeys != nil else { return (([], []), ([], []), (records, hashes)) }
         var seen: [String: Int] = [:]
         seen.reserveCapacity(records.count)
         for record in records { seen[record.key, default: 0] += 1 }
-        // Keys the filter may have seen: the ones held or in the table were written by this pass.
-        let maybe = records.filter {
-            seen[$0.key] == 1 && freshKeys?.mightContain(KeyFilter.hash(key: $0.key, salt: 0)) ?? true
-        }.map(\.key)
-        var written = Set(maybe.filter { pendingKeys.contains($0) })
-        let unknown = maybe.filter { !written.contains($0) }
-        if !unknown.isEmpty {
-            let rows = try execute(
-                sql.storedKeys, [feed, Self.arrayLiteral(unknown)], on: sql.table, "cannot look the keys up", connection
-            )
-            written.formUnion((0..<rows.count).compactMap { rows[$0, 0] })
-        }
         var direct: Part = ([], [])
+        var doubted: Part = ([], [])
         var rest: Part = ([], [])
         for (record, hash) in zip(records, hashes) {
-            if seen[record.key] == 1 && !written.contains(record.key) {
-                direct.records.append(record)
-                direct.hashes.append(hash)
-            } else {
+            let key = record.key
+            if seen[key] != 1 {
                 rest.records.append(record)
                 rest.hashes.append(hash)
+            } else if !(freshKeys?.mightContain(KeyFilter.hash(key: key, salt: 0)) ?? true) {
+                direct.records.append(record)
+                direct.hashes.append(hash)
+            } else if pendingKeys.contains(key) || doubtfulKeys.contains(key) {
+                // Written (or to be) by this pass: delivered again.
+                rest.records.append(record)
+                rest.hashes.append(hash)
+            } else {
+                doubted.records.append(record)
+                doubted.hashes.append(hash)
             }
         }
         for record in records { freshKeys?.insert(KeyFilter.hash(key: record.key, salt: 0)) }
-        return (direct, rest)
-    }
-
-    /// `texts` as a PostgreSQL array literal, `{"a","b\\"c"}`.
-    static func arrayLiteral(_ texts: [String]) -> String {
-        let elements = texts.map { text in
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        return "{" + elements.joined(separator: ",") + "}"
+        return (direct, doubted, rest)
     }
 }

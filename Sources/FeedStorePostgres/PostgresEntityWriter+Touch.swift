@@ -30,7 +30,8 @@ extension PostgresEntityWriter {
         }
         guard !keys.isEmpty else { return part }
         let rows = try execute(
-            sql.touchUnchanged, [feed, stamp, Self.arrayLiteral(keys), "{" + hashes.joined(separator: ",") + "}"],
+            sql.touchUnchanged,
+            [feed, stamp, PostgresSQL.arrayLiteral(keys), "{" + hashes.joined(separator: ",") + "}"],
             on: sql.table, "cannot touch the unchanged rows", connection)
         guard rows.count > 0 else { return part }
         let touched = Set((0..<rows.count).compactMap { rows[$0, 0] })

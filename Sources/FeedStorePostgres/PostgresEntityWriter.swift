@@ -44,6 +44,15 @@ final class PostgresEntityWriter: EntityWriteTally {
     var pendingChildren: [PostgresCopyBuffer]
     /// The keys of ``pendingDirect``.
     var pendingKeys: Set<String> = []
+    /// Records delivered once in their batch whose keys the Bloom filter may have seen, not
+    /// held with ``pendingDirect`` nor in its keys: looked up in the table together when the
+    /// held records are sent, then held too or, when the table holds their key, staged.
+    var doubtful: Part = ([], [])
+    /// The keys of ``doubtful``.
+    var doubtfulKeys: Set<String> = []
+    /// The table and keys of the rows of this writer's COPY whose outcome is not read yet
+    /// (``settle(_:)``).
+    var unsettledCopy: (table: String, keys: [String])?
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
@@ -67,19 +76,27 @@ final class PostgresEntityWriter: EntityWriteTally {
         throws(PostgresEntityError)
     {
         guard !records.isEmpty else { return }
+        try settle(connection)
         if let stranger = records.first(where: { $0.entity != schema.name }) {
             throw PostgresEntityError(
                 entity: schema.name, table: sql.table,
                 message: "a record of entity '\(stranger.entity)' was given to this entity's writer")
         }
-        let (direct, rest) = try split(records, hashes: hashes, connection)
-        if !direct.records.isEmpty {
-            try holdDirect(direct, connection)
-            counts.inserted += direct.records.count
+        let (direct, doubted, rest) = try split(records, hashes: hashes, connection)
+        holdDirect(direct)
+        holdDoubtful(doubted)
+        if pendingDirect.count + doubtful.records.count >= Self.directBatch {
+            try sendDirect(connection, waiting: false)
         }
         guard !rest.records.isEmpty else { return }
         try sendDirect(connection)
-        let toStage = try touchUnchanged(rest, connection)
+        try writeThroughTable(rest, connection)
+    }
+
+    /// Writes records that may be in the table already: touching the unchanged rows, staging
+    /// the others.
+    func writeThroughTable(_ part: Part, _ connection: PostgresConnection) throws(PostgresEntityError) {
+        let toStage = try touchUnchanged(part, connection)
         guard !toStage.records.isEmpty else { return }
         try stage(toStage.records, hashes: toStage.hashes, connection)
     }

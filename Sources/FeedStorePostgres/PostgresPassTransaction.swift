@@ -15,6 +15,11 @@ final class PostgresPassTransaction: PassWriting {
     private var writerOrder: [String] = []
     private(set) var rejected = 0
     private(set) var firstReject: Reject?
+    /// Responses with bodies not yet sent (``storeCache(_:)``), and their keys.
+    private var heldCache: [CacheWrite] = []
+    private var heldCacheKeys: Set<String> = []
+    /// How many responses are held before they are sent, in one statement.
+    static let cacheBatch = 8
 
     init(
         connection: PostgresConnection, location: String, feed: String, run: Int64, stamp: String,
@@ -44,6 +49,7 @@ final class PostgresPassTransaction: PassWriting {
 
     /// Writes `records`, each entity's run of them as one set-based batch.
     func write(_ records: [EntityRecord], hashes: [Int64]) throws {
+        try settleWriters()
         var start = 0
         while start < records.count {
             let entity = records[start].entity
@@ -60,24 +66,51 @@ final class PostgresPassTransaction: PassWriting {
     }
 
     func delete(_ keys: [String], entity: String) throws {
+        try settleWriters()
         try writer(of: entity, for: "deleted from").delete(keys, in: connection)
     }
 
     func reject(_ rejects: [Reject]) throws {
+        try settleWriters()
         try PostgresStore.insertRejects(rejects, run: run, feed: feed, in: connection)
         rejected += rejects.count
         if firstReject == nil { firstReject = rejects.first }
     }
 
+    /// Holds a response with a body, sending ``cacheBatch`` of them in one statement: a page
+    /// then costs no round trip to the server of its own. Nothing in the pass reads the cache,
+    /// and the held ones are sent before a response of the same key, one without a body (a
+    /// refresh of a stored row), and the commit (``sendHeld()``).
     func storeCache(_ write: CacheWrite) throws {
-        try PostgresStore.storeCache(write, feed: feed, in: connection)
+        guard write.entry.body != nil else {
+            try sendHeld()
+            try settleWriters()
+            try PostgresStore.storeCache(write, feed: feed, in: connection)
+            return
+        }
+        if heldCacheKeys.contains(write.entry.key) { try sendHeld() }
+        heldCache.append(write)
+        heldCacheKeys.insert(write.entry.key)
+        if heldCache.count >= Self.cacheBatch { try sendHeld() }
+    }
+
+    /// Sends the held responses; call it before the transaction commits.
+    func sendHeld() throws {
+        guard !heldCache.isEmpty else { return }
+        try settleWriters()
+        let writes = heldCache
+        heldCache.removeAll(keepingCapacity: true)
+        heldCacheKeys.removeAll(keepingCapacity: true)
+        try PostgresStore.storeCaches(writes, feed: feed, in: connection)
     }
 
     func setState(_ key: String, _ value: String?) throws {
+        try settleWriters()
         try PostgresStore.setState(key, value, feed: feed, in: connection)
     }
 
     func enqueueOutbox(_ urls: [String]) throws {
+        try settleWriters()
         try PostgresStore.enqueueOutbox(urls, feed: feed, run: run, in: connection)
     }
 
@@ -89,19 +122,29 @@ final class PostgresPassTransaction: PassWriting {
                 path: location,
                 message: "feed '\(feed)' declared entity '\(name)' again with another schema or write mode")
         }
+        try settleWriters()
         try PostgresStore.prepare([binding], in: connection)
         addWriter(binding)
     }
 
     func recordRun(_ outcome: RunOutcome) throws {
+        try settleWriters()
         try PostgresStore.recordRun(run, outcome: outcome, in: connection)
     }
 
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
+        try sendHeld()
         let writers = writerOrder.compactMap { self.writers[$0] }
         for writer in writers { try writer.deleteUnseen(in: connection) }
         try PostgresEntityTable.checkForeignKeys(ofPass: feed, entities: Set(writerOrder), in: connection)
         return writers.totals(rejected: rejected)
+    }
+
+    /// Reads the outcome of a writer's COPY the server may still be storing (an entity writer
+    /// does not wait for its held records' COPY): before any other statement, so a refused
+    /// value is reported with its entity and record.
+    private func settleWriters() throws {
+        for writer in writers.values { try writer.settle(connection) }
     }
 
     package func close() {}

@@ -29,6 +29,18 @@ enum PostgresSQL {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// `values` as a PostgreSQL array literal, `{"a","b\\"c",NULL}`, `nil` as NULL: the text of
+    /// an array parameter (`$1::text[]`), each element parsed as the array's type.
+    static func arrayLiteral(_ values: [String?]) -> String {
+        let elements = values.map { value in
+            guard let value else { return "NULL" }
+            return "\""
+                + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
+        }
+        return "{" + elements.joined(separator: ",") + "}"
+    }
+
     /// `column` (a `timestamptz`) as the store's ISO 8601 text, `2026-11-21T22:40:01.123Z`,
     /// like ``Timestamp/string(_:)`` writes on SQLite.
     static func isoText(_ column: String) -> String {

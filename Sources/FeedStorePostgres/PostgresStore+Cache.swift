@@ -85,6 +85,42 @@ extension PostgresStore {
     }
 }
 
+extension PostgresStore {
+    /// Stores responses with bodies for `feed`, as ``storeCache(_:feed:in:)`` does each, in one
+    /// statement: the pass holds its pages' responses and sends them together, one round trip to
+    /// the server for several pages. Their keys must differ (a row is changed once a statement).
+    static func storeCaches(_ writes: [CacheWrite], feed: String, in connection: PostgresConnection) throws {
+        guard writes.count > 1 else {
+            if let write = writes.first { try storeCache(write, feed: feed, in: connection) }
+            return
+        }
+        func array(_ value: (CacheWrite) -> String?) -> String { PostgresSQL.arrayLiteral(writes.map(value)) }
+        try connection.execute(
+            """
+            WITH batch AS (
+                SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::jsonb[], $6::text[], $7::text[],
+                    $8::timestamptz[], $9::bytea[], $10::bigint[])
+                    AS b(key, url, status, headers, etag, last_modified, fetched_at, body, body_size)
+            ), entry AS (
+                INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at)
+                SELECT key, $1::text, url, status, headers, etag, last_modified, fetched_at FROM batch
+                ON CONFLICT (key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
+                    headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
+                    fetched_at = excluded.fetched_at
+                RETURNING key
+            )
+            INSERT INTO _http_cache_body(key, body, body_size) SELECT key, body, body_size FROM batch JOIN entry USING (key)
+            ON CONFLICT (key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
+            """,
+            [
+                feed, array(\.entry.key), array(\.entry.url), array { String($0.entry.status) }, array(\.headersJSON),
+                array(\.entry.etag), array(\.entry.lastModified), array { Timestamp.string($0.entry.fetchedAt) },
+                array { write in (write.compressed ?? write.entry.body).map(Hex.bytea) },
+                array { write in write.compressed.map { _ in String(write.entry.body?.count ?? 0) } },
+            ])
+    }
+}
+
 /// `bytea` in PostgreSQL's hex text form, `\x0a1b...`, both ways.
 enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)

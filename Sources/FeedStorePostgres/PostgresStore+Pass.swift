@@ -45,6 +45,7 @@ extension PostgresStore: StoreDriver {
             do {
                 try Self.prepare(bindings, in: connection)
                 if try body(scope) {
+                    try scope.sendHeld()
                     try connection.execute("COMMIT")
                 } else {
                     try connection.execute("ROLLBACK")

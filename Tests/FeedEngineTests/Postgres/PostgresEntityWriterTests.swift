@@ -191,14 +191,71 @@ struct PostgresEntityWriterTests {
     @Test func keysWithQuotesBackslashesAndCommasAreLookedUpExactly() throws {
         let keys = [#"a"b"#, #"back\slash"#, "comma,brace{}", "NULL", "", "café 🍐", "tab\there"]
         try PostgresTestServer.withSchema { connection, _ in
-            let rows = try connection.execute(
-                "SELECT unnest($1::text[])", [PostgresEntityWriter.arrayLiteral(keys)])
-            #expect((0..<rows.count).map { rows[$0, 0] } == keys)
+            let rows = try connection.execute("SELECT unnest($1::text[])", [PostgresSQL.arrayLiteral(keys + [nil])])
+            #expect((0..<rows.count).map { rows[$0, 0] } == keys + [nil])
         }
         try compare(.merge) { comparison in
             let deliveries = keys.enumerated().map { Delivery($1, Int64($0)) }
             try pass(comparison, [deliveries, deliveries], expect: (7, 0, 0, 0, 7))
             try pass(comparison, [deliveries], expect: (0, 0, 7, 0, 0))
+        }
+    }
+
+    @Test func aKeyDeliveredAgainAfterItsHeldBatchWasSentIsLookedUpWithTheNextBatch() throws {
+        let batch = PostgresEntityWriter.directBatch
+        let many = (0..<batch).map { Delivery("k\($0)", Int64($0)) }
+        try compare(.merge) { comparison in
+            // The first batch is sent whole; k1 is then doubtful (the filter has seen it, no
+            // held record has it), and delivered again before it was looked up.
+            try pass(
+                comparison, [many, [Delivery("k1", -1), Delivery("new", 7)], [Delivery("k1", -2, tags: ["t"])]],
+                expect: (batch + 1, 0, 0, 0, 2))
+            #expect(try comparison.postgres.execute("SELECT value FROM item WHERE id = 'k1'")[0, 0] == "-2")
+            #expect(try comparison.postgres.execute("SELECT count(*) FROM item")[0, 0] == String(batch + 1))
+        }
+    }
+
+    @Test func aNewKeyTheBloomFilterMayHaveSeenIsLookedUpAndInserted() throws {
+        let first = (0..<3_000).map { Delivery("k\($0)", Int64($0)) }
+        var filter = KeyFilter()
+        for delivery in first { filter.insert(KeyFilter.hash(key: delivery.id, salt: 0)) }
+        let stranger = try #require(
+            (0..<1_000_000).lazy.map { "f\($0)" }.first { filter.mightContain(KeyFilter.hash(key: $0, salt: 0)) },
+            "no key the filter wrongly may have seen")
+        try compare(.merge) { comparison in
+            // The stranger is doubtful until k5's second delivery sends the held records; k5's
+            // third is doubtful too, and found in the table when the pass ends.
+            try pass(
+                comparison, [first, [Delivery(stranger, 1, tags: ["s"]), Delivery("k5", 50)], [Delivery("k5", 51)]],
+                expect: (3_001, 0, 0, 0, 2))
+            let rows = try comparison.postgres.execute(
+                "SELECT (SELECT value FROM item WHERE id = $1), (SELECT value FROM item WHERE id = 'k5'), (SELECT string_agg(tag, ',') FROM item__tags WHERE _key = $1)",
+                [stranger])
+            #expect([rows[0, 0], rows[0, 1], rows[0, 2]] == ["1", "51", "s"])
+        }
+    }
+
+    @Test func aValueRefusedInABatchTheWriterDidNotWaitForNamesItsRecord() throws {
+        let batch = PostgresEntityWriter.directBatch
+        try PostgresTestServer.withSchema { connection, schema in
+            _ = try WriterComparison(mode: .merge, postgres: connection, schema: schema)
+            try connection.execute("ALTER TABLE item ADD CHECK (value <> \(batch - 1))")
+            func records(_ range: Range<Int>) throws -> [EntityRecord] {
+                try WriterComparison.records(range.map { Delivery("k\($0)", Int64($0)) })
+            }
+            let writer = PostgresEntityWriter(
+                schema: WriterComparison.schema, mode: .merge, feed: "items", run: 1, stamp: WriterComparison.stamp(1))
+            func write(_ records: [EntityRecord]) throws {
+                try writer.write(
+                    records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
+            }
+            try connection.execute("BEGIN")
+            defer { _ = try? connection.execute("ROLLBACK") }
+            // The held batch's COPY is sent, not waited for; the next write reads its outcome.
+            try write(try records(0..<batch))
+            let error = try #require(throws: PostgresEntityError.self) { try write(try records(batch..<batch + 1)) }
+            #expect(error.table == PostgresSQL.identifier("item"))
+            #expect(error.key == "k\(batch - 1)")
         }
     }
 

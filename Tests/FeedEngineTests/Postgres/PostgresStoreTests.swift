@@ -106,6 +106,47 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test func aPassesCachedResponsesAreSentTogetherAndEachComesBack() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            // More than a statement's worth, and not a multiple of it; keys, headers and bodies
+            // with what an array literal escapes.
+            let keys = [#"a"b"#, #"back\slash"#, "comma,{brace}", "NULL", ""] + (0..<8).map { "page-\($0)" }
+            #expect(keys.count > PostgresPassTransaction.cacheBatch)
+            func entry(_ key: String, _ number: Int) -> CachedResponse {
+                CachedResponse(
+                    key: key, url: "https://api/items?page=\(number)", status: 200 + number,
+                    headers: ["etag": "\"v\(number)\"", "x-note": #"back\slash "quoted""#],
+                    etag: number % 2 == 0 ? "\"v\(number)\"" : nil,
+                    lastModified: number % 3 == 0 ? "Wed, 21 Oct 2015 07:28:00 GMT" : nil,
+                    fetchedAt: Date(timeIntervalSince1970: 1_767_225_600.25 + Double(number)),
+                    body: number % 2 == 0
+                        ? Data(repeating: UInt8(number), count: 5000) : Data([0, 92, 34, 123, UInt8(number)]))
+            }
+            let transaction = store.passTransaction(
+                feed: "shop", run: 1, stamp: "2026-01-01T00:00:00.000Z", bindings: [])
+            for (number, key) in keys.enumerated() {
+                let write = CacheWrite(entry(key, number))
+                try await transaction.send { try $0.storeCache(write) }
+            }
+            // A key stored again while it is held: the last one wins.
+            let again = CacheWrite(entry("page-0", 99))
+            try await transaction.send { try $0.storeCache(again) }
+            try await transaction.finish(commit: true)
+            #expect(try await store.cachedResponses(feed: "shop").keys.sorted() == keys.sorted())
+            for (number, key) in keys.enumerated() {
+                let expected = key == "page-0" ? entry(key, 99) : entry(key, number)
+                let read = try #require(try await store.cachedResponse(forKey: key, includingBody: true))
+                #expect(read.body == expected.body, "\(key)")
+                #expect(
+                    [read.url, String(read.status), read.etag ?? "-", read.lastModified ?? "-"] == [
+                        expected.url, String(expected.status), expected.etag ?? "-", expected.lastModified ?? "-",
+                    ], "\(key)")
+                #expect(read.headers == expected.headers, "\(key)")
+                #expect(read.fetchedAt == expected.fetchedAt, "\(key)")
+            }
+        }
+    }
+
     @Test func aFeedsLeaseIsTakenByOnePassAtATime() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
