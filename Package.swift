@@ -84,13 +84,9 @@ let package = Package(
         // The store layer's protocols and shared types: what every driver implements and the
         // engine calls (StoreReading, StoreDriver, ScheduleBoard, SQLDialect...), the run records,
         // the system tables' description, and the export's queries and writers that a driver's
-        // snapshot streams into. GRDB only for naming SQLite's errors in StoreError.
-        .target(
-            name: "FeedStore",
-            dependencies: [
-                "FeedKit", "CZstd", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
+        // snapshot streams into. No database library: a driver words its library's errors
+        // (DriverErrorWording), so the compiler keeps shared code from knowing a driver.
+        .target(name: "FeedStore", dependencies: ["FeedKit", "CZstd", "CZlib"]),
         // The SQLite driver: a store in one file, through GRDB.
         .target(
             name: "FeedStoreSQLite",

@@ -1,5 +1,4 @@
 import FeedKit
-import GRDB
 
 /// Why the store could not be opened, prepared or written.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
@@ -17,9 +16,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     package init(path: String, _ error: any Error) {
         if let error = error as? StoreError {
             self = error
-        } else if let error = error as? DatabaseError {
-            let reason = error.message ?? "\(error.resultCode)"
-            self.init(path: path, message: "SQLite error \(error.resultCode.rawValue): \(reason)")
+        } else if let error = error as? any DriverErrorWording {
+            self.init(path: path, message: error.storeMessage)
         } else {
             self.init(path: path, message: String(describing: error))
         }
