@@ -6,31 +6,14 @@ import Foundation
 /// The bytes live in the store itself (a BLOB in the SQLite file, `bytea` on PostgreSQL): one
 /// file to copy for SQLite, one server for every machine on PostgreSQL, and an image and the
 /// row naming it always commit together (Benchmarks/media-storage.sh has the figures).
+///
+/// A driver supplies statements on its connections (``MediaStatements``), not logic: what each
+/// operation reads and writes is written once, in `MediaStore+Operations.swift`.
 package protocol MediaStore: Sendable {
-    /// The distinct values of `column` in the rows of `table` that `feed` wrote, nulls and
-    /// empty texts left out.
-    func mediaReferences(feed: String, table: String, column: String) async throws -> Set<String>
-    /// What `feed`'s media URLs recorded, by URL.
-    func mediaURLs(feed: String) async throws -> [String: MediaURLRecord]
-    /// Records a fetch of `url` for `feed` in one transaction: the image (kept once by its hash)
-    /// and the URL's row pointing at it, or, with `media` nil (304 Not Modified), the URL's
-    /// check time and validators only.
-    func recordMedia(_ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date)
-        async throws
-    /// Records a failed fetch of `url` for `feed`: one more failure, the error (redacted), and
-    /// when to try again. A hash it had stays (the image already mirrored is still shown).
-    func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws
-    /// Forgets `feed`'s URLs that its rows no longer name.
-    func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws
-    /// The image of `hash`, or `nil`.
-    func media(hash: String) async throws -> StoredMedia?
-    /// The hashes of the mirrored images of `urls` (any feed's), by URL.
-    func mediaHashes(urls: [String]) async throws -> [String: String]
-    /// Per feed: media referenced, mirrored, failed, and the bytes of those mirrored.
-    func mediaSummaries() async throws -> [String: MediaSummary]
-    /// Removes images that no URL row names and that were not fetched within `grace` before
-    /// `now`; returns how many and their bytes.
-    func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int)
+    /// Runs `body` on a read-only connection (a consistent snapshot) of the store.
+    func readMedia<T: Sendable>(_ body: @escaping @Sendable (any MediaStatements) throws -> T) async throws -> T
+    /// Runs `body` in one write transaction, committed when it returns.
+    func writeMedia<T: Sendable>(_ body: @escaping @Sendable (any MediaStatements) throws -> T) async throws -> T
 }
 
 /// One URL of `_media_urls`.
