@@ -17,10 +17,11 @@ package protocol ScheduleBoard: Sendable {
     /// with the same schedule; a feed whose schedule changed and that no worker holds is due
     /// at its new `due` time.
     func plan(_ feeds: [PlannedFeed]) async throws
-    /// Claims up to `limit` of `feeds` that are due at `now` and held by no worker (or by one
-    /// whose lease ran out) for `worker`, until `now + lease`; the most overdue first.
-    func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
-        -> [ScheduleClaim]
+    /// Claims up to `limit` of `feeds` that are due by `dueBy` and held by no worker (or by one
+    /// whose lease ran out at `now`) for `worker`, until `now + lease`; the most overdue first.
+    /// A `dueBy` after `now` claims feeds ahead of their due time (the worker's `ClaimsAhead`).
+    func claim(_ feeds: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int)
+        async throws -> [ScheduleClaim]
     /// Extends `worker`'s claim on `feed` to `until`; `false` when the worker no longer holds it.
     func renew(feed: String, worker: String, until: Date) async throws -> Bool
     /// Gives `feed` back, due next at `next`.

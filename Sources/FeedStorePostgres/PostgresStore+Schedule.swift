@@ -21,12 +21,12 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    package func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
-        -> [ScheduleClaim]
-    {
+    package func claim(
+        _ feeds: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
+    ) async throws -> [ScheduleClaim] {
         let parameters = [
             worker, Timestamp.string(now.addingTimeInterval(lease.seconds)), feeds.jsonArrayText,
-            Timestamp.string(now), String(limit),
+            Timestamp.string(now), String(limit), Timestamp.string(dueBy),
         ]
         let schema = schema
         return try await write { connection in
@@ -35,7 +35,7 @@ extension PostgresStore: ScheduleBoard {
                 UPDATE _schedule SET claimed_by = $1, lease_until = $2::timestamptz
                 WHERE feed IN (
                     SELECT feed FROM _schedule
-                    WHERE feed IN (SELECT jsonb_array_elements_text($3::jsonb)) AND next_run_at <= $4::timestamptz
+                    WHERE feed IN (SELECT jsonb_array_elements_text($3::jsonb)) AND next_run_at <= $6::timestamptz
                         AND (claimed_by IS NULL OR lease_until < $4::timestamptz)
                     ORDER BY next_run_at, feed LIMIT $5::bigint
                     FOR UPDATE SKIP LOCKED)

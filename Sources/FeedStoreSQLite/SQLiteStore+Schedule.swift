@@ -20,11 +20,12 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    package func claim(_ feeds: [String], worker: String, now: Date, lease: FeedDuration, limit: Int) async throws
-        -> [ScheduleClaim]
-    {
+    package func claim(
+        _ feeds: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
+    ) async throws -> [ScheduleClaim] {
         let names = feeds.jsonArrayText
         let nowText = Timestamp.string(now)
+        let dueByText = Timestamp.string(dueBy)
         let until = Timestamp.string(now.addingTimeInterval(lease.seconds))
         return try await write { db in
             let rows = try Row.fetchAll(
@@ -34,7 +35,7 @@ extension SQLiteStore: ScheduleBoard {
                     WHERE feed IN (SELECT value FROM json_each(?)) AND next_run_at <= ?
                         AND (claimed_by IS NULL OR lease_until < ?)
                     ORDER BY next_run_at, feed LIMIT ?
-                    """, arguments: [names, nowText, nowText, limit])
+                    """, arguments: [names, dueByText, nowText, limit])
             var claims: [ScheduleClaim] = []
             for row in rows {
                 let feed: String = row[0]

@@ -12,6 +12,11 @@ import Synchronization
 /// feeds of a worker that dies are taken over once its claims' lease runs out. A claim is
 /// renewed every third of the lease while its pass runs.
 ///
+/// Feeds are claimed shortly before they are due (``claimHorizon(lease:)``, in the background)
+/// and started from memory at their due time, or as soon as a slot frees (``ClaimsAhead``): a
+/// claim is a write, which on SQLite waits behind the running passes' transactions, and a
+/// pass that waited for it started that much late.
+///
 /// On a SQLite store, which the worker holds, `feedwork run` hands its feeds to the worker
 /// (``RunRequests``): they run at once, before due feeds are claimed, and the report goes back.
 ///
@@ -27,8 +32,8 @@ public struct Worker: Sendable {
     public var grace: FeedDuration = .seconds(30)
     /// The longest the worker sleeps before looking at the board again: other workers give
     /// feeds back and leases run out without telling it, and `feedwork run` leaves requests.
-    /// Its own due feeds never wait for this look: a slot that frees is filled at once, and the
-    /// worker wakes at the next due time.
+    /// Its own due feeds never wait for this look: they are claimed ahead, a slot that frees is
+    /// filled at once, and the worker wakes at the next due time.
     public var pollInterval: FeedDuration = .seconds(1)
     public var logger = Logger(label: "feedwork.worker")
     /// The clocks the schedule is kept by (``ScheduleTime``): due times advance on the
@@ -52,13 +57,24 @@ public struct Worker: Sendable {
     private enum Event: Sendable {
         case command(WorkerControl)
         case wake(Date)
-        /// A claimed pass ended and its feed was given back, due next at `next`; `releaseFailure`
-        /// says why the giving back failed (the store was away), to be tried again.
+        /// The board answered a claim asked at `asked`: the feeds got (due by the claim
+        /// horizon), when to claim again, and why the claim failed, if it did.
+        case claimed([ScheduleClaim], asked: Date, claimAgain: Date, failure: String?)
+        /// A claimed pass ended: its slot is free while its feed is given back.
+        case passEnded(feed: String)
+        /// A claimed pass's feed was given back, due next at `next`; `releaseFailure` says why
+        /// the giving back failed (the store was away), to be tried again.
         case finished(ScheduleClaim, FeedReport, lag: TimeInterval, next: Date, releaseFailure: String?)
         /// A pass a ``RunRequest`` asked for ended.
         case requestedFinished(request: String, ScheduleClaim, FeedReport)
         case graceOver
     }
+
+    /// How long before a feed is due the worker claims it (``ClaimsAhead``): a sixth of the
+    /// lease (10 s of the default 60 s), so the claim's write, which on SQLite waits behind the
+    /// passes' transactions, is done by the due time, and a claim is started or given back
+    /// (after a third of the lease) long before its lease runs out.
+    static func claimHorizon(lease: FeedDuration) -> TimeInterval { lease.seconds / 6 }
 
     /// Runs until ``WorkerControl/stop`` arrives and the passes under way have ended.
     ///
@@ -80,10 +96,18 @@ public struct Worker: Sendable {
                 for await command in commands { sink.yield(.command(command)) }
             }
             var running: [String: ScheduleClaim] = [:]
+            // Feeds whose pass ended, being given back: their slot is free already.
+            var releasing: Set<String> = []
+            // Feeds claimed before they were due, started from here.
+            var ahead = ClaimsAhead()
+            // Whether a claim is under way (one at a time), and when to ask the board again:
+            // the next feed's due time less the horizon, or the poll.
+            var claiming = false
+            var claimAt = Date.distantPast
             // Requested passes not started yet (their feed was running), and the reports of each
             // request's passes so far.
             var requested: [(request: String, feed: FeedConfig, engine: Engine)] = []
-            var scheduled = Self.scheduled(engine.config).map(\.name)
+            var scheduled = Self.scheduledByName(engine.config)
             var answers: [String: (request: RunRequest, reports: [String: FeedReport])] = [:]
             let requestStore = store.file
             var stopping = false
@@ -114,7 +138,8 @@ public struct Worker: Sendable {
                             try await plan(config, time: time)
                             engine = engine.reconfigured(config)
                             current.config.withLock { $0 = config }
-                            scheduled = Self.scheduled(config).map(\.name)
+                            scheduled = Self.scheduledByName(config)
+                            claimAt = .distantPast
                             observer.worker(.reloaded(feeds: Self.scheduled(config).count))
                         } catch {
                             observer.worker(.reloadRefused("\(error)"))
@@ -124,9 +149,26 @@ public struct Worker: Sendable {
                     // A wake that a sooner one replaced comes too late to matter.
                     guard at == .distantPast || at == pendingWake else { continue }
                     pendingWake = nil
+                case .claimed(let claims, let asked, let again, let failure):
+                    claiming = false
+                    claimAt = again
+                    if let failure {
+                        boardFailing = true
+                        observer.worker(.boardFailed(failure))
+                    } else {
+                        ahead.add(claims, claimedAt: asked)
+                        if boardFailing {
+                            boardFailing = false
+                            observer.worker(.boardRecovered)
+                        }
+                    }
+                case .passEnded(let feed):
+                    running[feed] = nil
+                    releasing.insert(feed)
                 case .finished(let claim, let report, let lag, let next, let releaseFailure):
-                    running[claim.feed] = nil
+                    releasing.remove(claim.feed)
                     lastPasses[claim.feed] = report
+                    claimAt = min(claimAt, next.addingTimeInterval(-Self.claimHorizon(lease: engine.config.lease)))
                     if let releaseFailure {
                         boardFailing = true
                         unreleased[claim.feed] = next
@@ -150,7 +192,11 @@ public struct Worker: Sendable {
                     group.cancelAll()
                 }
                 if stopping {
-                    if running.isEmpty { break }
+                    // Feeds claimed ahead go back still due, for the next worker.
+                    for claim in ahead.takeAll() {
+                        try? await store.release(feed: claim.feed, worker: name, next: claim.due)
+                    }
+                    if running.isEmpty && releasing.isEmpty && !claiming { break }
                     continue
                 }
                 if let requestStore {
@@ -174,6 +220,7 @@ public struct Worker: Sendable {
                         }
                     }
                 }
+                let slots = max(1, engine.config.concurrency)
                 // Requested passes first, each once its feed is not running and the feeds it
                 // depends on have ended; skipped when one of those (in the same request) failed.
                 var waiting: [(request: String, feed: FeedConfig, engine: Engine)] = []
@@ -182,9 +229,7 @@ public struct Worker: Sendable {
                         running[name] != nil
                             || requested.contains { $0.request == item.request && $0.feed.name == name }
                     }
-                    guard parents.isEmpty, running[item.feed.name] == nil,
-                        running.count < max(1, engine.config.concurrency)
-                    else {
+                    guard parents.isEmpty, running[item.feed.name] == nil, running.count < slots else {
                         waiting.append(item)
                         continue
                     }
@@ -207,81 +252,105 @@ public struct Worker: Sendable {
                     }
                 }
                 requested = waiting
-                // Due feeds are claimed whenever a slot is free: at each pass's end (the pass gave
-                // its feed back already), and at the wake set for the next due time. A feed waits
-                // while one it depends on runs.
-                let candidates = scheduled.filter { name in
-                    running[name] == nil
-                        && !(engine.config.feed(named: name)?.dependsOn.contains { running[$0] != nil } ?? false)
-                }
-                let free = max(1, engine.config.concurrency) - running.count
-                var wakeAt = time.now().addingTimeInterval(pollInterval.seconds)
-                if free > 0, !candidates.isEmpty {
-                    do {
-                        for (feed, next) in unreleased.sorted(by: { $0.key < $1.key }) {
-                            try await store.release(feed: feed, worker: name, next: next)
-                            unreleased[feed] = nil
+                let lease = engine.config.lease
+                let horizon = Self.claimHorizon(lease: lease)
+                var now = time.now()
+                // Due feeds claimed ahead start whenever a slot is free: at their due time (the
+                // wake below) or as a pass ends. A feed waits while one it depends on runs or is
+                // due to start first.
+                while running.count < slots,
+                    let claim = ahead.firstDue(
+                        at: now,
+                        where: { claim in
+                            running[claim.feed] == nil
+                                && !(scheduled[claim.feed]?.dependsOn.contains {
+                                    running[$0] != nil || ahead.isDue($0, at: now)
+                                } ?? false)
+                        })
+                {
+                    ahead.remove(claim.feed)
+                    guard let feed = scheduled[claim.feed] else {
+                        // No longer scheduled (the config was reloaded): given back as it was.
+                        try? await store.release(feed: claim.feed, worker: name, next: claim.due)
+                        continue
+                    }
+                    let lag = now.timeIntervalSince(claim.due)
+                    // A parent whose last pass failed: skipped, and due again as a failed pass
+                    // is (`retry_failed_after`), by when the parent may have committed.
+                    if let parent = feed.dependsOn.compactMap({ lastPasses[$0] }).first(where: {
+                        !$0.letsDependentsRun
+                    }) {
+                        let report = FeedReport.skipped(feed, because: parent)
+                        let next = nextDue(claim, report: report, config: engine.config, time: time)
+                        try? await store.release(feed: claim.feed, worker: name, next: next)
+                        lastPasses[claim.feed] = report
+                        observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
+                        continue
+                    }
+                    running[claim.feed] = claim
+                    observer.worker(.passStarted(feed: claim.feed, due: claim.due, lag: lag))
+                    let engine = engine
+                    group.addTask {
+                        let report = await pass(feed, engine: engine, time: time)
+                        // The slot is free now; the feed is given back here rather than by the
+                        // loop, whose next claim a write of the store would hold back.
+                        sink.yield(.passEnded(feed: claim.feed))
+                        let config = current.config.withLock { $0 }
+                        let next = nextDue(claim, report: report, config: config, time: time)
+                        var releaseFailure: String?
+                        do {
+                            try await store.release(feed: claim.feed, worker: name, next: next)
+                        } catch {
+                            releaseFailure = "\(error)"
                         }
-                        let now = time.now()
-                        let claims = try await store.claim(
-                            candidates, worker: name, now: now, lease: engine.config.lease, limit: free)
-                        let claimed = Set(claims.map(\.feed))
-                        for claim in claims {
-                            guard let feed = engine.config.feed(named: claim.feed) else { continue }
-                            // Claimed with a feed it depends on: given back still due, and
-                            // claimed again once that one's pass has ended.
-                            if feed.dependsOn.contains(where: claimed.contains) {
-                                try await store.release(feed: claim.feed, worker: name, next: claim.due)
-                                continue
-                            }
-                            let lag = now.timeIntervalSince(claim.due)
-                            // A parent whose last pass failed: skipped, and due again as a
-                            // failed pass is (`retry_failed_after`), by when the parent may
-                            // have committed.
-                            if let parent = feed.dependsOn.compactMap({ lastPasses[$0] }).first(where: {
-                                !$0.letsDependentsRun
-                            }) {
-                                let report = FeedReport.skipped(feed, because: parent)
-                                let next = nextDue(claim, report: report, config: engine.config, time: time)
-                                try await store.release(feed: claim.feed, worker: name, next: next)
-                                lastPasses[claim.feed] = report
-                                observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
-                                continue
-                            }
-                            running[claim.feed] = claim
-                            observer.worker(.passStarted(feed: claim.feed, due: claim.due, lag: lag))
-                            let engine = engine
-                            group.addTask {
-                                let report = await pass(feed, engine: engine, time: time)
-                                // Given back here rather than by the loop, which would hold the
-                                // next claim back by a write of the store.
-                                let config = current.config.withLock { $0 }
-                                let next = nextDue(claim, report: report, config: config, time: time)
-                                var releaseFailure: String?
-                                do {
-                                    try await store.release(feed: claim.feed, worker: name, next: next)
-                                } catch {
-                                    releaseFailure = "\(error)"
-                                }
-                                sink.yield(
-                                    .finished(claim, report, lag: lag, next: next, releaseFailure: releaseFailure))
-                            }
-                        }
-                        if running.count < engine.config.concurrency,
-                            let next = try await store.nextClaimable(candidates.filter { running[$0] == nil })
-                        {
-                            wakeAt = min(wakeAt, next)
-                        }
-                        if boardFailing {
-                            boardFailing = false
-                            observer.worker(.boardRecovered)
-                        }
-                    } catch {
-                        boardFailing = true
-                        observer.worker(.boardFailed("\(error)"))
+                        sink.yield(.finished(claim, report, lag: lag, next: next, releaseFailure: releaseFailure))
                     }
                 }
-                if running.count < engine.config.concurrency, pendingWake.map({ wakeAt < $0 }) ?? true {
+                // Claims that waited a third of their lease without a free slot go back, still due.
+                now = time.now()
+                for claim in ahead.takeStale(claimedBefore: now.addingTimeInterval(-lease.seconds / 3)) {
+                    do {
+                        try await store.release(feed: claim.feed, worker: name, next: claim.due)
+                    } catch {
+                        boardFailing = true
+                        unreleased[claim.feed] = claim.due
+                        observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
+                    }
+                }
+                // The board is asked for the feeds due within the horizon, up to twice the slots
+                // beyond those running, in the background: the loop goes on starting passes.
+                let limit = 3 * slots - running.count - ahead.count
+                let candidates = scheduled.keys.filter { name in
+                    running[name] == nil && !releasing.contains(name) && !ahead.contains(name)
+                        && !(scheduled[name]?.dependsOn.contains { running[$0] != nil } ?? false)
+                }
+                var wakeAt = now.addingTimeInterval(pollInterval.seconds)
+                if !claiming, limit > 0, !candidates.isEmpty {
+                    if now >= claimAt {
+                        do {
+                            for (feed, next) in unreleased.sorted(by: { $0.key < $1.key }) {
+                                try await store.release(feed: feed, worker: name, next: next)
+                                unreleased[feed] = nil
+                            }
+                            claiming = true
+                            let (name, poll, logger) = (name, pollInterval.seconds, logger)
+                            group.addTask {
+                                let answer = await Self.claim(
+                                    candidates, store: store, worker: name, time: time, lease: lease,
+                                    horizon: horizon, poll: poll, limit: limit, logger: logger)
+                                sink.yield(answer)
+                            }
+                        } catch {
+                            boardFailing = true
+                            observer.worker(.boardFailed("\(error)"))
+                            claimAt = now.addingTimeInterval(pollInterval.seconds)
+                        }
+                    }
+                    if !claiming { wakeAt = min(wakeAt, claimAt) }
+                }
+                if running.count < slots, let due = ahead.nextDue(after: now) { wakeAt = min(wakeAt, due) }
+                if let oldest = ahead.oldestClaim { wakeAt = min(wakeAt, oldest.addingTimeInterval(lease.seconds / 3)) }
+                if pendingWake.map({ wakeAt < $0 }) ?? true {
                     pendingWake = wakeAt
                     group.addTask {
                         let delay = wakeAt.timeIntervalSince(time.now())
@@ -292,6 +361,39 @@ public struct Worker: Sendable {
             }
             sink.finish()
             group.cancelAll()
+        }
+    }
+
+    /// Claims up to `limit` of `feeds` due within `horizon`, and says when to ask again: at
+    /// once when the limit was reached, else `horizon` before the next of the others is due
+    /// (at the end of its lease when another worker holds it), and at the latest after `poll`.
+    private static func claim(
+        _ feeds: [String], store: any StoreDriver, worker: String, time: ScheduleTime, lease: FeedDuration,
+        horizon: TimeInterval, poll: TimeInterval, limit: Int, logger: Logger
+    ) async -> Event {
+        let asked = time.now()
+        do {
+            let claims = try await store.claim(
+                feeds, worker: worker, now: asked, dueBy: asked.addingTimeInterval(horizon), lease: lease, limit: limit)
+            let answered = time.now()
+            logger.debug(
+                "claimed \(claims.count) feed(s) of at most \(limit) in \(Int(answered.timeIntervalSince(asked) * 1000)) ms"
+            )
+            var again = asked.addingTimeInterval(poll)
+            if claims.count == limit {
+                again = asked
+            } else {
+                let got = Set(claims.map(\.feed))
+                if let next = try await store.nextClaimable(feeds.filter { !got.contains($0) }) {
+                    // A feed due within the horizon and not claimed is held by another worker:
+                    // it is claimable once that one's lease runs out, not before.
+                    let ahead = next.addingTimeInterval(-horizon)
+                    again = min(again, ahead > asked ? ahead : max(next, answered))
+                }
+            }
+            return .claimed(claims, asked: asked, claimAgain: again, failure: nil)
+        } catch {
+            return .claimed([], asked: asked, claimAgain: time.now().addingTimeInterval(poll), failure: "\(error)")
         }
     }
 
@@ -395,5 +497,11 @@ public struct Worker: Sendable {
     /// The enabled feeds with a schedule.
     static func scheduled(_ config: FeedsConfig) -> [FeedConfig] {
         config.feeds.filter { $0.enabled && $0.schedule != nil }
+    }
+
+    /// The enabled feeds with a schedule, by name: the loop looks up every scheduled feed after
+    /// each event, which a search of the list made a million comparisons with 1,000 feeds.
+    static func scheduledByName(_ config: FeedsConfig) -> [String: FeedConfig] {
+        Dictionary(scheduled(config).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -12,9 +12,12 @@ struct ItemsAdapter: FeedAdapter {
         var mode: WriteMode?
         var entity: String?
         var failAfter: Int?
+        /// Items fetched once those of `url` are written: the pass's transaction is open while
+        /// this answer is awaited.
+        var then: String?
 
         enum CodingKeys: String, CodingKey {
-            case url, mode, entity
+            case url, mode, entity, then
             case failAfter = "fail_after"
         }
     }
@@ -47,19 +50,24 @@ struct ItemsAdapter: FeedAdapter {
     }
 
     func run(_ pass: FeedPass) async throws {
-        let response = try await pass.fetch(FetchRequest(url: options.url))
-        guard let items = try JSONParser.parse(response.body).arrayValue else {
-            throw PayloadError(feed: pass.feed, url: response.url, path: "$", message: "expected a list")
-        }
-        let schema = entities[0].schema
-        for (index, item) in items.enumerated() {
-            if let failAfter = options.failAfter, index == failAfter { throw Failure() }
-            let record = try EntityRecord(
-                schema: schema,
-                fields: [
-                    "id": .text(item["id"]?.stringValue), "value": .integer(item["value"]?.int64Value.map(Int.init)),
-                ])
-            try await pass.write(RecordBatch(records: [record]))
+        var index = 0
+        for url in [options.url] + (options.then.map { [$0] } ?? []) {
+            let response = try await pass.fetch(FetchRequest(url: url))
+            guard let items = try JSONParser.parse(response.body).arrayValue else {
+                throw PayloadError(feed: pass.feed, url: response.url, path: "$", message: "expected a list")
+            }
+            let schema = entities[0].schema
+            for item in items {
+                if let failAfter = options.failAfter, index == failAfter { throw Failure() }
+                index += 1
+                let record = try EntityRecord(
+                    schema: schema,
+                    fields: [
+                        "id": .text(item["id"]?.stringValue),
+                        "value": .integer(item["value"]?.int64Value.map(Int.init)),
+                    ])
+                try await pass.write(RecordBatch(records: [record]))
+            }
         }
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The feeds a worker claimed shortly before they were due, held in memory until their pass
+/// starts (``Worker/claimAhead``).
+///
+/// A claim is a write of the store, and on SQLite it waits behind the passes' transactions on
+/// the one writer: claimed at its due time, a feed started that wait late. Claimed ahead, it
+/// starts from here at its due time, or as soon as a slot frees.
+///
+/// A claim not started within a third of its lease (every slot stayed busy, or a feed it depends
+/// on ran) is given back still due, so another worker may take it while its lease still has
+/// two thirds to run, and a pass that starts renews it well before it lapses.
+struct ClaimsAhead: Sendable {
+    /// A claim and when (schedule time) the worker got it.
+    struct Held: Sendable {
+        var claim: ScheduleClaim
+        var claimedAt: Date
+    }
+
+    /// By due time, then feed name: the order the board hands out claims.
+    private(set) var held: [Held] = []
+
+    var count: Int { held.count }
+    var isEmpty: Bool { held.isEmpty }
+
+    func contains(_ feed: String) -> Bool { held.contains { $0.claim.feed == feed } }
+
+    /// Whether `feed` is held and due at `now`.
+    func isDue(_ feed: String, at now: Date) -> Bool {
+        held.contains { $0.claim.feed == feed && $0.claim.due <= now }
+    }
+
+    /// The earliest due time held, or `nil`.
+    var earliestDue: Date? { held.first?.claim.due }
+
+    /// The earliest moment a claim got, or `nil`: the oldest claim, the first to go stale.
+    var oldestClaim: Date? { held.map(\.claimedAt).min() }
+
+    mutating func add(_ claims: [ScheduleClaim], claimedAt: Date) {
+        held += claims.map { Held(claim: $0, claimedAt: claimedAt) }
+        held.sort { ($0.claim.due, $0.claim.feed) < ($1.claim.due, $1.claim.feed) }
+    }
+
+    /// The earliest due time after `now`, or `nil`.
+    func nextDue(after now: Date) -> Date? { held.first { $0.claim.due > now }?.claim.due }
+
+    /// The most overdue claim due at `now` for which `canStart` holds.
+    func firstDue(at now: Date, where canStart: (ScheduleClaim) -> Bool) -> ScheduleClaim? {
+        held.first { $0.claim.due <= now && canStart($0.claim) }?.claim
+    }
+
+    mutating func remove(_ feed: String) { held.removeAll { $0.claim.feed == feed } }
+
+    /// Takes the claims got before `cutoff`.
+    mutating func takeStale(claimedBefore cutoff: Date) -> [ScheduleClaim] {
+        let stale = held.filter { $0.claimedAt < cutoff }.map(\.claim)
+        held.removeAll { $0.claimedAt < cutoff }
+        return stale
+    }
+
+    /// Takes every claim held.
+    mutating func takeAll() -> [ScheduleClaim] {
+        defer { held = [] }
+        return held.map(\.claim)
+    }
+}
