@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Schedule soak for `feedwork worker`: FEEDS small json feeds on one worker with a SQLite store,
-# against a loopback HTTP server (python3 -m http.server), for MINUTES. Prints how late passes
-# started after they were due (p50, p99, max, from the worker's --json lines), the passes that
-# ran against those due, the worker's share of one core, and its RSS and open file descriptors
-# at the start and the end, with the machine's load average over the run.
+# Schedule soak for `feedwork worker`: FEEDS small json feeds on one worker with a SQLite store
+# (or PostgreSQL: STORE), against a loopback HTTP server (python3 -m http.server), for MINUTES.
+# Prints how late passes started after they were due (p50, p99, max, from the worker's --json
+# lines), the passes that ran against those due, the worker's share of one core, and its RSS
+# and open file descriptors at the start and the end, with the machine's load average over the
+# run.
 #
 #   Benchmarks/worker-soak.sh [FEEDS] [MINUTES]     # defaults: 1000 30
 #
@@ -14,6 +15,8 @@
 #   CONCURRENCY=          the worker's concurrency (the default when empty)
 #   MINUTES may be a fraction (0.5 is 30 s).
 #   FEEDWORK=path         a feedwork binary to use instead of the release build
+#   STORE=postgres://...  a PostgreSQL server to use instead of a SQLite file (a new schema
+#                         soak_<pid>, dropped at the end)
 #
 # Every feed is due at once when the worker starts (a new store), so the first pass of each
 # is a burst of FEEDS passes; lag is printed for those first passes and for the passes after
@@ -26,6 +29,8 @@ minutes=${2:-30}
 every_list=${EVERY:-30s 1m 2m 5m}
 jitter=${JITTER:-10%}
 concurrency=${CONCURRENCY:-}
+postgres=${STORE:-}
+schema="soak_$$"
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 
 if [[ -z "${FEEDWORK:-}" ]]; then
@@ -39,6 +44,7 @@ worker_pid=""
 cleanup() {
     [[ -n "$worker_pid" ]] && kill "$worker_pid" 2>/dev/null
     [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null
+    [[ -n "$postgres" ]] && psql -q "$postgres" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -55,7 +61,12 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/items.json" >/dev/null &
 
 read -r -a intervals <<<"$every_list"
 {
-    echo "store: soak.sqlite"
+    if [[ -n "$postgres" ]]; then
+        echo "store: $postgres"
+        echo "schema: $schema"
+    else
+        echo "store: soak.sqlite"
+    fi
     if [[ -n "$concurrency" ]]; then
         echo "defaults: { jitter: $jitter, concurrency: $concurrency }"
     else
@@ -100,9 +111,10 @@ worker_pid=""
 ended=$(date +%s.%N)
 
 python3 - "$work/passes.jsonl" "$work/samples.txt" "$feeds" "$started" "$ended" "$every_list" "$jitter" \
-    "${concurrency:-default}" <<'PY'
+    "${concurrency:-default}" "${postgres:+PostgreSQL}" <<'PY'
 import json, re, sys
-path, samples_path, feeds, started, ended, every_list, jitter, concurrency = sys.argv[1:9]
+path, samples_path, feeds, started, ended, every_list, jitter, concurrency, store = sys.argv[1:10]
+store = store or "SQLite"
 feeds, started, ended = int(feeds), float(started), float(ended)
 seconds = ended - started
 
@@ -173,7 +185,7 @@ start, end = samples[0], samples[-1]
 cpu = (float(end[1]) - float(start[1])) / (float(end[0]) - float(start[0])) if len(samples) > 1 else float("nan")
 loads = [float(s[4]) for s in samples]
 print(f"worker soak: {feeds} feeds (every {every_list}, jitter {jitter}, concurrency {concurrency}) "
-      f"for {seconds:.0f} s on one worker (SQLite)")
+      f"for {seconds:.0f} s on one worker ({store})")
 print(f"  passes: {len(passes)} run of about {due} due, {failed} not ok; {len(seen)} of {feeds} feeds ran")
 print(f"  lag, each feed's first pass (all due at the start): {figures(first)}")
 print(f"  lag, the passes after: {figures(steady)}")
