@@ -7,9 +7,10 @@ import Foundation
 /// the one writer: claimed at its due time, a feed started that wait late. Claimed ahead, it
 /// starts from here at its due time, or as soon as a slot frees.
 ///
-/// A claim not started within a third of its lease (every slot stayed busy, or a feed it depends
-/// on ran) is given back still due, so another worker may take it while its lease still has
-/// two thirds to run, and a pass that starts renews it well before it lapses.
+/// A claim not started within a third of its lease, or by the claim horizon after its due time
+/// (every slot stayed busy, or a feed it depends on ran), is given back still due: another
+/// worker with a free slot may take it, and a pass that starts renews its claim well before
+/// the lease lapses.
 struct ClaimsAhead: Sendable {
     /// A claim and when (schedule time) the worker got it.
     struct Held: Sendable {
@@ -33,8 +34,11 @@ struct ClaimsAhead: Sendable {
     /// The earliest due time held, or `nil`.
     var earliestDue: Date? { held.first?.claim.due }
 
-    /// The earliest moment a claim got, or `nil`: the oldest claim, the first to go stale.
-    var oldestClaim: Date? { held.map(\.claimedAt).min() }
+    /// The earliest moment one of the claims goes stale (``takeStale(claimedBefore:dueBefore:)``
+    /// with `age` and `wait`), or `nil`.
+    func nextStale(age: TimeInterval, wait: TimeInterval) -> Date? {
+        held.map { min($0.claimedAt.addingTimeInterval(age), $0.claim.due.addingTimeInterval(wait)) }.min()
+    }
 
     mutating func add(_ claims: [ScheduleClaim], claimedAt: Date) {
         held += claims.map { Held(claim: $0, claimedAt: claimedAt) }
@@ -51,10 +55,11 @@ struct ClaimsAhead: Sendable {
 
     mutating func remove(_ feed: String) { held.removeAll { $0.claim.feed == feed } }
 
-    /// Takes the claims got before `cutoff`.
-    mutating func takeStale(claimedBefore cutoff: Date) -> [ScheduleClaim] {
-        let stale = held.filter { $0.claimedAt < cutoff }.map(\.claim)
-        held.removeAll { $0.claimedAt < cutoff }
+    /// Takes the claims got before `claimed` or due before `due`.
+    mutating func takeStale(claimedBefore claimed: Date, dueBefore due: Date) -> [ScheduleClaim] {
+        let isStale = { (held: Held) in held.claimedAt < claimed || held.claim.due < due }
+        let stale = held.filter(isStale).map(\.claim)
+        held.removeAll(where: isStale)
         return stale
     }
 

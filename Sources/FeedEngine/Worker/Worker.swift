@@ -306,9 +306,13 @@ public struct Worker: Sendable {
                         sink.yield(.finished(claim, report, lag: lag, next: next, releaseFailure: releaseFailure))
                     }
                 }
-                // Claims that waited a third of their lease without a free slot go back, still due.
+                // Claims that waited a third of their lease, or the horizon past their due time,
+                // without a free slot go back, still due, for a worker that has one.
                 now = time.now()
-                for claim in ahead.takeStale(claimedBefore: now.addingTimeInterval(-lease.seconds / 3)) {
+                for claim in ahead.takeStale(
+                    claimedBefore: now.addingTimeInterval(-lease.seconds / 3),
+                    dueBefore: now.addingTimeInterval(-horizon))
+                {
                     do {
                         try await store.release(feed: claim.feed, worker: name, next: claim.due)
                     } catch {
@@ -317,9 +321,10 @@ public struct Worker: Sendable {
                         observer.worker(.boardFailed("giving back \(claim.feed): \(error)"))
                     }
                 }
-                // The board is asked for the feeds due within the horizon, up to twice the slots
-                // beyond those running, in the background: the loop goes on starting passes.
-                let limit = 3 * slots - running.count - ahead.count
+                // The board is asked for the feeds due within the horizon, up to as many again as
+                // the slots beyond those running, in the background: the loop goes on starting
+                // passes.
+                let limit = 2 * slots - running.count - ahead.count
                 let candidates = scheduled.keys.filter { name in
                     running[name] == nil && !releasing.contains(name) && !ahead.contains(name)
                         && !(scheduled[name]?.dependsOn.contains { running[$0] != nil } ?? false)
@@ -349,7 +354,7 @@ public struct Worker: Sendable {
                     if !claiming { wakeAt = min(wakeAt, claimAt) }
                 }
                 if running.count < slots, let due = ahead.nextDue(after: now) { wakeAt = min(wakeAt, due) }
-                if let oldest = ahead.oldestClaim { wakeAt = min(wakeAt, oldest.addingTimeInterval(lease.seconds / 3)) }
+                if let stale = ahead.nextStale(age: lease.seconds / 3, wait: horizon) { wakeAt = min(wakeAt, stale) }
                 if pendingWake.map({ wakeAt < $0 }) ?? true {
                     pendingWake = wakeAt
                     group.addTask {
