@@ -7,10 +7,11 @@ import Foundation
 /// the one writer: claimed at its due time, a feed started that wait late. Claimed ahead, it
 /// starts from here at its due time, or as soon as a slot frees.
 ///
-/// A claim not started within a third of its lease, or by the claim horizon after its due time
-/// (every slot stayed busy, or a feed it depends on ran), is given back still due: another
-/// worker with a free slot may take it, and a pass that starts renews its claim well before
-/// the lease lapses.
+/// On a board shared with other workers (PostgreSQL), a claim not started within a third of its
+/// lease, or by the claim horizon after its due time (every slot stayed busy, or a feed it
+/// depends on ran), is given back still due: another worker with a free slot may take it, and
+/// a pass that starts renews its claim well before the lease lapses. A worker holding a SQLite
+/// store's exclusive lock has no one to give it to and keeps it until a slot frees.
 struct ClaimsAhead: Sendable {
     /// A claim and when (schedule time) the worker got it.
     struct Held: Sendable {

@@ -104,6 +104,11 @@ public struct Worker: Sendable {
             // the next feed's due time less the horizon, or the poll.
             var claiming = false
             var claimAt = Date.distantPast
+            // Claims that did not start go back for other workers only on a board shared with
+            // them: a worker holding the store's exclusive lock keeps them until a slot frees.
+            // Given back, they are claimed again once one of this worker's slots frees.
+            let sharesBoard = !store.holdsExclusiveLock
+            var gaveBack = false
             // Requested passes not started yet (their feed was running), and the reports of each
             // request's passes so far.
             var requested: [(request: String, feed: FeedConfig, engine: Engine)] = []
@@ -165,6 +170,10 @@ public struct Worker: Sendable {
                 case .passEnded(let feed):
                     running[feed] = nil
                     releasing.insert(feed)
+                    if gaveBack {
+                        gaveBack = false
+                        claimAt = .distantPast
+                    }
                 case .finished(let claim, let report, let lag, let next, let releaseFailure):
                     releasing.remove(claim.feed)
                     lastPasses[claim.feed] = report
@@ -309,10 +318,13 @@ public struct Worker: Sendable {
                 // Claims that waited a third of their lease, or the horizon past their due time,
                 // without a free slot go back, still due, for a worker that has one.
                 now = time.now()
-                for claim in ahead.takeStale(
-                    claimedBefore: now.addingTimeInterval(-lease.seconds / 3),
-                    dueBefore: now.addingTimeInterval(-horizon))
-                {
+                let stale =
+                    sharesBoard
+                    ? ahead.takeStale(
+                        claimedBefore: now.addingTimeInterval(-lease.seconds / 3),
+                        dueBefore: now.addingTimeInterval(-horizon)) : []
+                for claim in stale {
+                    gaveBack = true
                     do {
                         try await store.release(feed: claim.feed, worker: name, next: claim.due)
                     } catch {
@@ -354,7 +366,9 @@ public struct Worker: Sendable {
                     if !claiming { wakeAt = min(wakeAt, claimAt) }
                 }
                 if running.count < slots, let due = ahead.nextDue(after: now) { wakeAt = min(wakeAt, due) }
-                if let stale = ahead.nextStale(age: lease.seconds / 3, wait: horizon) { wakeAt = min(wakeAt, stale) }
+                if sharesBoard, let stale = ahead.nextStale(age: lease.seconds / 3, wait: horizon) {
+                    wakeAt = min(wakeAt, stale)
+                }
                 if pendingWake.map({ wakeAt < $0 }) ?? true {
                     pendingWake = wakeAt
                     group.addTask {
