@@ -1,7 +1,8 @@
 import Foundation
 
-/// The feeds a worker claimed shortly before they were due, held in memory until their pass
-/// starts (``Worker/claimAhead``).
+/// The feeds a worker claimed, held in memory until their pass starts: on a SQLite store, which
+/// one worker holds, claimed shortly before they are due (``Worker/claimHorizon(lease:)``); on a
+/// board shared with other workers, claimed once due for a free slot.
 ///
 /// A claim is a write of the store, and on SQLite it waits behind the passes' transactions on
 /// the one writer: claimed at its due time, a feed started that wait late. Claimed ahead, it

@@ -262,7 +262,9 @@ public struct Worker: Sendable {
                 }
                 requested = waiting
                 let lease = engine.config.lease
-                let horizon = Self.claimHorizon(lease: lease)
+                // On a board shared with other workers, a feed is claimed once due and only for a
+                // free slot, so none waits in one worker while another could run it.
+                let horizon = sharesBoard ? 0 : Self.claimHorizon(lease: lease)
                 var now = time.now()
                 // Due feeds claimed ahead start whenever a slot is free: at their due time (the
                 // wake below) or as a pass ends. A feed waits while one it depends on runs or is
@@ -336,7 +338,7 @@ public struct Worker: Sendable {
                 // The board is asked for the feeds due within the horizon, up to as many again as
                 // the slots beyond those running, in the background: the loop goes on starting
                 // passes.
-                let limit = 2 * slots - running.count - ahead.count
+                let limit = (sharesBoard ? 1 : 2) * slots - running.count - ahead.count
                 let candidates = scheduled.keys.filter { name in
                     running[name] == nil && !releasing.contains(name) && !ahead.contains(name)
                         && !(scheduled[name]?.dependsOn.contains { running[$0] != nil } ?? false)
