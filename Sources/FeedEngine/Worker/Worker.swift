@@ -267,15 +267,15 @@ public struct Worker: Sendable {
                 let horizon = sharesBoard ? 0 : Self.claimHorizon(lease: lease)
                 var now = time.now()
                 // Due feeds claimed ahead start whenever a slot is free: at their due time (the
-                // wake below) or as a pass ends. A feed waits while one it depends on runs or is
-                // due to start first.
+                // wake below) or as a pass ends. A feed waits while one it depends on runs (until
+                // its report is in), or is due to start first.
                 while running.count < slots,
                     let claim = ahead.firstDue(
                         at: now,
                         where: { claim in
                             running[claim.feed] == nil
                                 && !(scheduled[claim.feed]?.dependsOn.contains {
-                                    running[$0] != nil || ahead.isDue($0, at: now)
+                                    running[$0] != nil || releasing.contains($0) || ahead.isDue($0, at: now)
                                 } ?? false)
                         })
                 {
@@ -341,7 +341,8 @@ public struct Worker: Sendable {
                 let limit = (sharesBoard ? 1 : 2) * slots - running.count - ahead.count
                 let candidates = scheduled.keys.filter { name in
                     running[name] == nil && !releasing.contains(name) && !ahead.contains(name)
-                        && !(scheduled[name]?.dependsOn.contains { running[$0] != nil } ?? false)
+                        && !(scheduled[name]?.dependsOn.contains { running[$0] != nil || releasing.contains($0) }
+                            ?? false)
                 }
                 var wakeAt = now.addingTimeInterval(pollInterval.seconds)
                 if !claiming, limit > 0, !candidates.isEmpty {
