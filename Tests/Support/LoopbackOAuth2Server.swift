@@ -16,6 +16,9 @@ public final class LoopbackOAuth2Server: Sendable {
         public var refreshToken = "refresh-seed-c0ffee42"
         /// Seconds an access token lives (`expires_in`).
         public var lifetime = 3600
+        /// Seconds past its `expires_in` that the API still accepts a token, as servers allow
+        /// for clocks that differ; a request arriving then counts in ``LoopbackOAuth2Server/lateUses``.
+        public var grace: TimeInterval = 0
         /// Whether each refresh token is refused after its first use, a new one coming with
         /// each access token.
         public var rotates = true
@@ -31,6 +34,7 @@ public final class LoopbackOAuth2Server: Sendable {
         var refreshUses: [String: Int] = [:]
         var tokenRequests: [LoopbackRequest] = []
         var refused: [String] = []
+        var lateUses = 0
         var everyToken: [String] = []
     }
 
@@ -57,7 +61,10 @@ public final class LoopbackOAuth2Server: Sendable {
                 header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : nil
             }
             let valid = ledger.state.withLock { state in
-                bearer.flatMap { state.accessTokens[$0] }.map { $0 > Date() } ?? false
+                guard let expiry = bearer.flatMap({ state.accessTokens[$0] }) else { return false }
+                let now = Date()
+                if expiry <= now { state.lateUses += 1 }
+                return expiry.addingTimeInterval(settings.grace) > now
             }
             guard valid else {
                 return .json(#"{"error":"invalid_token"}"#, status: 401, headers: [("WWW-Authenticate", "Bearer")])
@@ -88,6 +95,9 @@ public final class LoopbackOAuth2Server: Sendable {
 
     /// The token requests refused, with why.
     public var refused: [String] { ledger.state.withLock { $0.refused } }
+
+    /// The API requests that arrived after their token's `expires_in`, within ``Settings/grace``.
+    public var lateUses: Int { ledger.state.withLock { $0.lateUses } }
 
     /// Every access and refresh token handed out, for secret sweeps.
     public var everyToken: [String] { ledger.state.withLock { $0.everyToken } }

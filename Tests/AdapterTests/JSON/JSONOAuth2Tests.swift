@@ -148,20 +148,23 @@ struct JSONOAuth2Tests {
         #expect(server.tokenRequests.allSatisfy { $0.bodyText.contains("grant_type=refresh_token") })
     }
 
-    /// Tokens that live 5 s, over several of their lifetimes: each is renewed shortly before it
-    /// expires (a tenth of its lifetime), with the rotated refresh token, each sent once. The
-    /// tenth (0.5 s) is all the time a request has between the pass's look at its token and its
-    /// arrival at the server, which 0.2 s (tokens of 2 s) is too little for on a loaded machine.
+    /// Tokens that live 2 s, over several of their lifetimes: each is renewed by the client's
+    /// own clock (a tenth of its lifetime before it expires) rather than on a 401, with the
+    /// rotated refresh token, each sent once. The API accepts a token for two minutes past its
+    /// `expires_in`, as servers allow for clocks that differ, so that a request a loaded machine
+    /// holds up between its token's last look and its arrival (seen: 21 s) is still answered:
+    /// a client renewing only on a 401 would not reach four tokens before the deadline.
     @Test func tokensAreRenewedBeforeTheyExpireOverSeveralLifetimes() async throws {
         var settings = LoopbackOAuth2Server.Settings()
-        settings.lifetime = 5
+        settings.lifetime = 2
+        settings.grace = 120
         let server = try Self.server(settings)
         defer { server.stop() }
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"), Self.refreshToken(server), environment: Self.environment(server))
         var passes = 0
-        // Three renewals take about 15 s.
-        let deadline = Date().addingTimeInterval(90)
+        // Three renewals take about 6 s on a quiet machine.
+        let deadline = Date().addingTimeInterval(240)
         while server.tokenRequests.count < 4, Date() < deadline {
             let report = try await harness.run()
             #expect(report.feeds.first?.status == .ok, "\(report.feeds.first?.error ?? "")")
@@ -169,11 +172,9 @@ struct JSONOAuth2Tests {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(server.tokenRequests.count >= 4, "several lifetimes passed")
+        #expect(server.apiRequests.count == passes, "no request was refused and sent again")
         #expect(server.refused.isEmpty, "\(server.refused)")
         #expect(server.refreshUses.values.allSatisfy { $0 == 1 }, "\(server.refreshUses)")
-        let renewals = server.tokenRequests.count - 1
-        let refused = server.apiRequests.count - passes
-        #expect(refused < renewals, "most renewals come before the API refuses the token")
     }
 
     @Test func anOfflinePassNeedsNoToken() async throws {
