@@ -58,14 +58,14 @@ public struct FeedReport: Sendable, Codable {
     public var media: MediaPassCounts?
     /// The passes of the feed that committed before its last one in this run, when its adapter
     /// asked for several (``FeedKit/FeedPass/continueAfterCommit()``): a last pass that failed
-    /// or was interrupted left those. Not in the JSON report, whose notes say it.
+    /// or was interrupted left those (`earlier_commits` in `run --json`).
     public var earlierCommits = 0
 
     /// `staleUrls`, so that snake_case output (`feedwork run --json`) reads `stale_urls`.
     package enum CodingKeys: String, CodingKey {
         case feed, adapter, run, status, counts, requests, attempts, bytes, milliseconds
         case staleURLs = "staleUrls"
-        case staleAgeSeconds, error, notes, outboxDelivered, outboxPending, media
+        case staleAgeSeconds, error, notes, outboxDelivered, outboxPending, media, earlierCommits
     }
 
     package init(

@@ -93,16 +93,17 @@ struct WindowBackfillKillTests {
     }
 
     /// Ctrl-C while window 6 is asked for: that pass rolls back, and the summary says the
-    /// passes before it committed.
+    /// passes before it committed, as does the JSON report (for scripts, which cannot read the
+    /// summary's prose).
     @Test func anInterruptSaysThePassesBeforeTheOneUnderWayCommitted() throws {
         let directory = try FeedworkProcess.makeFolder("window-interrupt")
         let api = EventsAPI()
         let server = try LoopbackServer { api.reply($0) }
         try Self.writeConfig(server, in: directory)
         api.holdFrom.withLock { $0 = EventsAPI.before(55) }
-        let running = try FeedworkProcess.startCollecting(["run", "--progress", "never"], in: directory)
+        let running = try FeedworkProcess.startCollecting(["run", "--json", "--progress", "never"], in: directory)
         let errors = CollectedOutput(running.err)
-        _ = CollectedOutput(running.out)
+        let output = CollectedOutput(running.out)
         try server.waitForRequests(6)
         running.send(SIGINT)
         try errors.wait(
@@ -111,6 +112,11 @@ struct WindowBackfillKillTests {
         )
         running.process.waitUntilExit()
         #expect(running.process.terminationStatus == 130)
+        try output.wait(for: "\n}")  // the report's last line
+        let report = try JSONSerialization.jsonObject(with: Data(output.text.withLock { $0 }.utf8)) as? [String: Any]
+        let feed = try #require((report?["feeds"] as? [[String: Any]])?.first)
+        #expect(feed["status"] as? String == "interrupted")
+        #expect(feed["earlier_commits"] as? Int == 5)
         let kept = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
         #expect(kept.stdout.split(separator: "\n").count == 35)
         withExtendedLifetime(server) {}
