@@ -13,7 +13,7 @@ struct BadConfigCommandTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".yaml") }
         .sorted()
 
-    @Test func theCorpusIsThere() { #expect(Self.files.count >= 30) }
+    @Test func theCorpusIsThere() async { #expect(Self.files.count >= 30) }
 
     @Test(arguments: files)
     func aBrokenConfigExitsWithStatusTwoAndWritesNothing(_ file: String) async throws {
@@ -47,7 +47,7 @@ struct BadConfigCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = try Data(contentsOf: Self.folder.appendingPathComponent("depends-on-cycle.yaml"))
         try data.write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try await FeedworkProcess.runOffPool(["validate"], in: directory)
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -63,7 +63,7 @@ struct BadConfigCommandTests {
         let directory = try FeedworkProcess.makeFolder("cfg")
         defer { try? FileManager.default.removeItem(at: directory) }
         try config.write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try await FeedworkProcess.runOffPool(["run"], in: directory)
+        let result = try await FeedworkProcess.run(["run"], in: directory)
         #expect(result.status == 2, "\(result.stderr)", sourceLocation: sourceLocation)
         let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(

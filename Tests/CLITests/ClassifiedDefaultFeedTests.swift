@@ -7,21 +7,21 @@ struct ClassifiedDefaultFeedTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func theDefaultLeboncoinFeedLandsOnceAndIsUnchangedTheSecondTime() throws {
+    @Test func theDefaultLeboncoinFeedLandsOnceAndIsUnchangedTheSecondTime() async throws {
         let directory = try Self.copyOfTheDefaultClassifiedFeed()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
+        let first = try await counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
         #expect(first["inserted"] == 311, "11 categories and 300 ads")
-        let second = try counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
+        let second = try await counts(FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory))
         #expect(second["unchanged"] == 311)
         #expect(second["inserted"] == 0)
         #expect(second["updated"] == 0)
     }
 
-    @Test func theDefaultConfigAsksNoImageHost() throws {
+    @Test func theDefaultConfigAsksNoImageHost() async throws {
         let directory = try Self.copyOfTheDefaultClassifiedFeed()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory)
+        let result = try await FeedworkProcess.run(["run", "--feed", "leboncoin", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let feed = try #require((report?["feeds"] as? [[String: Any]])?.first { $0["feed"] as? String == "leboncoin" })

@@ -17,11 +17,11 @@ final class CollectedOutput: Sendable {
     }
 
     /// Waits (up to 60 s) until the text holds `part`.
-    func wait(for part: String) throws {
+    func wait(for part: String) async throws {
         let deadline = Date().addingTimeInterval(60)
         while !text.withLock({ $0.contains(part) }) {
             try #require(Date() < deadline, "never written: \(part)\n\(text.withLock { $0 })")
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }

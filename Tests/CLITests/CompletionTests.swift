@@ -24,7 +24,7 @@ struct CompletionTests {
     }
 
     /// What bash offers after `feedwork WORDS...` (the last word being completed).
-    func complete(_ words: [String]) throws -> (offered: [String], stderr: String) {
+    func complete(_ words: [String]) async throws -> (offered: [String], stderr: String) {
         let script = """
             bin="$1"; shift
             source <("$bin" --generate-completion-script bash)
@@ -35,22 +35,23 @@ struct CompletionTests {
             _feedwork "$bin" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let result = try FeedworkProcess.run(words, in: directory, launcher: ["/bin/bash", "-c", script, "bash"])
+        let result = try await FeedworkProcess.run(words, in: directory, launcher: ["/bin/bash", "-c", script, "bash"])
         #expect(result.status == 0, "\(result.stderr)")
         return (result.stdout.split(separator: "\n").map(String.init), result.stderr)
     }
 
-    @Test func anEntityArgumentOffersTheEntitiesOfTheConfigGivenWithC() throws {
-        #expect(try complete(["export", "-c", "other.yaml", "pr"]).offered == ["product"])
+    @Test func anEntityArgumentOffersTheEntitiesOfTheConfigGivenWithC() async throws {
+        await #expect(try complete(["export", "-c", "other.yaml", "pr"]).offered == ["product"])
     }
 
-    @Test func feedOptionsOfferTheConfigsFeeds() throws {
-        #expect(try complete(["run", "-c", "other.yaml", "--feed", ""]).offered.sorted() == ["fruit-uk", "shop"])
+    @Test func feedOptionsOfferTheConfigsFeeds() async throws {
+        await #expect(
+            try complete(["run", "-c", "other.yaml", "--feed", ""]).offered.sorted() == ["fruit-uk", "shop"])
     }
 
-    @Test func aConfigThatDoesNotLoadOffersNoNamesAndPrintsNothing() throws {
+    @Test func aConfigThatDoesNotLoadOffersNoNamesAndPrintsNothing() async throws {
         try Data("feeds: [".utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let completion = try complete(["run", "--feed", ""])
+        let completion = try await complete(["run", "--feed", ""])
         #expect(completion.offered.filter { !$0.isEmpty }.isEmpty)
         #expect(completion.stderr.isEmpty)
     }

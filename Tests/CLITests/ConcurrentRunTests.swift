@@ -58,7 +58,7 @@ struct ConcurrentRunTests {
 
         /// A first, quick run so the store has rows, then every answer is slow.
         func prepare() async throws {
-            let first = try await FeedworkProcess.runOffPool(["run"], in: directory)
+            let first = try await FeedworkProcess.run(["run"], in: directory)
             #expect(first.status == 0, "\(first.stderr)")
             slowFlag()
         }
@@ -84,7 +84,7 @@ struct ConcurrentRunTests {
         let store = try SlowStore(delay: .seconds(60), driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
-        let second = try await FeedworkProcess.runOffPool(["run", "--wait", "200ms"], in: store.directory)
+        let second = try await FeedworkProcess.run(["run", "--wait", "200ms"], in: store.directory)
         #expect(second.status == 1)
         let busy = driver == .sqlite ? "store in use" : "feed busy: another pass of 'fruit'"
         #expect((second.stdout + second.stderr).contains(busy), "\(second.stdout)\(second.stderr)")
@@ -100,11 +100,11 @@ struct ConcurrentRunTests {
         let store = try SlowStore(driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
-        let second = try await FeedworkProcess.runOffPool(["run", "--json"], in: store.directory)
+        let second = try await FeedworkProcess.run(["run", "--json"], in: store.directory)
         while first.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         // The second run started only once the first had finished (the process may still have
         // been exiting when the second one was done, so its runs in the store tell the order).
-        let history = try await FeedworkProcess.runOffPool(["runs", "--json"], in: store.directory)
+        let history = try await FeedworkProcess.run(["runs", "--json"], in: store.directory)
         let runs = try #require(
             try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history.stderr)")
         #expect(runs.count == 3, "the preparing run, the slow first run, the second run")
@@ -126,8 +126,8 @@ struct ConcurrentRunTests {
         let store = try SlowStore(delay: .seconds(60), driver: driver)
         try await store.prepare()
         let first = try await store.startSlowRun()
-        let export = try await FeedworkProcess.runOffPool(["export", "fruit"], in: store.directory)
-        let list = try await FeedworkProcess.runOffPool(["list"], in: store.directory)
+        let export = try await FeedworkProcess.run(["export", "fruit"], in: store.directory)
+        let list = try await FeedworkProcess.run(["list"], in: store.directory)
         #expect(first.isRunning, "the readers ran while the run was writing")
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout.contains(#""type":"apple""#), "\(export.stdout)")

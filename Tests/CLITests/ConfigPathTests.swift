@@ -5,10 +5,10 @@ import Testing
 /// problem the user does not have.
 @Suite("Reliability: config paths that are not files")
 struct ConfigPathTests {
-    @Test func aConfigThatIsADeviceIsReportedAsADevice() throws {
+    @Test func aConfigThatIsADeviceIsReportedAsADevice() async throws {
         let directory = try FeedworkProcess.makeFolder("configpath")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try FeedworkProcess.run(["validate", "-c", "/dev/null"], in: directory)
+        let result = try await FeedworkProcess.run(["validate", "-c", "/dev/null"], in: directory)
         #expect(result.status == 2)
         #expect(
             result.stderr.contains("/dev/null:1:1: error: /dev/null is a device, not a config file"),

@@ -11,21 +11,21 @@ struct DidYouMeanTests {
         directory = try FeedworkProcess.makeFolder("spelling")
     }
 
-    func validate(_ feed: String) throws -> FeedworkProcess.Result {
+    func validate(_ feed: String) async throws -> FeedworkProcess.Result {
         try Data("feeds:\n\(feed)".utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        return try FeedworkProcess.run(["validate"], in: directory)
+        return try await FeedworkProcess.run(["validate"], in: directory)
     }
 
-    @Test func aCommonKeyMisspeltInAFeedIsSuggestedNotTheAdaptersOptions() throws {
-        let result = try validate("  - { name: f, adapter: fruit, url: data.json, retires: 2 }\n")
+    @Test func aCommonKeyMisspeltInAFeedIsSuggestedNotTheAdaptersOptions() async throws {
+        let result = try await validate("  - { name: f, adapter: fruit, url: data.json, retires: 2 }\n")
         #expect(result.status == 2)
         #expect(
             result.stderr.contains("unknown key 'retires' in feeds[0]; did you mean 'retries'?"), "\(result.stderr)")
         #expect(!result.stderr.contains("expected one of"))
     }
 
-    @Test func swappedLettersInARequiredOptionAreSuggested() throws {
-        let result = try validate(
+    @Test func swappedLettersInARequiredOptionAreSuggested() async throws {
+        let result = try await validate(
             """
               - name: items
                 adapter: json

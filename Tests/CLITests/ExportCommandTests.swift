@@ -25,10 +25,10 @@ struct ExportCommandTests {
     }
 
     /// Runs the fruit feed over `items` once.
-    func runFruit(_ items: [(String, Int)]) throws {
+    func runFruit(_ items: [(String, Int)]) async throws {
         try write("data.json", fruit(items))
         try write("feeds.yaml", "feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n")
-        let result = try FeedworkProcess.run(["run"], in: directory)
+        let result = try await FeedworkProcess.run(["run"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
@@ -38,51 +38,52 @@ struct ExportCommandTests {
         }
     }
 
-    @Test func exportsNDJSONToStandardOutputInTheDeclaredOrder() throws {
-        try runFruit([("pear", 80), ("apple", 149)])
-        let result = try FeedworkProcess.run(["export", "fruit"], in: directory)
+    @Test func exportsNDJSONToStandardOutputInTheDeclaredOrder() async throws {
+        try await runFruit([("pear", 80), ("apple", 149)])
+        let result = try await FeedworkProcess.run(["export", "fruit"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try ndjson(result.stdout)
         #expect(rows.map { $0["type"] as? String } == ["apple", "pear"])
         #expect(rows.map { $0["price"] as? Int } == [149, 80])
     }
 
-    @Test func orderTakesADescendingFieldAsItsSeparateValue() throws {
-        try runFruit([("pear", 80), ("apple", 149), ("fig", 80)])
-        let result = try FeedworkProcess.run(
+    @Test func orderTakesADescendingFieldAsItsSeparateValue() async throws {
+        try await runFruit([("pear", 80), ("apple", 149), ("fig", 80)])
+        let result = try await FeedworkProcess.run(
             ["export", "fruit", "--order", "-price,type", "--columns", "type"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try ndjson(result.stdout).map { $0["type"] as? String } == ["apple", "fig", "pear"])
     }
 
-    @Test func whereWithAValueContainingAQuoteSelectsThatRow() throws {
-        try runFruit([("o'neil \"pear\"", 80), ("apple", 149)])
-        let result = try FeedworkProcess.run(
+    @Test func whereWithAValueContainingAQuoteSelectsThatRow() async throws {
+        try await runFruit([("o'neil \"pear\"", 80), ("apple", 149)])
+        let result = try await FeedworkProcess.run(
             ["export", "fruit", "--where", #"type=o'neil "pear""#, "--columns", "type,price"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == #"{"type":"o'neil \"pear\"","price":80}"# + "\n")
     }
 
-    @Test func csvToAFileParsesBackWithPython() throws {
-        try runFruit([("kiwi, gold", 50), ("apple", 149)])
-        let result = try FeedworkProcess.run(
+    @Test func csvToAFileParsesBackWithPython() async throws {
+        try await runFruit([("kiwi, gold", 50), ("apple", 149)])
+        let result = try await FeedworkProcess.run(
             ["export", "fruit", "--format", "csv", "--output", "fruit.csv", "--columns", "type,price,_feed"],
             in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: directory.appendingPathComponent("fruit.csv"), encoding: .utf8)
-        #expect(
+        await #expect(
             try CSVReader.parse(text) == [
                 ["type", "price", "_feed"], ["apple", "149", "fruit"], ["kiwi, gold", "50", "fruit"],
             ])
     }
 
-    @Test func changedSinceAfterAPassThatChangedOneRowExportsExactlyThatRow() throws {
-        try runFruit([("apple", 149), ("pear", 80), ("plum", 30)])
+    @Test func changedSinceAfterAPassThatChangedOneRowExportsExactlyThatRow() async throws {
+        try await runFruit([("apple", 149), ("pear", 80), ("plum", 30)])
         try write("data.json", fruit([("apple", 149), ("pear", 95), ("plum", 30)]))
-        let second = try FeedworkProcess.run(["run", "--json"], in: directory)
+        let second = try await FeedworkProcess.run(["run", "--json"], in: directory)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
         let run = try #require(((report["feeds"] as? [[String: Any]])?.first?["run"] as? Int))
-        let result = try FeedworkProcess.run(["export", "fruit", "--changed-since", String(run - 1)], in: directory)
+        let result = try await FeedworkProcess.run(
+            ["export", "fruit", "--changed-since", String(run - 1)], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try ndjson(result.stdout)
         #expect(rows.count == 1)
@@ -90,16 +91,16 @@ struct ExportCommandTests {
         #expect(rows.first?["price"] as? Int == 95)
     }
 
-    @Test func anUnknownEntityExitsTwoListingTheEntities() throws {
-        try runFruit([("apple", 149)])
-        let result = try FeedworkProcess.run(["export", "frut"], in: directory)
+    @Test func anUnknownEntityExitsTwoListingTheEntities() async throws {
+        try await runFruit([("apple", 149)])
+        let result = try await FeedworkProcess.run(["export", "frut"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("no entity 'frut' in the store; entities: fruit"))
     }
 
-    @Test func anUnknownFieldExitsTwoAndLeavesNoFile() throws {
-        try runFruit([("apple", 149)])
-        let result = try FeedworkProcess.run(
+    @Test func anUnknownFieldExitsTwoAndLeavesNoFile() async throws {
+        try await runFruit([("apple", 149)])
+        let result = try await FeedworkProcess.run(
             ["export", "fruit", "--where", "colour=red", "--output", "out.json", "--format", "json"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("'fruit' has no field 'colour'; fields: type, price, currency, weight"))
@@ -107,9 +108,9 @@ struct ExportCommandTests {
         #expect(!files.contains { $0.hasPrefix("out.json") }, "\(files)")
     }
 
-    @Test func allWritesOneFilePerEntityAndAManifest() throws {
-        try runFruit([("apple", 149)])
-        let result = try FeedworkProcess.run(
+    @Test func allWritesOneFilePerEntityAndAManifest() async throws {
+        try await runFruit([("apple", 149)])
+        let result = try await FeedworkProcess.run(
             ["export", "--all", "--output-dir", "out", "--format", "json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let out = directory.appendingPathComponent("out")
@@ -119,23 +120,23 @@ struct ExportCommandTests {
         #expect((rows as? [[String: Any]])?.count == 1)
     }
 
-    @Test func optionsThatNeedOneEntityAreUsageErrorsWithAll() throws {
-        let result = try FeedworkProcess.run(
+    @Test func optionsThatNeedOneEntityAreUsageErrorsWithAll() async throws {
+        let result = try await FeedworkProcess.run(
             ["export", "--all", "--output-dir", "out", "--where", "a=b"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--where applies to one entity"))
     }
 
-    @Test func helpPrintsHelpOnlyAndSucceeds() throws {
-        let result = try FeedworkProcess.run(["export", "--help"], in: directory)
+    @Test func helpPrintsHelpOnlyAndSucceeds() async throws {
+        let result = try await FeedworkProcess.run(["export", "--help"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: feedwork export"))
         #expect(!result.stderr.contains("error"), "\(result.stderr)")
     }
 
-    @Test func aMissingStoreIsAnErrorAndCreatesNothing() throws {
+    @Test func aMissingStoreIsAnErrorAndCreatesNothing() async throws {
         try write("feeds.yaml", "feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n")
-        let result = try FeedworkProcess.run(["export", "fruit"], in: directory)
+        let result = try await FeedworkProcess.run(["export", "fruit"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr.contains("no store at"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
@@ -144,7 +145,7 @@ struct ExportCommandTests {
 
 /// Python's csv module as an independent RFC 4180 reader.
 enum CSVReader {
-    static func parse(_ text: String) throws -> [[String]] {
+    static func parse(_ text: String) async throws -> [[String]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -158,8 +159,8 @@ enum CSVReader {
         try process.spawn()
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readAllRetryingInterrupts()
-        process.waitUntilExit()
+        let data = await OwnThread.run { output.fileHandleForReading.readAllRetryingInterrupts() }
+        await process.exited()
         return try JSONSerialization.jsonObject(with: data) as? [[String]] ?? []
     }
 }

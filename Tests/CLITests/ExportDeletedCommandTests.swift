@@ -23,20 +23,20 @@ struct ExportDeletedCommandTests {
     }
 
     /// Runs the feed over items with these ids (each with one tag) and returns the run id.
-    func run(_ ids: [Int]) throws -> Int {
+    func run(_ ids: [Int]) async throws -> Int {
         let items = ids.map { #"{"id":\#($0),"name":"item \#($0)","tags":["t\#($0)"]}"# }
         try Data("[\(items.joined(separator: ","))]".utf8).write(to: directory.appendingPathComponent("items.json"))
-        let result = try FeedworkProcess.run(["run", "--json"], in: directory)
+        let result = try await FeedworkProcess.run(["run", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let feeds = report?["feeds"] as? [[String: Any]] ?? []
         return try #require(feeds.first?["run"] as? Int)
     }
 
-    @Test func theDeletedRowsFollowTheChangedOnesWithTheirTypedKey() throws {
-        let first = try run([1, 2, 3])
-        let second = try run([1, 3, 4])
-        let result = try FeedworkProcess.run(
+    @Test func theDeletedRowsFollowTheChangedOnesWithTheirTypedKey() async throws {
+        let first = try await run([1, 2, 3])
+        let second = try await run([1, 3, 4])
+        let result = try await FeedworkProcess.run(
             ["export", "item", "--changed-since", String(first), "--include-deleted"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
@@ -47,10 +47,10 @@ struct ExportDeletedCommandTests {
                 """)
     }
 
-    @Test func exportAllWritesTheDeletedRowsOfEachTableAndCountsThemInTheManifest() throws {
-        let first = try run([1, 2, 3])
-        _ = try run([1])
-        let result = try FeedworkProcess.run(
+    @Test func exportAllWritesTheDeletedRowsOfEachTableAndCountsThemInTheManifest() async throws {
+        let first = try await run([1, 2, 3])
+        _ = try await run([1])
+        let result = try await FeedworkProcess.run(
             [
                 "export", "--all", "--output-dir", "out", "--format", "csv", "--changed-since", String(first),
                 "--include-deleted",
@@ -68,10 +68,10 @@ struct ExportDeletedCommandTests {
         #expect(tags == "_feed,_key,_position,value,_deleted\r\nshop,2,,,true\r\nshop,3,,,true\r\n", "\(tags)")
     }
 
-    @Test func includeDeletedWithoutChangedSinceIsAUsageError() throws {
-        _ = try run([1])
+    @Test func includeDeletedWithoutChangedSinceIsAUsageError() async throws {
+        _ = try await run([1])
         for arguments in [["export", "item"], ["export", "--all", "--output-dir", "out"]] {
-            let result = try FeedworkProcess.run(arguments + ["--include-deleted"], in: directory)
+            let result = try await FeedworkProcess.run(arguments + ["--include-deleted"], in: directory)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.contains("--include-deleted needs --changed-since"), "\(result.stderr)")
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite("feedwork export --search")
 struct ExportSearchCommandTests {
     /// A folder holding the default feeds.yaml and the classified fixtures, its feed run once.
-    static func ranFolder() throws -> URL {
+    static func ranFolder() async throws -> URL {
         let directory = try FeedworkProcess.makeFolder("search")
         let fixtures = "Adapters/Classified/Fixtures"
         try FileManager.default.createDirectory(
@@ -16,7 +16,7 @@ struct ExportSearchCommandTests {
                 at: ClassifiedDefaultFeedTests.checkout.appendingPathComponent(file),
                 to: directory.appendingPathComponent(file))
         }
-        let run = try FeedworkProcess.run(["run", "--feed", "leboncoin", "-q"], in: directory)
+        let run = try await FeedworkProcess.run(["run", "--feed", "leboncoin", "-q"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         return directory
     }
@@ -34,10 +34,10 @@ struct ExportSearchCommandTests {
             }.compactMap { $0["id"] as? Int })
     }
 
-    @Test func aFrenchWordKeepsTheAdsHoldingItAndTheFiltersStillApply() throws {
-        let directory = try Self.ranFolder()
+    @Test func aFrenchWordKeepsTheAdsHoldingItAndTheFiltersStillApply() async throws {
+        let directory = try await Self.ranFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try FeedworkProcess.run(
+        let result = try await FeedworkProcess.run(
             ["export", "classified", "--search", "Maison", "--columns", "id,price"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\n").compactMap {
@@ -47,7 +47,7 @@ struct ExportSearchCommandTests {
         #expect(expected.count >= 3, "the fixture has ads with the word")
         #expect(Set(rows.compactMap { $0["id"] as? Int }) == expected)
         #expect(rows.count == expected.count)
-        let cheap = try FeedworkProcess.run(
+        let cheap = try await FeedworkProcess.run(
             [
                 "export", "classified", "--search", "maison", "--where", "price<2000", "--order", "price", "--columns",
                 "price",
@@ -58,14 +58,14 @@ struct ExportSearchCommandTests {
         #expect(!prices.isEmpty && prices.count < expected.count && prices == prices.sorted())
     }
 
-    @Test func anEntityWithoutSearchOrNoWordIsAUsageError() throws {
-        let directory = try Self.ranFolder()
+    @Test func anEntityWithoutSearchOrNoWordIsAUsageError() async throws {
+        let directory = try await Self.ranFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let category = try FeedworkProcess.run(["export", "category", "--search", "maison"], in: directory)
+        let category = try await FeedworkProcess.run(["export", "category", "--search", "maison"], in: directory)
         #expect(category.status == 2)
         #expect(category.stderr.contains("'category' has no full-text index"), "\(category.stderr)")
         #expect(category.stderr.contains("search: [title, description]"), "\(category.stderr)")
-        let punctuation = try FeedworkProcess.run(["export", "classified", "--search", "?!"], in: directory)
+        let punctuation = try await FeedworkProcess.run(["export", "classified", "--search", "?!"], in: directory)
         #expect(punctuation.status == 2)
         #expect(punctuation.stderr.contains("no word to search for"), "\(punctuation.stderr)")
     }

@@ -21,18 +21,6 @@ struct FeedworkProcess {
         return URL(fileURLWithPath: ".build/debug/feedwork")
     }
 
-    /// ``run(_:in:environment:)`` on a thread of its own, so that waiting for the process does not
-    /// hold one of the few cooperative threads the other tests run on.
-    static func runOffPool(_ arguments: [String], in directory: URL, environment: [String: String] = [:])
-        async throws -> Result
-    {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Swift.Result { try run(arguments, in: directory, environment: environment) })
-            }.start()
-        }
-    }
-
     /// `feedwork arguments...`, not started, in `directory` with `environment` added to a
     /// minimal one; `launcher` (a command and its arguments, such as `setpriv ...`) runs it.
     private static func makeProcess(
@@ -70,15 +58,30 @@ struct FeedworkProcess {
         /// Sends `signal` (such as `SIGINT`, as Ctrl-C does) to the process.
         func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-        /// Waits for the process to end; its output and exit status. Both pipes are read to
-        /// their end before waiting, so a large output cannot block the child.
-        func finish() -> Result {
-            let stdout = out.fileHandleForReading.readAllRetryingInterrupts()
-            let stderr = err.fileHandleForReading.readAllRetryingInterrupts()
-            process.waitUntilExit()
-            return Result(
-                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                stderr: String(decoding: stderr, as: UTF8.self))
+        /// Sends `signal` and lets the process end without waiting for it (for a `defer`, which
+        /// cannot wait): its output is read to the end and the process reaped on a thread of its own.
+        func stop(_ signal: Int32 = SIGTERM) {
+            send(signal)
+            let (process, out, err) = (process, out, err)
+            Thread {
+                _ = out.fileHandleForReading.readAllRetryingInterrupts()
+                _ = err.fileHandleForReading.readAllRetryingInterrupts()
+                process.waitUntilExit()
+            }.start()
+        }
+
+        /// Waits for the process to end, on a thread of its own (``OwnThread``); its output and
+        /// exit status. Both pipes are read to their end before waiting, so a large output
+        /// cannot block the child.
+        func finish() async -> Result {
+            await OwnThread.run {
+                let stdout = out.fileHandleForReading.readAllRetryingInterrupts()
+                let stderr = err.fileHandleForReading.readAllRetryingInterrupts()
+                process.waitUntilExit()
+                return Result(
+                    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                    stderr: String(decoding: stderr, as: UTF8.self))
+            }
         }
     }
 
@@ -103,10 +106,11 @@ struct FeedworkProcess {
         return folder
     }
 
-    /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one.
+    /// Runs `feedwork arguments...` in `directory` with `environment` added to a minimal one,
+    /// waiting for it on a thread of its own (``OwnThread``).
     static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], launcher: [String] = []
-    ) throws -> Result {
-        try startCollecting(arguments, in: directory, environment: environment, launcher: launcher).finish()
+    ) async throws -> Result {
+        try await startCollecting(arguments, in: directory, environment: environment, launcher: launcher).finish()
     }
 }

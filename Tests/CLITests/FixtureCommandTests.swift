@@ -48,11 +48,12 @@ struct FixtureCommandTests {
         }
     }
 
-    @Test func recordThenTestOfflineThenCatchAChangeThenUpdate() throws {
+    @Test func recordThenTestOfflineThenCatchAChangeThenUpdate() async throws {
         let server = try startServer()
         try writeConfig(url: server.url("/data.json"))
 
-        let recorded = try FeedworkProcess.run(["record", "shop"], in: directory, environment: ["FRUIT_KEY": secret])
+        let recorded = try await FeedworkProcess.run(
+            ["record", "shop"], in: directory, environment: ["FRUIT_KEY": secret])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(recorded.stdout.contains("Recorded 1 response(s) of feed shop"))
         server.stop()
@@ -68,7 +69,7 @@ struct FixtureCommandTests {
         let index = try String(contentsOf: suite.appendingPathComponent("responses.json"), encoding: .utf8)
         #expect(index.contains("/data.json?key=***"))
 
-        let replayed = try FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
+        let replayed = try await FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
         #expect(replayed.stdout.contains("PASS shop"))
         #expect(replayed.stdout.contains("1 passed, 0 failed"))
@@ -78,53 +79,55 @@ struct FixtureCommandTests {
         #expect(text.contains(#""_key":"apple","type":"apple","price":149"#))
         try Data(text.replacingOccurrences(of: #""price":149"#, with: #""price":150"#).utf8).write(to: expectedFile)
 
-        let changed = try FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
+        let changed = try await FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
         #expect(changed.status == 1)
         #expect(changed.stdout.contains(#"fruit key "apple" (feed shop): field price: expected 150, got 149"#))
         #expect(changed.stdout.contains("0 passed, 1 failed"))
 
-        let updated = try FeedworkProcess.run(["test", "--feed", "shop", "--update"], in: directory)
+        let updated = try await FeedworkProcess.run(["test", "--feed", "shop", "--update"], in: directory)
         #expect(updated.status == 0, "\(updated.stdout)")
         #expect(updated.stdout.contains("UPDATED shop"))
-        let again = try FeedworkProcess.run(["test"], in: directory)
+        let again = try await FeedworkProcess.run(["test"], in: directory)
         #expect(again.status == 0, "\(again.stdout)")
         #expect(again.stdout.contains("1 passed, 0 failed"))
     }
 
-    @Test func recordedRejectsAreExpectedToo() throws {
+    @Test func recordedRejectsAreExpectedToo() async throws {
         let server = try startServer()
         defer { server.stop() }
         try writeConfig(url: server.url("/data.json"))
-        let recorded = try FeedworkProcess.run(["record", "shop"], in: directory, environment: ["FRUIT_KEY": secret])
+        let recorded = try await FeedworkProcess.run(
+            ["record", "shop"], in: directory, environment: ["FRUIT_KEY": secret])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let rejects = try String(contentsOf: suite.appendingPathComponent("expected/_rejects.ndjson"), encoding: .utf8)
         #expect(rejects.contains(#""path":"$.fruit[2].price","reason":"price must not be negative, found -1""#))
     }
 
-    @Test func aRequestWithoutRecordingFailsNamingIt() throws {
+    @Test func aRequestWithoutRecordingFailsNamingIt() async throws {
         let server = try startServer()
         try writeConfig(url: server.url("/data.json"))
-        let recorded = try FeedworkProcess.run(["record", "shop"], in: directory, environment: ["FRUIT_KEY": secret])
+        let recorded = try await FeedworkProcess.run(
+            ["record", "shop"], in: directory, environment: ["FRUIT_KEY": secret])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         server.stop()
         try writeConfig(url: server.url("/other.json"))
-        let result = try FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
+        let result = try await FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout.contains("no recorded response for GET \(server.url("/other.json"))?key=***"))
     }
 
-    @Test func aFeedWithoutFixturesIsAUsageError() throws {
+    @Test func aFeedWithoutFixturesIsAUsageError() async throws {
         try Data("feeds:\n  - { name: shop, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
+        let result = try await FeedworkProcess.run(["test", "--feed", "shop"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("feed 'shop' has no fixtures: folder; record one with `feedwork record shop`"))
     }
 
-    @Test func theBuiltInSuitesOfAnAdapterPass() throws {
+    @Test func theBuiltInSuitesOfAnAdapterPass() async throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }  // Tests/CLITests/FixtureCommandTests.swift
-        let result = try FeedworkProcess.run(["test", "fruit", "--fixtures-root", root.path], in: directory)
+        let result = try await FeedworkProcess.run(["test", "fruit", "--fixtures-root", root.path], in: directory)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("PASS Fruit/bbc-fruit"))
         #expect(!result.stdout.contains("Currency"))

@@ -5,7 +5,15 @@ import Foundation
 enum HTTPGet {
     /// The status and body (as sent) of a GET of `url` with `headers` (`Name: value`), or
     /// status 0 when nothing answered within `seconds`.
-    static func get(_ url: String, headers: [String] = [], seconds: Int = 10) throws -> (status: Int, body: String) {
+    static func get(_ url: String, headers: [String] = [], seconds: Int = 10) async throws -> (
+        status: Int, body: String
+    ) {
+        try await OwnThread.run { try blockingGet(url, headers: headers, seconds: seconds) }
+    }
+
+    private static func blockingGet(_ url: String, headers: [String], seconds: Int) throws -> (
+        status: Int, body: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments =
@@ -21,12 +29,12 @@ enum HTTPGet {
     }
 
     /// Polls `url` every 100 ms for up to 60 s until it answers 200; the last answer.
-    static func waitForOK(_ url: String) throws -> (status: Int, body: String) {
+    static func waitForOK(_ url: String) async throws -> (status: Int, body: String) {
         let deadline = Date().addingTimeInterval(60)
-        var answer = try get(url)
+        var answer = try await get(url)
         while answer.status != 200, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            answer = try get(url)
+            try await Task.sleep(for: .milliseconds(100))
+            answer = try await get(url)
         }
         return answer
     }

@@ -32,19 +32,19 @@ struct HelpExampleTests {
             .map { $0.components(separatedBy: " | ")[0].trimmingCharacters(in: .whitespaces) }
     }()
 
-    @Test func theHelpAndTheREADMEHaveExamples() {
+    @Test func theHelpAndTheREADMEHaveExamples() async {
         #expect(Self.examples.count >= 20)
         #expect(Self.readmeExamples.count >= 15)
     }
 
     @Test(arguments: examples)
-    func theHelpExampleParses(_ line: String) throws {
+    func theHelpExampleParses(_ line: String) async throws {
         let arguments = Array(try Self.shellWords(line).dropFirst())
         try Self.expectParses(arguments, line)
     }
 
     @Test(arguments: readmeExamples)
-    func theREADMEExampleParses(_ line: String) throws {
+    func theREADMEExampleParses(_ line: String) async throws {
         let arguments = Array(try Self.shellWords(line).dropFirst())
         try Self.expectParses(arguments, line)
     }

@@ -15,7 +15,7 @@ struct HistoryCommandTests {
 
     /// Two passes of a fruit feed whose URL holds a secret: the first rejects one fruit of
     /// four, the second (whose server serves no kiwi) rejects none.
-    func twoRuns() throws -> LoopbackServer {
+    func twoRuns() async throws -> LoopbackServer {
         let secret = secret
         let server = try LoopbackServer { request in
             guard request.query("key") == secret else { return .status(401) }
@@ -33,7 +33,7 @@ struct HistoryCommandTests {
                   - { name: other, adapter: fruit, url: missing.json }
                 """
             try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-            let run = try FeedworkProcess.run(["run"], in: directory, environment: ["FRUIT_KEY": secret])
+            let run = try await FeedworkProcess.run(["run"], in: directory, environment: ["FRUIT_KEY": secret])
             #expect(run.status == 1, "the feed 'other' fails: \(run.stdout)")
         }
         return server
@@ -43,10 +43,10 @@ struct HistoryCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 
-    @Test func runsListsEachPassNewestFirstWithoutNeedingTheSecret() throws {
-        let server = try twoRuns()
+    @Test func runsListsEachPassNewestFirstWithoutNeedingTheSecret() async throws {
+        let server = try await twoRuns()
         defer { server.stop() }
-        let result = try FeedworkProcess.run(["runs"], in: directory)
+        let result = try await FeedworkProcess.run(["runs"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("run  feed   status") == true, "\(result.stdout)")
@@ -55,10 +55,10 @@ struct HistoryCommandTests {
         #expect(result.stdout.contains("run 4 (other): error: "), "\(result.stdout)")
     }
 
-    @Test func runsFiltersByFeedAndLimitsAndPrintsJSON() throws {
-        let server = try twoRuns()
+    @Test func runsFiltersByFeedAndLimitsAndPrintsJSON() async throws {
+        let server = try await twoRuns()
         defer { server.stop() }
-        let result = try FeedworkProcess.run(["runs", "--feed", "shop", "--limit", "1", "--json"], in: directory)
+        let result = try await FeedworkProcess.run(["runs", "--feed", "shop", "--limit", "1", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let runs = try json(result.stdout)
         #expect(runs.count == 1)
@@ -73,10 +73,10 @@ struct HistoryCommandTests {
         #expect(run["started_at"] is String)
     }
 
-    @Test func rejectsShowTheReasonPathURLAndPageWithoutTheSecret() throws {
-        let server = try twoRuns()
+    @Test func rejectsShowTheReasonPathURLAndPageWithoutTheSecret() async throws {
+        let server = try await twoRuns()
         defer { server.stop() }
-        let table = try FeedworkProcess.run(["rejects"], in: directory)
+        let table = try await FeedworkProcess.run(["rejects"], in: directory)
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.hasPrefix("run  feed  entity  reason"), "\(table.stdout)")
         let row = try #require(table.stdout.split(separator: "\n").dropFirst(2).first.map(String.init))
@@ -84,7 +84,7 @@ struct HistoryCommandTests {
         #expect(row.contains("/first?key=***     1  {\"type\":\"kiwi\""), "\(row)")
         #expect(!table.stdout.contains(secret))
 
-        let json = try FeedworkProcess.run(["rejects", "--feed", "shop", "--run", "1", "--json"], in: directory)
+        let json = try await FeedworkProcess.run(["rejects", "--feed", "shop", "--run", "1", "--json"], in: directory)
         #expect(json.status == 0, "\(json.stderr)")
         let rejects = try self.json(json.stdout)
         #expect(rejects.count == 1)
@@ -96,23 +96,23 @@ struct HistoryCommandTests {
         #expect(reject["page"] as? Int == 1)
         #expect(reject["raw"] as? String == #"{"type":"kiwi","price":-1,"weight":200}"#)
 
-        let otherRun = try FeedworkProcess.run(["rejects", "--run", "3", "--json"], in: directory)
+        let otherRun = try await FeedworkProcess.run(["rejects", "--run", "3", "--json"], in: directory)
         #expect(try self.json(otherRun.stdout).isEmpty)
     }
 
-    @Test func withoutAStoreBothAreAnErrorAndCreateNone() throws {
+    @Test func withoutAStoreBothAreAnErrorAndCreateNone() async throws {
         try Data("feeds:\n  - { name: shop, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
         for command in ["runs", "rejects"] {
-            let result = try FeedworkProcess.run([command], in: directory)
+            let result = try await FeedworkProcess.run([command], in: directory)
             #expect(result.status == 1, "\(command)")
             #expect(result.stderr.contains("error: no store at "), "\(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
     }
 
-    @Test func aLimitBelowOneIsAUsageError() throws {
-        let result = try FeedworkProcess.run(["runs", "--limit", "0"], in: directory)
+    @Test func aLimitBelowOneIsAUsageError() async throws {
+        let result = try await FeedworkProcess.run(["runs", "--limit", "0"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--limit must be 1 or more"))
     }

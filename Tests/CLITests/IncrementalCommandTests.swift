@@ -43,19 +43,19 @@ struct IncrementalCommandTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func listShowsTheCursorAndAFullRefreshSendsTheStartAgain() throws {
+    @Test func listShowsTheCursorAndAFullRefreshSendsTheStartAgain() async throws {
         let sent = SentValues()
         let server = try Self.server(sent: sent)
         defer { server.stop() }
         try writeConfig(url: server.url("/events"))
-        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
-        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
-        let list = try FeedworkProcess.run(["list"], in: directory)
+        #expect(try await FeedworkProcess.run(["run"], in: directory).status == 0)
+        #expect(try await FeedworkProcess.run(["run"], in: directory).status == 0)
+        let list = try await FeedworkProcess.run(["list"], in: directory)
         #expect(list.stdout.contains("cursor"), "\(list.stdout)")
         #expect(list.stdout.contains("2026-03-02T00:00:00Z"), "\(list.stdout)")
-        let listJSON = try FeedworkProcess.run(["list", "--json"], in: directory)
+        let listJSON = try await FeedworkProcess.run(["list", "--json"], in: directory)
         #expect(listJSON.stdout.contains(#""cursor" : "2026-03-02T00:00:00Z""#), "\(listJSON.stdout)")
-        let full = try FeedworkProcess.run(["run", "--full-refresh", "--json"], in: directory)
+        let full = try await FeedworkProcess.run(["run", "--full-refresh", "--json"], in: directory)
         #expect(full.status == 0, "\(full.stderr)")
         #expect(full.stdout.contains(#""unchanged" : 2"#), "\(full.stdout)")
         #expect(

@@ -28,27 +28,27 @@ struct InitCommandTests {
         }
     }
 
-    @Test func aConfigGuessedFromAServedSampleRunsAndLoadsEveryPage() throws {
+    @Test func aConfigGuessedFromAServedSampleRunsAndLoadsEveryPage() async throws {
         let server = try Self.ordersServer()
-        let initialized = try FeedworkProcess.run(
+        let initialized = try await FeedworkProcess.run(
             ["init", "--from", server.url("/orders"), "--name", "orders"], in: directory)
         #expect(initialized.status == 0, "\(initialized.stderr)")
         #expect(initialized.stderr.contains("feed 'orders' (entity order, 5 field(s), key orderId)"))
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        let exported = try FeedworkProcess.run(
+        let exported = try await FeedworkProcess.run(
             ["export", "order", "--order", "-orderId", "--limit", "1"], in: directory)
         #expect(
             exported.stdout
                 == #"{"orderId":23,"total":"23.25","paid":true,"placed_at":"2024-05-03T10:00:00Z","_extra":null}"#
                 + "\n")
-        let count = try FeedworkProcess.run(["export", "order", "--format", "csv"], in: directory)
+        let count = try await FeedworkProcess.run(["export", "order", "--format", "csv"], in: directory)
         #expect(count.stdout.split(separator: "\r\n").count == 1 + 6)
     }
 
-    @Test func theGuessesAreWrittenAsCommentedYAML() throws {
+    @Test func theGuessesAreWrittenAsCommentedYAML() async throws {
         let server = try Self.ordersServer()
-        let result = try FeedworkProcess.run(["init", "--from", server.url("/orders"), "--print"], in: directory)
+        let result = try await FeedworkProcess.run(["init", "--from", server.url("/orders"), "--print"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains("records: $.result.orders   # guessed: the largest list of objects (3 in the sample)"))
@@ -60,10 +60,10 @@ struct InitCommandTests {
         #expect(!FileManager.default.fileExists(atPath: configPath))
     }
 
-    @Test func withoutASampleTheConfigHasNoFeedsAndValidates() throws {
-        let result = try FeedworkProcess.run(["init"], in: directory)
+    @Test func withoutASampleTheConfigHasNoFeedsAndValidates() async throws {
+        let result = try await FeedworkProcess.run(["init"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
-        let validated = try FeedworkProcess.run(["validate"], in: directory)
+        let validated = try await FeedworkProcess.run(["validate"], in: directory)
         #expect(validated.status == 0, "\(validated.stderr)")
         #expect(validated.stdout.contains("0 feed(s)"))
     }
@@ -96,8 +96,8 @@ struct InitCommandTests {
         return lines.joined(separator: "\n")
     }
 
-    @Test func everyCommentedExampleValidatesOnceUncommented() throws {
-        let result = try FeedworkProcess.run(["init"], in: directory)
+    @Test func everyCommentedExampleValidatesOnceUncommented() async throws {
+        let result = try await FeedworkProcess.run(["init"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: configPath, encoding: .utf8)
         let blocks = Self.commentedExamples(in: text)
@@ -105,29 +105,29 @@ struct InitCommandTests {
         for numbers in blocks + [blocks.flatMap { $0 }] {
             let uncommented = Self.uncommenting(numbers, in: text)
             try Data(uncommented.utf8).write(to: URL(fileURLWithPath: configPath))
-            let validated = try FeedworkProcess.run(["validate"], in: directory)
+            let validated = try await FeedworkProcess.run(["validate"], in: directory)
             #expect(validated.status == 0, "\(uncommented)\n\(validated.stdout)\(validated.stderr)")
         }
     }
 
-    @Test func anExistingConfigIsNotReplacedWithoutForce() throws {
+    @Test func anExistingConfigIsNotReplacedWithoutForce() async throws {
         try Data("feeds: []\n# mine\n".utf8).write(to: URL(fileURLWithPath: configPath))
-        let result = try FeedworkProcess.run(["init"], in: directory)
+        let result = try await FeedworkProcess.run(["init"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("feeds.yaml exists; use --force"))
         #expect(try String(contentsOfFile: configPath, encoding: .utf8) == "feeds: []\n# mine\n")
     }
 
-    @Test func aSampleWithoutAListOfObjectsWritesNothing() throws {
+    @Test func aSampleWithoutAListOfObjectsWritesNothing() async throws {
         try Data(#"{"total": 3, "names": ["a", "b"]}"#.utf8).write(to: directory.appendingPathComponent("s.json"))
-        let result = try FeedworkProcess.run(["init", "--from", "s.json"], in: directory)
+        let result = try await FeedworkProcess.run(["init", "--from", "s.json"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr.contains("s.json holds no list of objects"))
         #expect(!FileManager.default.fileExists(atPath: configPath))
     }
 
-    @Test func aCommandWithoutAConfigSaysHowToWriteOne() throws {
-        let result = try FeedworkProcess.run(["list"], in: directory)
+    @Test func aCommandWithoutAConfigSaysHowToWriteOne() async throws {
+        let result = try await FeedworkProcess.run(["list"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("feeds.yaml:1:1: error: no config file here; write one with `feedwork init`"))
     }

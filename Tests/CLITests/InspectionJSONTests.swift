@@ -17,23 +17,23 @@ struct InspectionJSONTests {
         try Data(text.utf8).write(to: directory.appendingPathComponent(name))
     }
 
-    func json(_ arguments: [String], status: Int32 = 0) throws -> Any {
-        let result = try FeedworkProcess.run(arguments, in: directory)
+    func json(_ arguments: [String], status: Int32 = 0) async throws -> Any {
+        let result = try await FeedworkProcess.run(arguments, in: directory)
         #expect(result.status == status, "\(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
 
-    @Test func validateReportsAValidConfigWithItsCounts() throws {
-        let report = try #require(try json(["validate", "--json"]) as? [String: Any])
+    @Test func validateReportsAValidConfigWithItsCounts() async throws {
+        let report = try await #require(try json(["validate", "--json"]) as? [String: Any])
         #expect(report["valid"] as? Bool == true)
         #expect(report["feeds"] as? Int == 1)
         #expect(report["enabled"] as? Int == 1)
         #expect((report["problems"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func validateReportsEveryProblemWithItsPlaceAndExitsTwo() throws {
+    @Test func validateReportsEveryProblemWithItsPlaceAndExitsTwo() async throws {
         try write("feeds.yaml", "defaults:\n  retires: 3\nfeeds:\n  - { name: fruit, adapter: fruit }\n")
-        let report = try #require(try json(["validate", "--json"], status: 2) as? [String: Any])
+        let report = try await #require(try json(["validate", "--json"], status: 2) as? [String: Any])
         #expect(report["valid"] as? Bool == false)
         #expect(report.keys.contains("store") && report["store"] is NSNull)
         let problems = try #require(report["problems"] as? [[String: Any]])
@@ -43,8 +43,8 @@ struct InspectionJSONTests {
         #expect((problems.first?["message"] as? String)?.contains("did you mean 'retries'") == true)
     }
 
-    @Test func adaptersListOptionsWithRequirementAndEntitiesWithColumns() throws {
-        let adapters = try #require(try json(["adapters", "--json"]) as? [[String: Any]])
+    @Test func adaptersListOptionsWithRequirementAndEntitiesWithColumns() async throws {
+        let adapters = try await #require(try json(["adapters", "--json"]) as? [[String: Any]])
         let fruit = try #require(adapters.first { $0["name"] as? String == "fruit" })
         let url = try #require((fruit["options"] as? [[String: Any]])?.first { $0["name"] as? String == "url" })
         #expect(url["required"] as? Bool == true)
@@ -56,13 +56,13 @@ struct InspectionJSONTests {
         #expect((json["entities"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func listShowsNullsBeforeTheFirstRunAndRowCountsAfter() throws {
-        let before = try #require((try json(["list", "--json"]) as? [[String: Any]])?.first)
+    @Test func listShowsNullsBeforeTheFirstRunAndRowCountsAfter() async throws {
+        let before = try await #require((try json(["list", "--json"]) as? [[String: Any]])?.first)
         #expect(before["feed"] as? String == "fruit")
         #expect(before["last_run"] is NSNull)
         #expect(before["status"] is NSNull)
-        _ = try FeedworkProcess.run(["run"], in: directory)
-        let after = try #require((try json(["list", "--json"]) as? [[String: Any]])?.first)
+        _ = try await FeedworkProcess.run(["run"], in: directory)
+        let after = try await #require((try json(["list", "--json"]) as? [[String: Any]])?.first)
         #expect(after["status"] as? String == "ok")
         #expect(after["rows"] as? [String: Int] == ["fruit": 1])
     }

@@ -25,14 +25,14 @@ struct InterruptTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func theFeedInProgressRollsBackAndIsRecordedInterruptedAtOnce() throws {
+    @Test func theFeedInProgressRollsBackAndIsRecordedInterruptedAtOnce() async throws {
         let server = try PagedItemsFeed.slowServer(delay: .seconds(5))
         try writeConfig(slowURL: server.url("/items"))
         let running = try FeedworkProcess.startCollecting(["run"], in: directory)
-        try server.waitForRequests(2)
+        try await server.waitForRequests(2)
         let interruptedAt = Date()
         running.send(SIGINT)
-        let result = running.finish()
+        let result = await running.finish()
         let stopped = Date().timeIntervalSince(interruptedAt)
 
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
@@ -42,12 +42,12 @@ struct InterruptTests {
         #expect(result.stderr.contains("interrupted: committed before the interrupt: quick"))
         #expect(result.stderr.contains("interrupted: not started: later"))
 
-        let runs = try FeedworkProcess.run(["runs", "--json"], in: directory)
+        let runs = try await FeedworkProcess.run(["runs", "--json"], in: directory)
         let statuses = try #require(
             try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]]
         ).map { "\($0["feed"] ?? "") \($0["status"] ?? "")" }
         #expect(statuses == ["slow interrupted", "quick ok"])
-        let items = try FeedworkProcess.run(["export", "item"], in: directory)
+        let items = try await FeedworkProcess.run(["export", "item"], in: directory)
         #expect(items.stdout.isEmpty, "the slow feed's first page was rolled back")
     }
 }

@@ -30,21 +30,21 @@ struct LoggingTests {
         return server
     }
 
-    func run(_ arguments: [String]) throws -> FeedworkProcess.Result {
-        try FeedworkProcess.run(["run"] + arguments, in: directory, environment: ["FRUIT_KEY": secret])
+    func run(_ arguments: [String]) async throws -> FeedworkProcess.Result {
+        try await FeedworkProcess.run(["run"] + arguments, in: directory, environment: ["FRUIT_KEY": secret])
     }
 
-    @Test func aRunLogsNothingByDefault() throws {
+    @Test func aRunLogsNothingByDefault() async throws {
         let server = try serve()
-        let result = try run([])
+        let result = try await run([])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         withExtendedLifetime(server) {}
     }
 
-    @Test func verboseLogsEachRequestWithItsStatusSizeAndTimeAndNoSecret() throws {
+    @Test func verboseLogsEachRequestWithItsStatusSizeAndTimeAndNoSecret() async throws {
         let server = try serve()
-        let result = try run(["-v"])
+        let result = try await run(["-v"])
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.stderr.split(separator: "\n").first { $0.contains(" -> 200, ") })
         #expect(line.contains("debug"))
@@ -53,9 +53,9 @@ struct LoggingTests {
         #expect(!result.stderr.contains(secret))
     }
 
-    @Test func aRetryIsLoggedAtInfoWithItsReason() throws {
+    @Test func aRetryIsLoggedAtInfoWithItsReason() async throws {
         let server = try serve(flaky: true)
-        let result = try run(["--log-level", "info"])
+        let result = try await run(["--log-level", "info"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("retry 1 of 3 in"))
         #expect(result.stderr.contains("after HTTP 503"))
@@ -63,16 +63,16 @@ struct LoggingTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func aCommandWithoutLoggingOptionsLogsNoRetries() throws {
+    @Test func aCommandWithoutLoggingOptionsLogsNoRetries() async throws {
         let server = try LoopbackServer { _ in .status(503) }
-        let result = try FeedworkProcess.run(["init", "--from", server.url("/items"), "--print"], in: directory)
+        let result = try await FeedworkProcess.run(["init", "--from", server.url("/items"), "--print"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").count == 1, "only the error: \(result.stderr)")
         #expect(result.stderr.hasPrefix("error: cannot read the sample: "))
         #expect(result.stderr.contains("HTTP 503 after 4 attempts"))
     }
 
-    @Test func verboseLogsTheRequestBodyAndAnErrorsResponseBodyWithNoSecret() throws {
+    @Test func verboseLogsTheRequestBodyAndAnErrorsResponseBodyWithNoSecret() async throws {
         let server = try LoopbackServer { request in
             .json(#"{"error":"bad query","echo":\#(request.bodyText)}"#, status: 400)
         }
@@ -88,7 +88,7 @@ struct LoggingTests {
                 fields: { id: int }
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try run(["-v"])
+        let result = try await run(["-v"])
         #expect(result.status != 0)
         #expect(
             result.stderr.contains(#"POST \#(server.url("/search")): request body (40 B): {"query":"w","token":"***"}"#)
@@ -99,8 +99,8 @@ struct LoggingTests {
         withExtendedLifetime(server) {}
     }
 
-    @Test func verboseAndQuietTogetherAreAUsageError() throws {
-        let result = try run(["-v", "-q"])
+    @Test func verboseAndQuietTogetherAreAUsageError() async throws {
+        let result = try await run(["-v", "-q"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("-v and -q contradict each other"))
     }

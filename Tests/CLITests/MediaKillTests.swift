@@ -33,7 +33,7 @@ struct MediaKillTests {
 
     /// Writes feeds.yaml (after `storeLines`) and runs `feedwork run`, killed once the listing
     /// and 11 images have been asked for: images are under way.
-    static func killWhileMirroring(in directory: URL, server: LoopbackServer, storeLines: String = "") throws {
+    static func killWhileMirroring(in directory: URL, server: LoopbackServer, storeLines: String = "") async throws {
         let yaml = """
             \(storeLines)feeds:
               - name: ads
@@ -47,15 +47,15 @@ struct MediaKillTests {
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let killed = try FeedworkProcess.startCollecting(["run"], in: directory)
-        try server.waitForRequests(12)
+        try await server.waitForRequests(12)
         killed.send(SIGKILL)
-        #expect(killed.finish().status != 0)
+        #expect(await killed.finish().status != 0)
     }
 
     @Test func noHalfImageAndNoReferenceToMissingBytes() async throws {
         let directory = try FeedworkProcess.makeFolder("media-kill")
         let server = try Self.server()
-        try Self.killWhileMirroring(in: directory, server: server)
+        try await Self.killWhileMirroring(in: directory, server: server)
 
         let store = try SQLiteStore(path: directory.appendingPathComponent("feeds.sqlite").path)
         #expect(try await store.query("PRAGMA integrity_check", arguments: []).first?.values.first == .text("ok"))
@@ -83,17 +83,18 @@ struct MediaKillTests {
         #expect(files.allSatisfy { $0 == "feeds.yaml" || $0.hasPrefix("feeds.sqlite") }, "\(files)")
 
         // The next run mirrors the rest.
-        let next = try FeedworkProcess.run(["run"], in: directory)
+        let next = try await FeedworkProcess.run(["run"], in: directory)
         #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
         #expect(try await store.query("SELECT count(*) AS n FROM _media", arguments: []).first?["n"] == .integer(40))
     }
 
-    @Test func onPostgreSQLTooNoURLPointsAtMissingBytes() throws {
+    @Test func onPostgreSQLTooNoURLPointsAtMissingBytes() async throws {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         let directory = try FeedworkProcess.makeFolder("media-kill-postgres")
         let server = try Self.server()
-        try Self.killWhileMirroring(in: directory, server: server, storeLines: "store: \(url)\nschema: \(schema)\n")
+        try await Self.killWhileMirroring(
+            in: directory, server: server, storeLines: "store: \(url)\nschema: \(schema)\n")
         func value(_ sql: String) throws -> String { try PostgresStoreCommandTests.psql(url, sql) }
         #expect(try value("SELECT count(*) FROM \(schema).ad") == "40")
         let dangling = """
@@ -107,7 +108,7 @@ struct MediaKillTests {
             "SELECT count(*) FROM \(schema)._media WHERE encode(sha256(bytes), 'hex') = hash AND length(bytes) = size"
         #expect(try value(whole) == String(stored))
 
-        let next = try FeedworkProcess.run(["run"], in: directory)
+        let next = try await FeedworkProcess.run(["run"], in: directory)
         #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
         #expect(try value("SELECT count(*) FROM \(schema)._media") == "40")
     }

@@ -56,7 +56,7 @@ struct MediaOAuth2CommandTests {
             "CLIENT_SECRET": server.settings.clientSecret, "REFRESH_TOKEN": server.settings.refreshToken,
         ]
 
-        let first = try await FeedworkProcess.runOffPool(["run", "--json"], in: directory, environment: environment)
+        let first = try await FeedworkProcess.run(["run", "--json"], in: directory, environment: environment)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
         let feed = (report?["feeds"] as? [[String: Any]])?.first
@@ -68,7 +68,7 @@ struct MediaOAuth2CommandTests {
 
         // The next process reads the renewed token: no token request, and no refresh token the
         // endpoint already took back is ever sent.
-        let second = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment)
+        let second = try await FeedworkProcess.run(["run"], in: directory, environment: environment)
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         #expect(server.refused.isEmpty, "\(server.refused)")
         #expect(server.tokenRequests.count == 2)

@@ -27,8 +27,8 @@ struct MoneyCurrencyTests {
         (columns as? [[String: Any]])?.first { $0["name"] as? String == name }
     }
 
-    @Test func schemaGivesTheCurrencyOfAMoneyColumnAndNullForOthers() throws {
-        let result = try FeedworkProcess.run(["schema", "item", "--json"], in: directory)
+    @Test func schemaGivesTheCurrencyOfAMoneyColumnAndNullForOthers() async throws {
+        let result = try await FeedworkProcess.run(["schema", "item", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let entity = try #require(
             (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
@@ -36,9 +36,9 @@ struct MoneyCurrencyTests {
         #expect(column("id", in: entity["columns"])?["currency"] is NSNull)
     }
 
-    @Test func theExportManifestGivesTheCurrency() throws {
-        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
-        let export = try FeedworkProcess.run(["export", "--all", "--output-dir", "out"], in: directory)
+    @Test func theExportManifestGivesTheCurrency() async throws {
+        #expect(try await FeedworkProcess.run(["run"], in: directory).status == 0)
+        let export = try await FeedworkProcess.run(["export", "--all", "--output-dir", "out"], in: directory)
         #expect(export.status == 0, "\(export.stderr)")
         let manifest = try #require(
             try JSONSerialization.jsonObject(

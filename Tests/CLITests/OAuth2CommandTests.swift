@@ -48,7 +48,7 @@ struct OAuth2CommandTests {
         defer { server.stop() }
         try writeConfig(server, type: "oauth2_client_credentials")
         for _ in 0..<2 {
-            let run = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment(server))
+            let run = try await FeedworkProcess.run(["run"], in: directory, environment: environment(server))
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         }
         #expect(server.tokenRequests.count == 1, "the second process read the token from _state")
@@ -61,7 +61,7 @@ struct OAuth2CommandTests {
         defer { server.stop() }
         try writeConfig(server, type: "oauth2_refresh_token")
         for _ in 0..<3 {
-            let run = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment(server))
+            let run = try await FeedworkProcess.run(["run"], in: directory, environment: environment(server))
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             server.expireAccessTokens()
         }
@@ -71,7 +71,7 @@ struct OAuth2CommandTests {
         #expect(server.refreshUses.count == 3 && server.refreshUses.values.allSatisfy { $0 == 1 })
         #expect(server.refreshUses[server.settings.refreshToken] == 1)
         // A full refresh ignores cursors and summaries, not the credentials.
-        let full = try await FeedworkProcess.runOffPool(
+        let full = try await FeedworkProcess.run(
             ["run", "--full-refresh"], in: directory, environment: environment(server))
         #expect(full.status == 0, "\(full.stdout)\(full.stderr)")
         #expect(server.refused.isEmpty, "\(server.refused)")
@@ -87,12 +87,12 @@ struct OAuth2CommandTests {
         }
         defer { server.stop() }
         try writeConfig(server, type: "oauth2_refresh_token")
-        let failed = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment(server))
+        let failed = try await FeedworkProcess.run(["run"], in: directory, environment: environment(server))
         #expect(failed.status != 0, "the API failed the pass: \(failed.stdout)\(failed.stderr)")
         #expect(server.tokenRequests.count == 1, "the seed was exchanged (and rotated) before the failure")
         failing.withLock { $0 = false }
         server.expireAccessTokens()
-        let next = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment(server))
+        let next = try await FeedworkProcess.run(["run"], in: directory, environment: environment(server))
         #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
         #expect(server.refused.isEmpty, "the seed, revoked by the rotation, was sent again: \(server.refused)")
         #expect(server.tokenRequests.count == 2)
@@ -115,7 +115,7 @@ struct OAuth2CommandTests {
         try writeConfig(server, type: "oauth2_refresh_token")
         var outputs: [String] = []
         for arguments in [["run", "--log-level", "debug"], ["run", "--log-level", "debug", "--json"]] {
-            let run = try await FeedworkProcess.runOffPool(arguments, in: directory, environment: environment(server))
+            let run = try await FeedworkProcess.run(arguments, in: directory, environment: environment(server))
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             outputs += [run.stdout, run.stderr]
             server.expireAccessTokens()
@@ -123,18 +123,18 @@ struct OAuth2CommandTests {
         // `record` runs on a store of its own, which has no rotated refresh token: it records the
         // feed with client credentials.
         try writeConfig(server, type: "oauth2_client_credentials")
-        let recorded = try await FeedworkProcess.runOffPool(
+        let recorded = try await FeedworkProcess.run(
             ["record", "orders", "--log-level", "debug"], in: directory, environment: environment(server))
         #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
         outputs += [recorded.stdout, recorded.stderr]
         for arguments in [["list"], ["export", "--all", "--output-dir", "out", "--include-meta"], ["history"]] {
-            let result = try await FeedworkProcess.runOffPool(
+            let result = try await FeedworkProcess.run(
                 arguments, in: directory, environment: environment(server))
             outputs += [result.stdout, result.stderr]
         }
         // The recording replays with its placeholder token, offline and without the secrets.
         server.stop()
-        let replayed = try await FeedworkProcess.runOffPool(["test", "--feed", "orders"], in: directory)
+        let replayed = try await FeedworkProcess.run(["test", "--feed", "orders"], in: directory)
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
         outputs += [replayed.stdout, replayed.stderr]
 

@@ -47,7 +47,7 @@ struct PostgresExportDeletedTests {
     /// Runs the same three passes into SQLite (`sqlite.yaml`) and into a new PostgreSQL schema
     /// (`postgres.yaml`): rows 2 and 4 deleted by the second, row 2 delivered again and row 3
     /// deleted by the third. Returns the schema, for dropping, or `nil` without a server.
-    func runPassesIntoBothStores() throws -> (url: String, schema: String)? {
+    func runPassesIntoBothStores() async throws -> (url: String, schema: String)? {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return nil }
         try Data(Self.config(store: "store: feeds.sqlite").utf8).write(
             to: directory.appendingPathComponent("sqlite.yaml"))
@@ -56,7 +56,7 @@ struct PostgresExportDeletedTests {
         for ids in [[1, 2, 3, 4], [1, 3, 5], [1, 2, 5]] {
             try Self.items(ids).write(to: directory.appendingPathComponent("items.json"))
             for config in ["sqlite.yaml", "postgres.yaml"] {
-                let result = try FeedworkProcess.run(["run", "-c", config], in: directory)
+                let result = try await FeedworkProcess.run(["run", "-c", config], in: directory)
                 #expect(result.status == 0, "\(config): \(result.stderr)\(result.stdout)")
             }
         }
@@ -64,42 +64,42 @@ struct PostgresExportDeletedTests {
     }
 
     /// The export of `arguments` from each store: SQLite's, then PostgreSQL's.
-    func exportFromBoth(_ arguments: [String]) throws -> (sqlite: String, postgres: String) {
-        let sqlite = try FeedworkProcess.run(["export"] + arguments + ["-c", "sqlite.yaml"], in: directory)
-        let postgres = try FeedworkProcess.run(["export"] + arguments + ["-c", "postgres.yaml"], in: directory)
+    func exportFromBoth(_ arguments: [String]) async throws -> (sqlite: String, postgres: String) {
+        let sqlite = try await FeedworkProcess.run(["export"] + arguments + ["-c", "sqlite.yaml"], in: directory)
+        let postgres = try await FeedworkProcess.run(["export"] + arguments + ["-c", "postgres.yaml"], in: directory)
         #expect(sqlite.status == 0, "\(sqlite.stderr)")
         #expect(postgres.status == 0, "\(postgres.stderr)")
         return (sqlite.stdout, postgres.stdout)
     }
 
-    @Test func everyFormatWritesTheDeletedRowsAsFromSQLite() throws {
-        guard let (url, schema) = try runPassesIntoBothStores() else { return }
+    @Test func everyFormatWritesTheDeletedRowsAsFromSQLite() async throws {
+        guard let (url, schema) = try await runPassesIntoBothStores() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         for format in ["ndjson", "json", "csv"] {
-            let (sqlite, postgres) = try exportFromBoth(
+            let (sqlite, postgres) = try await exportFromBoth(
                 ["item", "--changed-since", "1", "--include-deleted", "--format", format])
             #expect(postgres == sqlite, "\(format)")
             #expect(sqlite.components(separatedBy: "true").count > 2, "\(format) holds deleted rows: \(sqlite)")
         }
     }
 
-    @Test func aChildTableWritesItsDeletedRowsAsFromSQLite() throws {
-        guard let (url, schema) = try runPassesIntoBothStores() else { return }
+    @Test func aChildTableWritesItsDeletedRowsAsFromSQLite() async throws {
+        guard let (url, schema) = try await runPassesIntoBothStores() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
-        let (sqlite, postgres) = try exportFromBoth(["item__tags", "--changed-since", "1", "--include-deleted"])
+        let (sqlite, postgres) = try await exportFromBoth(["item__tags", "--changed-since", "1", "--include-deleted"])
         #expect(postgres == sqlite)
         #expect(sqlite.contains(#"{"_deleted":true,"_feed":"shop","_key":"3|false|"#), "\(sqlite)")
     }
 
-    @Test func aTimeWindowSelectsTheSameDeletedRows() throws {
-        guard let (url, schema) = try runPassesIntoBothStores() else { return }
+    @Test func aTimeWindowSelectsTheSameDeletedRows() async throws {
+        guard let (url, schema) = try await runPassesIntoBothStores() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         // Run 3 started after every run of the first two passes, in both stores.
         let started = try PostgresStoreCommandTests.psql(
             url,
             "SELECT to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM \(schema)._runs WHERE id = 3"
         )
-        let postgres = try FeedworkProcess.run(
+        let postgres = try await FeedworkProcess.run(
             ["export", "item", "--changed-since", started, "--include-deleted", "-c", "postgres.yaml"], in: directory)
         #expect(postgres.status == 0, "\(postgres.stderr)")
         #expect(

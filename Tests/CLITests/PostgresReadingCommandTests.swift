@@ -22,7 +22,7 @@ struct PostgresReadingCommandTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func aRoleThatMayOnlyReadTheSchemaListsExportsAndShowsRuns() throws {
+    @Test func aRoleThatMayOnlyReadTheSchemaListsExportsAndShowsRuns() async throws {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
         let reader = "reader_" + schema
         defer {
@@ -30,7 +30,7 @@ struct PostgresReadingCommandTests {
             _ = try? PostgresStoreCommandTests.psql(url, "DROP ROLE \(reader)")
         }
         try useStore(url, schema: schema)
-        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
+        #expect(try await FeedworkProcess.run(["run"], in: directory).status == 0)
         let grants = [
             "CREATE ROLE \(reader) LOGIN", "GRANT USAGE ON SCHEMA \(schema) TO \(reader)",
             "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(reader)",
@@ -40,23 +40,23 @@ struct PostgresReadingCommandTests {
         #expect(readerURL != url, "the test server's URL names the user postgres: \(url)")
         try useStore(readerURL, schema: schema)
         for command in [["list"], ["export", "fruit"], ["runs"], ["rejects"]] {
-            let result = try FeedworkProcess.run(command, in: directory)
+            let result = try await FeedworkProcess.run(command, in: directory)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
-        #expect(try FeedworkProcess.run(["export", "fruit"], in: directory).stdout.contains(#""type":"apple""#))
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        #expect(try await FeedworkProcess.run(["export", "fruit"], in: directory).stdout.contains(#""type":"apple""#))
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status != 0, "a reader cannot write a pass")
         #expect((run.stdout + run.stderr).contains("permission denied"), "\(run.stdout)\(run.stderr)")
     }
 
-    @Test func readingASchemaThatHoldsNoStoreSaysSoAndCreatesNothing() throws {
+    @Test func readingASchemaThatHoldsNoStoreSaysSoAndCreatesNothing() async throws {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA IF EXISTS \(schema) CASCADE") }
         try useStore(url, schema: schema)
-        let export = try FeedworkProcess.run(["export", "fruit"], in: directory)
+        let export = try await FeedworkProcess.run(["export", "fruit"], in: directory)
         #expect(export.status == 1)
         #expect(export.stderr.contains("no Feedwork store in schema '\(schema)' yet; run `feedwork run` first"))
-        let list = try FeedworkProcess.run(["list"], in: directory)
+        let list = try await FeedworkProcess.run(["list"], in: directory)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("never"), "\(list.stdout)")
         let schemas = try PostgresStoreCommandTests.psql(

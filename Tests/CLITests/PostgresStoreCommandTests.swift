@@ -17,9 +17,9 @@ struct PostgresStoreCommandTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() throws {
+    @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() async throws {
         for command in [["list"], ["runs"], ["export", "fruit"], ["run"]] {
-            let result = try FeedworkProcess.run(command, in: directory, environment: ["PGPASS": "s3cret"])
+            let result = try await FeedworkProcess.run(command, in: directory, environment: ["PGPASS": "s3cret"])
             #expect(result.status == 1, "\(command): \(result.stderr)\(result.stdout)")
             let output = result.stderr + result.stdout
             #expect(output.contains("postgres://reader@127.0.0.1:1/feeds"), "\(command): \(output)")
@@ -27,14 +27,14 @@ struct PostgresStoreCommandTests {
         }
     }
 
-    @Test func validateNamesTheServerWithoutThePassword() throws {
-        let result = try FeedworkProcess.run(["validate"], in: directory, environment: ["PGPASS": "s3cret"])
+    @Test func validateNamesTheServerWithoutThePassword() async throws {
+        let result = try await FeedworkProcess.run(["validate"], in: directory, environment: ["PGPASS": "s3cret"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.contains("store postgres://reader@127.0.0.1:1/feeds (schema feedwork)"), "\(result.stdout)")
     }
 
-    @Test func runWritesThePassesIntoPostgreSQLAndASecondRunChangesNothing() throws {
+    @Test func runWritesThePassesIntoPostgreSQLAndASecondRunChangesNothing() async throws {
         guard let (url, schema) = Self.server() else { return }
         defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         try FileManager.default.copyItem(
@@ -43,28 +43,28 @@ struct PostgresStoreCommandTests {
             to: directory.appendingPathComponent("data.json"))
         let yaml = "store: \(url)\nschema: \(schema)\nfeeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let first = try FeedworkProcess.run(["run", "--json"], in: directory)
+        let first = try await FeedworkProcess.run(["run", "--json"], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains(#""inserted" : 9"#), "\(first.stdout)")
         #expect(first.stderr.isEmpty, "no notices from the server: \(first.stderr)")
-        let second = try FeedworkProcess.run(["run", "--json"], in: directory)
+        let second = try await FeedworkProcess.run(["run", "--json"], in: directory)
         #expect(second.stdout.contains(#""unchanged" : 9"#), "\(second.stdout)")
         #expect(try Self.psql(url, "SELECT count(*) FROM \(schema).fruit") == "9")
-        let runs = try FeedworkProcess.run(["runs", "--json"], in: directory)
+        let runs = try await FeedworkProcess.run(["runs", "--json"], in: directory)
         #expect(runs.status == 0, "\(runs.stderr)")
         #expect(runs.stdout.components(separatedBy: #""status" : "ok""#).count == 3, "\(runs.stdout)")
-        #expect(try FeedworkProcess.run(["rejects"], in: directory).status == 0)
-        let list = try FeedworkProcess.run(["list", "--json"], in: directory)
+        #expect(try await FeedworkProcess.run(["rejects"], in: directory).status == 0)
+        let list = try await FeedworkProcess.run(["list", "--json"], in: directory)
         #expect(list.stdout.contains(#""fruit" : 9"#), "\(list.stdout)")
         #expect(list.stdout.contains(#""status" : "ok""#), "\(list.stdout)")
         // The export reads the same rows as from SQLite.
-        let export = try FeedworkProcess.run(
+        let export = try await FeedworkProcess.run(
             ["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
         #expect(export.status == 0, "\(export.stderr)")
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
-        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
-        let sqlite = try FeedworkProcess.run(
+        #expect(try await FeedworkProcess.run(["run"], in: directory).status == 0)
+        let sqlite = try await FeedworkProcess.run(
             ["export", "fruit", "--where", "price<150", "--order", "-price"], in: directory)
         #expect(export.stdout == sqlite.stdout)
         #expect(!export.stdout.isEmpty)
@@ -79,7 +79,7 @@ struct PostgresStoreCommandTests {
     /// `exchange_rate`) run at once, pass after pass: a pass whose entities are in place
     /// changes no table, so neither holds a lock the other's writes wait for (their passes
     /// deadlocked on the second run when each re-recorded its entities in its transaction).
-    @Test func feedsSharingEntitiesRunTogetherPassAfterPass() throws {
+    @Test func feedsSharingEntitiesRunTogetherPassAfterPass() async throws {
         guard let (url, schema) = Self.server() else { return }
         defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -100,12 +100,12 @@ struct PostgresStoreCommandTests {
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         for pass in 1...4 {
-            let result = try FeedworkProcess.run(["run"], in: directory)
+            let result = try await FeedworkProcess.run(["run"], in: directory)
             #expect(result.status == 0, "run \(pass): \(result.stdout)\(result.stderr)")
         }
     }
 
-    @Test func twoProcessesRunningOneConfigNeverRunAFeedTwiceAtOnce() throws {
+    @Test func twoProcessesRunningOneConfigNeverRunAFeedTwiceAtOnce() async throws {
         guard let (url, schema) = Self.server() else { return }
         defer { _ = try? Self.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         // Each response takes a second, so the two processes' passes of a feed would overlap.
@@ -120,10 +120,10 @@ struct PostgresStoreCommandTests {
         let yaml = "store: \(url)\nschema: \(schema)\nfeeds:\n" + feeds.joined(separator: "\n") + "\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         // The schema exists before both start, so neither waits on the other's migration.
-        #expect(try FeedworkProcess.run(["validate"], in: directory).status == 0)
+        #expect(try await FeedworkProcess.run(["validate"], in: directory).status == 0)
         let first = try FeedworkProcess.startCollecting(["run", "--json", "--wait", "0s"], in: directory)
         let second = try FeedworkProcess.startCollecting(["run", "--json", "--wait", "0s"], in: directory)
-        let results = [first.finish(), second.finish()]
+        let results = [await first.finish(), await second.finish()]
         let errors = results.flatMap { result in
             ((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any])
                 .flatMap { $0["feeds"] as? [[String: Any]] }?.compactMap { $0["error"] as? String } ?? []

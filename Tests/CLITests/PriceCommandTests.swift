@@ -33,19 +33,19 @@ struct PriceCommandTests {
         )
     }
 
-    func price(_ arguments: [String]) throws -> FeedworkProcess.Result {
-        try FeedworkProcess.run(["price"] + arguments, in: directory)
+    func price(_ arguments: [String]) async throws -> FeedworkProcess.Result {
+        try await FeedworkProcess.run(["price"] + arguments, in: directory)
     }
 
-    func runFeeds() throws {
-        let run = try FeedworkProcess.run(["run"], in: directory)
+    func runFeeds() async throws {
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
-    @Test func pricesTheBasketInEurosWithTheRateAndItsTime() throws {
+    @Test func pricesTheBasketInEurosWithTheRateAndItsTime() async throws {
         try writeFreshQuotes()
-        try runFeeds()
-        let result = try price(["milk", "eggs=2", "--currency", "EUR"])
+        try await runFeeds()
+        let result = try await price(["milk", "eggs=2", "--currency", "EUR"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "a fresh rate gives no warning")
         #expect(result.stdout.contains("at 1 USD = 1.5 EUR (as of "))
@@ -56,10 +56,10 @@ struct PriceCommandTests {
         #expect(lines.contains { $0.hasPrefix("total") && $0.hasSuffix("8.25") })
     }
 
-    @Test func jsonGivesExactAndRoundedAmountsAsStrings() throws {
+    @Test func jsonGivesExactAndRoundedAmountsAsStrings() async throws {
         try writeFreshQuotes()
-        try runFeeds()
-        let result = try price(["milk", "eggs=2", "peas", "beans=3", "--currency", "jpy", "--json"])
+        try await runFeeds()
+        let result = try await price(["milk", "eggs=2", "peas", "beans=3", "--currency", "jpy", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["currency"] as? String == "JPY")
@@ -74,17 +74,17 @@ struct PriceCommandTests {
         #expect(items.first?["amount"] as? String == "140.08475")
     }
 
-    @Test func aBahrainiDinarTotalHasThreeDecimals() throws {
+    @Test func aBahrainiDinarTotalHasThreeDecimals() async throws {
         try writeFreshQuotes()
-        try runFeeds()
-        let result = try price(["milk", "eggs=2", "--currency", "BHD", "--json"])
+        try await runFeeds()
+        let result = try await price(["milk", "eggs=2", "--currency", "BHD", "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["total"] as? String == "2.074")
     }
 
-    @Test func aRateOlderThanMaxAgeIsUsedWithAWarning() throws {
-        try runFeeds()
-        let result = try price(["milk", "--currency", "EUR"])
+    @Test func aRateOlderThanMaxAgeIsUsedWithAWarning() async throws {
+        try await runFeeds()
+        let result = try await price(["milk", "--currency", "EUR"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("total"))
         #expect(
@@ -96,7 +96,7 @@ struct PriceCommandTests {
         #expect(!result.stderr.contains("run `feedwork run`"), "a run cannot make a file's rates newer")
     }
 
-    @Test func anOldRateFromAnAPISaysWhichRunFetchesANewerOne() throws {
+    @Test func anOldRateFromAnAPISaysWhichRunFetchesANewerOne() async throws {
         let live = try Data(contentsOf: directory.appendingPathComponent("live.json"))
         let list = try Data(contentsOf: directory.appendingPathComponent("list.json"))
         let server = try LoopbackServer { request in .data(request.path == "/live" ? live : list) }
@@ -110,9 +110,9 @@ struct PriceCommandTests {
                 currencies: { url: "\(server.url("/list"))" }
                 rates: { url: "\(server.url("/live"))", max_age: 60m }
             """)
-        let run = try FeedworkProcess.run(["run"], in: directory, environment: ["FX_KEY": "key"])
+        let run = try await FeedworkProcess.run(["run"], in: directory, environment: ["FX_KEY": "key"])
         #expect(run.status == 0, "\(run.stderr)")
-        let result = try price(["milk", "--currency", "EUR"])
+        let result = try await price(["milk", "--currency", "EUR"])
         #expect(result.status == 0)
         #expect(
             result.stderr.contains(
@@ -121,69 +121,69 @@ struct PriceCommandTests {
                     + "newer rates"), "\(result.stderr)")
     }
 
-    @Test func theLatestRateIsUsedAfterAnotherRun() throws {
-        try runFeeds()
+    @Test func theLatestRateIsUsedAfterAnotherRun() async throws {
+        try await runFeeds()
         try writeFreshQuotes(eur: "2")
-        try runFeeds()
-        let result = try price(["milk", "--currency", "EUR", "--json"])
+        try await runFeeds()
+        let result = try await price(["milk", "--currency", "EUR", "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["total"] as? String == "2.60")
     }
 
-    @Test func unknownGoodsExitTwoListingTheKnownOnes() throws {
-        let result = try price(["milk", "kale", "--currency", "USD"])
+    @Test func unknownGoodsExitTwoListingTheKnownOnes() async throws {
+        let result = try await price(["milk", "kale", "--currency", "USD"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown good 'kale'; known goods: Peas, Eggs, Milk, Beans"))
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func anUnknownCurrencyExitsOne() throws {
-        try runFeeds()
-        let result = try price(["milk", "--currency", "XYZ"])
+    @Test func anUnknownCurrencyExitsOne() async throws {
+        try await runFeeds()
+        let result = try await price(["milk", "--currency", "XYZ"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("unknown currency 'XYZ'"))
     }
 
-    @Test func aCurrencyWithNoStoredRateExitsOne() throws {
-        try runFeeds()
-        let result = try price(["milk", "--currency", "NOK"])
+    @Test func aCurrencyWithNoStoredRateExitsOne() async throws {
+        try await runFeeds()
+        let result = try await price(["milk", "--currency", "NOK"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no stored USD->NOK rate"))
     }
 
-    @Test func pricingBeforeAnyRunExitsOneAndCreatesNoStore() throws {
-        let result = try price(["milk", "--currency", "EUR"])
+    @Test func pricingBeforeAnyRunExitsOneAndCreatesNoStore() async throws {
+        let result = try await price(["milk", "--currency", "EUR"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("run `feedwork run` first"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
     }
 
-    @Test func usdNeedsNoRateNorStore() throws {
-        let result = try price(["milk", "eggs=2"])
+    @Test func usdNeedsNoRateNorStore() async throws {
+        let result = try await price(["milk", "eggs=2"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("no conversion"))
         #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("total") && $0.hasSuffix("5.50") })
     }
 
-    @Test func aBasketFileAndACatalogFileAreRead() throws {
+    @Test func aBasketFileAndACatalogFileAreRead() async throws {
         try write("basket.txt", "# shop\ntea=2\nrice\n")
         try write("goods.yaml", "Tea: { price: 3.455, unit: box }\nRice: { price: 1.20, unit: kg }\n")
-        let result = try price(["tea", "--basket", "basket.txt", "--catalog", "goods.yaml", "--json"])
+        let result = try await price(["tea", "--basket", "basket.txt", "--catalog", "goods.yaml", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["total_exact"] as? String == "11.565")
         #expect(document["total"] as? String == "11.57")
     }
 
-    @Test func aBadCatalogExitsTwoWithLineAndColumn() throws {
+    @Test func aBadCatalogExitsTwoWithLineAndColumn() async throws {
         try write("goods.yaml", "Tea: { price: free }\n")
-        let result = try price(["tea", "--catalog", "goods.yaml"])
+        let result = try await price(["tea", "--catalog", "goods.yaml"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("goods.yaml:1:15: error:"), "\(result.stderr)")
     }
 
-    @Test func aBadQuantityExitsTwo() throws {
-        let result = try price(["eggs=half"])
+    @Test func aBadQuantityExitsTwo() async throws {
+        let result = try await price(["eggs=half"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("'eggs=half': the quantity must be a whole number"))
     }

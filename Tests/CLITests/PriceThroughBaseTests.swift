@@ -7,7 +7,7 @@ import Testing
 struct PriceThroughBaseTests {
     let directory: URL
 
-    init() throws {
+    init() async throws {
         directory = try FeedworkProcess.makeFolder("price-ecb")
         try FileManager.default.copyItem(
             at: CurrencyFixtureFiles.folder.appendingPathComponent("ecb-daily.xml"),
@@ -21,12 +21,12 @@ struct PriceThroughBaseTests {
                 rates: { url: ecb.xml }
             """.utf8
         ).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
-    @Test func aUSDBasketIsPricedInPoundsThroughTheEuroAndSaysWhichDaysRatesItUsed() throws {
-        let result = try FeedworkProcess.run(["price", "milk", "eggs=2", "--currency", "GBP"], in: directory)
+    @Test func aUSDBasketIsPricedInPoundsThroughTheEuroAndSaysWhichDaysRatesItUsed() async throws {
+        let result = try await FeedworkProcess.run(["price", "milk", "eggs=2", "--currency", "GBP"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.contains(
@@ -44,8 +44,8 @@ struct PriceThroughBaseTests {
                     + "(https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml)"), "\(result.stderr)")
     }
 
-    @Test func jsonNamesTheBaseAndBothStoredRates() throws {
-        let result = try FeedworkProcess.run(["price", "milk", "--currency", "EUR", "--json"], in: directory)
+    @Test func jsonNamesTheBaseAndBothStoredRates() async throws {
+        let result = try await FeedworkProcess.run(["price", "milk", "--currency", "EUR", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let rate = try #require(document["rate"] as? [String: Any])

@@ -23,8 +23,8 @@ struct ProgressTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func offATerminalPlainLinesComeEveryInterval() throws {
-        let result = try FeedworkProcess.run(["run", "--progress-every", "200ms"], in: directory)
+    @Test func offATerminalPlainLinesComeEveryInterval() async throws {
+        let result = try await FeedworkProcess.run(["run", "--progress-every", "200ms"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("progress: slow: ") }
         #expect(lines.count >= 3, "\(result.stderr)")
@@ -33,16 +33,16 @@ struct ProgressTests {
         #expect(result.stdout.hasPrefix("feed "), "stdout holds the summary only")
     }
 
-    @Test func alwaysRedrawsTheLinesInPlace() throws {
-        let result = try FeedworkProcess.run(["run", "--progress", "always"], in: directory)
+    @Test func alwaysRedrawsTheLinesInPlace() async throws {
+        let result = try await FeedworkProcess.run(["run", "--progress", "always"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\u{1B}[1A\u{1B}[2K"))
         #expect(result.stderr.contains("slow: "))
         #expect(result.stderr.contains("[slow] ok: 12 new"), "a finished feed's line stays above")
     }
 
-    @Test func neverWritesNothing() throws {
-        let result = try FeedworkProcess.run(
+    @Test func neverWritesNothing() async throws {
+        let result = try await FeedworkProcess.run(
             ["run", "--progress", "never", "--progress-every", "200ms"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)

@@ -22,8 +22,8 @@ struct ReadOnlyStoreTests {
 
     /// Runs the fruit feed, folds the WAL into the store (so no `-shm` is left), then makes the
     /// store and its folder read-only.
-    func makeReadOnlyStore() throws {
-        let run = try FeedworkProcess.run(["run"], in: directory)
+    func makeReadOnlyStore() async throws {
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let store = directory.appendingPathComponent("feeds.sqlite").path
         let checkpoint = Process()
@@ -31,7 +31,7 @@ struct ReadOnlyStoreTests {
         checkpoint.arguments = ["sqlite3", store, "PRAGMA wal_checkpoint(TRUNCATE);"]
         checkpoint.standardOutput = FileHandle.nullDevice
         try checkpoint.spawn()
-        checkpoint.waitUntilExit()
+        await checkpoint.exited()
         #expect(!FileManager.default.fileExists(atPath: store + "-shm"), "no -shm is left to read through")
         #expect(chmod(store, 0o444) == 0)
         #expect(chmod(directory.path, 0o555) == 0)
@@ -39,19 +39,19 @@ struct ReadOnlyStoreTests {
 
     /// `feedwork arguments...` as a user without write access: root is switched to `nobody`,
     /// since permissions do not stop root.
-    func runWithoutWriteAccess(_ arguments: [String]) throws -> FeedworkProcess.Result {
-        guard geteuid() == 0 else { return try FeedworkProcess.run(arguments, in: directory) }
-        return try FeedworkProcess.run(
+    func runWithoutWriteAccess(_ arguments: [String]) async throws -> FeedworkProcess.Result {
+        guard geteuid() == 0 else { return try await FeedworkProcess.run(arguments, in: directory) }
+        return try await FeedworkProcess.run(
             arguments, in: directory,
             launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
     }
 
     func restore() { chmod(directory.path, 0o755) }
 
-    @Test func exportReadsAStoreInAFolderNobodyCanWrite() throws {
-        try makeReadOnlyStore()
+    @Test func exportReadsAStoreInAFolderNobodyCanWrite() async throws {
+        try await makeReadOnlyStore()
         defer { restore() }
-        let result = try runWithoutWriteAccess(["export", "fruit"])
+        let result = try await runWithoutWriteAccess(["export", "fruit"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""type":"apple""#))
         #expect(
@@ -60,15 +60,15 @@ struct ReadOnlyStoreTests {
             ])
     }
 
-    @Test func listReadsAStoreInAFolderNobodyCanWrite() throws {
-        try makeReadOnlyStore()
+    @Test func listReadsAStoreInAFolderNobodyCanWrite() async throws {
+        try await makeReadOnlyStore()
         defer { restore() }
-        let result = try runWithoutWriteAccess(["list"])
+        let result = try await runWithoutWriteAccess(["list"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("fruit 1"), "\(result.stdout)")
     }
 
-    @Test func priceReadsAStoreInAFolderNobodyCanWrite() throws {
+    @Test func priceReadsAStoreInAFolderNobodyCanWrite() async throws {
         try CurrencyFixtureFiles.copy(into: directory)
         try Data(
             """
@@ -76,26 +76,26 @@ struct ReadOnlyStoreTests {
               - { name: fx, adapter: currency, currencies: { url: list.json }, rates: { url: live.json } }
             """.utf8
         ).write(to: directory.appendingPathComponent("feeds.yaml"))
-        try makeReadOnlyStore()
+        try await makeReadOnlyStore()
         defer { restore() }
-        let result = try runWithoutWriteAccess(["price", "milk", "--currency", "EUR"])
+        let result = try await runWithoutWriteAccess(["price", "milk", "--currency", "EUR"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("total"), "\(result.stdout)")
     }
 
-    @Test func runsAndRejectsReadAStoreInAFolderNobodyCanWrite() throws {
-        try makeReadOnlyStore()
+    @Test func runsAndRejectsReadAStoreInAFolderNobodyCanWrite() async throws {
+        try await makeReadOnlyStore()
         defer { restore() }
-        let runs = try runWithoutWriteAccess(["runs"])
+        let runs = try await runWithoutWriteAccess(["runs"])
         #expect(runs.status == 0, "\(runs.stderr)")
         #expect(runs.stdout.contains("fruit  ok"), "\(runs.stdout)")
-        let rejects = try runWithoutWriteAccess(["rejects"])
+        let rejects = try await runWithoutWriteAccess(["rejects"])
         #expect(rejects.status == 0, "\(rejects.stderr)")
         #expect(rejects.stdout == "no rejects\n", "\(rejects.stdout)")
     }
 
-    @Test func listWithoutAStoreCreatesNone() throws {
-        let result = try FeedworkProcess.run(["list"], in: directory)
+    @Test func listWithoutAStoreCreatesNone() async throws {
+        let result = try await FeedworkProcess.run(["list"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("never"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))

@@ -44,7 +44,7 @@ struct ReadmeJSONExampleTests {
     {
         let directory = folder ?? directory
         try Data(("feeds:\n" + yaml).utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try await FeedworkProcess.runOffPool(["run", "--json"], in: directory, environment: environment)
+        let result = try await FeedworkProcess.run(["run", "--json"], in: directory, environment: environment)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
@@ -55,9 +55,9 @@ struct ReadmeJSONExampleTests {
     }
 
     /// The rows of `entity` in the store of `folder` (the test's own by default).
-    func rows(_ entity: String, in folder: URL? = nil) throws -> [[String: Any]] {
+    func rows(_ entity: String, in folder: URL? = nil) async throws -> [[String: Any]] {
         let directory = folder ?? directory
-        let export = try FeedworkProcess.run(["export", entity, "--format", "ndjson"], in: directory)
+        let export = try await FeedworkProcess.run(["export", entity, "--format", "ndjson"], in: directory)
         try #require(export.status == 0, "\(export.stderr)")
         return try export.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -83,7 +83,7 @@ struct ReadmeJSONExampleTests {
         #expect(server.tokenRequests.count == 1)
         let form = server.tokenRequests.first?.bodyText ?? ""
         #expect(form.contains("grant_type=client_credentials") && form.contains("scope=contacts"), "\(form)")
-        #expect(
+        await #expect(
             try rows("contact").compactMap { $0["email"] as? String }.sorted() == [
                 "ada@example.com", "alan@example.com",
             ])
@@ -108,8 +108,8 @@ struct ReadmeJSONExampleTests {
     }
 
     /// The order keys of the stored lines, sorted.
-    func lineOrders(in folder: URL? = nil) throws -> [Int] {
-        try rows("order_line", in: folder).compactMap { $0["order_id"] as? Int }.sorted()
+    func lineOrders(in folder: URL? = nil) async throws -> [Int] {
+        try await rows("order_line", in: folder).compactMap { $0["order_id"] as? Int }.sorted()
     }
 
     @Test func theForEachExamplesRun() async throws {
@@ -122,7 +122,7 @@ struct ReadmeJSONExampleTests {
         // Another feed's orders: one run, the orders' pass first; cancelled order 3 is not followed.
         let feeds = blocks[0].replacingOccurrences(of: "https://api.example.com", with: server.url(""))
         #expect(try await run(feeds) == ["orders": "ok", "order-lines": "ok"])
-        #expect(try lineOrders() == [1, 2, 2])
+        await #expect(try lineOrders() == [1, 2, 2])
         #expect(!server.requests.contains { $0.path == "/orders/3/lines" })
 
         // The orders' own lines, followed in the same pass.
@@ -130,7 +130,7 @@ struct ReadmeJSONExampleTests {
         defer { try? FileManager.default.removeItem(at: other) }
         let sameFeed = blocks[1].replacingOccurrences(of: "https://api.example.com", with: server.url(""))
         #expect(try await run(sameFeed, in: other) == ["orders": "ok"])
-        #expect(try lineOrders(in: other) == [1, 2, 2, 3, 3, 3])
+        await #expect(try lineOrders(in: other) == [1, 2, 2, 3, 3, 3])
     }
 
     @Test func theWindowExampleRuns() async throws {
@@ -152,8 +152,8 @@ struct ReadmeJSONExampleTests {
         let asked = server.requests.map { "\($0.query("from") ?? "") \($0.query("to") ?? "")" }
         #expect(asked.count == 13, "90 days and part of today in windows of 7: \(asked)")
         #expect(zip(asked, asked.dropFirst()).allSatisfy { $0.split(separator: " ")[1] == $1.split(separator: " ")[0] })
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         #expect(runs.count == 13 && runs.allSatisfy { $0.status == "ok" }, "a run per window: \(runs)")
-        #expect(try rows("event").count >= 90)
+        await #expect(try rows("event").count >= 90)
     }
 }

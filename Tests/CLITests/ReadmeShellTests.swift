@@ -75,24 +75,24 @@ struct ReadmeShellTests {
         notRunHere.first { line.contains($0.text) }?.why
     }
 
-    @Test func noLineNeedsSudo() {
+    @Test func noLineNeedsSudo() async {
         let lines = Self.blocks.flatMap(\.lines)
         #expect(lines.count > 40)
         #expect(!lines.contains { $0.hasPrefix("sudo ") || $0.contains(" sudo ") }, "a root shell has no sudo")
     }
 
-    @Test func everyReasonToSkipStillMatchesALine() {
+    @Test func everyReasonToSkipStillMatchesALine() async {
         let lines = Self.blocks.flatMap(\.lines)
         for rule in Self.notRunHere {
             #expect(lines.contains { $0.contains(rule.text) }, "no README line contains '\(rule.text)' any more")
         }
     }
 
-    @Test func theREADMEsPlanetsFeedIsTheOneAddedHere() {
+    @Test func theREADMEsPlanetsFeedIsTheOneAddedHere() async {
         #expect(Self.readme.contains(Self.planetsFeed))
     }
 
-    @Test func everyLineThatRunsOfflineRunsAsWritten() throws {
+    @Test func everyLineThatRunsOfflineRunsAsWritten() async throws {
         let work = try FeedworkProcess.makeFolder("readme")
         defer { try? FileManager.default.removeItem(at: work) }
         let checkout = work.appendingPathComponent("checkout")
@@ -114,7 +114,7 @@ struct ReadmeShellTests {
                 try Data((text + "\n" + Self.planetsFeed).utf8).write(to: config)
             }
             if block.lines.first?.hasPrefix("$ ") == true {
-                try expectTranscript(block, in: checkout)
+                try await expectTranscript(block, in: checkout)
                 ran += 1
                 continue
             }
@@ -122,7 +122,7 @@ struct ReadmeShellTests {
                 Self.skipReason(line).map { "# not run here (\($0)): \(line)" } ?? Self.translated(line)
             }
             guard script.contains(where: { !$0.hasPrefix("#") }) else { continue }
-            let result = try Self.bash(script.joined(separator: "\n"), in: checkout, home: work)
+            let result = try await Self.bash(script.joined(separator: "\n"), in: checkout, home: work)
             #expect(
                 result.status == 0, "\(block):\n\(script.joined(separator: "\n"))\n\(result.stdout)\(result.stderr)")
             ran += 1
@@ -131,9 +131,9 @@ struct ReadmeShellTests {
     }
 
     /// A block that shows a command (`$ ...`) and what it prints: the command prints that.
-    func expectTranscript(_ block: Block, in directory: URL) throws {
+    func expectTranscript(_ block: Block, in directory: URL) async throws {
         let command = Self.translated(String(block.lines[0].dropFirst(2)))
-        let result = try Self.bash(command, in: directory, home: directory)
+        let result = try await Self.bash(command, in: directory, home: directory)
         let shown = block.lines.dropFirst().joined(separator: "\n")
         let printed = (result.stdout + result.stderr).split(separator: "\n").filter { !$0.isEmpty }
             .joined(separator: "\n")
@@ -142,7 +142,7 @@ struct ReadmeShellTests {
 
     /// Runs `script` with bash (`-euo pipefail`) in `directory`, the built `feedwork` first on
     /// `PATH`.
-    static func bash(_ script: String, in directory: URL, home: URL) throws -> FeedworkProcess.Result {
+    static func bash(_ script: String, in directory: URL, home: URL) async throws -> FeedworkProcess.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-euo", "pipefail", "-c", script]
@@ -156,9 +156,9 @@ struct ReadmeShellTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readAllRetryingInterrupts()
-        let stderr = err.fileHandleForReading.readAllRetryingInterrupts()
-        process.waitUntilExit()
+        let stdout = await OwnThread.run { out.fileHandleForReading.readAllRetryingInterrupts() }
+        let stderr = await OwnThread.run { err.fileHandleForReading.readAllRetryingInterrupts() }
+        await process.exited()
         return FeedworkProcess.Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))

@@ -22,44 +22,44 @@ struct RejectStatusCommandTests {
             .write(to: directory.appendingPathComponent("data.json"))
     }
 
-    @Test func aPassWithSomeRejectsExitsZeroAndSaysOkWithRejects() throws {
+    @Test func aPassWithSomeRejectsExitsZeroAndSaysOkWithRejects() async throws {
         try writeFruit(good: 3, bad: 1)
-        let table = try FeedworkProcess.run(["run"], in: directory)
+        let table = try await FeedworkProcess.run(["run"], in: directory)
         #expect(table.status == 0, "\(table.stderr)")
         let row = table.stdout.split(separator: "\n").first { $0.hasPrefix("fruit ") }
         #expect(row?.contains(" ok_with_rejects ") == true, "\(table.stdout)")
 
-        let json = try FeedworkProcess.run(["run", "--json"], in: directory)
+        let json = try await FeedworkProcess.run(["run", "--json"], in: directory)
         #expect(json.status == 0, "\(json.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let feeds = report?["feeds"] as? [[String: Any]] ?? []
         #expect(feeds.first?["status"] as? String == "ok_with_rejects")
 
-        let list = try FeedworkProcess.run(["list"], in: directory)
+        let list = try await FeedworkProcess.run(["list"], in: directory)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains(" ok_with_rejects "), "\(list.stdout)")
     }
 
-    @Test func aPassAboveMaxRejectRatioExitsOneNamingTheRatio() throws {
+    @Test func aPassAboveMaxRejectRatioExitsOneNamingTheRatio() async throws {
         try writeFruit(good: 1, bad: 3)
-        let result = try FeedworkProcess.run(["run"], in: directory)
+        let result = try await FeedworkProcess.run(["run"], in: directory)
         #expect(result.status == 1)
         #expect(
             result.stdout.contains(
                 "fruit: error: feed 'fruit': 3 of 4 records rejected (75%), above max_reject_ratio 0.5"),
             "\(result.stdout)")
-        let list = try FeedworkProcess.run(["list"], in: directory)
+        let list = try await FeedworkProcess.run(["list"], in: directory)
         // The failed first pass left no table, so the line ends with its status.
         #expect(
             list.stdout.split(separator: "\n").contains { $0.split(separator: " ").contains("failed") },
             "\(list.stdout)")
     }
 
-    @Test func theRejectsOfAPassThatFailedForThemAreListedWithItsRun() throws {
+    @Test func theRejectsOfAPassThatFailedForThemAreListedWithItsRun() async throws {
         try writeFruit(good: 0, bad: 3)
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 1)
-        let rejects = try FeedworkProcess.run(["rejects", "--run", "1"], in: directory)
+        let rejects = try await FeedworkProcess.run(["rejects", "--run", "1"], in: directory)
         #expect(rejects.status == 0, "\(rejects.stderr)")
         let lines = rejects.stdout.split(separator: "\n").filter { $0.contains("price") }
         #expect(lines.count == 3, "\(rejects.stdout)")

@@ -26,8 +26,8 @@ struct SchemaCommandTests {
         try Data(config.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func aYAMLDeclaredEntityIsShownBeforeAnyRunAndNoStoreIsCreated() throws {
-        let result = try FeedworkProcess.run(["schema", "product"], in: directory)
+    @Test func aYAMLDeclaredEntityIsShownBeforeAnyRunAndNoStoreIsCreated() async throws {
+        let result = try await FeedworkProcess.run(["schema", "product"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("product (key: id)"))
         #expect(result.stdout.contains("written by: shop (replace)"))
@@ -37,8 +37,8 @@ struct SchemaCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
     }
 
-    @Test func jsonListsEveryEntityWithItsWritersInConfigOrder() throws {
-        let result = try FeedworkProcess.run(["schema", "--json"], in: directory)
+    @Test func jsonListsEveryEntityWithItsWritersInConfigOrder() async throws {
+        let result = try await FeedworkProcess.run(["schema", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let entities = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -52,8 +52,8 @@ struct SchemaCommandTests {
         #expect(fruitFeeds.first?["enabled"] as? Bool == false)
     }
 
-    @Test func anUnknownEntityExitsTwoNamingTheEntities() throws {
-        let result = try FeedworkProcess.run(["schema", "prodcut"], in: directory)
+    @Test func anUnknownEntityExitsTwoNamingTheEntities() async throws {
+        let result = try await FeedworkProcess.run(["schema", "prodcut"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("no entity 'prodcut' in the config; its entities: product, fruit"))
     }
@@ -74,16 +74,16 @@ struct SchemaRelationTests {
         try Data(config.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func anEnforcedRelationIsShownAsAForeignKeyAndAnotherIsNot() throws {
-        let ads = try FeedworkProcess.run(["schema", "classified"], in: directory)
+    @Test func anEnforcedRelationIsShownAsAForeignKeyAndAnotherIsNot() async throws {
+        let ads = try await FeedworkProcess.run(["schema", "classified"], in: directory)
         #expect(ads.status == 0, "\(ads.stderr)")
         #expect(ads.stdout.contains("  relation: category_id -> category (label name; enforced: a foreign key)\n"))
-        let rates = try FeedworkProcess.run(["schema", "exchange_rate"], in: directory)
+        let rates = try await FeedworkProcess.run(["schema", "exchange_rate"], in: directory)
         #expect(rates.stdout.contains("  relation: source -> currency (label name)\n"), "\(rates.stdout)")
     }
 
-    @Test func jsonSaysWhetherEachRelationIsEnforced() throws {
-        let result = try FeedworkProcess.run(["schema", "--json"], in: directory)
+    @Test func jsonSaysWhetherEachRelationIsEnforced() async throws {
+        let result = try await FeedworkProcess.run(["schema", "--json"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let entities = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])

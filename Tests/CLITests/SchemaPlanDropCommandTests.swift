@@ -23,16 +23,18 @@ struct SchemaPlanDropCommandTests {
     }
 
     /// `feedwork` with stdin from /dev/null, as from a script.
-    func run(_ arguments: [String]) throws -> FeedworkProcess.Result {
-        try FeedworkProcess.run(arguments, in: directory, launcher: ["/bin/sh", "-c", #"exec "$0" "$@" < /dev/null"#])
+    func run(_ arguments: [String]) async throws -> FeedworkProcess.Result {
+        try await FeedworkProcess.run(
+            arguments, in: directory, launcher: ["/bin/sh", "-c", #"exec "$0" "$@" < /dev/null"#])
     }
 
-    @Test func thePlanListsTheChangesAndDropRemovesTheEntity() throws {
-        #expect(try run(["schema", "--plan"]).stdout == "item: create the entity (2 columns, its table and view)\n")
-        #expect(try run(["run"]).status == 0)
-        #expect(try run(["schema", "--plan"]).stdout == "no change: the store matches the config\n")
+    @Test func thePlanListsTheChangesAndDropRemovesTheEntity() async throws {
+        await #expect(
+            try run(["schema", "--plan"]).stdout == "item: create the entity (2 columns, its table and view)\n")
+        await #expect(try run(["run"]).status == 0)
+        await #expect(try run(["schema", "--plan"]).stdout == "no change: the store matches the config\n")
         try config(fields: "{ id: int, price: decimal, name: string }")
-        let plan = try run(["schema", "--plan"])
+        let plan = try await run(["schema", "--plan"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(
             plan.stdout == """
@@ -40,7 +42,7 @@ struct SchemaPlanDropCommandTests {
                 item: column 'name' added (text), filled by re-map
 
                 """)
-        let validate = try run(["validate"])
+        let validate = try await run(["validate"])
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(
             validate.stdout.hasSuffix(
@@ -51,7 +53,7 @@ struct SchemaPlanDropCommandTests {
 
                 """), "\(validate.stdout)")
         try config(fields: "{ id: int, price: timestamp }")
-        let refused = try run(["schema", "--plan"])
+        let refused = try await run(["schema", "--plan"])
         #expect(
             refused.stdout == """
                 item: convert column 'price' from integer to timestamp in place, only if the column holds no value
@@ -60,21 +62,22 @@ struct SchemaPlanDropCommandTests {
 
                 """, "\(refused.stdout)")
         try config(fields: "{ id: int, price: decimal, name: string }")
-        let json = try run(["schema", "--plan", "--json"])
+        let json = try await run(["schema", "--plan", "--json"])
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(changes.map { $0["change"] as? String } == ["convert", "add"])
         #expect(changes.first?["from"] as? String == "integer")
         #expect(changes.first?["refusal"] is NSNull)
 
-        let unconfirmed = try run(["drop", "item"])
+        let unconfirmed = try await run(["drop", "item"])
         #expect(unconfirmed.status == 2)
         #expect(unconfirmed.stderr.contains("stdin is not a terminal: add --yes to drop without a confirmation"))
-        let unknown = try run(["drop", "itme", "--yes"])
+        let unknown = try await run(["drop", "itme", "--yes"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no entity 'itme' in the store; its entities: item"))
-        let dropped = try run(["drop", "item", "--yes"])
+        let dropped = try await run(["drop", "item", "--yes"])
         #expect(dropped.status == 0, "\(dropped.stderr)")
         #expect(dropped.stdout.hasPrefix("dropped entity 'item': its table (2 rows) and view"))
-        #expect(try run(["schema", "--plan"]).stdout == "item: create the entity (3 columns, its table and view)\n")
+        await #expect(
+            try run(["schema", "--plan"]).stdout == "item: create the entity (3 columns, its table and view)\n")
     }
 }

@@ -20,7 +20,7 @@ struct SchemaStoreCommandTests {
     }
 
     @Test(arguments: HarnessStore.available)
-    func schemaListsFoundColumnsAndRetiredOnes(driver: HarnessStore) throws {
+    func schemaListsFoundColumnsAndRetiredOnes(driver: HarnessStore) async throws {
         let directory = try FeedworkProcess.makeFolder("schema-store")
         var store = ""
         if driver == .postgres {
@@ -38,20 +38,20 @@ struct SchemaStoreCommandTests {
             .write(to: directory.appendingPathComponent("items.json"))
         try Self.write(directory, store: store, otherFields: "{ id: int, name: string }")
 
-        let before = try FeedworkProcess.run(["schema", "item"], in: directory)
+        let before = try await FeedworkProcess.run(["schema", "item"], in: directory)
         #expect(before.status == 0, "\(before.stderr)")
         #expect(
             before.stdout.contains("declared during each pass (extra: columns): no columns found in the records yet"),
             "\(before.stdout)")
 
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        let after = try FeedworkProcess.run(["schema", "item"], in: directory)
+        let after = try await FeedworkProcess.run(["schema", "item"], in: directory)
         #expect(after.status == 0, "\(after.stderr)")
         #expect(after.stdout.contains("columns marked found were found in the records"), "\(after.stdout)")
         #expect(after.stdout.contains("rating (found)"), "\(after.stdout)")
         #expect(after.stdout.contains("name (found)"), "\(after.stdout)")
-        let json = try FeedworkProcess.run(["schema", "item", "--json"], in: directory)
+        let json = try await FeedworkProcess.run(["schema", "item", "--json"], in: directory)
         let entities = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let columns = try #require(entities.first?["columns"] as? [[String: Any]])
         #expect(columns.map { $0["name"] as? String } == ["id", "name", "rating"])
@@ -59,20 +59,20 @@ struct SchemaStoreCommandTests {
         #expect(entities.first?["declared_during_pass"] as? Bool == true)
 
         try Self.write(directory, store: store, otherFields: "{ id: int }")
-        #expect(try FeedworkProcess.run(["run"], in: directory).status == 0)
-        let retired = try FeedworkProcess.run(["schema", "other"], in: directory)
+        #expect(try await FeedworkProcess.run(["run"], in: directory).status == 0)
+        let retired = try await FeedworkProcess.run(["schema", "other"], in: directory)
         #expect(retired.status == 0, "\(retired.stderr)")
         #expect(retired.stdout.contains("name (retired)"), "\(retired.stdout)")
         #expect(retired.stdout.contains("no longer declared since 20"), "\(retired.stdout)")
-        let retiredJSON = try FeedworkProcess.run(["schema", "other", "--json"], in: directory)
+        let retiredJSON = try await FeedworkProcess.run(["schema", "other", "--json"], in: directory)
         let other = try #require(
             try JSONSerialization.jsonObject(with: Data(retiredJSON.stdout.utf8)) as? [[String: Any]])
         let marks = try #require(other.first?["retired"] as? [[String: Any]])
         #expect(marks.map { $0["name"] as? String } == ["name"])
         #expect(marks.first?["type"] as? String == "text")
 
-        let dropped = try FeedworkProcess.run(["drop", "other", "--column", "name", "--yes"], in: directory)
+        let dropped = try await FeedworkProcess.run(["drop", "other", "--column", "name", "--yes"], in: directory)
         #expect(dropped.status == 0, "\(dropped.stderr)")
-        #expect(try !FeedworkProcess.run(["schema", "other"], in: directory).stdout.contains("(retired)"))
+        await #expect(try !FeedworkProcess.run(["schema", "other"], in: directory).stdout.contains("(retired)"))
     }
 }

@@ -63,12 +63,12 @@ struct SecretSweepTests {
         let environment = ["FEEDWORK_SECRET": Self.secret]
         var outputs: [String] = []
 
-        let json = try await FeedworkProcess.runOffPool(["run", "--json"], in: directory, environment: environment)
+        let json = try await FeedworkProcess.run(["run", "--json"], in: directory, environment: environment)
         #expect(json.status == 1, "the broken feed fails")
         #expect(json.stdout.contains(#""status" : "failed""#) || json.stdout.contains(#""status":"failed""#))
         #expect(json.stdout.contains("token=***"), "URLs are shown redacted")
         outputs += [json.stdout, json.stderr]
-        let table = try await FeedworkProcess.runOffPool(["run"], in: directory, environment: environment)
+        let table = try await FeedworkProcess.run(["run"], in: directory, environment: environment)
         outputs += [table.stdout, table.stderr]
 
         // A run killed while a feed waits: its WAL stays behind with the pages written so far.
@@ -93,7 +93,7 @@ struct SecretSweepTests {
         for arguments in [
             ["list"], ["export", "--all", "--output-dir", "out", "--include-meta"], ["export", "fruit"],
         ] {
-            let result = try await FeedworkProcess.runOffPool(arguments, in: directory, environment: environment)
+            let result = try await FeedworkProcess.run(arguments, in: directory, environment: environment)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             outputs += [result.stdout, result.stderr]
         }

@@ -10,7 +10,7 @@ import Testing
 struct ServeCommandTests {
     let directory: URL
 
-    init() throws {
+    init() async throws {
         directory = try FeedworkProcess.makeFolder("serve")
         try CurrencyFixtureFiles.copy(into: directory)
         try Data(
@@ -22,7 +22,7 @@ struct ServeCommandTests {
                 rates: { url: live.json, max_age: 60m }
             """.utf8
         ).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
@@ -56,13 +56,10 @@ struct ServeCommandTests {
 
     @Test func thePriceAPIAnswersWhatPriceJSONPrints() async throws {
         let (server, url) = try startServer()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.terminate() }
         let (status, body) = try await get(
             URL(string: "api/price?item=milk&item=eggs=2&currency=EUR", relativeTo: url)!)
-        let printed = try FeedworkProcess.run(
+        let printed = try await FeedworkProcess.run(
             ["price", "milk", "eggs=2", "--currency", "EUR", "--json"], in: directory)
         #expect(status == 200)
         #expect(body.trimmingCharacters(in: .newlines) == printed.stdout.trimmingCharacters(in: .newlines))
@@ -70,10 +67,7 @@ struct ServeCommandTests {
 
     @Test func thePriceAPIRefusesUnknownGoods() async throws {
         let (server, url) = try startServer()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.terminate() }
         let (status, body) = try await get(URL(string: "api/price?item=caviar&currency=EUR", relativeTo: url)!)
         #expect(status == 400)
         #expect(body.contains("caviar"))
@@ -81,12 +75,9 @@ struct ServeCommandTests {
 
     @Test func thePriceAPISaysACurrencyIsUnknownAsPriceDoes() async throws {
         let (server, url) = try startServer()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.terminate() }
         let (status, body) = try await get(URL(string: "api/price?item=milk&currency=XYZ", relativeTo: url)!)
-        let printed = try FeedworkProcess.run(["price", "milk", "--currency", "XYZ"], in: directory)
+        let printed = try await FeedworkProcess.run(["price", "milk", "--currency", "XYZ"], in: directory)
         // Not found, as an unknown feed is: which currencies exist is the store's to say.
         #expect(status == 404)
         #expect(body.contains("unknown currency 'XYZ'"))
@@ -95,10 +86,7 @@ struct ServeCommandTests {
 
     @Test func theBasketPageSaysWhatIsWrongWithAQuantity() async throws {
         let (server, url) = try startServer()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.terminate() }
         let (status, page) = try await get(URL(string: "basket?Milk=1&Eggs=2.5&currency=EUR", relativeTo: url)!)
         #expect(status == 200)
         #expect(page.contains("the quantity must be a whole number from 1 to"))
@@ -109,17 +97,14 @@ struct ServeCommandTests {
     @Test func aStoreGivenByPathNeedsNoConfig() async throws {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("feeds.yaml"))
         let (server, url) = try startServer(["--store", "feeds.sqlite"])
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.terminate() }
         let (status, body) = try await get(URL(string: "api/feeds", relativeTo: url)!)
         #expect(status == 200)
         #expect(body.contains("\"fx\""))
     }
 
-    @Test func anAddressOffLoopbackWithoutATokenIsRefused() throws {
-        let result = try FeedworkProcess.run(["serve", "--host", "0.0.0.0", "--port", "0"], in: directory)
+    @Test func anAddressOffLoopbackWithoutATokenIsRefused() async throws {
+        let result = try await FeedworkProcess.run(["serve", "--host", "0.0.0.0", "--port", "0"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("FEEDWORK_SERVE_TOKEN"))
     }

@@ -10,18 +10,15 @@ struct ServeSlowClientTests {
     static let token = "a-token-of-thirty-two-characters"
     let directory: URL
 
-    init() throws {
-        directory = try ServeProcess.itemsStore("serve-slow")
+    init() async throws {
+        directory = try await ServeProcess.itemsStore("serve-slow")
     }
 
-    @Test func twoHundredIdleAndSlowSocketsLeaveRoomForAuthenticatedRequests() throws {
+    @Test func twoHundredIdleAndSlowSocketsLeaveRoomForAuthenticatedRequests() async throws {
         let serve = try FeedworkProcess.startCollecting(
             ["serve", "--port", "0"], in: directory, environment: ["FEEDWORK_SERVE_TOKEN": Self.token])
-        defer {
-            serve.send(SIGTERM)
-            _ = serve.finish()
-        }
-        let port = try ServeProcess.port(of: serve)
+        defer { serve.stop(SIGTERM) }
+        let port = try await ServeProcess.port(of: serve)
         let idle = try (0..<100).map { _ in try RawConnection(port: port) }
         let slow = try (0..<100).map { _ in try RawConnection(port: port) }
         // The slow clients send a header line a second, never the blank line that ends the head.
@@ -38,7 +35,7 @@ struct ServeSlowClientTests {
 
         // Fresh clients with the token are served while every one of those sockets is open.
         for path in ["/api/feeds", "/", "/entities/item", "/healthz"] {
-            let answer = try HTTPGet.get(
+            let answer = try await HTTPGet.get(
                 "http://127.0.0.1:\(port)\(path)", headers: ["Authorization: Bearer \(Self.token)"], seconds: 60)
             #expect(answer.status == 200, "\(path) while 200 sockets sat idle or slow: \(answer.status)")
         }
@@ -46,7 +43,7 @@ struct ServeSlowClientTests {
         let deadline = Date().addingTimeInterval(60)
         var open = (idle + slow).filter { !$0.isClosedByServer }
         while !open.isEmpty, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
             open = open.filter { !$0.isClosedByServer }
         }
         #expect(open.isEmpty, "\(open.count) idle or slow sockets still open after 60 s")

@@ -22,10 +22,10 @@ struct SingerCommandTests {
         ).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func runLoadsTheTapsStreamAndExportReadsIt() throws {
-        let run = try FeedworkProcess.run(["run"], in: directory)
+    @Test func runLoadsTheTapsStreamAndExportReadsIt() async throws {
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        let export = try FeedworkProcess.run(["export", "planets"], in: directory)
+        let export = try await FeedworkProcess.run(["export", "planets"], in: directory)
         #expect(export.status == 0, "\(export.stderr)")
         let lines = export.stdout.split(separator: "\n")
         #expect(lines.count == 5)
@@ -33,16 +33,16 @@ struct SingerCommandTests {
         #expect(lines.contains { $0.contains(#""radius_km":"69911""#) })
     }
 
-    @Test func listCountsTheRowsOfTheStreamsTheTapAnnounced() throws {
-        _ = try FeedworkProcess.run(["run"], in: directory)
-        let list = try FeedworkProcess.run(["list", "--json"], in: directory)
+    @Test func listCountsTheRowsOfTheStreamsTheTapAnnounced() async throws {
+        _ = try await FeedworkProcess.run(["run"], in: directory)
+        let list = try await FeedworkProcess.run(["list", "--json"], in: directory)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains(#""planets" : 5"#), "\(list.stdout)")
     }
 
-    @Test func theSecondRunResumesFromTheTapsStateAndLogsItsStderr() throws {
-        _ = try FeedworkProcess.run(["run"], in: directory)
-        let again = try FeedworkProcess.run(["run", "--json", "--log-level", "info"], in: directory)
+    @Test func theSecondRunResumesFromTheTapsStateAndLogsItsStderr() async throws {
+        _ = try await FeedworkProcess.run(["run"], in: directory)
+        let again = try await FeedworkProcess.run(["run", "--json", "--log-level", "info"], in: directory)
         #expect(again.status == 0, "\(again.stderr)")
         // The tap was handed its bookmark, and sent no planet again.
         #expect(again.stderr.contains("tap: example tap: planets updated after '2024-01-05T00:00:00Z'"))
@@ -50,7 +50,7 @@ struct SingerCommandTests {
         let counts = (report?["feeds"] as? [[String: Any]])?.first?["counts"] as? [String: Int]
         #expect(counts?["inserted"] == 0)
         #expect(counts?["unchanged"] == 0)
-        let export = try FeedworkProcess.run(["export", "planets"], in: directory)
+        let export = try await FeedworkProcess.run(["export", "planets"], in: directory)
         #expect(export.stdout.split(separator: "\n").count == 5)
     }
 }

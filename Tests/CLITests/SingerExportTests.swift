@@ -13,26 +13,26 @@ struct SingerExportTests {
     }
 
     /// Runs a fruit feed over `items` (type and price) once.
-    func runFruit(_ items: [(String, Int)]) throws {
+    func runFruit(_ items: [(String, Int)]) async throws {
         let list = items.map { #"{"type":"\#($0.0)","price":\#($0.1),"weight":100}"# }
         try Data(#"{"fruit":[\#(list.joined(separator: ","))]}"#.utf8)
             .write(to: directory.appendingPathComponent("data.json"))
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try FeedworkProcess.run(["run"], in: directory)
+        let result = try await FeedworkProcess.run(["run"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    func export(_ arguments: [String]) throws -> [[String: Any]] {
-        let result = try FeedworkProcess.run(["export", "--format", "singer"] + arguments, in: directory)
+    func export(_ arguments: [String]) async throws -> [[String: Any]] {
+        let result = try await FeedworkProcess.run(["export", "--format", "singer"] + arguments, in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let messages = try SingerRules.check(result.stdout)
         return messages
     }
 
-    @Test func anEntityIsASchemaItsRecordsAndAState() throws {
-        try runFruit([("pear", 80), ("apple", 149)])
-        let messages = try export(["fruit"])
+    @Test func anEntityIsASchemaItsRecordsAndAState() async throws {
+        try await runFruit([("pear", 80), ("apple", 149)])
+        let messages = try await export(["fruit"])
         #expect(messages.map { $0["type"] as? String } == ["SCHEMA", "RECORD", "RECORD", "STATE"])
         #expect(messages[0]["key_properties"] as? [String] == ["type"])
         let properties = (messages[0]["schema"] as? [String: Any])?["properties"] as? [String: [String: Any]]
@@ -41,41 +41,41 @@ struct SingerExportTests {
         #expect((messages.last?["value"] as? [String: Any])?["feedwork_run"] as? Int == 1)
     }
 
-    @Test func theStateATargetPrintsFeedsTheNextExportOnlyWhatChanged() throws {
-        try runFruit([("pear", 80), ("apple", 149)])
-        let first = try export(["fruit"])
+    @Test func theStateATargetPrintsFeedsTheNextExportOnlyWhatChanged() async throws {
+        try await runFruit([("pear", 80), ("apple", 149)])
+        let first = try await export(["fruit"])
         let state = try #require(first.last?["value"] as? [String: Any])
         try JSONSerialization.data(withJSONObject: state).write(to: directory.appendingPathComponent("state.json"))
-        try runFruit([("pear", 85), ("apple", 149)])
-        let next = try export(["fruit", "--changed-since", "state.json"])
+        try await runFruit([("pear", 85), ("apple", 149)])
+        let next = try await export(["fruit", "--changed-since", "state.json"])
         #expect(next.compactMap { ($0["record"] as? [String: Any])?["type"] as? String } == ["pear"])
         #expect((next.last?["value"] as? [String: Any])?["feedwork_run"] as? Int == 2)
-        let inline = try export(["fruit", "--changed-since", #"{"feedwork_run": 2}"#])
+        let inline = try await export(["fruit", "--changed-since", #"{"feedwork_run": 2}"#])
         #expect(inline.map { $0["type"] as? String } == ["SCHEMA", "STATE"])
     }
 
-    @Test func allTablesMakeOneStreamWithOneState() throws {
-        try runFruit([("pear", 80)])
-        let messages = try export(["--all"])
+    @Test func allTablesMakeOneStreamWithOneState() async throws {
+        try await runFruit([("pear", 80)])
+        let messages = try await export(["--all"])
         #expect(messages.filter { $0["type"] as? String == "STATE" }.count == 1)
         #expect(messages.last?["type"] as? String == "STATE")
         #expect(Set(messages.compactMap { $0["stream"] as? String }) == ["fruit"])
     }
 
-    @Test func deletedRowsAndAnOutputFolderAreUsageErrors() throws {
-        try runFruit([("pear", 80)])
-        let deleted = try FeedworkProcess.run(
+    @Test func deletedRowsAndAnOutputFolderAreUsageErrors() async throws {
+        try await runFruit([("pear", 80)])
+        let deleted = try await FeedworkProcess.run(
             ["export", "fruit", "--format", "singer", "--changed-since", "0", "--include-deleted"], in: directory)
         #expect(deleted.status == 2)
         #expect(deleted.stderr.contains("Singer has no message for a deleted row"), "\(deleted.stderr)")
-        let folder = try FeedworkProcess.run(
+        let folder = try await FeedworkProcess.run(
             ["export", "--all", "--format", "singer", "--output-dir", "out"], in: directory)
         #expect(folder.status == 2)
     }
 
-    @Test func aStateWithoutARunIdIsAUsageError() throws {
-        try runFruit([("pear", 80)])
-        let result = try FeedworkProcess.run(
+    @Test func aStateWithoutARunIdIsAUsageError() async throws {
+        try await runFruit([("pear", 80)])
+        let result = try await FeedworkProcess.run(
             ["export", "fruit", "--format", "singer", "--changed-since", #"{"bookmarks": {}}"#], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("holds no feedwork_run"), "\(result.stderr)")
@@ -83,7 +83,7 @@ struct SingerExportTests {
 
     /// target-jsonl, a Singer target from PyPI: `.ci/run` installs it in a virtual environment
     /// and names it in `FEEDWORK_TARGET_JSONL`.
-    @Test func aSingerTargetFromPyPIWritesTheRows() throws {
+    @Test func aSingerTargetFromPyPIWritesTheRows() async throws {
         guard let target = ProcessInfo.processInfo.environment["FEEDWORK_TARGET_JSONL"] else {
             let message =
                 "FEEDWORK_TARGET_JSONL is not set: install target-jsonl (python3 -m venv v && v/bin/pip install target-jsonl) and set it to v/bin/target-jsonl"
@@ -91,8 +91,8 @@ struct SingerExportTests {
             print("skipped: \(message)")
             return
         }
-        try runFruit([("pear", 80), ("apple", 149)])
-        let export = try FeedworkProcess.run(["export", "fruit", "--format", "singer"], in: directory)
+        try await runFruit([("pear", 80), ("apple", 149)])
+        let export = try await FeedworkProcess.run(["export", "fruit", "--format", "singer"], in: directory)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: target)
         process.currentDirectoryURL = directory
@@ -103,8 +103,9 @@ struct SingerExportTests {
         try process.spawn()
         input.fileHandleForWriting.write(Data(export.stdout.utf8))
         try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = String(
+            decoding: await OwnThread.run { output.fileHandleForReading.readAllRetryingInterrupts() }, as: UTF8.self)
+        await process.exited()
         #expect(process.terminationStatus == 0)
         #expect(printed.contains(#""feedwork_run": 1"#), "the target passes the state on: \(printed)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {

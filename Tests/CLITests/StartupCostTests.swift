@@ -20,43 +20,43 @@ struct StartupCostTests {
         try Data(text.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func withTheStartupVariableACommandEndsWhereItsOwnWorkWouldBegin() throws {
+    @Test func withTheStartupVariableACommandEndsWhereItsOwnWorkWouldBegin() async throws {
         try writeConfig("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n")
-        let result = try FeedworkProcess.run(["run"], in: directory, environment: ["FEEDWORK_STARTUP_ONLY": "1"])
+        let result = try await FeedworkProcess.run(["run"], in: directory, environment: ["FEEDWORK_STARTUP_ONLY": "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty && result.stderr.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
         // The command line is still parsed and checked first.
-        let wrong = try FeedworkProcess.run(
+        let wrong = try await FeedworkProcess.run(
             ["run", "--no-such-option"], in: directory, environment: ["FEEDWORK_STARTUP_ONLY": "1"])
         #expect(wrong.status == 2, "\(wrong.stderr)")
     }
 
     /// glibc's loader names every library it loads on stderr under LD_DEBUG=files.
-    func librariesLoaded(by arguments: [String]) throws -> (FeedworkProcess.Result, curl: Bool) {
-        let result = try FeedworkProcess.run(arguments, in: directory, environment: ["LD_DEBUG": "files"])
+    func librariesLoaded(by arguments: [String]) async throws -> (FeedworkProcess.Result, curl: Bool) {
+        let result = try await FeedworkProcess.run(arguments, in: directory, environment: ["LD_DEBUG": "files"])
         return (result, result.stderr.contains("file=libcurl.so"))
     }
 
-    @Test func aRunOfLocalFilesOrOfflineNeverLoadsLibcurl() throws {
+    @Test func aRunOfLocalFilesOrOfflineNeverLoadsLibcurl() async throws {
         try writeConfig(
             """
             feeds:
               - { name: fruit, adapter: fruit, url: data.json }
               - { name: live, adapter: fruit, url: "http://127.0.0.1:9/data.json", enabled: false }
             """)
-        let (local, localCurl) = try librariesLoaded(by: ["run", "--feed", "fruit"])
+        let (local, localCurl) = try await librariesLoaded(by: ["run", "--feed", "fruit"])
         #expect(local.status == 0, "\(local.stderr.suffix(2000))")
         #expect(!localCurl)
-        let (offline, offlineCurl) = try librariesLoaded(by: ["run", "--feed", "live", "--offline"])
+        let (offline, offlineCurl) = try await librariesLoaded(by: ["run", "--feed", "live", "--offline"])
         #expect(!offlineCurl, "\(offline.stderr.suffix(2000))")
     }
 
-    @Test func aRunOfAFeedThatNamesAnHTTPURLLoadsLibcurlForItsRequest() throws {
+    @Test func aRunOfAFeedThatNamesAnHTTPURLLoadsLibcurlForItsRequest() async throws {
         let server = try LoopbackServer { _ in .json(#"{"fruit":[{"type":"pear","price":99,"weight":80}]}"#) }
         defer { server.stop() }
         try writeConfig("feeds:\n  - { name: fruit, adapter: fruit, url: \"\(server.url("/data.json"))\" }\n")
-        let (result, curl) = try librariesLoaded(by: ["run"])
+        let (result, curl) = try await librariesLoaded(by: ["run"])
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         #expect(curl)
     }

@@ -33,7 +33,7 @@ struct StoreIdentityLockTests {
     {
         let first = try await store.startSlowRun()
         let started = Date()
-        let second = try await FeedworkProcess.runOffPool(
+        let second = try await FeedworkProcess.run(
             ["run", "-c", config, "--wait", "300ms"], in: store.directory)
         let seconds = Date().timeIntervalSince(started)
         // The first run would hold the store for 60 s, far longer than the second can take on a

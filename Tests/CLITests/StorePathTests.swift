@@ -26,42 +26,42 @@ struct StorePathTests {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    @Test func aStoreThatIsAFolderIsReportedAtTheStoreLine() throws {
+    @Test func aStoreThatIsAFolderIsReportedAtTheStoreLine() async throws {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("data"), withIntermediateDirectories: false)
         try configure(store: "data")
-        let result = try FeedworkProcess.run(["validate"], in: directory)
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("feeds.yaml:1:8: error: the store"), "\(result.stderr)")
         #expect(result.stderr.contains("is a folder"), "\(result.stderr)")
     }
 
-    @Test func runOnAStoreThatIsAFolderLeavesNoFileBehind() throws {
+    @Test func runOnAStoreThatIsAFolderLeavesNoFileBehind() async throws {
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: false)
         try configure(store: "data")
         let before = try files(directory)
-        let result = try FeedworkProcess.run(["run"], in: directory)
+        let result = try await FeedworkProcess.run(["run"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("is a folder"), "\(result.stderr)")
         #expect(try files(directory) == before)
         #expect(try files(data).isEmpty)
     }
 
-    @Test func aStoreThatIsASymlinkLoopIsReportedAtTheStoreLine() throws {
+    @Test func aStoreThatIsASymlinkLoopIsReportedAtTheStoreLine() async throws {
         #expect(symlink("loop.sqlite", directory.appendingPathComponent("loop.sqlite").path) == 0)
         try configure(store: "loop.sqlite")
         let before = try files(directory)
-        let result = try FeedworkProcess.run(["run"], in: directory)
+        let result = try await FeedworkProcess.run(["run"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("feeds.yaml:1:8: error:"), "\(result.stderr)")
         #expect(result.stderr.contains("loop of symbolic links"), "\(result.stderr)")
         #expect(try files(directory) == before)
     }
 
-    @Test func aStoreThatIsADeviceIsReportedByValidate() throws {
+    @Test func aStoreThatIsADeviceIsReportedByValidate() async throws {
         try configure(store: "/dev/null")
-        let result = try FeedworkProcess.run(["validate"], in: directory)
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("feeds.yaml:1:8: error: the store /dev/null is a device"), "\(result.stderr)")
     }

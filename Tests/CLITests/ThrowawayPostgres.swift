@@ -18,14 +18,14 @@ final class ThrowawayPostgres: Sendable {
 
     /// Starts a new cluster on a free loopback port; `nil` (the test is skipped) without
     /// PostgreSQL's server binaries, a failure on CI.
-    static func start() throws -> ThrowawayPostgres? {
+    static func start() async throws -> ThrowawayPostgres? {
         guard (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?.isEmpty == false else {
             if ProcessInfo.processInfo.environment["CI"] != nil {
                 Issue.record("no PostgreSQL server binaries under /usr/lib/postgresql")
             }
             return nil
         }
-        let said = try run(["start"])
+        let said = try await OwnThread.run { try run(["start"]) }
         func value(_ name: String) -> String? {
             guard let line = said.split(separator: "\n").first(where: { $0.hasPrefix("export \(name)=") }) else {
                 return nil
@@ -45,7 +45,10 @@ final class ThrowawayPostgres: Sendable {
     }
 
     /// Stops the server (fast: its sessions are ended), waits `seconds`, and starts it again.
-    func restart(down seconds: Int = 2) throws { _ = try Self.run(["restart", directory, String(seconds)]) }
+    func restart(down seconds: Int = 2) async throws {
+        let directory = directory
+        _ = try await OwnThread.run { try Self.run(["restart", directory, String(seconds)]) }
+    }
 
     deinit { _ = try? Self.run(["stop", directory]) }
 

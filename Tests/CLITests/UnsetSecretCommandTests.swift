@@ -9,7 +9,7 @@ struct UnsetSecretCommandTests {
     /// The secrets a run is given; the other commands run without them.
     let secrets = ["FX_KEY": "fx-key-1234", "SHOP_TOKEN": "shop-token-5678"]
 
-    init() throws {
+    init() async throws {
         directory = try FeedworkProcess.makeFolder("unset")
         try CurrencyFixtureFiles.copy(into: directory)
         try Data(#"[{"id": 1, "name": "tea"}]"#.utf8).write(to: directory.appendingPathComponent("shop.json"))
@@ -30,31 +30,31 @@ struct UnsetSecretCommandTests {
                 fields: { id: int, name: string }
             """.utf8
         ).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let run = try FeedworkProcess.run(["run"], in: directory, environment: secrets)
+        let run = try await FeedworkProcess.run(["run"], in: directory, environment: secrets)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
-    @Test func exportNeedsNoSecret() throws {
-        let result = try FeedworkProcess.run(["export", "product"], in: directory)
+    @Test func exportNeedsNoSecret() async throws {
+        let result = try await FeedworkProcess.run(["export", "product"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == #"{"id":1,"name":"tea"}"# + "\n")
     }
 
-    @Test func listNeedsNoSecret() throws {
-        let result = try FeedworkProcess.run(["list"], in: directory)
+    @Test func listNeedsNoSecret() async throws {
+        let result = try await FeedworkProcess.run(["list"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("product 1"))
         #expect(result.stdout.contains("fx"))
     }
 
-    @Test func priceNeedsNoSecret() throws {
-        let result = try FeedworkProcess.run(["price", "milk", "--currency", "EUR"], in: directory)
+    @Test func priceNeedsNoSecret() async throws {
+        let result = try await FeedworkProcess.run(["price", "milk", "--currency", "EUR"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1.18"))
     }
 
-    @Test func runStillNamesTheUnsetVariable() throws {
-        let result = try FeedworkProcess.run(["run"], in: directory, environment: ["FX_KEY": "fx-key-1234"])
+    @Test func runStillNamesTheUnsetVariable() async throws {
+        let result = try await FeedworkProcess.run(["run"], in: directory, environment: ["FX_KEY": "fx-key-1234"])
         #expect(result.status == 2)
         #expect(
             result.stderr.contains(
@@ -62,17 +62,17 @@ struct UnsetSecretCommandTests {
             ), "\(result.stderr)")
     }
 
-    @Test func validateStillNamesEveryUnsetVariable() throws {
-        let result = try FeedworkProcess.run(["validate"], in: directory)
+    @Test func validateStillNamesEveryUnsetVariable() async throws {
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("environment variable FX_KEY is not set"), "\(result.stderr)")
         #expect(result.stderr.contains("environment variable SHOP_TOKEN is not set"), "\(result.stderr)")
     }
 
-    @Test func aStorePathFromAnUnsetVariableIsStillAnErrorForExport() throws {
+    @Test func aStorePathFromAnUnsetVariableIsStillAnErrorForExport() async throws {
         try Data("store: ${DATA}/feeds.sqlite\nfeeds: []\n".utf8).write(
             to: directory.appendingPathComponent("other.yaml"))
-        let result = try FeedworkProcess.run(["export", "product", "-c", "other.yaml"], in: directory)
+        let result = try await FeedworkProcess.run(["export", "product", "-c", "other.yaml"], in: directory)
         #expect(result.status == 2)
         #expect(
             result.stderr.contains("other.yaml:1:8: error: environment variable DATA is not set"), "\(result.stderr)")

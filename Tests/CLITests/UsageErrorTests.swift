@@ -8,26 +8,26 @@ import Testing
 struct UsageErrorTests {
     let directory = FileManager.default.temporaryDirectory
 
-    @Test func anUnknownOptionExitsTwoWithTheCommandsUsage() throws {
-        let result = try FeedworkProcess.run(["export", "--no-such-option"], in: directory)
+    @Test func anUnknownOptionExitsTwoWithTheCommandsUsage() async throws {
+        let result = try await FeedworkProcess.run(["export", "--no-such-option"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("Unknown option '--no-such-option'"))
         #expect(result.stderr.contains("Usage: feedwork export"))
     }
 
-    @Test func aMissingOptionValueExitsTwo() throws {
-        let result = try FeedworkProcess.run(["run", "--wait"], in: directory)
+    @Test func aMissingOptionValueExitsTwo() async throws {
+        let result = try await FeedworkProcess.run(["run", "--wait"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("Missing value for '--wait"))
     }
 
-    @Test func anUnknownSubcommandExitsTwo() throws {
-        let result = try FeedworkProcess.run(["exprot"], in: directory)
+    @Test func anUnknownSubcommandExitsTwo() async throws {
+        let result = try await FeedworkProcess.run(["exprot"], in: directory)
         #expect(result.status == 2)
     }
 
-    @Test func helpStillExitsZero() throws {
-        let result = try FeedworkProcess.run(["run", "--help"], in: directory)
+    @Test func helpStillExitsZero() async throws {
+        let result = try await FeedworkProcess.run(["run", "--help"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: feedwork run"))
     }

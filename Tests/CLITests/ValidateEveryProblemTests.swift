@@ -9,7 +9,7 @@ struct ValidateEveryProblemTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("AdapterTests/Fixtures/many-problems")
 
-    @Test func everyPlantedProblemIsReportedInOneRun() throws {
+    @Test func everyPlantedProblemIsReportedInOneRun() async throws {
         let directory = try FeedworkProcess.makeFolder("validate")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(
@@ -17,7 +17,7 @@ struct ValidateEveryProblemTests {
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("expected.txt"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
 
-        let result = try FeedworkProcess.run(["validate"], in: directory)
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
 
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)

@@ -62,7 +62,7 @@ struct WindowBackfillKillTests {
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 
-    @Test func theNextRunResumesAtTheFirstWindowNotCommitted() throws {
+    @Test func theNextRunResumesAtTheFirstWindowNotCommitted() async throws {
         let directory = try FeedworkProcess.makeFolder("window-kill")
         let api = EventsAPI()
         let server = try LoopbackServer { api.reply($0) }
@@ -72,22 +72,22 @@ struct WindowBackfillKillTests {
         api.holdFrom.withLock { $0 = EventsAPI.before(55) }
         let killed = try FeedworkProcess.startCollecting(["run", "--progress-every", "100ms"], in: directory)
         let progress = CollectedOutput(killed.err)
-        try server.waitForRequests(6)
-        try progress.wait(for: "progress: events: ")
-        try progress.wait(for: "; window 6 of 13, 5 committed")
+        try await server.waitForRequests(6)
+        try await progress.wait(for: "progress: events: ")
+        try await progress.wait(for: "; window 6 of 13, 5 committed")
         killed.send(SIGKILL)
-        killed.process.waitUntilExit()
+        await killed.process.exited()
         #expect(killed.process.terminationStatus != 0)
-        let kept = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
+        let kept = try await FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
         #expect(kept.stdout.split(separator: "\n").count == 35, "windows 1 to 5 committed, each in its pass")
 
-        let run = try FeedworkProcess.run(["run"], in: directory)
+        let run = try await FeedworkProcess.run(["run"], in: directory)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("committed in 8 passes"), "\(run.stdout)")
         #expect(run.stdout.contains("read window 6 of 13 (7d)"), "\(run.stdout)")
         let starts = [90, 83, 76, 69, 62, 55] + [55, 48, 41, 34, 27, 20, 13, 6]
         #expect(api.asked.withLock { $0 } == starts.map { EventsAPI.before(Int64($0)) })
-        let rows = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
+        let rows = try await FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
         #expect(rows.stdout.split(separator: "\n").count == 90, "every day once: no gap, no repeat")
         withExtendedLifetime(server) {}
     }
@@ -95,7 +95,7 @@ struct WindowBackfillKillTests {
     /// Ctrl-C while window 6 is asked for: that pass rolls back, and the summary says the
     /// passes before it committed, as does the JSON report (for scripts, which cannot read the
     /// summary's prose).
-    @Test func anInterruptSaysThePassesBeforeTheOneUnderWayCommitted() throws {
+    @Test func anInterruptSaysThePassesBeforeTheOneUnderWayCommitted() async throws {
         let directory = try FeedworkProcess.makeFolder("window-interrupt")
         let api = EventsAPI()
         let server = try LoopbackServer { api.reply($0) }
@@ -104,20 +104,20 @@ struct WindowBackfillKillTests {
         let running = try FeedworkProcess.startCollecting(["run", "--json", "--progress", "never"], in: directory)
         let errors = CollectedOutput(running.err)
         let output = CollectedOutput(running.out)
-        try server.waitForRequests(6)
+        try await server.waitForRequests(6)
         running.send(SIGINT)
-        try errors.wait(
+        try await errors.wait(
             for:
                 "interrupted: the pass under way rolled back, those before it committed (the next run goes on after them): events (5 pass(es))"
         )
-        running.process.waitUntilExit()
+        await running.process.exited()
         #expect(running.process.terminationStatus == 130)
-        try output.wait(for: "\n}")  // the report's last line
+        try await output.wait(for: "\n}")  // the report's last line
         let report = try JSONSerialization.jsonObject(with: Data(output.text.withLock { $0 }.utf8)) as? [String: Any]
         let feed = try #require((report?["feeds"] as? [[String: Any]])?.first)
         #expect(feed["status"] as? String == "interrupted")
         #expect(feed["earlier_commits"] as? Int == 5)
-        let kept = try FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
+        let kept = try await FeedworkProcess.run(["export", "event", "--format", "ndjson"], in: directory)
         #expect(kept.stdout.split(separator: "\n").count == 35)
         withExtendedLifetime(server) {}
     }
@@ -132,11 +132,11 @@ struct WindowBackfillKillTests {
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
         let output = CollectedOutput(worker.out)
         _ = CollectedOutput(worker.err)
-        try output.wait(for: "committed in 13 passes")
+        try await output.wait(for: "committed in 13 passes")
         worker.send(SIGTERM)
-        worker.process.waitUntilExit()
+        await worker.process.exited()
         #expect(worker.process.terminationStatus == 0)
-        let runs = try WorkerRun.all(in: directory).filter { $0.feed == "events" }.sorted { $0.id < $1.id }
+        let runs = try await WorkerRun.all(in: directory).filter { $0.feed == "events" }.sorted { $0.id < $1.id }
         #expect(runs.map(\.status) == Array(repeating: "ok", count: 13))
         #expect(runs.map(\.inserted) == Array(repeating: 7, count: 12) + [6])
         let starts = stride(from: 90, to: 0, by: -7).map { EventsAPI.before(Int64($0)) }

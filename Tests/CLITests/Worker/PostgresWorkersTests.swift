@@ -14,7 +14,7 @@ struct PostgresWorkersTests {
         directory = try FeedworkProcess.makeFolder("worker-postgres")
     }
 
-    @Test func threeWorkersShareThirtyFeedsAndTakeOverAKilledWorkersFeedsWithinTheLease() throws {
+    @Test func threeWorkersShareThirtyFeedsAndTakeOverAKilledWorkersFeedsWithinTheLease() async throws {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         // Each pass takes about 600 ms, so a kill lands in the middle of some.
@@ -26,7 +26,7 @@ struct PostgresWorkersTests {
         let workers = try (1...3).map {
             try FeedworkProcess.startCollecting(["worker", "--name", "w\($0)"], in: directory)
         }
-        Thread.sleep(forTimeInterval: 5)
+        try await Task.sleep(for: .seconds(5))
         // Killed in the middle of passes: while runs of feeds it holds are `running`.
         var held = ""
         let deadline = Date().addingTimeInterval(20)
@@ -41,16 +41,16 @@ struct PostgresWorkersTests {
         }
         workers[0].send(SIGKILL)
         let killedAt = Date()
-        Thread.sleep(forTimeInterval: 8)
+        try await Task.sleep(for: .seconds(8))
         for worker in workers.dropFirst() { worker.send(SIGTERM) }
         let stoppedAt = Date()
         for worker in workers.dropFirst() {
-            let result = worker.finish()
+            let result = await worker.finish()
             #expect(result.status == 0, "\(result.stderr)")
         }
-        _ = workers[0].finish()
+        _ = await workers[0].finish()
 
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         #expect(
             WorkerRun.overlaps(runs, openUntil: killedAt).isEmpty, "\(WorkerRun.overlaps(runs, openUntil: killedAt))")
         let killed = runs.filter { $0.started < killedAt && ($0.finished == nil || $0.status == "interrupted") }

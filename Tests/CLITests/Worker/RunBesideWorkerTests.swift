@@ -51,7 +51,7 @@ struct RunBesideWorkerTests {
         let worker = try FeedworkProcess.startCollecting(["worker", "--name", "w1"], in: directory)
         try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
 
-        let manual = try await FeedworkProcess.runOffPool(["run", "--feed", "manual", "--json"], in: directory)
+        let manual = try await FeedworkProcess.run(["run", "--feed", "manual", "--json"], in: directory)
         #expect(manual.status == 0, "\(manual.stdout)\(manual.stderr)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(manual.stdout.utf8)) as? [String: Any], "\(manual.stdout)")
@@ -66,19 +66,19 @@ struct RunBesideWorkerTests {
 
         // A scheduled feed runs again at once, beside its schedule, as a table.
         let before = server.requests.filter { $0.path == "/sched" }.count
-        let sched = try await FeedworkProcess.runOffPool(["run", "--feed", "sched"], in: directory)
+        let sched = try await FeedworkProcess.run(["run", "--feed", "sched"], in: directory)
         #expect(sched.status == 0, "\(sched.stdout)\(sched.stderr)")
         #expect(sched.stdout.contains("sched"), "\(sched.stdout)")
         #expect(server.requests.filter { $0.path == "/sched" }.count == before + 1)
 
         #expect(worker.process.isRunning, "the worker keeps running")
         worker.send(SIGTERM)
-        let stopped = worker.finish()
+        let stopped = await worker.finish()
         #expect(stopped.status == 0, "\(stopped.stderr)")
         if store == .sqlite {
             #expect(stopped.stdout.contains("[manual] ok"), "the worker printed the pass it ran: \(stopped.stdout)")
         }
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         #expect(WorkerRun.overlaps(runs).isEmpty, "\(WorkerRun.overlaps(runs))")
     }
 
@@ -102,10 +102,10 @@ struct RunBesideWorkerTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         worker.send(SIGTERM)
-        let stopped = worker.finish()
+        let stopped = await worker.finish()
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(!stopped.stdout.contains("[manual]"), "the stopping worker ran no requested pass")
-        let result = run.finish()
+        let result = await run.finish()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("manual"), "\(result.stdout)")
         #expect(server.requests.filter { $0.path == "/manual" }.count == 1)
@@ -116,16 +116,13 @@ struct RunBesideWorkerTests {
         let server = try WorkerConfig.server()
         try writeConfig(server: server)
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        defer {
-            worker.send(SIGTERM)
-            _ = worker.finish()
-        }
+        defer { worker.stop(SIGTERM) }
         try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
         // The run's own config has a feed the worker's (loaded before) does not.
         let config = directory.appendingPathComponent("other.yaml")
         let text = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
         try Data(text.replacingOccurrences(of: "name: manual", with: "name: extra").utf8).write(to: config)
-        let result = try await FeedworkProcess.runOffPool(
+        let result = try await FeedworkProcess.run(
             ["run", "-c", "other.yaml", "--feed", "extra"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr.contains("the worker's config"), "\(result.stderr)")
@@ -136,7 +133,7 @@ struct RunBesideWorkerTests {
         let store = try ConcurrentRunTests.SlowStore(delay: .seconds(60))
         try await store.prepare()
         let first = try await store.startSlowRun()
-        let second = try await FeedworkProcess.runOffPool(["run", "--wait", "200ms"], in: store.directory)
+        let second = try await FeedworkProcess.run(["run", "--wait", "200ms"], in: store.directory)
         #expect(second.status == 1)
         let host = ProcessInfo.processInfo.hostName
         #expect(
@@ -152,12 +149,9 @@ struct RunBesideWorkerTests {
         let server = try WorkerConfig.server()
         try writeConfig(server: server)
         let worker = try FeedworkProcess.startCollecting(["worker", "--name", "first"], in: directory)
-        defer {
-            worker.send(SIGTERM)
-            _ = worker.finish()
-        }
+        defer { worker.stop(SIGTERM) }
         try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
-        let second = try await FeedworkProcess.runOffPool(["worker", "--wait", "200ms"], in: directory)
+        let second = try await FeedworkProcess.run(["worker", "--wait", "200ms"], in: directory)
         #expect(second.status == 1)
         #expect(
             second.stderr.contains(

@@ -70,9 +70,9 @@ struct WorkerDependencyTests {
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
         try await WorkerRun.waitForFinishedRun(in: directory, of: "order-lines")
         worker.send(SIGTERM)
-        let stopped = worker.finish()
+        let stopped = await worker.finish()
         #expect(stopped.status == 0, "\(stopped.stderr)")
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         let parent = try #require(runs.first { $0.feed == "orders" }, "\(runs)")
         let child = try #require(runs.first { $0.feed == "order-lines" }, "\(runs)")
         let parentEnd = try #require(parent.finished)
@@ -93,15 +93,15 @@ struct WorkerDependencyTests {
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
         let output = CollectedOutput(worker.out)
         _ = CollectedOutput(worker.err)
-        try output.wait(for: "[orders] failed")
-        try output.wait(for: "[order-lines] skipped")
+        try await output.wait(for: "[orders] failed")
+        try await output.wait(for: "[order-lines] skipped")
         worker.send(SIGTERM)
-        worker.process.waitUntilExit()
+        await worker.process.exited()
         #expect(worker.process.terminationStatus == 0)
         let text = output.text.withLock { $0 }
         #expect(text.contains("skipped: feed 'orders', which it depends on, failed"), "\(text)")
         #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.isEmpty, "no line was asked for")
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         #expect(!runs.contains { $0.feed == "order-lines" }, "a skipped pass has no run: \(runs)")
     }
 
@@ -127,7 +127,7 @@ struct WorkerDependencyTests {
         try await WorkerRun.waitForFinishedRun(in: directory, of: "sched")
         let feeds = ["run", "--feed", "order-lines", "--feed", "orders", "--json"]
 
-        let first = try await FeedworkProcess.runOffPool(feeds, in: directory)
+        let first = try await FeedworkProcess.run(feeds, in: directory)
         #expect(first.stderr.contains("holds the store"), "\(first.stderr)")
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         let report = try #require(
@@ -138,13 +138,13 @@ struct WorkerDependencyTests {
         #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.count == 3)
 
         shop.ordersFail.withLock { $0 = true }
-        let second = try await FeedworkProcess.runOffPool(feeds, in: directory)
+        let second = try await FeedworkProcess.run(feeds, in: directory)
         #expect(second.status == 1, "\(second.stdout)\(second.stderr)")
         #expect(second.stdout.contains(#""skipped""#), "\(second.stdout)")
         #expect(second.stdout.contains("skipped: feed 'orders', which it depends on, failed"), "\(second.stdout)")
         #expect(server.requests.filter { $0.path.hasSuffix("/lines") }.count == 3, "no line was asked for again")
         worker.send(SIGTERM)
-        let stopped = worker.finish()
+        let stopped = await worker.finish()
         #expect(stopped.status == 0, "\(stopped.stderr)")
     }
 }

@@ -50,7 +50,7 @@ struct WorkerMetricsTests {
         }
     }
 
-    func scrape(_ base: String, python: String) throws -> Scrape? {
+    func scrape(_ base: String, python: String) async throws -> Scrape? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", Self.reader, base]
@@ -58,8 +58,8 @@ struct WorkerMetricsTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.spawn()
-        let data = output.fileHandleForReading.readAllRetryingInterrupts()
-        process.waitUntilExit()
+        let data = await OwnThread.run { output.fileHandleForReading.readAllRetryingInterrupts() }
+        await process.exited()
         guard process.terminationStatus == 0,
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let samples = object["samples"] as? [[Any]], let health = object["health"] as? [Any]
@@ -86,7 +86,7 @@ struct WorkerMetricsTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    @Test func metricsParseAsPrometheusTextAndTheirCountersMatchTheRuns() throws {
+    @Test func metricsParseAsPrometheusTextAndTheirCountersMatchTheRuns() async throws {
         guard let python = Self.python else { return }
         let good = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h"), ("f2", "1h")], server: good, directory: directory)
@@ -98,24 +98,21 @@ struct WorkerMetricsTests {
         let port = try Self.freePort()
         let worker = try FeedworkProcess.startCollecting(
             ["worker", "--metrics", "127.0.0.1:\(port)"], in: directory)
-        defer {
-            worker.send(SIGKILL)
-            _ = worker.finish()
-        }
+        defer { worker.stop(SIGKILL) }
         let base = "http://127.0.0.1:\(port)"
         var scraped: Scrape?
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if let scrape = try scrape(base, python: python),
+            if let scrape = try await scrape(base, python: python),
                 scrape.samples.filter({ $0.name == "feedwork_passes_total" }).map(\.value).reduce(0, +) == 3
             {
                 scraped = scrape
                 break
             }
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
         }
         let metrics = try #require(scraped, "the metrics never parsed with three passes")
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         #expect(runs.count == 3)
         for run in runs {
             #expect(metrics.value("feedwork_passes_total", ["feed": run.feed, "status": run.status]) == 1, "\(run)")
@@ -132,7 +129,7 @@ struct WorkerMetricsTests {
         #expect(metrics.health.status == 200 && metrics.health.text == "ok", "\(metrics.health)")
     }
 
-    @Test func healthzSaysStoppingWhileTheLastPassesFinish() throws {
+    @Test func healthzSaysStoppingWhileTheLastPassesFinish() async throws {
         guard let python = Self.python else { return }
         let server = try PagedItemsFeed.slowServer(delay: .milliseconds(300))
         let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
@@ -140,9 +137,9 @@ struct WorkerMetricsTests {
         let port = try Self.freePort()
         let worker = try FeedworkProcess.startCollecting(
             ["worker", "--metrics", "127.0.0.1:\(port)", "--grace", "30s"], in: directory)
-        try server.waitForRequests(2)
+        try await server.waitForRequests(2)
         worker.send(SIGTERM)
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(for: .seconds(0.3))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [
@@ -160,9 +157,10 @@ struct WorkerMetricsTests {
         let output = Pipe()
         process.standardOutput = output
         try process.spawn()
-        let health = String(decoding: output.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self)
-        process.waitUntilExit()
-        let result = worker.finish()
+        let health = String(
+            decoding: await OwnThread.run { output.fileHandleForReading.readAllRetryingInterrupts() }, as: UTF8.self)
+        await process.exited()
+        let result = await worker.finish()
 
         #expect(health.trimmingCharacters(in: .whitespacesAndNewlines) == "503 stopping", "\(health)")
         #expect(result.status == 0, "\(result.stderr)")

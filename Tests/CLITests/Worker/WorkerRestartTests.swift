@@ -14,7 +14,7 @@ struct WorkerRestartTests {
         directory = try FeedworkProcess.makeFolder("worker-restart")
     }
 
-    @Test func aRestartedWorkerRunsTheFeedItsKilledPredecessorHeldAtOnce() throws {
+    @Test func aRestartedWorkerRunsTheFeedItsKilledPredecessorHeldAtOnce() async throws {
         // The first request stalls, holding the first worker's pass (and its claim); later ones answer at once.
         let first = Mutex(true)
         let server = try LoopbackServer { _ in
@@ -28,23 +28,23 @@ struct WorkerRestartTests {
         try WorkerConfig.write(
             feeds: [("f1", "1h")], server: server, directory: directory, header: "defaults: { lease: 10m }\n")
         let killed = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        try server.waitForRequests(1)
+        try await server.waitForRequests(1)
         killed.send(SIGKILL)
-        _ = killed.finish()
+        _ = await killed.finish()
 
         let restarted = try FeedworkProcess.startCollecting(["worker", "--json", "--wait", "10s"], in: directory)
         let deadline = Date().addingTimeInterval(60)
-        while server.requestCount < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while server.requestCount < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let ranAgain = server.requestCount >= 2
         // The pass's line is printed once it committed.
         var runs: [WorkerRun] = []
         while ranAgain, Date() < deadline {
-            runs = try WorkerRun.all(in: directory)
+            runs = try await WorkerRun.all(in: directory)
             if runs.contains(where: { $0.status == "ok" }) { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .seconds(0.1))
         }
         restarted.send(SIGTERM)
-        let result = restarted.finish()
+        let result = await restarted.finish()
         #expect(ranAgain, "the restarted worker never ran f1: \(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(runs.map(\.status).sorted() == ["interrupted", "ok"], "\(runs.map(\.status))")

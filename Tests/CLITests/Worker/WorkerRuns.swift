@@ -15,8 +15,8 @@ struct WorkerRun: Sendable {
     var updated: Int
 
     /// Every run of the store of the config in `directory`.
-    static func all(in directory: URL) throws -> [WorkerRun] {
-        let result = try FeedworkProcess.run(["runs", "--json", "--limit", "100000"], in: directory)
+    static func all(in directory: URL) async throws -> [WorkerRun] {
+        let result = try await FeedworkProcess.run(["runs", "--json", "--limit", "100000"], in: directory)
         try #require(result.status == 0, "\(result.stderr)")
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         return try objects.map { object in
@@ -34,7 +34,7 @@ struct WorkerRun: Sendable {
     static func waitForFinishedRun(in directory: URL, of feed: String) async throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let runs = try await FeedworkProcess.runOffPool(["runs", "--feed", feed, "--json"], in: directory)
+            let runs = try await FeedworkProcess.run(["runs", "--feed", feed, "--json"], in: directory)
             if runs.status == 0, runs.stdout.contains(#""finished_at""#) { return }
             try await Task.sleep(for: .milliseconds(100))
         }

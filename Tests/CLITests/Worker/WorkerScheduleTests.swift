@@ -13,19 +13,19 @@ struct WorkerScheduleTests {
         directory = try FeedworkProcess.makeFolder("worker-schedule")
     }
 
-    @Test func tenFeedsEveryOneToThreeSecondsRunTheExpectedNumberOfTimes() throws {
+    @Test func tenFeedsEveryOneToThreeSecondsRunTheExpectedNumberOfTimes() async throws {
         let server = try WorkerConfig.server()
         let feeds = (1...10).map { (name: "f\($0)", every: "\($0 % 3 + 1)s") }
         try WorkerConfig.write(
             feeds: feeds, server: server, directory: directory, header: "defaults: { concurrency: 4 }\n")
         let worker = try FeedworkProcess.startCollecting(["worker", "--json"], in: directory)
-        Thread.sleep(forTimeInterval: 20)
+        try await Task.sleep(for: .seconds(20))
         worker.send(SIGTERM)
         let stoppedAt = Date()
-        let result = worker.finish()
+        let result = await worker.finish()
         #expect(result.status == 0, "\(result.stderr)")
 
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         let firstStart = try #require(runs.map(\.started).min())
         for feed in feeds {
             let every = Double(feed.every.dropLast()) ?? 1
@@ -41,7 +41,8 @@ struct WorkerScheduleTests {
         // Every pass changed its feed's three rows and committed them: the last pass's values are stored.
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == runs.count, "one line per finished pass")
-        let export = try FeedworkProcess.run(["export", "item", "--format", "ndjson", "--include-meta"], in: directory)
+        let export = try await FeedworkProcess.run(
+            ["export", "item", "--format", "ndjson", "--include-meta"], in: directory)
         #expect(export.stdout.split(separator: "\n").count == 30, "\(export.stdout)")
         for line in export.stdout.split(separator: "\n") {
             let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -50,29 +51,26 @@ struct WorkerScheduleTests {
         }
     }
 
-    @Test func aSecondWorkerOnASQLiteStoreSaysTheStoreIsInUse() throws {
+    @Test func aSecondWorkerOnASQLiteStoreSaysTheStoreIsInUse() async throws {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
         let first = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        defer {
-            first.send(SIGTERM)
-            _ = first.finish()
-        }
-        try server.waitForRequests(1)
-        let second = try FeedworkProcess.run(["worker"], in: directory)
+        defer { first.stop(SIGTERM) }
+        try await server.waitForRequests(1)
+        let second = try await FeedworkProcess.run(["worker"], in: directory)
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("in use"), "\(second.stderr)")
     }
 
-    @Test func listShowsEachFeedsScheduleAndNextRun() throws {
+    @Test func listShowsEachFeedsScheduleAndNextRun() async throws {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        try server.waitForRequests(1)
-        Thread.sleep(forTimeInterval: 0.5)
+        try await server.waitForRequests(1)
+        try await Task.sleep(for: .seconds(0.5))
         worker.send(SIGTERM)
-        _ = worker.finish()
-        let list = try FeedworkProcess.run(["list", "--json"], in: directory)
+        _ = await worker.finish()
+        let list = try await FeedworkProcess.run(["list", "--json"], in: directory)
         let feeds = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         let feed = try #require(feeds.first)
         #expect(feed["schedule"] as? String == "every 1h")
@@ -82,7 +80,7 @@ struct WorkerScheduleTests {
         #expect(feed["worker"] is NSNull, "no worker holds it between passes: \(feed)")
     }
 
-    @Test func aFeedWhoseCachedResponseIsStillFreshIsNotFetchedAgainEarly() throws {
+    @Test func aFeedWhoseCachedResponseIsStillFreshIsNotFetchedAgainEarly() async throws {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1s")], server: server, directory: directory)
         var yaml = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
@@ -92,21 +90,21 @@ struct WorkerScheduleTests {
         // Until three passes are recorded (reading fails while the worker creates the store).
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let listed = try FeedworkProcess.run(["runs", "--json"], in: directory)
+            let listed = try await FeedworkProcess.run(["runs", "--json"], in: directory)
             let runs = try? JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [Any]
             if listed.status == 0, let runs, runs.count >= 3 { break }
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
         }
         worker.send(SIGTERM)
-        let result = worker.finish()
+        let result = await worker.finish()
 
         #expect(result.status == 0, "\(result.stderr)")
-        let runs = try WorkerRun.all(in: directory)
+        let runs = try await WorkerRun.all(in: directory)
         #expect(runs.count >= 3, "a pass every second: \(runs.count)")
         #expect(server.requestCount == 1, "later passes read the cached response younger than max_age")
     }
 
-    @Test func aPassLineShowsThePassesNotes() throws {
+    @Test func aPassLineShowsThePassesNotes() async throws {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
         var yaml = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
@@ -116,22 +114,22 @@ struct WorkerScheduleTests {
         let deadline = Date().addingTimeInterval(60)
         // Until the first pass is recorded as finished (`runs` fails while the worker creates the store).
         while Date() < deadline {
-            let runs = try FeedworkProcess.run(["runs", "--json"], in: directory)
+            let runs = try await FeedworkProcess.run(["runs", "--json"], in: directory)
             if runs.status == 0, runs.stdout.contains(#""ok""#) { break }
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
         }
         worker.send(SIGTERM)
-        let result = worker.finish()
+        let result = await worker.finish()
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.stdout.split(separator: "\n").first, "\(result.stdout)")
         #expect(line.contains("[f1] ok: 2 new"), "\(line)")
         #expect(line.contains("; notes: 1 record(s) filtered out by filter"), "\(line)")
     }
 
-    @Test func aConfigWithoutAnyScheduleIsAUsageError() throws {
+    @Test func aConfigWithoutAnyScheduleIsAUsageError() async throws {
         try Data("feeds:\n  - { name: fruit, adapter: fruit, url: data.json }\n".utf8)
             .write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try FeedworkProcess.run(["worker"], in: directory)
+        let result = try await FeedworkProcess.run(["worker"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("has a schedule"), "\(result.stderr)")
     }

@@ -21,56 +21,56 @@ struct WorkerStopTests {
         return server
     }
 
-    @Test func aPassLongerThanTheGraceTimeRollsBackAndTheWorkerExitsZero() throws {
+    @Test func aPassLongerThanTheGraceTimeRollsBackAndTheWorkerExitsZero() async throws {
         let server = try slowFeed(delay: .milliseconds(400))
         let worker = try FeedworkProcess.startCollecting(["worker", "--grace", "1s"], in: directory)
-        try server.waitForRequests(3)
+        try await server.waitForRequests(3)
         let stopped = Date()
         worker.send(SIGTERM)
-        let result = worker.finish()
+        let result = await worker.finish()
         let took = Date().timeIntervalSince(stopped)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(took < 3, "the grace time is 1 s; the worker took \(took) s")
         #expect(result.stdout.contains("[slow] interrupted"), "\(result.stdout)")
-        let items = try FeedworkProcess.run(["export", "item"], in: directory)
+        let items = try await FeedworkProcess.run(["export", "item"], in: directory)
         #expect(items.stdout.isEmpty, "the pass was rolled back whole: \(items.stdout)")
-        #expect(try WorkerRun.all(in: directory).map(\.status) == ["interrupted"])
+        await #expect(try WorkerRun.all(in: directory).map(\.status) == ["interrupted"])
     }
 
-    @Test func aPassWithinTheGraceTimeFinishesAndCommits() throws {
+    @Test func aPassWithinTheGraceTimeFinishesAndCommits() async throws {
         let server = try slowFeed(delay: .milliseconds(100))
         let worker = try FeedworkProcess.startCollecting(["worker", "--grace", "30s"], in: directory)
-        try server.waitForRequests(2)
+        try await server.waitForRequests(2)
         worker.send(SIGTERM)
-        let result = worker.finish()
+        let result = await worker.finish()
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.requestCount == 10, "the pass went on to its last page")
-        let items = try FeedworkProcess.run(["export", "item", "--format", "ndjson"], in: directory)
+        let items = try await FeedworkProcess.run(["export", "item", "--format", "ndjson"], in: directory)
         #expect(items.stdout.split(separator: "\n").count == 10, "\(items.stdout)")
-        #expect(try WorkerRun.all(in: directory).map(\.status) == ["ok"])
+        await #expect(try WorkerRun.all(in: directory).map(\.status) == ["ok"])
     }
 
-    @Test func sighupReloadsTheConfigAndABrokenOneIsReportedAndKept() throws {
+    @Test func sighupReloadsTheConfigAndABrokenOneIsReportedAndKept() async throws {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory)
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
-        try server.waitForRequests(1)
+        try await server.waitForRequests(1)
         try Data("feeds: [ {".utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         worker.send(SIGHUP)
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .seconds(0.5))
         try WorkerConfig.write(feeds: [("f1", "1h"), ("f2", "1h")], server: server, directory: directory)
         worker.send(SIGHUP)
-        try server.waitForRequests(2)
+        try await server.waitForRequests(2)
         worker.send(SIGTERM)
-        let result = worker.finish()
+        let result = await worker.finish()
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("the config has problems; the old one stays in use"), "\(result.stderr)")
         #expect(
             result.stderr.contains("feeds.yaml:2:1: error: YAML syntax"), "the problem names its line: \(result.stderr)"
         )
-        #expect(Set(try WorkerRun.all(in: directory).map(\.feed)) == ["f1", "f2"])
+        await #expect(Set(try WorkerRun.all(in: directory).map(\.feed)) == ["f1", "f2"])
     }
 }

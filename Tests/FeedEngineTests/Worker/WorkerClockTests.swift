@@ -27,9 +27,11 @@ import Testing
             if case .passFinished = event { finished.withLock { $0 += 1 } }
         }
 
-        /// Waits until `count` passes ended, for at most 60 s; whether they did.
+        /// Waits until `count` passes ended, for at most 120 s; whether they did. A schedule
+        /// stalled by a step waits an hour or days; a loaded machine running the whole suite
+        /// has been seen to take 40 s between two passes of this worker.
         func wait(for count: Int) async throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + .seconds(120)
             while self.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             return self.count >= count
         }
