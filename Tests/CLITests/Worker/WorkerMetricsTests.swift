@@ -129,9 +129,11 @@ struct WorkerMetricsTests {
         #expect(metrics.health.status == 200 && metrics.health.text == "ok", "\(metrics.health)")
     }
 
+    /// The pass takes 10 s (10 pages of 1 s), long enough for Python to start and ask on a
+    /// loaded machine while the worker waits for it.
     @Test func healthzSaysStoppingWhileTheLastPassesFinish() async throws {
         guard let python = Self.python else { return }
-        let server = try PagedItemsFeed.slowServer(delay: .milliseconds(300))
+        let server = try PagedItemsFeed.slowServer(delay: .seconds(1))
         let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let port = try Self.freePort()

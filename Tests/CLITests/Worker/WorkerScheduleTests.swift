@@ -30,10 +30,12 @@ struct WorkerScheduleTests {
         for feed in feeds {
             let every = Double(feed.every.dropLast()) ?? 1
             let ofFeed = runs.filter { $0.feed == feed.name }
-            // Due at once, then every `every` seconds until the worker was stopped.
+            // Due at once, then every `every` seconds until the worker was stopped: never more
+            // often, and not far less (a loaded machine running the whole suite has left the
+            // worker 6 passes short of 20 in 20 s; a stalled schedule would leave it at 1).
             let expected = Int((stoppedAt.timeIntervalSince(firstStart) / every).rounded(.down)) + 1
             #expect(
-                abs(ofFeed.count - expected) <= 1,
+                ofFeed.count <= expected + 1 && ofFeed.count >= expected / 2,
                 "\(feed.name) every \(feed.every): \(ofFeed.count) runs, expected \(expected)")
             #expect(ofFeed.allSatisfy { $0.status == "ok" }, "\(feed.name): \(ofFeed.map(\.status))")
         }
