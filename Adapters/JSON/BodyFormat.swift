@@ -24,7 +24,7 @@ enum BodyFormat: String, Sendable, CaseIterable {
     static func check(_ body: YAMLJSON?, format text: String?) throws(OptionError) -> BodyFormat {
         guard let text else {
             if case .string(let template)? = body,
-                let first = template.source.trimmingCharacters(in: .whitespaces).first,
+                let first = template.source.trimmingSpaces.first,
                 first == "{" || first == "["
             {
                 throw OptionError(

@@ -108,7 +108,7 @@ struct ValueConverter: Sendable {
             switch value {
             case .number(let number): text = number
             case .string(let string) where fromString:
-                text = string.trimmingCharacters(in: .whitespaces)
+                text = string.trimmingSpaces
                 guard ExactDecimal(text) != nil else {
                     throw ConversionFailure(reason: "expected a whole number (from_string), found \(Self.shown(value))")
                 }
@@ -127,7 +127,7 @@ struct ValueConverter: Sendable {
         case .double:
             var text = value.numberText
             if fromString, case .string(let string) = value {
-                text = string.trimmingCharacters(in: .whitespaces)
+                text = string.trimmingSpaces
                 guard ExactDecimal(text ?? "") != nil else {
                     throw ConversionFailure(reason: "expected a number (from_string), found \(Self.shown(value))")
                 }
@@ -194,10 +194,10 @@ struct ValueConverter: Sendable {
     private func typed(_ text: String) -> JSONValue? {
         switch kind {
         case .int, .double:
-            let number = text.trimmingCharacters(in: .whitespaces)
+            let number = text.trimmingSpaces
             return ExactDecimal(number) != nil ? .number(number) : nil
         case .bool:
-            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch text.trimmingSpaces.lowercased() {
             case "true", "1": return .bool(true)
             case "false", "0": return .bool(false)
             default: return nil
@@ -236,8 +236,8 @@ struct ValueConverter: Sendable {
     private func numberText(_ value: JSONValue, expecting what: String) throws(ConversionFailure) -> String {
         switch value {
         case .number(let text): return text
-        case .string(let text) where ExactDecimal(text.trimmingCharacters(in: .whitespaces)) != nil:
-            return text.trimmingCharacters(in: .whitespaces)
+        case .string(let text) where ExactDecimal(text.trimmingSpaces) != nil:
+            return text.trimmingSpaces
         default: throw mismatch(what, value)
         }
     }

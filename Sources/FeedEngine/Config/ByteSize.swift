@@ -9,10 +9,10 @@ public struct ByteSize: Sendable, Hashable, Decodable {
     public init(bytes: Int) { self.bytes = bytes }
 
     public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let trimmed = text.trimmingSpaces.uppercased()
         let digits = trimmed.prefix { $0.isNumber }
         guard let number = Int(digits) else { return nil }
-        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let unit = trimmed.dropFirst(digits.count).trimmingSpaces
         let factors = ["": 1, "B": 1, "KB": 1024, "K": 1024, "MB": 1 << 20, "M": 1 << 20, "GB": 1 << 30, "G": 1 << 30]
         guard let factor = factors[unit] else { return nil }
         let (bytes, overflow) = number.multipliedReportingOverflow(by: factor)

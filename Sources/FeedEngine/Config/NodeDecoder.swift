@@ -259,7 +259,8 @@ struct YAMLNodeDecoder: Decoder {
     private func decodeValueUnchecked<T: Decodable>(_ type: T.Type) throws -> T {
         if type == Decimal.self {
             let text = try scalarText(expecting: "a decimal number")
-            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+            // No locale: `.` is the decimal point, without loading ICU's number formats.
+            guard let value = Decimal(string: text),
                 text.allSatisfy({ "0123456789+-.eE".contains($0) })
             else { throw failure("'\(text)' is not a decimal number", at: node) }
             guard let decimal = value as? T else { throw failure("expected a decimal number", at: node) }
@@ -436,7 +437,9 @@ private struct NodeSingleValueContainer: SingleValueDecodingContainer {
 
     private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         let text = try decoder.scalarText(expecting: "an integer")
-        guard let value = T(text.replacingOccurrences(of: "_", with: "")) else {
+        // `1_000` is YAML's 1000; filtered in Swift, as Foundation's `replacingOccurrences`
+        // goes through NSString, whose first use scans the program's conformance records.
+        guard let value = T(text.utf8.contains(UInt8(ascii: "_")) ? text.filter { $0 != "_" } : text) else {
             throw decoder.failure("expected an integer, found '\(text)'", at: decoder.node)
         }
         return value

@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 
 /// A five-field cron expression, read in UTC: `minute hour day-of-month month day-of-week`.
@@ -31,7 +32,7 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ParseError`` naming the field and what is wrong with it.
     public init(parsing text: String) throws(ParseError) {
         self.text = text
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingSpaces.lowercased()
         let expanded = Self.shorthands[trimmed] ?? trimmed
         if expanded.hasPrefix("@") {
             throw ParseError(

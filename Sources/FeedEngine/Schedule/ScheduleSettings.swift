@@ -39,9 +39,9 @@ struct ScheduleSettings: Decodable, Sendable {
 
     /// `10%` as 0.1; a bare number from 0 to 1 is taken as the share itself.
     static func share(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         if trimmed.hasSuffix("%") {
-            guard let percent = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces)),
+            guard let percent = Double(trimmed.dropLast().trimmingSpaces),
                 (0...100).contains(percent)
             else { return nil }
             return percent / 100

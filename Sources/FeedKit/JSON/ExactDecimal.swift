@@ -127,5 +127,9 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value as a Foundation `Decimal` (exact for up to 38 significant digits).
-    public var decimal: Decimal? { Decimal(string: description, locale: Locale(identifier: "en_US_POSIX")) }
+    ///
+    /// Parsed without a locale: `Decimal(string:)` then reads `.` as the decimal point, as
+    /// ``description`` writes it, where naming `en_US_POSIX` would load ICU's locale and number
+    /// formats for its separator (once per process, on the way of every config load).
+    public var decimal: Decimal? { Decimal(string: description) }
 }

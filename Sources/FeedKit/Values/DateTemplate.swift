@@ -54,7 +54,7 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
                 throw TemplateError(expression: String(rest[open.lowerBound...]), reason: "'{{' without '}}'")
             }
             let body = String(rest[open.upperBound..<close.lowerBound])
-            let name = body.trimmingCharacters(in: .whitespaces)
+            let name = body.trimmingSpaces
             if name == "cursor" {
                 parts.append(.cursor)
             } else if Self.variableNames.contains(name) {
@@ -156,16 +156,16 @@ struct DateExpression: Sendable, Hashable {
     init(parsing body: String) throws(TemplateError) {
         let expression = "{{\(body)}}"
         let pieces = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
-        var head = pieces[0].trimmingCharacters(in: .whitespaces)
+        var head = pieces[0].trimmingSpaces
         var offset: Int64 = 0
         if let signIndex = head.firstIndex(where: { $0 == "+" || $0 == "-" }) {
             let sign: Int64 = head[signIndex] == "-" ? -1 : 1
-            let amount = String(head[head.index(after: signIndex)...]).trimmingCharacters(in: .whitespaces)
+            let amount = head[head.index(after: signIndex)...].trimmingSpaces
             guard let duration = FeedDuration(parsing: amount), !amount.isEmpty else {
                 throw TemplateError(expression: expression, reason: "'\(amount)' is not an offset like 1d, 12h or 30m")
             }
             offset = sign * duration.milliseconds
-            head = head[..<signIndex].trimmingCharacters(in: .whitespaces)
+            head = head[..<signIndex].trimmingSpaces
         }
         guard let base = Base(rawValue: head) else {
             throw TemplateError(expression: expression, reason: "unknown value '\(head)'; use today or now")
@@ -173,7 +173,7 @@ struct DateExpression: Sendable, Hashable {
         self.base = base
         self.offset = offset
         if pieces.count == 2 {
-            let pattern = pieces[1].trimmingCharacters(in: .whitespaces)
+            let pattern = pieces[1].trimmingSpaces
             switch pattern {
             case "": throw TemplateError(expression: expression, reason: "empty format after '|'")
             case "unix": format = .unix

@@ -22,7 +22,7 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     ///
     /// - Returns: `nil` when `text` is not a duration.
     public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         if let seconds = Int64(trimmed), seconds >= 0 {
             let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
             guard !overflow else { return nil }

@@ -18,6 +18,20 @@ struct NodeDecoderYAMLTests {
         #expect(items.entries.first?.value == Item(price: Decimal(3455) / 1000, unit: "box"))
     }
 
+    struct Limits: Decodable, Equatable {
+        var rows: Int
+        var pages: UInt8
+    }
+
+    @Test func anIntegerMayGroupItsDigitsWithUnderscores() throws {
+        let limits = try NodeDecoder(file: "limits.yaml").decode(Limits.self, yaml: "rows: 1_000_000\npages: 2_5\n")
+        #expect(limits == Limits(rows: 1_000_000, pages: 25))
+        let error = try #require(throws: ConfigError.self) {
+            try NodeDecoder(file: "limits.yaml").decode(Limits.self, yaml: "rows: 1_x\npages: 1\n")
+        }
+        #expect(error.description.contains("expected an integer, found '1_x'"))
+    }
+
     @Test func aSyntaxErrorHasFileLineAndColumn() throws {
         let error = try #require(throws: ConfigError.self) {
             try NodeDecoder(file: "goods.yaml").decode(OrderedMapping<Item>.self, yaml: "Tea: { price: 3\nRice: [\n")

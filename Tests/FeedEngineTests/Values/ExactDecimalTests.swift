@@ -1,4 +1,5 @@
 import FeedKit
+import Foundation
 import Testing
 
 /// Decimals keep the digits they are written with (the scale is data: a price has two
@@ -20,6 +21,15 @@ struct ExactDecimalTests {
         #expect(a == b)
         #expect(Set([a, b]).count == 1)
         #expect(a.description == "12.5")
+    }
+
+    /// `decimal` parses without a locale; it reads the same value an explicit POSIX locale does.
+    @Test(arguments: ["12.50", "-0.5", "1.2345e-5", "1e2", "0", "-12.50", "99999999999999999999999999999999999999"])
+    func theFoundationDecimalIsTheWrittenValue(_ written: String) throws {
+        let value = try #require(ExactDecimal(written))
+        let posix = Decimal(string: value.description, locale: Locale(identifier: "en_US_POSIX"))
+        #expect(value.decimal == posix)
+        #expect(value.decimal.map { "\($0)" } == value.description)
     }
 
     @Test func shiftingMovesThePointAndTheScale() throws {
