@@ -70,8 +70,18 @@ public final class SQLiteStore: Sendable {
         configuration.label = "feedwork.store.read"
         func open(_ location: String) throws -> DatabasePool {
             let pool = try DatabasePool(path: location, configuration: configuration)
-            if try pool.read(SQLiteMigrations.migrator.hasBeenSuperseded) { throw StoreError.newerFeedwork(path) }
-            guard try pool.read({ try SQLiteMigrations.migrator.hasCompletedMigrations($0) }) else {
+            // Both checks on the connection the pool opens with itself (its writer, read-only
+            // here): a read would open a reader's connection now, which parses the store's
+            // schema again; it opens with the first read instead (`feedwork serve`: after it
+            // listens).
+            let (superseded, completed) = try pool.writeWithoutTransaction { db in
+                (
+                    try SQLiteMigrations.migrator.hasBeenSuperseded(db),
+                    try SQLiteMigrations.migrator.hasCompletedMigrations(db)
+                )
+            }
+            if superseded { throw StoreError.newerFeedwork(path) }
+            guard completed else {
                 throw StoreError(
                     path: path,
                     message:

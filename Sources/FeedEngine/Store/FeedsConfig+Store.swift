@@ -36,4 +36,14 @@ extension FeedsConfig {
     public func storedRetiredColumns() async throws -> [String: [RetiredColumn]] {
         try await RetiredColumn.marks(in: readingStore())
     }
+
+    /// Both ``storedSchemas()`` and ``storedRetiredColumns()``, read through one opening of the
+    /// store, which costs more than the two reads (an SQLite store opens two connections and
+    /// checks its migrations).
+    ///
+    /// - Throws: ``StoreError`` when there is no SQLite store yet or the server cannot be reached.
+    public func storedEntities() async throws -> (schemas: [String: EntitySchema], retired: [String: [RetiredColumn]]) {
+        let store = try readingStore()
+        return (try await store.schemas(), try await RetiredColumn.marks(in: store))
+    }
 }

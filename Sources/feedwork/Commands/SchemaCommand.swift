@@ -55,10 +55,14 @@ struct SchemaCommand: AsyncParsableCommand {
             }
         }
         if plan {
-            let exists = try config.storeExists()
-            let stored = exists ? try await config.storedSchemas() : [:]
-            let retired = exists ? try await config.storedRetiredColumns() : [:]
-            let store = exists ? try config.readingStore() : nil
+            // One opening of the store for its schemas, retired columns and the refusals.
+            let store = try config.storeExists() ? try config.readingStore() : nil
+            var stored: [String: EntitySchema] = [:]
+            var retired: [String: [RetiredColumn]] = [:]
+            if let store {
+                stored = try await store.schemas()
+                retired = try await RetiredColumn.marks(in: store)
+            }
             var planned: [PlannedChange] = []
             let changes = SchemaPlan.changes(declared: entities.map(\.schema), stored: stored, retired: retired)
             for change in changes {
@@ -94,7 +98,8 @@ private struct StoredEntities {
     var retired: [String: [RetiredColumn]]
 
     init(_ config: FeedsConfig) async {
-        schemas = (try? await config.storedSchemas()) ?? [:]
-        retired = (try? await config.storedRetiredColumns()) ?? [:]
+        let stored = try? await config.storedEntities()
+        schemas = stored?.schemas ?? [:]
+        retired = stored?.retired ?? [:]
     }
 }

@@ -80,9 +80,8 @@ struct ValidateCommand: AsyncParsableCommand {
     /// The changes the next pass would make to `config`'s store (``SchemaPlan``); none when
     /// there is no store yet or it cannot be read.
     static func storeChanges(_ config: FeedsConfig) async -> [SchemaChange] {
-        guard (try? config.storeExists()) == true, let stored = try? await config.storedSchemas() else { return [] }
+        guard (try? config.storeExists()) == true, let stored = try? await config.storedEntities() else { return [] }
         return SchemaPlan.changes(
-            declared: config.declaredEntities.map(\.schema), stored: stored,
-            retired: (try? await config.storedRetiredColumns()) ?? [:])
+            declared: config.declaredEntities.map(\.schema), stored: stored.schemas, retired: stored.retired)
     }
 }
