@@ -8,8 +8,7 @@ extension Service {
     /// - Throws: what `work` throws; when the service fails (an address that cannot be bound),
     ///   that error, after cancelling `work`.
     func run<T: Sendable>(during work: @escaping @Sendable () async throws -> T, logger: Logger) async throws -> T {
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [self], gracefulShutdownSignals: [], logger: logger))
+        let group = serviceGroup(named: "server", logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { tasks in
             tasks.addTask {
                 try await group.run()

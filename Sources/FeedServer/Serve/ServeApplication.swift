@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// ```swift
 /// let server = ServeApplication(settings: settings)
-/// try await server.application().runService()
+/// try await server.run { port in print("listening on \(port)") }
 /// ```
 public struct ServeApplication: Sendable {
     /// The most connections served at once; more wait in the listen queue.

@@ -69,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(sqlRowLimit) else {
             throw CommandFailure.usage("--sql-row-limit \(sqlRowLimit): expected 1 to 1000000 rows")
         }
+        // The server's threads start on the other core while the config loads and the store opens.
+        ServeApplication.startEventLoops()
         let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
         let browser: StoreBrowser
         if let store {
@@ -78,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             throw CommandFailure.usage("give --store or a config")
         }
-        let token = ProcessInfo.processInfo.environment[tokenEnv].flatMap { $0.isEmpty ? nil : $0 }
+        let token = getenv(tokenEnv).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         var settings = ServeSettings(
             address: ListenAddress(host: host, port: port), token: token, browser: browser,
             pricing: BasketPricing(config: config),
@@ -91,9 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
             rowLimit: sqlRowLimit)
         if let problem = settings.problem { throw CommandFailure.usage(problem) }
         let host = self.host
-        let app = ServeApplication(settings: settings).application { port in
+        try await ServeApplication(settings: settings).run { port in
             Console.error("serving \(browser.storeDescription) on http://\(ListenAddress(host: host, port: port))/")
         }
-        try await app.runService()
     }
 }
