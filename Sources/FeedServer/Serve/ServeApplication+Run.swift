@@ -1,31 +1,46 @@
-import Foundation
 import Hummingbird
 
 extension ServeApplication {
-    /// Starts the event loops the server runs on (SwiftNIO's shared group, a thread a core) on a
-    /// thread of their own, and returns at once; that thread then makes the Gregorian calendar
-    /// in GMT that Hummingbird writes each response's `Date` header with.
+    /// `feedwork serve`: listens on `address` at once and serves until SIGTERM or SIGINT, then
+    /// shuts down gracefully.
     ///
-    /// Both are made on the way to listening otherwise: the group waits for each loop's thread,
-    /// and the calendar's first making reads ICU's time zone data. Called first, they are made
-    /// on the other core while `feedwork serve` reads the config and opens the store, and are
-    /// ready by the time it binds.
-    public static func startEventLoops() {
-        Thread.detachNewThread {
-            _ = EventLoopGroupProvider.singleton.eventLoopGroup
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .gmt
-            _ = calendar.dateComponents([.year, .weekday], from: Date())
+    /// The server starts (SwiftNIO's event loops, a thread a core, and Hummingbird's services)
+    /// and binds while `prepare` makes the settings (reads the config, opens the store) on the
+    /// other core, instead of after; a request that comes meanwhile waits for them and is then
+    /// answered as any other (``PendingResponder``).
+    ///
+    /// - Parameters:
+    ///   - prepare: the settings, for `address`; checked with ``ServeSettings/problem(address:token:)``
+    ///     before, as nothing answers until it returns. What it throws ends the server and is
+    ///     thrown.
+    ///   - ready: called once the settings are made and the server listens, with the port.
+    /// - Throws: what `prepare` throws, or the server's error (an address that cannot be bound).
+    public static func run(
+        at address: ListenAddress, preparing prepare: @escaping @Sendable () async throws -> ServeSettings,
+        ready: @escaping @Sendable (ServeSettings, Int) -> Void
+    ) async throws {
+        let pending = PendingResponder()
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                let app = application(responder: pending, at: address) { port in
+                    listening.yield(port)
+                    listening.finish()
+                }
+                try await app.serviceGroup(
+                    named: "feedwork serve", gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger
+                ).run()
+            }
+            tasks.addTask {
+                let settings = try await prepare()
+                pending.serve(with: ServeApplication(settings: settings).router().buildResponder())
+                var next = ports.makeAsyncIterator()
+                guard let port = await next.next() else { return }
+                ready(settings, port)
+            }
+            defer { tasks.cancelAll() }
+            // The server returns once shut down; the settings' task once ready was called.
+            while try await tasks.next() != nil {}
         }
-    }
-
-    /// Serves until SIGTERM or SIGINT, then shuts down gracefully: `feedwork serve`.
-    ///
-    /// - Parameter onServerRunning: called once with the port the server listens on.
-    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void) async throws {
-        let app = application(onServerRunning: onServerRunning)
-        let group = app.serviceGroup(
-            named: "feedwork serve", gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
-        try await group.run()
     }
 }

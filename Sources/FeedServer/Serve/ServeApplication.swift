@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// ```swift
 /// let server = ServeApplication(settings: settings)
-/// try await server.run { port in print("listening on \(port)") }
+/// try await server.application().runService()
 /// ```
 public struct ServeApplication: Sendable {
     /// The most connections served at once; more wait in the listen queue.
@@ -44,12 +44,20 @@ public struct ServeApplication: Sendable {
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
+        Self.application(responder: router().buildResponder(), at: settings.address, onServerRunning: onServerRunning)
+    }
+
+    /// The server answering with `responder` on `address`: its connection limits, timeouts and
+    /// handlers.
+    static func application<Responder: HTTPResponder>(
+        responder: Responder, at address: ListenAddress, onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol where Responder.Context == BasicRequestContext {
         var logger = Logger(label: "feedwork.serve")
         logger.logLevel = .warning
         let connections = ClientConnections(perClient: Self.connectionsPerClient)
         let headTimeout = TimeAmount(Self.requestHeadTimeout)
         return Application(
-            router: router(),
+            responder: responder,
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [RequestDeadlineHandler(connections: connections, timeout: headTimeout)],
@@ -57,7 +65,7 @@ public struct ServeApplication: Sendable {
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
             configuration: .init(
-                address: settings.address.binding, serverName: "feedwork",
+                address: address.binding, serverName: "feedwork",
                 availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -34,7 +34,10 @@ public struct ServeSettings: Sendable {
     func overview() async throws -> [FeedOverview] { try await browser.overview(configured: configuredFeeds) }
 
     /// Why these settings cannot serve, or `nil`: an address other than loopback needs a token.
-    public var problem: String? {
+    public var problem: String? { Self.problem(address: address, token: token) }
+
+    /// Why a server on `address` with `token` cannot serve, or `nil`: checked before it listens.
+    public static func problem(address: ListenAddress, token: String?) -> String? {
         if !address.isLoopback, (token ?? "").isEmpty {
             return "--host \(address.host) is reachable from other machines: set \(Self.tokenVariable) (or the"
                 + " variable --token-env names) to a secret token, which every request must then carry"

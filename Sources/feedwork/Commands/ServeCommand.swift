@@ -69,32 +69,36 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(sqlRowLimit) else {
             throw CommandFailure.usage("--sql-row-limit \(sqlRowLimit): expected 1 to 1000000 rows")
         }
-        // The server's threads start on the other core while the config loads and the store opens.
-        ServeApplication.startEventLoops()
-        let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
-        let browser: StoreBrowser
-        if let store {
-            browser = try StoreBrowser(location: StoreLocation(store, schema: schema))
-        } else if let config {
-            browser = try StoreBrowser(config: config)
-        } else {
-            throw CommandFailure.usage("give --store or a config")
-        }
+        let address = ListenAddress(host: host, port: port)
         let token = getenv(tokenEnv).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        var settings = ServeSettings(
-            address: ListenAddress(host: host, port: port), token: token, browser: browser,
-            pricing: BasketPricing(config: config),
-            configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [],
-            schedules: Dictionary(
-                config?.feeds.compactMap { feed in feed.schedule.map { (feed.name, $0) } } ?? [],
-                uniquingKeysWith: { first, _ in first }))
-        settings.sql = SQLAccess(
+        // Checked before the server listens, which it does while the config loads and the store opens.
+        if let problem = ServeSettings.problem(address: address, token: token) { throw CommandFailure.usage(problem) }
+        let sql = SQLAccess(
             allowedWhenExposed: allowSQL, timeLimit: .milliseconds(Int64((sqlTimeLimit * 1000).rounded())),
             rowLimit: sqlRowLimit)
-        if let problem = settings.problem { throw CommandFailure.usage(problem) }
-        let host = self.host
-        try await ServeApplication(settings: settings).run { port in
-            Console.error("serving \(browser.storeDescription) on http://\(ListenAddress(host: host, port: port))/")
+        let (options, store, schema) = (self.options, self.store, self.schema)
+        try await ServeApplication.run(at: address) {
+            let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
+            let browser: StoreBrowser
+            if let store {
+                browser = try StoreBrowser(location: StoreLocation(store, schema: schema))
+            } else if let config {
+                browser = try StoreBrowser(config: config)
+            } else {
+                throw CommandFailure.usage("give --store or a config")
+            }
+            var settings = ServeSettings(
+                address: address, token: token, browser: browser, pricing: BasketPricing(config: config),
+                configuredFeeds: config?.feeds.map { ($0.name, $0.adapterName) } ?? [],
+                schedules: Dictionary(
+                    config?.feeds.compactMap { feed in feed.schedule.map { (feed.name, $0) } } ?? [],
+                    uniquingKeysWith: { first, _ in first }))
+            settings.sql = sql
+            return settings
+        } ready: { settings, port in
+            Console.error(
+                "serving \(settings.browser.storeDescription) on http://\(ListenAddress(host: address.host, port: port))/"
+            )
         }
     }
 }
