@@ -16,6 +16,7 @@ extension PostgresEntityWriter {
         _ statement: String, into table: String, _ items: [Item], key: (Item) -> String,
         _ connection: PostgresConnection, fill: (Item, inout [String?]) -> Void
     ) throws(PostgresEntityError) {
+        try settle(connection)
         do {
             try connection.copy(statement) { stream in
                 var row: [String?] = []
@@ -41,6 +42,7 @@ extension PostgresEntityWriter {
         _ statement: String, into table: String, _ buffer: PostgresCopyBuffer, waiting: Bool = true,
         _ connection: PostgresConnection
     ) throws(PostgresEntityError) {
+        try settle(connection)
         do {
             try connection.copy(statement, waiting: waiting) { stream in try stream.append(buffer.text) }
             if !waiting { unsettledCopy = (table, buffer.keys) }
@@ -52,7 +54,9 @@ extension PostgresEntityWriter {
     }
 
     /// Reads the outcome of this writer's COPY sent without waiting, if any (see
-    /// ``PostgresConnection/settle()``).
+    /// ``PostgresConnection/settle()``). Every statement of the writer calls it first; a write
+    /// that only holds records does not, so the writer encodes the next pages while the server
+    /// stores the last batch.
     func settle(_ connection: PostgresConnection) throws(PostgresEntityError) {
         guard let unsettled = unsettledCopy else { return }
         unsettledCopy = nil

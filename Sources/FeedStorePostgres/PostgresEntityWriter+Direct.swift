@@ -28,6 +28,14 @@ extension PostgresEntityWriter {
     /// How many new records are held before they are sent.
     static let directBatch = 5_000
 
+    /// Whether writing `count` more records may make the writer wait for the server: when they
+    /// would send the held records (whose COPY starts by reading the last one's outcome), or when
+    /// the table held the feed's rows already (every batch then goes through statements).
+    func mayWait(writing count: Int) -> Bool {
+        (checkedFreshness && freshKeys == nil)
+            || pendingDirect.count + doubtful.records.count + count >= Self.directBatch
+    }
+
     /// Holds records known to be new, as the COPY text of their rows (the records themselves
     /// are not kept), counting them inserted.
     func holdDirect(_ part: Part) {

@@ -76,7 +76,6 @@ final class PostgresEntityWriter: EntityWriteTally {
         throws(PostgresEntityError)
     {
         guard !records.isEmpty else { return }
-        try settle(connection)
         if let stranger = records.first(where: { $0.entity != schema.name }) {
             throw PostgresEntityError(
                 entity: schema.name, table: sql.table,
@@ -178,12 +177,14 @@ final class PostgresEntityWriter: EntityWriteTally {
         return (result[0, 4] ?? "").split(separator: ",").compactMap { Int64($0) }
     }
 
-    /// Runs `statement`, naming `table` and what it was for when the server refuses it.
+    /// Runs `statement`, naming `table` and what it was for when the server refuses it; the
+    /// outcome of this writer's COPY still in progress, if any, is read first (``settle(_:)``).
     @discardableResult
     func execute(
         _ statement: String, _ parameters: [String?], on table: String, _ what: String,
         _ connection: PostgresConnection
     ) throws(PostgresEntityError) -> PostgresRows {
+        try settle(connection)
         do {
             return try connection.execute(statement, parameters)
         } catch {

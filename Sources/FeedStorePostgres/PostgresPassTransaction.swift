@@ -20,6 +20,12 @@ final class PostgresPassTransaction: PassWriting {
     private var heldCacheKeys: Set<String> = []
     /// How many responses are held before they are sent, in one statement.
     static let cacheBatch = 8
+    /// `_state` values not yet sent (``setState(_:_:)``), the last one of each key; `nil`
+    /// removes the key.
+    private var heldState: [String: String?] = [:]
+    /// How many responses or state keys may be held, waiting for a moment the writer waits for
+    /// the server anyway, before they are sent regardless.
+    static let heldLimit = 4 * cacheBatch
 
     init(
         connection: PostgresConnection, location: String, feed: String, run: Int64, stamp: String,
@@ -48,15 +54,24 @@ final class PostgresPassTransaction: PassWriting {
     }
 
     /// Writes `records`, each entity's run of them as one set-based batch.
+    ///
+    /// The entity's writer reads the outcome of its COPY still in progress only when it sends a
+    /// statement (``PostgresEntityWriter/settle(_:)``): a page whose records are only held is
+    /// encoded while the server stores the last batch. When the writer is to wait for the
+    /// server anyway, the held responses and state go first (``sendHeld()``).
     func write(_ records: [EntityRecord], hashes: [Int64]) throws {
-        try settleWriters()
         var start = 0
         while start < records.count {
             let entity = records[start].entity
             var end = start + 1
             while end < records.count, records[end].entity == entity { end += 1 }
-            try writer(of: entity, for: "wrote").write(
-                Array(records[start..<end]), hashes: Array(hashes[start..<end]), in: connection)
+            let writer = try writer(of: entity, for: "wrote")
+            // Another writer's COPY is read before this one uses the connection.
+            for other in writers.values where other !== writer { try other.settle(connection) }
+            if writer.mayWait(writing: end - start), heldCache.count + heldState.count >= Self.cacheBatch {
+                try sendHeld()
+            }
+            try writer.write(Array(records[start..<end]), hashes: Array(hashes[start..<end]), in: connection)
             start = end
         }
     }
@@ -77,36 +92,51 @@ final class PostgresPassTransaction: PassWriting {
         if firstReject == nil { firstReject = rejects.first }
     }
 
-    /// Holds a response with a body, sending ``cacheBatch`` of them in one statement: a page
-    /// then costs no round trip to the server of its own. Nothing in the pass reads the cache,
-    /// and the held ones are sent before a response of the same key, one without a body (a
-    /// refresh of a stored row), and the commit (``sendHeld()``).
+    /// Holds a response with a body, to be sent with others in one statement (``sendHeld()``):
+    /// a page then costs no round trip to the server of its own, nor a wait for the COPY the
+    /// server may be storing. Nothing in the pass reads the cache. The held ones are sent when
+    /// an entity's writer is to wait for the server anyway (``write(_:hashes:)``), when
+    /// ``heldLimit`` of them wait, before a response of the same key or one without a body (a
+    /// refresh of a stored row), and before the commit.
     func storeCache(_ write: CacheWrite) throws {
         guard write.entry.body != nil else {
             try sendHeld()
-            try settleWriters()
             try PostgresStore.storeCache(write, feed: feed, in: connection)
             return
         }
         if heldCacheKeys.contains(write.entry.key) { try sendHeld() }
         heldCache.append(write)
         heldCacheKeys.insert(write.entry.key)
-        if heldCache.count >= Self.cacheBatch { try sendHeld() }
+        if heldCache.count >= Self.heldLimit { try sendHeld() }
     }
 
-    /// Sends the held responses; call it before the transaction commits.
+    /// Sends the held responses and state, ``cacheBatch`` responses a statement; call it before
+    /// the transaction commits.
     func sendHeld() throws {
-        guard !heldCache.isEmpty else { return }
         try settleWriters()
+        if !heldState.isEmpty {
+            let values = heldState
+            heldState.removeAll(keepingCapacity: true)
+            try PostgresStore.setStates(values, feed: feed, in: connection)
+        }
+        guard !heldCache.isEmpty else { return }
         let writes = heldCache
         heldCache.removeAll(keepingCapacity: true)
         heldCacheKeys.removeAll(keepingCapacity: true)
-        try PostgresStore.storeCaches(writes, feed: feed, in: connection)
+        var start = 0
+        while start < writes.count {
+            let end = min(start + Self.cacheBatch, writes.count)
+            try PostgresStore.storeCaches(Array(writes[start..<end]), feed: feed, in: connection)
+            start = end
+        }
     }
 
+    /// Holds the value, sent with the held responses (``storeCache(_:)``): nothing in the pass's
+    /// transaction reads `_state` (a pass reads the state its feed's last pass committed), and
+    /// the last value of a key is the one stored.
     func setState(_ key: String, _ value: String?) throws {
-        try settleWriters()
-        try PostgresStore.setState(key, value, feed: feed, in: connection)
+        heldState[key] = .some(value)
+        if heldState.count >= Self.heldLimit { try sendHeld() }
     }
 
     func enqueueOutbox(_ urls: [String]) throws {

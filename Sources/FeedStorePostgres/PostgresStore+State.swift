@@ -43,6 +43,28 @@ extension PostgresStore {
         }
     }
 
+    /// Stores each value under its key for `feed` (removes the key for `nil`), as
+    /// ``setState(_:_:feed:in:)`` does one, in at most two statements.
+    static func setStates(_ values: [String: String?], feed: String, in connection: PostgresConnection) throws {
+        guard values.count > 1 else {
+            if let (key, value) = values.first { try setState(key, value, feed: feed, in: connection) }
+            return
+        }
+        let removed = values.filter { $0.value == nil }.map(\.key)
+        let stored = values.compactMap { key, value in value.map { (key, $0) } }
+        if !removed.isEmpty {
+            try connection.execute(
+                "DELETE FROM _state WHERE feed = $1 AND key = ANY ($2::text[])",
+                [feed, PostgresSQL.arrayLiteral(removed)])
+        }
+        guard !stored.isEmpty else { return }
+        try connection.execute(
+            """
+            INSERT INTO _state(feed, key, value) SELECT $1, key, value FROM unnest($2::text[], $3::text[]) AS s(key, value)
+            ON CONFLICT (feed, key) DO UPDATE SET value = excluded.value
+            """, [feed, PostgresSQL.arrayLiteral(stored.map(\.0)), PostgresSQL.arrayLiteral(stored.map(\.1))])
+    }
+
     /// `feed`'s undelivered events, oldest first.
     package func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
         try await read { connection in

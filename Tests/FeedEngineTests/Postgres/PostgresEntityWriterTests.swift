@@ -235,7 +235,7 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func aValueRefusedInABatchTheWriterDidNotWaitForNamesItsRecord() throws {
+    @Test func aValueRefusedInABatchTheWriterDidNotWaitForNamesItsRecordAtItsNextStatement() throws {
         let batch = PostgresEntityWriter.directBatch
         try PostgresTestServer.withSchema { connection, schema in
             _ = try WriterComparison(mode: .merge, postgres: connection, schema: schema)
@@ -251,9 +251,12 @@ struct PostgresEntityWriterTests {
             }
             try connection.execute("BEGIN")
             defer { _ = try? connection.execute("ROLLBACK") }
-            // The held batch's COPY is sent, not waited for; the next write reads its outcome.
+            // The held batch's COPY is sent, not waited for; a write that only holds records
+            // leaves it to the server, and the writer's next statement reads its outcome.
             try write(try records(0..<batch))
-            let error = try #require(throws: PostgresEntityError.self) { try write(try records(batch..<batch + 1)) }
+            try write(try records(batch..<batch + 1))
+            #expect(writer.unsettledCopy?.keys.count == batch)
+            let error = try #require(throws: PostgresEntityError.self) { try writer.deleteUnseen(in: connection) }
             #expect(error.table == PostgresSQL.identifier("item"))
             #expect(error.key == "k\(batch - 1)")
         }

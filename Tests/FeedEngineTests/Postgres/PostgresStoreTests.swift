@@ -147,6 +147,43 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test func aPassesStateIsHeldAndTheLastValueOfEachKeyIsCommitted() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            try await store.write { connection in
+                try PostgresStore.setState("old", "kept until removed", feed: "shop", in: connection)
+                try PostgresStore.setState("other", "x", feed: "elsewhere", in: connection)
+            }
+            // More keys than are held before they are sent, values with what an array literal
+            // escapes, keys set twice, removed after being set, and one removed that was stored.
+            let keys = (0..<(PostgresPassTransaction.heldLimit + 3)).map { "page.\($0)" }
+            let odd = #"{"a":"b\\c","d":[1,2]} NULL, "q""#
+            let transaction = store.passTransaction(
+                feed: "shop", run: 1, stamp: "2026-01-01T00:00:00.000Z", bindings: [])
+            for key in keys {
+                try await transaction.send { try $0.setState(key, "first \(key)") }
+            }
+            for key in keys.prefix(3) {
+                try await transaction.send { try $0.setState(key, odd + key) }
+            }
+            try await transaction.send { try $0.setState("page.5", nil) }
+            try await transaction.send { try $0.setState("old", nil) }
+            try await transaction.send { try $0.setState("late", "") }
+            try await transaction.finish(commit: true)
+            var expected = Dictionary(uniqueKeysWithValues: keys.map { ($0, "first \($0)") })
+            for key in keys.prefix(3) { expected[key] = odd + key }
+            expected["page.5"] = nil
+            #expect(try await store.states(feed: "shop", prefix: "page.") == expected)
+            #expect(try await store.state(feed: "shop", key: "old") == nil)
+            #expect(try await store.state(feed: "shop", key: "late") == "")
+            #expect(try await store.state(feed: "elsewhere", key: "other") == "x")
+            // A pass rolled back stores none of its held state.
+            let failed = store.passTransaction(feed: "shop", run: 2, stamp: "2026-01-01T00:00:01.000Z", bindings: [])
+            try await failed.send { try $0.setState("page.0", "rolled back") }
+            try await failed.finish(commit: false)
+            #expect(try await store.state(feed: "shop", key: "page.0") == odd + "page.0")
+        }
+    }
+
     @Test func aFeedsLeaseIsTakenByOnePassAtATime() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
