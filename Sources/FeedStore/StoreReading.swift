@@ -35,6 +35,8 @@ package protocol StoreReading: StoredRows, MediaStore, Sendable {
     func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse?
     /// The entries `feed` stored in the response cache, by key, without their bodies.
     func cachedResponses(feed: String) async throws -> [String: CachedResponse]
+    /// Whether the response cache holds an entry stored by a feed other than `feed`.
+    func holdsCachedResponses(besides feed: String) async throws -> Bool
     /// Every feed on the worker's schedule, by name.
     func scheduleEntries() async throws -> [String: ScheduleEntry]
     /// When each feed's latest pass started, by feed.

@@ -40,6 +40,13 @@ extension PostgresStore {
         }
     }
 
+    package func holdsCachedResponses(besides feed: String) async throws -> Bool {
+        try await read { connection in
+            try connection.execute("SELECT EXISTS (SELECT 1 FROM _http_cache WHERE feed <> $1)", [feed])
+                .first(column: 0) != "f"
+        }
+    }
+
     /// The columns of an entry but its body, times as Feedwork writes them.
     private static let cacheColumns =
         "key, url, status, headers::text, etag, last_modified, \(PostgresSQL.isoText("fetched_at"))"

@@ -42,6 +42,13 @@ extension SQLiteStore {
         }
     }
 
+    package func holdsCachedResponses(besides feed: String) async throws -> Bool {
+        try await readOneStatement { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _http_cache WHERE feed <> ?)", arguments: [feed])
+                ?? true
+        }
+    }
+
     /// The columns of an entry but its body.
     private static let cacheColumns = "key, url, status, headers, etag, last_modified, fetched_at"
 

@@ -26,7 +26,8 @@ struct PassResponseCacheTests {
                 feedEntries: {
                     self.reads.withLock { $0.byFeed += 1 }
                     return try await self.store.cachedResponses(feed: feed)
-                })
+                },
+                othersHold: { try await self.store.holdsCachedResponses(besides: feed) })
         }
     }
 
@@ -41,15 +42,12 @@ struct PassResponseCacheTests {
         }
     }
 
-    /// Feeds `a` and `b`, each on a path of its own, run once.
-    func harness(_ driver: HarnessStore) async throws -> FeedHarness {
+    /// Feeds `a` and `b` (or `a` alone), each on a path of its own, run once.
+    func harness(_ driver: HarnessStore, feeds: [String] = ["a", "b"]) async throws -> FeedHarness {
+        let lines = feeds.map { "  - { name: \($0), adapter: items, url: \"\(server.url("/" + $0))\" }" }
         let harness = try FeedHarness(
             registry: AdapterRegistry([ItemsAdapter.self]),
-            yaml: """
-                feeds:
-                  - { name: a, adapter: items, url: "\(server.url("/a"))" }
-                  - { name: b, adapter: items, url: "\(server.url("/b"))" }
-                """, store: driver)
+            yaml: (["feeds:"] + lines).joined(separator: "\n"), store: driver)
         _ = try await harness.run()
         return harness
     }
@@ -94,7 +92,29 @@ struct PassResponseCacheTests {
         let store = CountingCache(try harness.config().readingStore())
         let cache = store.passCache(feed: "a")
         #expect(try await cache.cachedResponse(forKey: key("/a"), includingBody: true)?.body == body)
-        #expect(store.reads.withLock { $0 } == (byKey: 1, byFeed: 0))
+        #expect(store.reads.withLock { $0 } == (byKey: 1, byFeed: 1))
+        withExtendedLifetime(harness) {}
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aKeyNoFeedStoredIsNotLookedFor(driver: HarnessStore) async throws {
+        let harness = try await harness(driver, feeds: ["a"])
+        let reading = try harness.config().readingStore()
+        #expect(try await reading.holdsCachedResponses(besides: "a") == false)
+        #expect(try await reading.holdsCachedResponses(besides: "c") == true)
+        let store = CountingCache(reading)
+        // Feed a's pass, on a cache holding nothing of other feeds: a page it never stored (as
+        // every page of a first pass) is not looked for, with its body or without.
+        let own = store.passCache(feed: "a")
+        #expect(try await own.cachedResponse(forKey: key("/new"), includingBody: true) == nil)
+        #expect(try await own.cachedResponse(forKey: key("/new"), includingBody: false) == nil)
+        #expect(try await own.cachedResponse(forKey: key("/a"), includingBody: true)?.body == body)
+        #expect(store.reads.withLock { $0 } == (byKey: 1, byFeed: 1))
+        // Another feed's pass looks for it: a's entry may be for the same request.
+        let other = store.passCache(feed: "c")
+        #expect(try await other.cachedResponse(forKey: key("/a"), includingBody: true)?.body == body)
+        #expect(try await other.cachedResponse(forKey: key("/new"), includingBody: true) == nil)
+        #expect(store.reads.withLock { $0 } == (byKey: 3, byFeed: 2))
         withExtendedLifetime(harness) {}
     }
 }
