@@ -31,14 +31,28 @@ enum PostgresSQL {
 
     /// `values` as a PostgreSQL array literal, `{"a","b\\"c",NULL}`, `nil` as NULL: the text of
     /// an array parameter (`$1::text[]`), each element parsed as the array's type.
+    ///
+    /// Built byte by byte: the pass's cached responses travel as such arrays (their bodies in
+    /// hex, tens of KB a page), and Foundation's `replacingOccurrences` took 8% of a PostgreSQL
+    /// first pass's CPU escaping them.
     static func arrayLiteral(_ values: [String?]) -> String {
-        let elements = values.map { value in
-            guard let value else { return "NULL" }
-            return "\""
-                + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                + "\""
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(2 + values.reduce(0) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard let value else {
+                bytes.append(contentsOf: "NULL".utf8)
+                continue
+            }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
         }
-        return "{" + elements.joined(separator: ",") + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `column` (a `timestamptz`) as the store's ISO 8601 text, `2026-11-21T22:40:01.123Z`,
