@@ -39,23 +39,24 @@ extension PostgresEntityWriter {
     /// Holds records known to be new, as the COPY text of their rows (the records themselves
     /// are not kept), counting them inserted.
     func holdDirect(_ part: Part) {
-        let constants: [String?] = [String(run), stamp, stamp]
-        let feed = feed
+        let (feed, run, stamp) = (feed, run, stamp)
         for (record, hash) in zip(part.records, part.hashes) {
             pendingDirect.append(key: record.key) { row in
-                row.append(feed)
-                row.append(record.key)
-                row.append(String(hash))
-                row.append(contentsOf: constants)
-                Self.append(record.values, to: &row)
+                row.text(feed)
+                row.text(record.key)
+                row.integer(hash)
+                row.integer(run)
+                row.text(stamp)
+                row.text(stamp)
+                for value in record.values { row.value(value) }
             }
             for (index, child) in sql.children.enumerated() {
                 for (position, values) in (record.children[child.name] ?? []).enumerated() {
                     pendingChildren[index].append(key: record.key) { row in
-                        row.append(feed)
-                        row.append(record.key)
-                        row.append(String(position))
-                        Self.append(values, to: &row)
+                        row.text(feed)
+                        row.text(record.key)
+                        row.integer(Int64(position))
+                        for value in values { row.value(value) }
                     }
                 }
             }
