@@ -30,6 +30,8 @@ struct InterruptTests {
         try writeConfig(slowURL: server.url("/items"))
         let running = try FeedworkProcess.startCollecting(["run"], in: directory)
         try await server.waitForRequests(2)
+        // Counted as the signal goes: a loaded machine may wake this test after a third page.
+        let requestsBefore = server.requestCount
         let interruptedAt = Date()
         running.send(SIGINT)
         let result = await running.finish()
@@ -37,7 +39,7 @@ struct InterruptTests {
 
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
         #expect(stopped < 4, "the request in flight (answered after 5 s) is abandoned (\(stopped)s)")
-        #expect(server.requestCount == 2, "no request after the interrupt")
+        #expect(server.requestCount == requestsBefore, "no request after the interrupt")
         #expect(result.stderr.contains("interrupted: rolled back, their rows as before this run: slow"))
         #expect(result.stderr.contains("interrupted: committed before the interrupt: quick"))
         #expect(result.stderr.contains("interrupted: not started: later"))

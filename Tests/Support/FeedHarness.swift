@@ -117,7 +117,14 @@ public final class FeedHarness: Sendable {
     /// Runs `sql`, which may change the store: for tests that damage or age what a pass left.
     public func execute(_ sql: String) async throws {
         switch storeKind {
-        case .sqlite: try await DatabaseQueue(path: try config().storePath).write { try $0.execute(sql: sql) }
+        case .sqlite:
+            // Waits for the lock rather than failing at once: the last pass's store may still be
+            // closing (its checkpoint) when the test goes on.
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(60)
+            try await DatabaseQueue(path: try config().storePath, configuration: configuration).write {
+                try $0.execute(sql: sql)
+            }
         case .postgres: _ = try await config().readingStore().query(sql, arguments: [])
         }
     }
