@@ -103,6 +103,16 @@ struct ServeCommandTests {
         #expect(body.contains("\"fx\""))
     }
 
+    /// `serve` listens while it reads the config: a broken one still ends it with the file's
+    /// line and column and status 2, rather than leaving a server that answers nothing.
+    @Test func aBrokenConfigEndsServeWithItsPlace() async throws {
+        let broken = try FeedworkProcess.makeFolder("serve-broken-config")
+        try Data("feeds: [ {\n".utf8).write(to: broken.appendingPathComponent("feeds.yaml"))
+        let result = try await FeedworkProcess.run(["serve", "--port", "0"], in: broken)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("feeds.yaml:2:1: error: YAML syntax"), "\(result.stderr)")
+    }
+
     @Test func anAddressOffLoopbackWithoutATokenIsRefused() async throws {
         let result = try await FeedworkProcess.run(["serve", "--host", "0.0.0.0", "--port", "0"], in: directory)
         #expect(result.status == 2)
