@@ -9,7 +9,7 @@ import Testing
 /// transaction of its own on PostgreSQL: the tables are made once, and every pass lands.
 @Suite("singer adapter on PostgreSQL: one new entity from several feeds at once")
 struct SingerPostgresConcurrentDeclarationTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func threeFeedsDeclaringOneEntityAtOnceAllCommit() async throws {
         // Each tap announces the stream, then waits 2 s before its record: the three passes
         // declare `shared` while none has committed.

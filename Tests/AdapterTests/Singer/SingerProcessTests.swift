@@ -28,7 +28,7 @@ struct SingerProcessTests {
         throw CancellationError()
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aTapThatRunsPastItsTimeoutIsStoppedAndThePassFails() async throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
@@ -42,7 +42,7 @@ struct SingerProcessTests {
         #expect(try await Self.isGone(try await Self.pid(at: pidFile)))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aTapThatIgnoresSIGTERMIsKilled() async throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
@@ -56,7 +56,7 @@ struct SingerProcessTests {
         #expect(try await Self.isGone(try await Self.pid(at: pidFile)))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func cancellingThePassKillsTheTapAndRollsBack() async throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }

@@ -54,7 +54,7 @@ struct SingerProcessTreeTests {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aTapThatExitsWhileItsChildHoldsItsOutputCompletesAndTheChildIsStopped() async throws {
         let pidFile = Self.pidFile()
         defer { Self.cleanUp(pidFile) }
@@ -68,7 +68,7 @@ struct SingerProcessTreeTests {
         #expect(try await Self.ends(try await Self.pids(at: pidFile).child))
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: [Int32(0), 3])
+    @Test(.timeLimit(.minutes(10)), arguments: [Int32(0), 3])
     func aChildOutOfTheTapsGroupHoldingItsOutputFailsThePassAtTheTimeoutWithTheTapsStatus(
         status: Int32
     ) async throws {
@@ -91,7 +91,7 @@ struct SingerProcessTreeTests {
         #expect(try await harness.tableNames().contains("users") == false)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aTapStoppedAtItsTimeoutTakesItsChildWithIt() async throws {
         let pidFile = Self.pidFile()
         defer { Self.cleanUp(pidFile) }
@@ -105,7 +105,7 @@ struct SingerProcessTreeTests {
         #expect(try await Self.ends(pids.child))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func cancellingThePassStopsTheTapAndItsChild() async throws {
         let pidFile = Self.pidFile()
         defer { Self.cleanUp(pidFile) }

@@ -75,7 +75,7 @@ struct SingerRealTapTests {
                 """)
     }
 
-    @Test(.enabled(if: installed, "\(howToInstall)"), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: installed, "\(howToInstall)"), .timeLimit(.minutes(10)))
     func aRealTapLoadsItsStreamWithTypedColumnsAndResumesFromItsState() async throws {
         let tap = try #require(Self.executable())
         let api = ItemsAPI()

@@ -22,7 +22,7 @@ struct StandardFetcherRetryTests {
         #expect(server.requestCount == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func tooManyRequestsWaitsForRetryAfter() async throws {
         let server = try LoopbackServer {
             $0.number == 1 ? .status(429, headers: [("Retry-After", "1")]) : .json("[]")
