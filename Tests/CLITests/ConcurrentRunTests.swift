@@ -68,7 +68,7 @@ struct ConcurrentRunTests {
         func startSlowRun() async throws -> Process {
             let before = server.requestCount
             let process = try FeedworkProcess.start(["run"], in: directory)
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while server.requestCount == before && Date() < deadline && process.isRunning {
                 try await Task.sleep(for: .milliseconds(10))
             }

@@ -132,7 +132,7 @@ struct ExportOutputSafetyTests {
         try cat.spawn()
         let reader = Task { await OwnThread.run { received.fileHandleForReading.readAllRetryingInterrupts() } }
         let result = try await FeedworkProcess.run(["export", "fruit", "--output", "pipe"], in: directory)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(60)
         while cat.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if cat.isRunning { cat.terminate() }
         #expect(result.status == 0, "\(result.stderr)")

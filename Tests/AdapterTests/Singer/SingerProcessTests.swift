@@ -10,18 +10,18 @@ struct SingerProcessTests {
     /// Whether a process with this id exists (a zombie counts: it has not been waited for).
     static func exists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 || errno != ESRCH }
 
-    /// Whether the process with this id is gone, waiting up to 30 s for it: the pass has ended
+    /// Whether the process with this id is gone, waiting up to 60 s for it: the pass has ended
     /// it, but Foundation's `Process` reaps it on a queue of its own, which a loaded machine may
     /// run seconds later (the zombie counts until then).
     static func isGone(_ pid: Int32) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while exists(pid), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         return !exists(pid)
     }
 
-    /// The pid the hanging tap wrote to `path`, waiting up to 10 seconds for it.
+    /// The pid the hanging tap wrote to `path`, waiting up to 60 seconds for it.
     static func pid(at path: String) async throws -> Int32 {
-        for _ in 0..<200 {
+        for _ in 0..<1200 {
             if let text = try? String(contentsOfFile: path, encoding: .utf8), let pid = Int32(text) { return pid }
             try await Task.sleep(for: .milliseconds(50))
         }

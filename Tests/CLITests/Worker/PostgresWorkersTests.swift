@@ -29,7 +29,7 @@ struct PostgresWorkersTests {
         try await Task.sleep(for: .seconds(5))
         // Killed in the middle of passes: while runs of feeds it holds are `running`.
         var held = ""
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while held.isEmpty && Date() < deadline {
             held = try PostgresStoreCommandTests.psql(
                 url,

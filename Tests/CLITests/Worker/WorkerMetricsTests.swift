@@ -101,7 +101,7 @@ struct WorkerMetricsTests {
         defer { worker.stop(SIGKILL) }
         let base = "http://127.0.0.1:\(port)"
         var scraped: Scrape?
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if let scrape = try await scrape(base, python: python),
                 scrape.samples.filter({ $0.name == "feedwork_passes_total" }).map(\.value).reduce(0, +) == 3
