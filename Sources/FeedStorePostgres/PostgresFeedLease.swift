@@ -9,13 +9,23 @@ import Foundation
 /// Passes of different feeds take different locks, so they run in parallel from any number of
 /// processes. When a process dies, the server ends its session and the lock goes with it, so
 /// the next run of the feed can take it (and knows the `running` row it left is interrupted).
+///
+/// The lease's connection comes from the store's pool and goes back to it once the lock is
+/// released: a pass's lease no longer costs the server a new connection.
 final class PostgresFeedLease {
     let feed: String
     private let connection: PostgresConnection
+    private let pool: PostgresConnectionPool
+    private var released = false
 
-    private init(url: String, feed: String) throws(PostgresError) {
+    private init(pool: PostgresConnectionPool, feed: String) throws(PostgresError) {
         self.feed = feed
-        connection = try PostgresConnection(url: url)
+        self.pool = pool
+        // No advisory lock of an earlier user is left on a pooled connection (its lease
+        // released them all before giving it back); asking again checks the connection.
+        connection = try pool.take { connection throws(PostgresError) in
+            try connection.execute("SELECT pg_advisory_unlock_all()")
+        }
     }
 
     /// Takes the lease of `feed`, trying again every 100 ms (without holding a thread) until
@@ -23,8 +33,10 @@ final class PostgresFeedLease {
     ///
     /// - Throws: ``PostgresFeedLease/Busy`` when another pass holds it all that time;
     ///   ``PostgresError`` when the server fails.
-    static func take(url: String, schema: String, feed: String, wait: Duration) async throws -> PostgresFeedLease {
-        let lease = try PostgresFeedLease(url: url, feed: feed)
+    static func take(
+        pool: PostgresConnectionPool, schema: String, feed: String, wait: Duration
+    ) async throws -> PostgresFeedLease {
+        let lease = try PostgresFeedLease(pool: pool, feed: feed)
         let deadline = ContinuousClock.now + wait
         while try lease.connection.execute(
             "SELECT pg_try_advisory_lock(\(keysSQL(schema: "$1", feed: "$2")))", [schema, feed]
@@ -37,9 +49,12 @@ final class PostgresFeedLease {
         return lease
     }
 
-    /// Gives the lease back (closing its connection would too).
+    /// Gives the lease back, and its connection to the pool; a connection whose locks could not
+    /// be released is closed, which releases them too.
     package func release() {
-        _ = try? connection.execute("SELECT pg_advisory_unlock_all()")
+        guard !released else { return }
+        released = true
+        if (try? connection.execute("SELECT pg_advisory_unlock_all()")) != nil { pool.giveBack(connection) }
     }
 
     deinit { release() }

@@ -14,7 +14,8 @@ extension PostgresStore: StoreDriver {
     package var holdsExclusiveLock: Bool { false }
 
     package func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? {
-        try await PostgresFeedLease.take(url: url, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
+        try await PostgresFeedLease.take(
+            pool: pool, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
     }
 
     package func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
@@ -27,17 +28,20 @@ extension PostgresStore: StoreDriver {
     }
 
     /// Unlike SQLite's, which allows one writer, each pass writes on a connection and thread of
-    /// its own, made when its first job arrives: passes of different feeds in one process
-    /// write at the same time, as they do from different processes. The tables of `bindings`
+    /// its own: passes of different feeds in one process write at the same time, as they do from
+    /// different processes. The connection is taken from the store's pool
+    /// (``PostgresConnectionPool``) when the pass's first job arrives, and given back once the
+    /// pass committed or rolled back without an error. The tables of `bindings`
     /// are prepared first in the pass's transaction (PostgreSQL's DDL is transactional), so a
     /// pass that fails leaves no table, column or view behind; a pass that changes an entity's
     /// tables holds their locks, and the entity's, until it commits.
     package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     {
-        let (url, schema, location) = (url, schema, location)
+        let (pool, schema, location) = (pool, schema, location)
         return FeedTransaction(writer: StoreWriter(label: "feedwork.postgres.pass"), location: location) { body in
-            let connection = try PostgresConnection(url: url)
-            try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+            let connection = try pool.take { connection throws(PostgresError) in
+                try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
+            }
             try connection.execute("BEGIN")
             let scope = PostgresPassTransaction(
                 connection: connection, location: location, feed: feed, run: run, stamp: stamp, bindings: bindings)
@@ -51,9 +55,11 @@ extension PostgresStore: StoreDriver {
                     try connection.execute("ROLLBACK")
                 }
             } catch {
+                // Not given back: the error may be the connection's own.
                 _ = try? connection.execute("ROLLBACK")
                 throw error
             }
+            pool.giveBack(connection)
         }
     }
 

@@ -6,10 +6,10 @@ import Foundation
 /// of a database that many machines share.
 ///
 /// Statements block, so one-shot writes (run records, failed runs) run on the store's writer
-/// thread (``StoreWriter``) on the write connection, and each feed pass on a thread and
-/// connection of its own (``passTransaction(feed:run:stamp:bindings:)``); reads take turns on a
-/// connection of their own, on the reader thread, so no libpq call blocks Swift's cooperative
-/// pool.
+/// thread (``StoreWriter``) on the write connection, and each feed pass on a thread of its own
+/// and a connection from the store's pool (``passTransaction(feed:run:stamp:bindings:)``);
+/// reads take turns on a connection of their own, on the reader thread, so no libpq call blocks
+/// Swift's cooperative pool.
 /// The system tables are created and migrated when the store opens (``PostgresMigrations``).
 package final class PostgresStore: Sendable {
     /// The server and database, without the password.
@@ -23,6 +23,8 @@ package final class PostgresStore: Sendable {
     let reader = StoreWriter(label: "feedwork.postgres.reader")
     let writeSession: PostgresSession
     let readSession: PostgresSession
+    /// The idle connections of passes and leases, for the next ones (``PostgresConnectionPool``).
+    let pool: PostgresConnectionPool
 
     /// Connects to `url`, creating `schema` and its tables when missing and migrating them;
     /// with `migrating` false (the reading commands), it only checks that the store is there
@@ -34,6 +36,7 @@ package final class PostgresStore: Sendable {
     package init(url: String, schema: String = "feedwork", migrating: Bool = true) throws(PostgresError) {
         self.schema = schema
         self.url = url
+        pool = PostgresConnectionPool(url: url)
         if let reserved = PostgresURL.reservedSchemaProblem(schema) {
             throw PostgresError(location: PostgresURL.withoutPassword(url), message: reserved)
         }

@@ -76,7 +76,8 @@ struct PostgresRunTests {
             let harness = try Self.harness(schema: schema, items: #"[{"id":"a","value":1}]"#)
             _ = try await harness.run()
             let url = try #require(PostgresTestServer.url)
-            let held = try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .zero)
+            let held = try await PostgresFeedLease.take(
+                pool: PostgresConnectionPool(url: url), schema: schema, feed: "shop", wait: .zero)
             var engine = try await Engine.open(try harness.config())
             engine.wait = .milliseconds(200)
             let report = try #require(await engine.run().feeds.first)

@@ -187,13 +187,17 @@ struct PostgresStoreTests {
     @Test func aFeedsLeaseIsTakenByOnePassAtATime() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
-            let first = try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .zero)
+            let first = try await PostgresFeedLease.take(
+                pool: PostgresConnectionPool(url: url), schema: schema, feed: "shop", wait: .zero)
             await #expect(throws: PostgresFeedLease.Busy.self) {
-                try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .milliseconds(300))
+                try await PostgresFeedLease.take(
+                    pool: PostgresConnectionPool(url: url), schema: schema, feed: "shop", wait: .milliseconds(300))
             }
-            let other = try await PostgresFeedLease.take(url: url, schema: schema, feed: "other", wait: .zero)
+            let other = try await PostgresFeedLease.take(
+                pool: PostgresConnectionPool(url: url), schema: schema, feed: "other", wait: .zero)
             first.release()
-            let again = try await PostgresFeedLease.take(url: url, schema: schema, feed: "shop", wait: .zero)
+            let again = try await PostgresFeedLease.take(
+                pool: PostgresConnectionPool(url: url), schema: schema, feed: "shop", wait: .zero)
             withExtendedLifetime((other, again)) {}
         }
     }
@@ -203,7 +207,8 @@ struct PostgresStoreTests {
             let url = try #require(PostgresTestServer.url)
             let held = try await store.startRun(feed: "busy", adapter: "json", at: Date())
             let orphan = try await store.startRun(feed: "dead", adapter: "json", at: Date())
-            let lease = try await PostgresFeedLease.take(url: url, schema: schema, feed: "busy", wait: .zero)
+            let lease = try await PostgresFeedLease.take(
+                pool: PostgresConnectionPool(url: url), schema: schema, feed: "busy", wait: .zero)
             try await store.markInterruptedRuns()
             let statuses = Dictionary(
                 uniqueKeysWithValues: try await store.runs(feed: nil, limit: 10).map { ($0.run, $0.status) })
