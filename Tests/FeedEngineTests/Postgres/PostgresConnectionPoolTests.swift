@@ -14,29 +14,34 @@ struct PostgresConnectionPoolTests {
 
     static func noPreparation(_ connection: PostgresConnection) throws(PostgresError) {}
 
+    /// A pool on `url` holding one idle connection, and that connection's server process id.
+    static func poolWithOneIdle(url: String) throws -> (pool: PostgresConnectionPool, pid: String) {
+        let pool = PostgresConnectionPool(url: url)
+        let first = try pool.take(prepare: noPreparation)
+        let pid = try backend(first)
+        pool.giveBack(first)
+        return (pool, pid)
+    }
+
     @Test func aConnectionGivenBackIsTheNextOneTaken() throws {
         guard let url = PostgresTestServer.url else { return PostgresTestServer.reportAbsence() }
-        let pool = PostgresConnectionPool(url: url)
-        let first = try pool.take(prepare: Self.noPreparation)
-        let pid = try Self.backend(first)
-        pool.giveBack(first)
+        let (pool, pid) = try Self.poolWithOneIdle(url: url)
         #expect(pool.idleCount == 1)
         let again = try pool.take(prepare: Self.noPreparation)
         #expect(try Self.backend(again) == pid)
         #expect(pool.idleCount == 0)
+        #expect(pool.openedCount == 1)
     }
 
     @Test func aConnectionThatDiedWhileIdleIsReplacedByANewOne() throws {
         guard let url = PostgresTestServer.url else { return PostgresTestServer.reportAbsence() }
-        let pool = PostgresConnectionPool(url: url)
-        let first = try pool.take(prepare: Self.noPreparation)
-        let pid = try Self.backend(first)
-        pool.giveBack(first)
+        let (pool, pid) = try Self.poolWithOneIdle(url: url)
         // The server ends that session, as a restart would.
         try PostgresConnection(url: url).execute("SELECT pg_terminate_backend($1::int)", [pid])
         let next = try pool.take { connection throws(PostgresError) in try connection.execute("SELECT 1") }
         #expect(try Self.backend(next) != pid)
         #expect(pool.idleCount == 0)
+        #expect(pool.openedCount == 2, "the dead connection dropped, a new one made")
     }
 
     @Test func aFullPoolClosesTheConnectionsThatComeBack() throws {
