@@ -2,8 +2,9 @@ import FeedKit
 import Foundation
 import Synchronization
 
-/// A limit on how often requests are sent: at most `requests` per `per`, in bursts of up to
-/// `burst`, across every feed of the process that shares it.
+/// A limit on how often requests are sent: never more than `requests` in any span of `per`,
+/// across every feed of the process that shares it; or, with `burst`, a token bucket that
+/// allows bursts of up to `burst` after a quiet spell.
 ///
 /// Feeds share a budget by naming one of `defaults: { budgets: ... }` (`budget: crm-api`); a
 /// feed's own `rate_limit:` is a budget of that feed alone. Requests wait for the budget before
@@ -13,33 +14,40 @@ public struct RequestBudget: Sendable, Hashable {
     public var name: String
     public var requests: Int
     public var per: FeedDuration
-    /// The most requests sent at once after a quiet spell; `requests` by default.
-    public var burst: Int
+    /// The most requests sent at once after a quiet spell, refilled at `requests` per `per`
+    /// (a token bucket); `nil` for a sliding window, which never sends more than `requests` in
+    /// any span of `per`. A bucket sends up to `burst + requests` in the first `per`: an API
+    /// that counts in a sliding window refuses that, so the window is the default.
+    public var burst: Int?
 
     public init(name: String, requests: Int, per: FeedDuration, burst: Int? = nil) {
         self.name = name
         self.requests = requests
         self.per = per
-        self.burst = burst ?? requests
+        self.burst = burst
     }
 
     /// Requests the budget allows per second.
     var ratePerSecond: Double { Double(requests) / per.seconds }
 }
 
-/// What a ``RequestBudget`` still allows: a token bucket of `burst` tokens, refilled at the
-/// budget's rate, shared by every feed of the budget in this process.
+/// What a ``RequestBudget`` still allows, shared by every feed of the budget in this process.
 ///
-/// Each request takes a token; when none is left, it reserves the next one to come and sleeps
-/// until then, so waiting requests are served in the order they asked, and the budget is never
-/// exceeded however many feeds wait on it.
+/// Each request reserves the earliest time the budget allows and sleeps until then, so waiting
+/// requests are served in the order they asked, and the budget is never exceeded however many
+/// feeds wait on it.
 final class RequestBudgetGate: Sendable {
     let budget: RequestBudget
-    private let state: Mutex<(tokens: Double, updated: ContinuousClock.Instant)>
+    private let pace: Mutex<any RequestPace>
 
     init(_ budget: RequestBudget) {
         self.budget = budget
-        state = Mutex((Double(budget.burst), ContinuousClock.now))
+        let now = ContinuousClock.now
+        if let burst = budget.burst {
+            pace = Mutex(TokenBucketPace(burst: Double(burst), rate: budget.ratePerSecond, now: now))
+        } else {
+            pace = Mutex(SlidingWindowPace(requests: budget.requests, per: .milliseconds(budget.per.milliseconds)))
+        }
     }
 
     /// Waits until the budget allows one more request, and takes it.
@@ -47,23 +55,75 @@ final class RequestBudgetGate: Sendable {
     /// - Returns: how long the request waited.
     /// - Throws: `CancellationError` when the pass is interrupted while it waits.
     func take() async throws -> Duration {
-        let rate = budget.ratePerSecond
-        let burst = Double(budget.burst)
-        // The clock is read under the lock, so the bucket's time only moves forward: a caller
-        // that read it earlier but locked later would credit the same interval twice.
-        let (now, wait) = state.withLock { state -> (ContinuousClock.Instant, Double) in
+        // The clock is read under the lock, so reservations are made in the order of their
+        // times: a caller that read the clock earlier but locked later cannot go first.
+        let (now, slot) = pace.withLock { pace in
             let now = ContinuousClock.now
-            let elapsed = state.updated.duration(to: now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            state.tokens = min(burst, state.tokens + seconds * rate)
-            state.updated = now
-            state.tokens -= 1
-            return (now, state.tokens >= 0 ? 0 : -state.tokens / rate)
+            return (now, pace.reserve(at: now))
         }
-        guard wait > 0 else { return .zero }
-        let duration = Duration.seconds(wait)
-        try await Task.sleep(until: now.advanced(by: duration), clock: .continuous)
-        return duration
+        guard slot > now else { return .zero }
+        try await Task.sleep(until: slot, clock: .continuous)
+        return now.duration(to: slot)
+    }
+}
+
+/// How a ``RequestBudgetGate`` spaces requests: the time the next request may be sent.
+private protocol RequestPace: Sendable {
+    /// Reserves the earliest time, no sooner than `now`, at which one more request is within
+    /// the budget.
+    mutating func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant
+}
+
+/// Never more than `requests` in any span of `per`: a request goes no sooner than `per` after
+/// the one reserved `requests` before it. Keeps the times of the last `requests` reservations,
+/// which grow only as requests are made.
+private struct SlidingWindowPace: RequestPace {
+    let requests: Int
+    let per: Duration
+    /// The last `requests` reservations, oldest at `oldest` once the ring is full.
+    private var reserved: [ContinuousClock.Instant] = []
+    private var oldest = 0
+
+    init(requests: Int, per: Duration) {
+        self.requests = requests
+        self.per = per
+    }
+
+    mutating func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        guard reserved.count == requests else {
+            // Reservations only grow later, so the newest is the latest.
+            let slot = max(now, reserved.last ?? now)
+            reserved.append(slot)
+            return slot
+        }
+        let slot = max(now, reserved[oldest] + per)
+        reserved[oldest] = slot
+        oldest = (oldest + 1) % requests
+        return slot
+    }
+}
+
+/// A token bucket of `burst` tokens, refilled at `rate` a second.
+private struct TokenBucketPace: RequestPace {
+    let burst: Double
+    let rate: Double
+    private var tokens: Double
+    private var updated: ContinuousClock.Instant
+
+    init(burst: Double, rate: Double, now: ContinuousClock.Instant) {
+        self.burst = burst
+        self.rate = rate
+        tokens = burst
+        updated = now
+    }
+
+    mutating func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        let elapsed = updated.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        tokens = min(burst, tokens + seconds * rate)
+        updated = now
+        tokens -= 1
+        return tokens >= 0 ? now : now.advanced(by: .seconds(-tokens / rate))
     }
 }
 

@@ -125,6 +125,24 @@ struct RequestBudgetTests {
         }
     }
 
+    @Test func aRateLimitWithoutBurstNeverSendsMoreThanItsRequestsInAnySpanOfPer() async throws {
+        let api = try LimitedAPI(pages: 12, perSecond: 1_000)
+        let harness = try FeedHarness(
+            registry: JSONFeedTest.registry,
+            yaml: "feeds:\n" + Self.feed("a", url: api.server.url("/a"), "rate_limit: { requests: 5, per: 1s }"))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        let arrivals = api.arrivals
+        #expect(arrivals.count == 12)
+        // The first five go at once; each later one a second after the one five before it. A
+        // token bucket of five would send the sixth 0.2 s after the first. A request may reach
+        // the server a little later than it was sent, which brings the next window's closer.
+        for index in arrivals.indices.dropFirst(5) {
+            let span = arrivals[index] - arrivals[index - 5]
+            #expect(span >= 0.8, "requests \(index - 4) to \(index + 1) came within \(span) s: \(arrivals)")
+        }
+    }
+
     @Test func withoutABudgetTheSameFeedIsRefusedByTheServer() async throws {
         // One request in 1,000 s beyond the server's three tokens: six pages sent as fast as a
         // pass goes are refused from the fourth, however loaded the machine (at one request in
