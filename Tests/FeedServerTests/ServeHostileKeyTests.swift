@@ -65,6 +65,19 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        "/feeds/ads%00", "/feeds/ads%00x", "/api/feeds/ads%00/runs", "/api/feeds/ads%00/rejects",
+        "/entities/classified%00", "/api/entities/classified/records/ads/x%00", "/api/feeds/ads/runs?before=1%00",
+    ])
+    func aNULByteInAPathOrQueryIsABadRequest(uri: String) async throws {
+        let harness = try await ServedStore.harness(.sqlite)
+        try await ServedStore.serve(harness) { client in
+            let answer = try await client.execute(uri: uri, method: .get)
+            #expect(answer.status == .badRequest, "\(uri): \(answer.status) \(ServedStore.text(answer))")
+            #expect(ServedStore.text(answer).contains("NUL"), "\(uri)")
+        }
+    }
+
     /// The hrefs of the page's record links.
     static func recordLinks(_ page: String) -> [String] {
         let pattern = /href="(\/entities\/item\/records\/[^"]*)"/

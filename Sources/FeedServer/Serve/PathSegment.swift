@@ -8,11 +8,18 @@ extension Parameters {
     /// `é` is one segment of the link, and comes back whole here. The router hands segments
     /// over as they were sent.
     ///
-    /// - Throws: a 400 ``ServeError`` when the segment is not valid percent-encoded UTF-8.
+    /// A NUL byte (`%00`) is refused: no feed, entity or key holds one (PostgreSQL cannot store
+    /// it), and the SQLite library reads a text only up to it, so `ads%00` would find `ads`.
+    ///
+    /// - Throws: a 400 ``ServeError`` when the segment is not valid percent-encoded UTF-8 or
+    ///   holds a NUL byte.
     func decoded(_ name: String) throws -> String {
         let raw = try require(name)
         guard let text = raw.removingPercentEncoding else {
             throw ServeError.badRequest("'\(raw)' is not a valid percent-encoded UTF-8 path segment")
+        }
+        guard !text.utf8.contains(0) else {
+            throw ServeError.badRequest("the path segment '\(raw)' holds a NUL byte (%00), which no name or key has")
         }
         return text
     }

@@ -11,7 +11,8 @@ struct ServeQuery: Sendable {
     /// The pairs in the order they were sent; a key without `=` has the empty value.
     let pairs: [(key: String, value: String)]
 
-    /// - Throws: a 400 ``ServeError`` when a key or a value is not valid percent-encoded UTF-8.
+    /// - Throws: a 400 ``ServeError`` when a key or a value is not valid percent-encoded UTF-8,
+    ///   or holds a NUL byte (see ``Hummingbird/Parameters/decoded(_:)``).
     init(_ query: String?) throws(ServeError) {
         var pairs: [(key: String, value: String)] = []
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
@@ -19,6 +20,9 @@ struct ServeQuery: Sendable {
             let decoded = parts.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
             guard let key = decoded[0], let value = decoded.count > 1 ? decoded[1] : "" else {
                 throw .badRequest("the query string holds '\(pair)', which is not percent-encoded UTF-8")
+            }
+            guard !key.utf8.contains(0), !value.utf8.contains(0) else {
+                throw .badRequest("the query string holds '\(pair)', with a NUL byte (%00), which no value has")
             }
             pairs.append((key, value))
         }
