@@ -21,8 +21,9 @@ enum FeedDependencies {
 
     /// Sets each feed's ``FeedConfig/dependsOn`` from its declared dependencies.
     ///
-    /// - Returns: a problem for each unknown or own name in `depends_on:`, and one for each
-    ///   cycle, at the dependency of its first feed (in config order) that closes it.
+    /// - Returns: a problem for each unknown or own name in `depends_on:` and each parent entity
+    ///   the feed writes itself, and one for each cycle, at the dependency of its first feed
+    ///   (in config order) that closes it.
     static func resolve(_ feeds: inout [FeedConfig]) -> [ConfigProblem] {
         let names = feeds.map(\.name)
         var problems: [ConfigProblem] = []
@@ -43,6 +44,13 @@ enum FeedDependencies {
                         problems.append(ConfigProblem(message, at: declared.at))
                     }
                 case .entity(let entity):
+                    if feed.adapter.entities.contains(where: { $0.schema.name == entity }) {
+                        problems.append(
+                            ConfigProblem(
+                                "feed '\(feed.name)' reads its own entity '\(entity)' as parents, a cycle: each pass would follow the rows its last pass wrote; follow another feed's entity, or request a child per record with entities: and a url",
+                                at: declared.at))
+                        continue
+                    }
                     let writers = feeds.filter { other in
                         other.name != feed.name && other.adapter.entities.contains { $0.schema.name == entity }
                     }

@@ -123,4 +123,23 @@ struct JSONFeedDependencyTests {
             }
         }
     }
+
+    @Test func aFeedFollowingItsOwnEntityIsACycleAtItsForEach() throws {
+        let server = try LoopbackServer { _ in .status(404) }
+        defer { server.stop() }
+        let feed = JSONForEachTests.linesFeed(server, forEach: "{ entity: order_line, carry: { order_id: order_id } }")
+        let harness = try FeedHarness(registry: JSONFeedTest.registry, yaml: "feeds:\n" + feed)
+        let text = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        let forEachLine = try #require(text.components(separatedBy: "\n").firstIndex { $0.contains("for_each") }) + 1
+        do {
+            _ = try harness.config()
+            Issue.record("a feed following its own entity was accepted")
+        } catch let error as ConfigError {
+            #expect(
+                error.problems.map(\.message) == [
+                    "feed 'order_lines' reads its own entity 'order_line' as parents, a cycle: each pass would follow the rows its last pass wrote; follow another feed's entity, or request a child per record with entities: and a url"
+                ], "\(error)")
+            #expect(error.problems.first?.location.line == forEachLine, "\(error)")
+        }
+    }
 }
