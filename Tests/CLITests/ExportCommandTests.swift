@@ -141,6 +141,30 @@ struct ExportCommandTests {
         #expect(result.stderr.contains("no store at"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("feeds.sqlite").path))
     }
+
+    @Test func csvFormulasNeutralizedPrefixesCellsASpreadsheetWouldRun() async throws {
+        // The fruit adapter stores each type lowercased and trimmed.
+        try await runFruit([
+            ("=hyperlink(\"http://127.0.0.1/x\",\"pay\")", 1), ("+1", 2), ("-x", 3), ("@sum(a1)", 4), ("pear", 5),
+        ])
+        let arguments = ["export", "fruit", "--format", "csv", "--columns", "type,price", "--order", "price"]
+        let neutralized = try await FeedworkProcess.run(arguments + ["--csv-formulas", "neutralized"], in: directory)
+        #expect(neutralized.status == 0, "\(neutralized.stderr)")
+        #expect(
+            neutralized.stdout.components(separatedBy: "\r\n") == [
+                "type,price", #""'=hyperlink(""http://127.0.0.1/x"",""pay"")",1"#, "'+1,2", "'-x,3", "'@sum(a1),4",
+                "pear,5", "",
+            ])
+        let verbatim = try await FeedworkProcess.run(arguments, in: directory)
+        #expect(verbatim.stdout.contains("\r\n+1,2\r\n"), "\(verbatim.stdout)")
+    }
+
+    @Test func csvFormulasWithAnotherFormatIsAUsageError() async throws {
+        try await runFruit([("pear", 80)])
+        let result = try await FeedworkProcess.run(["export", "fruit", "--csv-formulas", "neutralized"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--csv-formulas applies to --format csv"), "\(result.stderr)")
+    }
 }
 
 /// Python's csv module as an independent RFC 4180 reader.

@@ -43,21 +43,23 @@ public struct Exporter: Sendable {
     }
 
     /// Writes the rows `request` selects to `output` in `format` (then, with
-    /// ``ExportRequest/includeDeleted``, its tombstones) and flushes it.
+    /// ``ExportRequest/includeDeleted``, its tombstones) and flushes it; `formulas` says what
+    /// CSV does with cells a spreadsheet would run.
     ///
     /// - Returns: the number of rows and of deleted rows written.
     /// - Throws: a usage ``ExportError`` for a request that does not fit the store; a runtime
     ///   ``ExportError`` or ``StoreError`` when reading or writing fails.
     @discardableResult
-    public func export(_ request: ExportRequest, format: ExportFormat, to output: ExportOutput) async throws
-        -> ExportCount
-    {
+    public func export(
+        _ request: ExportRequest, format: ExportFormat, to output: ExportOutput,
+        formulas: CSVWriter.Formulas = .verbatim
+    ) async throws -> ExportCount {
         if format == .singer, request.includeDeleted { throw SingerState.noDeletedRows }
         let query = try await query(for: request)
         // The snapshot's thread writes the output while this task waits for it: one user at a time.
         nonisolated(unsafe) let output = output
         let count = try await read { snapshot in
-            var writer = format.makeWriter(for: query)
+            var writer = format.makeWriter(for: query, formulas: formulas)
             let count = try snapshot.stream(query, writer: &writer, to: output)
             if format == .singer { try Self.endSingerStream(in: snapshot, to: output) }
             return count
@@ -105,10 +107,11 @@ public struct Exporter: Sendable {
     /// Writes every entity and child table to `directory` (created when missing) as
     /// `<table>.<format>`, each file atomically, then `manifest.json`, all from one snapshot.
     /// With `includeDeleted` (which needs `changedSince`), each file ends with the table's
-    /// tombstones and the manifest gives their count.
+    /// tombstones and the manifest gives their count. `formulas` is as for ``export(_:format:to:formulas:)``.
     public func exportAll(
         format: ExportFormat, to directory: String, feeds: [String] = [], changedSince: ChangedSince? = nil,
-        changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false, media: Bool = false
+        changedSinceText: String? = nil, includeMeta: Bool = false, includeDeleted: Bool = false, media: Bool = false,
+        formulas: CSVWriter.Formulas = .verbatim
     ) async throws -> ExportManifest {
         if includeDeleted, changedSince == nil { throw DeletedRows.needsChangedSince }
         let schemas = try await storedSchemas()
@@ -132,7 +135,7 @@ public struct Exporter: Sendable {
                 let query = try ExportQuery.build(request, schemas: schemas, dialect: snapshot.dialect)
                 let file = "\(table.name).\(format.fileExtension)"
                 let count = try AtomicFile.write(to: folder.appendingPathComponent(file).path) { output in
-                    var writer = format.makeWriter(for: query)
+                    var writer = format.makeWriter(for: query, formulas: formulas)
                     return try snapshot.stream(query, writer: &writer, to: output)
                 }
                 entries.append(

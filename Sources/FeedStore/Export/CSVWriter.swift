@@ -10,14 +10,29 @@ import FeedKit
 ///
 /// With deleted rows, a last column `_deleted` is empty for rows and `true` for deleted rows,
 /// which hold only the key fields, `_feed`, `_key` and `_run` among the columns written.
+///
+/// With ``Formulas/neutralized``, a text cell that a spreadsheet would read as a formula gets a
+/// leading `'` (see ``Formulas``).
 public struct CSVWriter: ExportWriter {
+    /// What happens to text cells that spreadsheets read as formulas.
+    public enum Formulas: String, Sendable, CaseIterable {
+        /// Every cell as it is stored: the file is the data, for programs that read CSV.
+        case verbatim
+        /// A text cell beginning with `=`, `+`, `-`, `@`, a tab or a carriage return starts with
+        /// a `'` instead, so a spreadsheet shows it as text rather than running it (an API's
+        /// `=HYPERLINK(...)` or `@SUM(...)`, say). Numbers, booleans and JSON cells are kept.
+        case neutralized
+    }
+
     private let fields: [ExportField]
+    private let formulas: Formulas
     /// For each field, its index in the deleted rows' fields, if they have it; `nil` when the
     /// export has no deleted rows (and so no `_deleted` column).
     private let deletedIndices: [Int?]?
 
-    public init(fields: [ExportField], deletedFields: [ExportField]? = nil) {
+    public init(fields: [ExportField], deletedFields: [ExportField]? = nil, formulas: Formulas = .verbatim) {
         self.fields = fields
+        self.formulas = formulas
         deletedIndices = deletedFields.map { deleted in
             fields.map { field in deleted.firstIndex { $0.name == field.name } }
         }
@@ -53,6 +68,8 @@ public struct CSVWriter: ExportWriter {
             case .text(let text):
                 if fields[index].type == .json, let document = try? JSONParser.parse(text) {
                     Self.writeField(document.canonical.jsonText, to: output)
+                } else if formulas == .neutralized, Self.readsAsFormula(text) {
+                    Self.writeField("'" + text, to: output)
                 } else {
                     Self.writeField(text, to: output)
                 }
@@ -64,6 +81,12 @@ public struct CSVWriter: ExportWriter {
     }
 
     public mutating func end(_ output: ExportOutput) {}
+
+    /// Whether a spreadsheet would read a cell beginning like `text` as a formula.
+    static func readsAsFormula(_ text: String) -> Bool {
+        guard let first = text.utf8.first else { return false }
+        return [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first)
+    }
 
     /// Appends `text`, quoted when it holds a comma, quote, CR or LF or is empty.
     package static func writeField(_ text: String, to output: ExportOutput) {

@@ -29,20 +29,21 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     public var fileExtension: String { self == .singer ? "singer.jsonl" : rawValue }
 
     /// A writer for rows of `fields` of `table`, and for tombstones of `deletedFields` when the
-    /// export includes deleted rows.
-    public func makeWriter(for table: ExportTable, fields: [ExportField], deletedFields: [ExportField]? = nil)
-        -> any ExportWriter
-    {
+    /// export includes deleted rows; `formulas` applies to CSV alone.
+    public func makeWriter(
+        for table: ExportTable, fields: [ExportField], deletedFields: [ExportField]? = nil,
+        formulas: CSVWriter.Formulas = .verbatim
+    ) -> any ExportWriter {
         switch self {
         case .ndjson: NDJSONWriter(fields: fields, deletedFields: deletedFields)
         case .json: JSONArrayWriter(fields: fields, deletedFields: deletedFields)
-        case .csv: CSVWriter(fields: fields, deletedFields: deletedFields)
+        case .csv: CSVWriter(fields: fields, deletedFields: deletedFields, formulas: formulas)
         case .singer: SingerWriter(table: table, fields: fields)
         }
     }
 
     /// A writer for the rows `query` selects, and its tombstones.
-    package func makeWriter(for query: ExportQuery) -> any ExportWriter {
-        makeWriter(for: query.table, fields: query.fields, deletedFields: query.deleted?.fields)
+    package func makeWriter(for query: ExportQuery, formulas: CSVWriter.Formulas = .verbatim) -> any ExportWriter {
+        makeWriter(for: query.table, fields: query.fields, deletedFields: query.deleted?.fields, formulas: formulas)
     }
 }

@@ -50,6 +50,7 @@ struct ExportCommand: AsyncParsableCommand {
             Examples:
               feedwork export fruit
               feedwork export fruit --format csv --output fruit.csv
+              feedwork export classified --format csv --csv-formulas neutralized
               feedwork export fruit --where 'price<200' --order -price --limit 3
               feedwork export classified --where category=Maison --columns id,title,price
               feedwork export classified --search "canapé cuir" --limit 10
@@ -122,7 +123,15 @@ struct ExportCommand: AsyncParsableCommand {
     )
     var media = false
 
+    @Option(
+        name: .customLong("csv-formulas"),
+        help:
+            "verbatim, or neutralized: CSV text cells beginning with = + - @ (or a tab or CR) get a leading ' so spreadsheets do not run them."
+    )
+    var formulas: CSVWriter.Formulas = .verbatim
+
     private func optionProblem() -> String? {
+        if formulas != .verbatim, format != .csv { return "--csv-formulas applies to --format csv" }
         if format == .singer {
             if outputDir != nil { return "--format singer writes one stream (stdout or --output), not --output-dir" }
             if includeDeleted { return SingerState.noDeletedRows.message }
@@ -183,7 +192,7 @@ struct ExportCommand: AsyncParsableCommand {
             let manifest = try await exporter.exportAll(
                 format: format, to: outputDir, feeds: feeds, changedSince: changedSince,
                 changedSinceText: self.changedSince, includeMeta: includeMeta, includeDeleted: includeDeleted,
-                media: media)
+                media: media, formulas: formulas)
             let rows = manifest.entities.reduce(0) { $0 + $1.rows }
             let deleted = manifest.entities.reduce(0) { $0 + ($1.deleted ?? 0) }
             Console.error(
@@ -193,14 +202,14 @@ struct ExportCommand: AsyncParsableCommand {
             let request = try makeRequest(entity: entity, changedSince: changedSince)
             if let output, let target {
                 let count = try await target.write { file in
-                    try await exporter.export(request, format: format, to: file)
+                    try await exporter.export(request, format: format, to: file, formulas: formulas)
                 }
                 if !target.isOwnDescriptor {
                     let deleted = includeDeleted ? ", \(count.deleted) deleted" : ""
                     Console.error("exported \(count.rows) row(s)\(deleted) of \(entity) to \(output)")
                 }
             } else {
-                try await exporter.export(request, format: format, to: .standardOutput())
+                try await exporter.export(request, format: format, to: .standardOutput(), formulas: formulas)
             }
         }
     }
@@ -222,3 +231,4 @@ struct ExportCommand: AsyncParsableCommand {
 }
 
 extension ExportFormat: ExpressibleByArgument {}
+extension CSVWriter.Formulas: ExpressibleByArgument {}

@@ -57,6 +57,21 @@ struct ExportOutputTests {
         #expect(try written(.ndjson, []) == "")
     }
 
+    @Test func neutralizedCSVPrefixesOnlyTextCellsThatASpreadsheetReadsAsAFormula() throws {
+        let output = ExportOutput.memory()
+        let fields = [ExportField(name: "s", type: .text), ExportField(name: "n", type: .integer)]
+        var writer = CSVWriter(fields: fields, formulas: .neutralized)
+        for text in ["=1+1", "+1", "-1", "@a", "\tx", "\rx", "a=b", "", "'x"] {
+            try writer.write([.text(text), .integer(-1)], to: output)
+        }
+        try output.flush()
+        let lines = String(decoding: output.bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(
+            lines == [
+                "'=1+1,-1", "'+1,-1", "'-1,-1", "'@a,-1", "'\tx,-1", "\"'\rx\",-1", "a=b,-1", "\"\",-1", "'x,-1", "",
+            ])
+    }
+
     @Test func atomicFileReplacesTheFileOnlyWhenTheWriteSucceeds() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
