@@ -15,7 +15,8 @@ final class PostgresConnection {
     private var unsettledCopy: String?
 
     /// Connects to `url` (`postgres://user@host:5432/db?sslmode=disable`); libpq reads a
-    /// missing password from `PGPASSWORD` or `~/.pgpass`.
+    /// missing password from `PGPASSWORD` or `~/.pgpass`. Both ends drop the connection when
+    /// the other goes silent (``PostgresLiveness``).
     ///
     /// - Throws: ``PostgresError`` naming the server when the connection fails.
     init(url: String) throws(PostgresError) {
@@ -23,6 +24,7 @@ final class PostgresConnection {
         guard fw_pq_load() == 1 else {
             throw PostgresError(location: location, message: String(cString: fw_pq_load_error()))
         }
+        let url = PostgresLiveness.url(url)
         guard let handle = fw_PQconnectdb(url) else {
             throw PostgresError(location: location, message: "libpq could not allocate a connection")
         }
@@ -38,6 +40,9 @@ final class PostgresConnection {
         // `date` columns read back as `2024-02-29`, the SQLite store's text, whatever the
         // server's default style (`SQL, DMY` would print `29/02/2024`).
         try execute("SET DateStyle TO ISO, YMD")
+        // A client that went silent gives up its session, and with it the feeds it leased,
+        // within the same bound as this side notices a silent server.
+        try execute(PostgresLiveness.sessionStatement(for: url))
     }
 
     deinit { fw_PQfinish(handle) }
