@@ -20,9 +20,13 @@ enum FieldCompiler {
     ///   - search: the text fields of the entity's full-text index (`search:`), if any.
     static func compile(
         entity: String, fields: OrderedMapping<JSONAdapter.FieldSpec>, key: [String], keepExtra: Bool,
-        format: ResponseFormat = .json, search: [String] = []
+        format: ResponseFormat = .json, search: [String] = [], extra: JSONAdapter.ExtraSpec? = nil
     ) throws(OptionError.List) -> Output {
         var errors = OptionError.List()
+        let extraExcept = errors.check { () throws(OptionError.List) in try extraExceptions(extra) } ?? []
+        if !keepExtra, extra?.except != nil {
+            errors.append(OptionError("except needs extra: keep or columns", at: ["extra", "except"]))
+        }
         errors.check { () throws(OptionError) in try checkName(entity, what: "entity", at: ["entity"]) }
         if fields.entries.isEmpty { errors.append(OptionError("declare at least one field", at: ["fields"])) }
         var columns: [Column] = []
@@ -45,7 +49,7 @@ enum FieldCompiler {
                 }
                 return try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
             }
-            if let first = path?.firstKey { topMembers.insert(first) }
+            topMembers.formUnion(Self.readMembers(of: spec, path: path))
             if spec.type == "list" {
                 switch errors.check({ () throws(OptionError.List) in
                     try listPlan(name: name, spec: spec, path: path ?? .root, at: at)
@@ -108,7 +112,7 @@ enum FieldCompiler {
         try errors.throwIfAny()
         let mapper = RecordMapper(
             schema: schema, columns: plans, children: childPlans, keyIndexes: keyIndexes,
-            extraMembers: keepExtra ? topMembers : nil)
+            extraMembers: keepExtra ? topMembers : nil, extraExcept: extraExcept)
         return Output(schema: schema, mapper: mapper, ancestorFields: ancestorFields)
     }
 
@@ -217,8 +221,10 @@ enum FieldCompiler {
                     "default '\(text)' does not fit type \(spec.type): \(error.reason)", at: at + ["default"])
             }
         }
-        return ColumnPlan(
+        var plan = ColumnPlan(
             name: name, path: path, converter: converter, defaultValue: defaultValue, required: spec.required ?? false)
+        plan.source = try source(of: spec, converter: converter, at: at)
+        return plan
     }
 
     private static func converter(for spec: JSONAdapter.FieldSpec, at: [String]) throws(OptionError) -> ValueConverter {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The range runs from the stored cursor (less `lag`, unless a backfill is under way), or
 /// `start` on the first pass, to `end` (rendered at the pass's start) or the pass's start
-/// itself. Each window `[a, b)` is walked with `{{window.start}}`/`{{cursor}}`/`param` as `a`
+/// itself. Each window `[a, b)` (or `[a, b - 1 unit]` with `window_end: inclusive`) is walked with `{{window.start}}`/`{{cursor}}`/`param` as `a`
 /// and `{{window.end}}`/`end_param` as `b`, written in the cursor's format, and the cursor then
 /// moves to `b` in `_state`, in the pass's transaction. A pass reads `windows_per_pass` windows
 /// (1 by default) and commits them; when windows are left, it asks the engine for the next pass
@@ -52,6 +52,7 @@ extension IncrementalCursor {
                 )
             }
         }
+        checkWindowEnd(spec, format: format, errors: &errors)
         if let perPass = spec.windowsPerPass {
             if spec.window == nil {
                 errors.append(OptionError("windows_per_pass needs window", at: at + ["windows_per_pass"]))
@@ -119,8 +120,10 @@ extension IncrementalCursor {
         return (taken, all.count - taken.count)
     }
 
-    /// The values of `window` in templates, written in the cursor's format.
+    /// The values of `window` in templates, written in the cursor's format; with
+    /// `window_end: inclusive`, the end is the last instant the format can say before it.
     func values(of window: DateWindow) -> [String: String] {
-        ["window.start": format.text(microseconds: window.start), "window.end": format.text(microseconds: window.end)]
+        let end = windowEndInclusive ? window.end - (format.resolution ?? 0) : window.end
+        return ["window.start": format.text(microseconds: window.start), "window.end": format.text(microseconds: end)]
     }
 }

@@ -45,6 +45,9 @@ struct IncrementalCursor: Sendable {
     /// How a timestamp cursor is sent: `format:` of the block, else the cursor field's own
     /// format (what the API writes is what it reads), else ISO 8601.
     let format: TimestampFormat
+    /// `window_end: inclusive`: each window's end is sent one unit of `format` before the
+    /// next window's start (``values(of:)``).
+    var windowEndInclusive = false
 
     /// Checks `spec` against the declared fields; reports every problem at once.
     init(
@@ -120,6 +123,7 @@ struct IncrementalCursor: Sendable {
         self.window = spec.window
         self.windowsPerPass = spec.windowsPerPass ?? 1
         self.format = format
+        self.windowEndInclusive = spec.windowEnd == "inclusive"
     }
 
     /// The cursor value of `record`; `nil` when its field is null.

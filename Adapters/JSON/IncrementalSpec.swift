@@ -14,6 +14,7 @@ extension JSONAdapter {
     ///   order: desc                      # the API sorts newest first: stop paging past the cursor
     ///   window: 7d                       # timestamps: read [cursor, end) in windows of 7 days
     ///   windows_per_pass: 4              # commit 4 windows a pass (1 by default)
+    ///   window_end: inclusive            # the API reads a window's end inclusively
     /// ```
     public struct IncrementalSpec: Decodable, Sendable {
         /// The declared field (its name, or its `path`) whose greatest value is the cursor.
@@ -41,12 +42,18 @@ extension JSONAdapter {
         /// that many windows a pass, the passes following one another within one run, and an
         /// interrupted one resumes at the first window not committed.
         public var windowsPerPass: Int?
+        /// How the API reads a window's end: `exclusive` (the default: records before it, so
+        /// the next window starts at it) or `inclusive` (records up to it too: each window's
+        /// end is sent one unit of the cursor's format, such as 1 s or 1 day, before the next
+        /// window's start, so no record on a boundary is read twice).
+        public var windowEnd: String?
 
         enum CodingKeys: String, CodingKey {
             case param, start, lag, end, order, format, window
             case cursorPath = "cursor_path"
             case endParam = "end_param"
             case windowsPerPass = "windows_per_pass"
+            case windowEnd = "window_end"
         }
     }
 }

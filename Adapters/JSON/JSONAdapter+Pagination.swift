@@ -39,19 +39,19 @@ extension JSONAdapter {
                 size: spec.limit,
                 sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
         case .cursor:
-            guard let cursorPath = try path(spec.cursorPath, "cursor_path") else {
-                throw OptionError("cursor pagination needs cursor_path", at: at)
-            }
             if let limit = spec.limit, limit <= 0 { throw OptionError("limit must be more than 0", at: at + ["limit"]) }
-            facts.continuation = .cursor(cursorPath)
+            facts.continuation = try continuation(
+                path: spec.cursorPath, pathKey: "cursor_path", header: spec.cursorHeader, headerKey: "cursor_header",
+                kind: "cursor", at: at, read: PageFactReader.Continuation.cursor,
+                fromHeader: PageFactReader.Continuation.cursorHeader)
             kind = .cursor(
                 param: try param(spec.cursorParam, "cursor_param", default: "cursor"),
                 size: spec.limit, sizeParam: try param(spec.limitParam, "limit_param", default: "limit"))
         case .nextURL:
-            guard let nextPath = try path(spec.nextPath, "next_path") else {
-                throw OptionError("next_url pagination needs next_path", at: at)
-            }
-            facts.continuation = .nextURL(nextPath)
+            facts.continuation = try continuation(
+                path: spec.nextPath, pathKey: "next_path", header: spec.nextHeader, headerKey: "next_header",
+                kind: "next_url", at: at, read: PageFactReader.Continuation.nextURL,
+                fromHeader: PageFactReader.Continuation.nextHeader)
             kind = .nextURL
         case .linkHeader:
             facts.continuation = .linkHeader

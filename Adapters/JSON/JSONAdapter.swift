@@ -51,7 +51,7 @@ public struct JSONAdapter: FeedAdapter {
                 default: "none"),
             OptionHelp(
                 "pagination", "mapping",
-                "type: none | offset | page | cursor | next_url | link_header, with max_pages, parallel, has_more_path and allow_incomplete; {{page}} {{offset}} {{limit}} {{cursor}} in url, params, headers or body",
+                "type: none | offset | page | cursor | next_url | link_header, with max_pages, parallel, has_more_path and allow_incomplete; cursor_header or next_header read the cursor or next URL from a response header; {{page}} {{offset}} {{limit}} {{cursor}} in url, params, headers or body",
                 default: "none"),
             OptionHelp(
                 "format", "string or mapping",
@@ -65,18 +65,18 @@ public struct JSONAdapter: FeedAdapter {
             OptionHelp("write", "string", "merge, replace or append", default: "merge"),
             OptionHelp(
                 "extra", "string",
-                "ignore undeclared members, keep them in an _extra JSON column, or make them typed columns (columns)",
+                "ignore undeclared members, keep them in an _extra JSON column, or make them typed columns (columns); {keep: true, except: [password, internal.notes]} leaves members out",
                 default: "ignore"
             ),
             OptionHelp(
                 "fields", "mapping",
-                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as, role, true, false, map, null_values, from_string}"
+                "columns: name: type, or name: {type, path, default, required, transform, multiply, divide, format, currency, of, fields, as, role, true, false, map, null_values, from_string, const, concat, separator}"
             ),
             OptionHelp(
                 "max_age", "duration", "use cached responses without a request within this age", default: "none"),
             OptionHelp(
                 "incremental", "mapping",
-                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format, window, windows_per_pass}; or {{cursor}} (and {{window.start}}, {{window.end}}) in url, params, headers or body",
+                "read only what changed: {cursor_path, param, start, lag, end, end_param, order: asc|desc, format, window, windows_per_pass, window_end: exclusive|inclusive}; or {{cursor}} (and {{window.start}}, {{window.end}}) in url, params, headers or body",
                 default: "none"),
             OptionHelp(
                 "filter", "string or list",
@@ -97,6 +97,16 @@ public struct JSONAdapter: FeedAdapter {
             OptionHelp(
                 "search", "string or list",
                 "text fields of a full-text index, for ?q= in serve and export --search: [title, description]",
+                default: "none"),
+            OptionHelp(
+                "empty_statuses", "list",
+                "failure statuses of the feed's own requests that mean no records, such as [404]; the pass notes each",
+                default: "none"),
+            OptionHelp(
+                "error_path", "path", "a member whose presence means the request failed (its value is the message)",
+                default: "none"),
+            OptionHelp(
+                "error_when", "mapping", "{path, equals}: a member whose value says the request failed",
                 default: "none"),
         ],
         entities: [])
@@ -134,6 +144,10 @@ public struct JSONAdapter: FeedAdapter {
     let follower: ParentFollower?
     /// The entities of `entities:` with a `url`, requested for each record the pass writes.
     let children: [ChildEndpoint]
+    /// `empty_statuses:`, the statuses of the feed's own requests that mean "no records".
+    let emptyStatuses: Set<Int>
+    /// `error_path:` and `error_when:`, how a response says that it failed.
+    let failureRule: ResponseFailureRule?
 
     /// Checks every option, so that all problems are reported at once.
     ///
@@ -163,7 +177,7 @@ public struct JSONAdapter: FeedAdapter {
         }
         let keepExtra: Bool
         var autoColumns = false
-        switch options.extra ?? "ignore" {
+        switch options.extra?.mode ?? "ignore" {
         case "ignore": keepExtra = false
         case "keep": keepExtra = true
         case "columns":
@@ -178,7 +192,7 @@ public struct JSONAdapter: FeedAdapter {
         let compiled = errors.check { () throws(OptionError.List) in
             try FieldCompiler.compile(
                 entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra,
-                format: format ?? .json, search: options.search?.fields ?? [])
+                format: format ?? .json, search: options.search?.fields ?? [], extra: options.extra)
         }
         let records = format.flatMap { format in
             errors.check { () throws(OptionError) in
@@ -208,6 +222,8 @@ public struct JSONAdapter: FeedAdapter {
                     OptionError("window cannot be combined with extra: columns", at: ["incremental", "window"]))
             }
         }
+        let emptyStatuses = Self.emptyStatuses(options, errors: &errors)
+        let failureRule = ResponseFailureRule(options, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paging, let filter else { throw errors }
         var requests = RequestPlan(
@@ -235,6 +251,8 @@ public struct JSONAdapter: FeedAdapter {
         self.sides = sides
         self.children = children
         self.follower = follower
+        self.emptyStatuses = emptyStatuses
+        self.failureRule = failureRule
         fingerprint = Self.fingerprint(of: options)
     }
 
@@ -347,7 +365,7 @@ public struct JSONAdapter: FeedAdapter {
         -> ParentFollower?
     {
         guard let spec = options.forEach else { return nil }
-        if options.extra == "columns" {
+        if options.extra?.mode == "columns" {
             errors.append(
                 OptionError(
                     "for_each cannot be combined with extra: columns (the found columns are declared once, after a single walk); declare the child's fields",
@@ -455,6 +473,8 @@ public struct JSONAdapter: FeedAdapter {
         pages.sides = sides
         pages.children = children
         pages.deleteRule = deleteRule?.rendered(now: pass.startedAt)
+        pages.emptyStatuses = emptyStatuses
+        pages.failureRule = failureRule
         if case .oauth2(let credentials)? = requests.auth {
             pages.requests.session = OAuth2Session(credentials, pass: pass)
         }
@@ -522,7 +542,7 @@ public struct JSONAdapter: FeedAdapter {
     }
 
     /// An HTTP header name (RFC 9110 token).
-    private static func isToken(_ name: String) -> Bool {
+    static func isToken(_ name: String) -> Bool {
         !name.isEmpty
             && name.unicodeScalars.allSatisfy {
                 $0.isASCII
@@ -539,7 +559,8 @@ public struct JSONAdapter: FeedAdapter {
         text.add("records", options.records ?? "$")
         text.add("entity", options.entity)
         text.add("key", options.key.fields)
-        text.add("extra", options.extra ?? "")
+        text.add("extra", options.extra?.mode ?? "")
+        if let except = options.extra?.except { text.add("extra_except", except) }
         if let pagination = options.pagination {
             pagination.addFingerprint(to: &text)
         } else {

@@ -60,6 +60,8 @@ extension JSONAdapter.PaginationSpec {
         fingerprint.add("max_pages", maxPages)
         fingerprint.add("parallel", parallel)
         if let hasMorePath { fingerprint.add("has_more_path", hasMorePath) }
+        if let cursorHeader { fingerprint.add("cursor_header", cursorHeader) }
+        if let nextHeader { fingerprint.add("next_header", nextHeader) }
     }
 }
 
@@ -98,5 +100,8 @@ extension JSONAdapter.FieldSpec {
         if let nullValues { fingerprint.add("null_values", nullValues) }
         if let fromString { fingerprint.add("from_string", fromString) }
         if let media { fingerprint.add("media", media) }
+        if let constant { fingerprint.add("const", constant) }
+        if let concat { fingerprint.add("concat", concat) }
+        if let separator { fingerprint.add("separator", separator) }
     }
 }

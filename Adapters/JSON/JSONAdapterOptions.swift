@@ -30,8 +30,9 @@ extension JSONAdapter {
         public var write: String?
         /// `ignore` (the default) drops undeclared members; `keep` stores them in an `_extra` JSON
         /// column; `columns` makes each undeclared top-level member a column typed from its
-        /// values (``AutoColumns``).
-        public var extra: String?
+        /// values (``AutoColumns``); `{keep: true, except: [password]}` leaves members out
+        /// (``ExtraSpec``).
+        public var extra: ExtraSpec?
         /// The declared columns, in order.
         public var fields: OrderedMapping<FieldSpec>
         /// Within this age, cached responses are used without a request.
@@ -52,6 +53,14 @@ extension JSONAdapter {
         /// The text fields of the entity's full-text index (`search: [title, description]`),
         /// for `?q=` in `feedwork serve` and `feedwork export --search`.
         public var search: KeySpec?
+        /// Failure statuses of the feed's own requests that mean "no records here"
+        /// (`empty_statuses: [404]`): such a page gives no records, and the pass says so.
+        public var emptyStatuses: [Int]?
+        /// A member of the response whose presence (not null) means the request failed; its
+        /// value is the message (`error_path: $.error.message`).
+        public var errorPath: String?
+        /// A member whose value says the request failed (`error_when: {path: status, equals: error}`).
+        public var errorWhen: EntitySpec.Condition?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
@@ -62,6 +71,9 @@ extension JSONAdapter {
             case entities
             case forEach = "for_each"
             case search
+            case emptyStatuses = "empty_statuses"
+            case errorPath = "error_path"
+            case errorWhen = "error_when"
         }
     }
 
@@ -172,6 +184,10 @@ extension JSONAdapter {
         /// A walk that ends early (a page repeating an earlier one, fewer records than
         /// `total_path` says) is a note rather than a failed pass.
         public var allowIncomplete: Bool?
+        /// The response header holding the next cursor (`cursor`), instead of `cursor_path`.
+        public var cursorHeader: String?
+        /// The response header holding the next page's URL (`next_url`), instead of `next_path`.
+        public var nextHeader: String?
 
         enum CodingKeys: String, CodingKey {
             case type, limit, start, parallel
@@ -187,6 +203,8 @@ extension JSONAdapter {
             case maxPages = "max_pages"
             case hasMorePath = "has_more_path"
             case allowIncomplete = "allow_incomplete"
+            case cursorHeader = "cursor_header"
+            case nextHeader = "next_header"
         }
 
         public init(kind: Kind) { self.kind = kind }
@@ -226,12 +244,14 @@ extension JSONAdapter {
                 stopOnShortPage = try container.decodeIfPresent(Bool.self, forKey: .stopOnShortPage)
                 parallel = try container.decodeIfPresent(Int.self, forKey: .parallel)
             case .cursor:
-                cursorPath = try container.decode(String.self, forKey: .cursorPath)
+                cursorPath = try container.decodeIfPresent(String.self, forKey: .cursorPath)
+                cursorHeader = try container.decodeIfPresent(String.self, forKey: .cursorHeader)
                 cursorParam = try container.decodeIfPresent(String.self, forKey: .cursorParam)
                 limit = try container.decodeIfPresent(Int.self, forKey: .limit)
                 limitParam = try container.decodeIfPresent(String.self, forKey: .limitParam)
             case .nextURL:
-                nextPath = try container.decode(String.self, forKey: .nextPath)
+                nextPath = try container.decodeIfPresent(String.self, forKey: .nextPath)
+                nextHeader = try container.decodeIfPresent(String.self, forKey: .nextHeader)
             case .linkHeader:
                 break
             }
@@ -289,6 +309,15 @@ extension JSONAdapter {
         public var nullValues: [String]?
         /// `int` and `double`: numeric strings (`"42"`) are read as numbers too.
         public var fromString: Bool?
+        /// Any scalar field but `json`: the same value in every record, read as the field's
+        /// type (`region: {type: string, const: eu}`), where the API has none.
+        public var constant: String?
+        /// Any scalar field but `json`: the texts of these members (paths relative to the
+        /// record), joined by `separator`, then read as the field's type; missing or null
+        /// members are left out, and the value is null when all of them are.
+        public var concat: [String]?
+        /// What goes between the members of `concat` (nothing by default).
+        public var separator: String?
 
         enum CodingKeys: String, CodingKey {
             case type, path, required, transform, multiply, divide, format, currency, of, fields, role, media
@@ -299,6 +328,8 @@ extension JSONAdapter {
             case map
             case nullValues = "null_values"
             case fromString = "from_string"
+            case constant = "const"
+            case concat, separator
         }
 
         public init(type: String) { self.type = type }
@@ -342,6 +373,11 @@ extension JSONAdapter {
                 currency = try container.decodeIfPresent(String.self, forKey: .currency)
             }
             try decodeConversions(container, known: known)
+            if type != "json" {
+                constant = try container.decodeIfPresent(String.self, forKey: .constant)
+                concat = try container.decodeIfPresent(OneOrMany.self, forKey: .concat)?.values
+                separator = try container.decodeIfPresent(String.self, forKey: .separator)
+            }
         }
 
         /// The value conversions: `true`/`false` lists, `map`, `null_values` and `from_string`.

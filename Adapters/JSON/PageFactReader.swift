@@ -13,6 +13,10 @@ struct PageFactReader: Sendable {
         case nextURL(JSONPath)
         /// The `Link` header's `rel="next"`.
         case linkHeader
+        /// The next cursor in a response header (`cursor_header`), by lowercased name.
+        case cursorHeader(String)
+        /// The next page's URL in a response header (`next_header`), by lowercased name.
+        case nextHeader(String)
     }
 
     var continuation = Continuation.none
@@ -59,6 +63,9 @@ struct PageFactReader: Sendable {
             }
         case .linkHeader:
             facts.continuation = headers["link"].flatMap { LinkHeader.target(of: $0, relation: "next") }
+        case .cursorHeader(let name), .nextHeader(let name):
+            let value = headers[name]?.trimmingSpaces ?? ""
+            facts.continuation = value.isEmpty ? nil : value
         }
         return facts
     }
@@ -69,7 +76,7 @@ struct PageFactReader: Sendable {
         var paths = [totalPath, totalPagesPath, hasMorePath].compactMap { $0 }
         switch continuation {
         case .cursor(let path), .nextURL(let path): paths.append(path)
-        case .none, .linkHeader: break
+        case .none, .linkHeader, .cursorHeader, .nextHeader: break
         }
         let prefix = names.map(JSONPath.Step.key)
         return paths.contains { $0.steps.count > prefix.count && Array($0.steps.prefix(prefix.count)) == prefix }

@@ -24,6 +24,8 @@ struct PageOutcome: Sendable {
     /// The greatest and least incremental cursor values among the page's records.
     var newest: IncrementalCursor.Mark?
     var oldest: IncrementalCursor.Mark?
+    /// The status of `empty_statuses:` the page was answered with, which gave no records.
+    var emptyStatus: Int?
 }
 
 /// Fetches, parses and maps one page. Holds no state, so several pages can be processed at once.
@@ -53,6 +55,10 @@ struct PageProcessor: Sendable {
     var children: [ChildEndpoint] = []
     /// `delete_when:`, which sets deleted records apart from the others.
     var deleteRule: RenderedDeleteRule? = nil
+    /// `empty_statuses:`: a page answered with one of them gives no records.
+    var emptyStatuses: Set<Int> = []
+    /// `error_path:`/`error_when:`: a response saying it failed fails the pass.
+    var failureRule: ResponseFailureRule? = nil
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -60,11 +66,15 @@ struct PageProcessor: Sendable {
         if let parent { values.merge(parent.templateValues) { page, _ in page } }
         var request = requests.fetchRequest(for: page, values: values)
         request.acceptsNotFound = parent != nil
+        request.acceptedStatuses = emptyStatuses
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
         request.omitsUnchangedBody = known != nil
         var response = try await requests.send(request, through: pass)
         if parent != nil, response.status == 404 { throw ParentNotFound(url: response.url) }
+        if emptyStatuses.contains(response.status) {
+            return PageOutcome(facts: PageFacts(recordCount: 0), url: request.url, emptyStatus: response.status)
+        }
         if let known, known.describes(response) {
             let facts = known.facts(unsealedBy: pass.redactor)
             let filteredOut = known.filteredOut ?? 0
@@ -105,10 +115,12 @@ struct PageProcessor: Sendable {
         let recordCount: Int
         var mapped: RenderedDeleteRule.Split
         let streamed = skipping ? nil : try streamedRecords(of: response)
+        if let streamed { try checkFailure(streamed.document, response: response) }
         if let streamed, let count = streamed.visited {
             (document, recordCount, mapped) = (streamed.document, count, streamed.mapped)
         } else {
             let parsed = try streamed?.document ?? records.document(of: response, feed: feed, countingOnly: skipping)
+            if streamed == nil { try checkFailure(parsed, response: response) }
             var items = try recordItems(in: parsed, url: response.url)
             if skipping {
                 let facts = try self.facts(of: parsed, recordCount: items.count, response: response)
@@ -162,6 +174,12 @@ struct PageProcessor: Sendable {
                 rejects: &mapped.rejects)
         }
         return (parsed.document, parsed.visited, mapped)
+    }
+
+    /// Throws when the response says that the request failed (`error_path`, `error_when`).
+    private func checkFailure(_ document: JSONValue, response: FetchResponse) throws(ResponseFailureError) {
+        guard let failure = failureRule?.failure(in: document) else { return }
+        throw ResponseFailureError(feed: feed, url: response.url, path: failure.path, message: failure.message)
     }
 
     /// The records of a parsed page: a list, one object, or none for `null`.
@@ -340,6 +358,9 @@ struct PageWalk {
     }
 
     private mutating func commit(_ outcome: PageOutcome) async throws {
+        if let status = outcome.emptyStatus {
+            pass.note("page \(fetched) answered \(status), which empty_statuses reads as no records")
+        }
         checks.count(outcome.facts)
         try checkRepeat(outcome)
         if stoppedEarly { return }

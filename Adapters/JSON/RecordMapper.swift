@@ -11,10 +11,18 @@ struct ColumnPlan: Sendable {
     let required: Bool
     /// `true` for a list kept as a JSON column: the value must be a list.
     var requiresList = false
+    /// Where the value comes from: the member at `path`, or a `const` or `concat` expression.
+    var source = ValueSource.path
 
     /// The column's value in `record`.
     func value(in record: JSONValue) throws(ConversionFailure) -> FieldValue {
-        guard let value = path.lookup(record), !value.isNull, !converter.readsAsNull(value) else {
+        let found: JSONValue?
+        switch source {
+        case .path: found = path.lookup(record)
+        case .constant(let value): return value
+        case .concat(let parts, let separator): found = try ValueSource.concatenation(parts, separator, in: record)
+        }
+        guard let value = found, !value.isNull, !converter.readsAsNull(value) else {
             if required, defaultValue.isNull { throw ConversionFailure(reason: "\(name) is missing or null") }
             return defaultValue
         }
@@ -61,6 +69,8 @@ struct RecordMapper: Sendable {
     let keyIndexes: [Int]
     /// When set, undeclared members go to an `_extra` JSON column, last in the schema.
     let extraMembers: Set<String>?
+    /// Members left out of `_extra` (`extra: {keep: true, except: [...]}`), as paths of names.
+    var extraExcept: [JSONPath] = []
 
     /// The records of one page, and rejects for those that cannot be mapped.
     ///
@@ -116,7 +126,8 @@ struct RecordMapper: Sendable {
             key += value.description
         }
         if let extraMembers {
-            let extra = object.members.filter { !extraMembers.contains($0.key) }
+            var extra = object.members.filter { !extraMembers.contains($0.key) }
+            if !extraExcept.isEmpty { extra = JSONObject(extra).removing(extraExcept).members }
             values.append(extra.isEmpty ? .null : .text(JSONValue.object(JSONObject(extra)).jsonText))
         }
         guard !children.isEmpty else { return EntityRecord(entity: schema.name, key: key, values: values) }

@@ -53,6 +53,9 @@ public final class ReplayFetcher: Fetching {
             return FetchResponse(url: url, status: 404, headers: recorded.headers, body: recorded.body, origin: origin)
         case 401 where request.acceptsUnauthorized:
             return FetchResponse(url: url, status: 401, headers: recorded.headers, body: recorded.body, origin: origin)
+        case let status where request.acceptedStatuses.contains(status):
+            return FetchResponse(
+                url: url, status: status, headers: recorded.headers, body: recorded.body, origin: origin)
         case 404 where !request.isRemote:
             throw FetchError(.fileNotFound, url: url)
         default:

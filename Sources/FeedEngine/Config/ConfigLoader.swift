@@ -135,8 +135,10 @@ public struct ConfigLoader: Sendable {
         if !problems.isEmpty {
             // A value can be checked twice (a template by the interpolation and by its option's type).
             var seen = Set<ConfigProblem>()
-            // A value from the environment (a secret) never appears in a message.
-            let redacted = problems.map { ConfigProblem(redactor.redact($0.message), at: $0.location) }
+            // A value from the environment that may be a secret never appears in a message; one
+            // used only where no secret is (an auth `type`) does, so the message says what is wrong.
+            let secrets = Redactor(variables: interpolation.secretVariables)
+            let redacted = problems.map { ConfigProblem(secrets.redact($0.message), at: $0.location) }
             throw ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
         }
         var config = FeedsConfig(

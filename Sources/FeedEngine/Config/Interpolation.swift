@@ -23,6 +23,10 @@ struct Interpolation {
     private(set) var secrets: [String] = []
     /// The variables whose values were used, name to value.
     private(set) var variables: [String: String] = [:]
+    /// The variables used at least once where a secret may be (``SecretPlaces``).
+    private var secretNames: Set<String> = []
+    /// Whether the value being interpolated is at a place that may hold a secret.
+    private var inSecretPlace = true
     private(set) var problems: [ConfigProblem] = []
     /// With ``ConfigLoader/UnsetVariables/placeholder``: the unset variables that were replaced
     /// by the placeholder, each as the problem it would otherwise have been.
@@ -35,8 +39,15 @@ struct Interpolation {
         self.unsetVariables = unsetVariables
     }
 
+    /// The variables whose values may be secrets: all but those used only where no secret is
+    /// (``SecretPlaces``), whose values problems may show (`unknown auth type 'bearr'`).
+    var secretVariables: [String: String] { variables.filter { secretNames.contains($0.key) } }
+
     /// The tree with every scalar interpolated, or `nil` when the document is too large.
-    mutating func apply(to node: Node, inURL: Bool = false) -> Node? {
+    ///
+    /// - Parameter secret: whether the node is at a place that may hold a secret (the root is
+    ///   not; below it, ``SecretPlaces`` decides by the keys on the way).
+    mutating func apply(to node: Node, inURL: Bool = false, secret: Bool = false) -> Node? {
         visited += 1
         if visited > Self.maximumNodes {
             if visited == Self.maximumNodes + 1 {
@@ -49,6 +60,7 @@ struct Interpolation {
         }
         switch node {
         case .scalar(let scalar):
+            inSecretPlace = secret
             let text = interpolate(scalar.string, mark: scalar.mark, inURL: inURL)
             guard text != scalar.string else { return node }
             // A new scalar, not an assignment to `string`: that resets the tag through Yams's
@@ -60,7 +72,8 @@ struct Interpolation {
                 // `url`, `stats_url`, `listing_url`...: values that are URLs.
                 let name = key.scalar?.string ?? ""
                 let isURL = name == "url" || name.hasSuffix("_url") || name == "store"
-                guard let newValue = apply(to: value, inURL: isURL) else {
+                let secretValue = secret || isURL || SecretPlaces.mayHoldSecret(key: name)
+                guard let newValue = apply(to: value, inURL: isURL, secret: secretValue) else {
                     return nil
                 }
                 pairs.append((key, newValue))
@@ -70,7 +83,7 @@ struct Interpolation {
         case .sequence(let sequence):
             var nodes: [Node] = []
             for item in sequence {
-                guard let newItem = apply(to: item) else { return nil }
+                guard let newItem = apply(to: item, secret: secret) else { return nil }
                 nodes.append(newItem)
             }
             return .sequence(Node.Sequence(nodes, sequence.tag, sequence.style, sequence.mark))
@@ -159,6 +172,7 @@ struct Interpolation {
                 result += encoded ? URLQuery.encode(value) : value
                 secrets.append(value)
                 variables[name] = value
+                if inSecretPlace || SecretPlaces.mayHoldSecret(variable: name) { secretNames.insert(name) }
             } else if let separator {
                 // The fallback may itself hold variables: `${A:-${B}}` needs B when A is unset.
                 guard

@@ -38,14 +38,21 @@ public struct NodeDecoder: Sendable {
     {
         var masked = Set<String>()
         var problems: [ConfigProblem] = []
+        // The stand-ins tried for required keys of `node` itself that are missing, by path.
+        var standIns = StandIns()
         for _ in 0..<Self.maximumAttempts {
-            let ledger = KeyLedger(masked: masked)
+            let ledger = KeyLedger(masked: masked, standIns: standIns.nodes)
             let decoder = YAMLNodeDecoder(node: node, codingPath: codingPath, file: file, ledger: ledger)
             do {
                 let value = try T(from: decoder)
-                return (value, problems + ledger.unknownKeyProblems(file: file))
+                // A value made with stand-ins served to find the unknown keys only.
+                return (standIns.isEmpty ? value : nil, problems + ledger.unknownKeyProblems(file: file))
             } catch {
                 let failure = decoder.failure(for: error)
+                if standIns.replace(failingAt: renderPath(failure.path)) { continue }
+                if standIns.isExhausted {
+                    return (nil, problems + ledger.unknownKeyProblems(file: file, onlyMisspellings: true))
+                }
                 // A required key left out after an earlier problem is not missing again.
                 let leftOut =
                     failure.missingKey.map {
@@ -56,7 +63,17 @@ public struct NodeDecoder: Sendable {
                 // keys that look like a misspelling of one it asked for are reported.
                 guard let entry = Self.entryToLeaveOut(failure.path, below: codingPath.count),
                     masked.insert(renderPath(entry)).inserted
-                else { return (nil, problems + ledger.unknownKeyProblems(file: file, onlyMisspellings: true)) }
+                else {
+                    // A required key of `node` itself is missing: the decoding goes on with a
+                    // stand-in for it, so that the keys after it are asked for and the unknown
+                    // ones reported too.
+                    if let missing = failure.missingKey, failure.path.count == codingPath.count,
+                        standIns.add(renderPath(failure.path + [AnyCodingKey(stringValue: missing)]))
+                    {
+                        continue
+                    }
+                    return (nil, problems + ledger.unknownKeyProblems(file: file, onlyMisspellings: true))
+                }
             }
         }
         return (nil, problems)
@@ -88,8 +105,13 @@ final class KeyLedger: @unchecked Sendable {
     private var order: [String] = []
     /// The paths (``renderPath(_:)``) of the values left out after a problem: they read as absent.
     let masked: Set<String>
+    /// Values read for missing required keys, by path (``NodeDecoder/StandIns``).
+    let standIns: [String: Node]
 
-    init(masked: Set<String> = []) { self.masked = masked }
+    init(masked: Set<String> = [], standIns: [String: Node] = [:]) {
+        self.masked = masked
+        self.standIns = standIns
+    }
 
     func register(_ mapping: Node.Mapping, path: String) {
         if mappings[path] == nil {
@@ -335,6 +357,10 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     private func required(_ key: Key) throws -> Node {
         guard let node = value(for: key) else {
+            let keyPath = codingPath + [AnyCodingKey(stringValue: key.stringValue)]
+            if !decoder.ledger.standIns.isEmpty, let standIn = decoder.ledger.standIns[renderPath(keyPath)] {
+                return standIn
+            }
             let where_ = path.isEmpty ? "" : " in \(path)"
             throw NodeDecodingFailure(
                 problems: [

@@ -66,7 +66,11 @@ final class EnginePassBackend: PassBackend {
             }
             return response
         } catch let error as FetchError {
-            statistics.withLock { $0.attempts += error.attempts }
+            statistics.withLock {
+                $0.attempts += error.attempts
+                // Every attempt was a request sent, though none was answered as hoped.
+                $0.requests += error.attempts
+            }
             throw error
         }
     }
@@ -230,7 +234,8 @@ struct PassStatistics: Sendable {
     var continues = false
 
     mutating func count(_ response: FetchResponse) {
-        requests += 1
+        // A request retried twice is three requests; a file or a cache hit is one.
+        requests += max(1, response.attempts)
         attempts += response.attempts
         bytes += response.origin == .file ? response.body.count : response.bytesReceived
         switch response.origin {

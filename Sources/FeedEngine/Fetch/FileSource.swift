@@ -42,7 +42,7 @@ public enum FileSource {
         let file = resolve(request.url, baseDirectory: context.baseDirectory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
-            if request.acceptsNotFound {
+            if request.acceptsNotFound || request.acceptedStatuses.contains(404) {
                 return FetchResponse(url: url, status: 404, body: Data(), origin: .file)
             }
             throw FetchError(.fileNotFound, url: url)

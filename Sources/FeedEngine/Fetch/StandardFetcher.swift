@@ -142,6 +142,10 @@ public struct StandardFetcher: Fetching {
                     return FetchResponse(
                         url: url, status: 401, headers: response.headers, body: response.body, origin: .network,
                         attempts: attempts, bytesReceived: bytes)
+                case let status where request.acceptedStatuses.contains(status):
+                    return FetchResponse(
+                        url: url, status: status, headers: response.headers, body: response.body, origin: .network,
+                        attempts: attempts, bytesReceived: bytes)
                 case 429, 500...599:
                     failure = Self.statusError(response, url: url, attempts: attempts, context)
                     retryAfter = response.headers["retry-after"].flatMap {

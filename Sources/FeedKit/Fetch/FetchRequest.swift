@@ -24,6 +24,9 @@ public struct FetchRequest: Sendable, Hashable {
     /// body is not even read: for callers that remember what it said. A stale response (the
     /// network failed) always carries its body.
     public var omitsUnchangedBody = false
+    /// Failure statuses (4xx, 5xx) returned as a response instead of thrown, and not retried:
+    /// for callers to whom such a status has a meaning, such as "no records here".
+    public var acceptedStatuses: Set<Int> = []
 
     public init(
         url: String, method: String = "GET", headers: [HTTPHeader] = [], body: Data? = nil,
