@@ -60,6 +60,7 @@ extension JSONAdapter.PaginationSpec {
         fingerprint.add("max_pages", maxPages)
         fingerprint.add("parallel", parallel)
         if let hasMorePath { fingerprint.add("has_more_path", hasMorePath) }
+        if let advance { fingerprint.add("advance", advance) }
     }
 }
 

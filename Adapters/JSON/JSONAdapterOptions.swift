@@ -52,6 +52,9 @@ extension JSONAdapter {
         /// The text fields of the entity's full-text index (`search: [title, description]`),
         /// for `?q=` in `feedwork serve` and `feedwork export --search`.
         public var search: KeySpec?
+        /// What a `records` path whose value is `null` means: `fail` (the default: a failed
+        /// pass, since an API's error body often says `"data": null`) or `empty` (no records).
+        public var nullRecords: String?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
@@ -62,6 +65,7 @@ extension JSONAdapter {
             case entities
             case forEach = "for_each"
             case search
+            case nullRecords = "null_records"
         }
     }
 
@@ -170,8 +174,11 @@ extension JSONAdapter {
         /// Path of a boolean that is false on the last page (any type but `none`).
         public var hasMorePath: String?
         /// A walk that ends early (a page repeating an earlier one, fewer records than
-        /// `total_path` says) is a note rather than a failed pass.
+        /// `total_path` says, an empty page with a next cursor) is a note rather than a failed pass.
         public var allowIncomplete: Bool?
+        /// `offset`: how the offset steps, `records` (the default: by the records a page held)
+        /// or `limit` (by `limit`, for an API whose offset counts more than the records it sends).
+        public var advance: String?
 
         enum CodingKeys: String, CodingKey {
             case type, limit, start, parallel
@@ -187,6 +194,7 @@ extension JSONAdapter {
             case maxPages = "max_pages"
             case hasMorePath = "has_more_path"
             case allowIncomplete = "allow_incomplete"
+            case advance
         }
 
         public init(kind: Kind) { self.kind = kind }
@@ -216,6 +224,7 @@ extension JSONAdapter {
                 totalPath = try container.decodeIfPresent(String.self, forKey: .totalPath)
                 stopOnShortPage = try container.decodeIfPresent(Bool.self, forKey: .stopOnShortPage)
                 parallel = try container.decodeIfPresent(Int.self, forKey: .parallel)
+                advance = try container.decodeIfPresent(String.self, forKey: .advance)
             case .page:
                 pageParam = try container.decodeIfPresent(String.self, forKey: .pageParam)
                 start = try container.decodeIfPresent(Int.self, forKey: .start)

@@ -53,6 +53,9 @@ struct PageProcessor: Sendable {
     var children: [ChildEndpoint] = []
     /// `delete_when:`, which sets deleted records apart from the others.
     var deleteRule: RenderedDeleteRule? = nil
+    /// Whether a `records` path whose value is `null` means no records (`null_records: empty`)
+    /// rather than a failed pass.
+    var nullRecordsAreEmpty = false
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -164,12 +167,21 @@ struct PageProcessor: Sendable {
         return (parsed.document, parsed.visited, mapped)
     }
 
-    /// The records of a parsed page: a list, one object, or none for `null`.
+    /// The records of a parsed page: a list, one object, or none for `null` with
+    /// `null_records: empty`.
     private func recordItems(in document: JSONValue, url: String) throws(PayloadError) -> [JSONValue] {
         switch records.records(in: document) {
         case .array(let list)?: return list
         case .object(let object)?: return [.object(object)]
-        case .null?: return []
+        case .null?:
+            guard nullRecordsAreEmpty else {
+                throw PayloadError(
+                    feed: feed, url: url, path: records.description,
+                    message:
+                        "the records are null, as an API's error answer often has them, so nothing was changed (null_records: empty reads null as no records); the response has \(Self.outline(document))"
+                )
+            }
+            return []
         case nil:
             throw PayloadError(
                 feed: feed, url: url, path: records.description,
@@ -219,6 +231,10 @@ struct PageWalk {
     /// With `order: desc`, the cursor sent: paging stops after a page with an older record.
     private let stopsBefore: IncrementalCursor.Mark?
     private var fetched = 0
+    /// The pages this walk fetched.
+    var pages: Int { fetched }
+    /// Why the walk ended, once it has (``WalkEnd``); `nil` while it goes on or when it failed.
+    private(set) var end: WalkEnd?
     /// The pages asked for, their records and the total they gave.
     private var checks = PageChecks()
     /// The walk stopped before its natural end (`max_pages`, `order: desc`, a repeat).
@@ -250,20 +266,34 @@ struct PageWalk {
             fetched += 1
             try await commit(outcome)
             if stoppedEarly { return }
+            let step = paginator.step(after: page, facts: outcome.facts, url: outcome.url)
             if let stopsBefore, let oldest = outcome.oldest, oldest < stopsBefore {
-                if paginator.next(after: page, facts: outcome.facts, url: outcome.url) != nil {
+                if case .end(let reason) = step {
+                    end = reason
+                } else {
                     pass.note("page \(fetched) reached records older than the cursor (order: desc); stopped there")
+                    end = .olderThanCursor
                 }
                 return
             }
             if fetched == 1, paginator.parallel > 1, let rest = paginator.remaining(after: page, facts: outcome.facts) {
                 try await runParallel(rest)
+                if !stoppedEarly { end = .totalReached }
                 try checkTotal()
                 return
             }
-            next = paginator.next(after: page, facts: outcome.facts, url: outcome.url)
-            if let candidate = next, checks.repeats(candidate) {
-                try incomplete("page \(fetched + 1) would repeat an earlier page (the same link or cursor)")
+            switch step {
+            case .next(let candidate):
+                next = candidate
+                if checks.repeats(candidate) {
+                    try incomplete("page \(fetched + 1) would repeat an earlier page (the same link or cursor)")
+                    return
+                }
+            case .end(let reason):
+                next = nil
+                end = reason
+            case .stuck(let reason):
+                try incomplete("page \(fetched) does not say it is the last: \(reason)")
                 return
             }
         }
@@ -274,6 +304,7 @@ struct PageWalk {
     /// feed allows an incomplete pass.
     private mutating func incomplete(_ reason: String) throws {
         stoppedEarly = true
+        end = nil
         guard paginator.allowsIncomplete else {
             throw PaginationIncompleteError(
                 feed: pass.feed,
@@ -282,6 +313,7 @@ struct PageWalk {
             )
         }
         pass.note("\(reason); stopped there (allow_incomplete)")
+        end = .incomplete
     }
 
     /// Fewer records than the total a page gave: an incomplete pass.
@@ -298,6 +330,17 @@ struct PageWalk {
         }
         try incomplete(
             "page \(fetched) repeats page \(earlier) (the same \(outcome.records.count) record(s)): the API ignores the page's parameters or repeats its last page"
+        )
+    }
+
+    /// A page with records after a short one, where the walk steps by the page size (`advance:
+    /// limit`): the API sends fewer records than `limit` asks for, so records were skipped.
+    private mutating func checkShortPage(_ outcome: PageOutcome) throws {
+        guard !stoppedEarly, let size = paginator.skipsAfterShortPages,
+            let earlier = checks.shortPage(before: outcome.facts, number: fetched, size: size)
+        else { return }
+        try incomplete(
+            "page \(fetched) holds records after page \(earlier.number), which held \(earlier.records) of the \(size) records limit asks for: the API sends fewer records than limit, so advance: limit skipped some (advance: records steps by the records received)"
         )
     }
 
@@ -342,6 +385,7 @@ struct PageWalk {
     private mutating func commit(_ outcome: PageOutcome) async throws {
         checks.count(outcome.facts)
         try checkRepeat(outcome)
+        try checkShortPage(outcome)
         if stoppedEarly { return }
         var records = outcome.records
         if holdsRecords {
@@ -379,6 +423,7 @@ struct PageWalk {
     /// replace, where an incomplete pass would delete the rows of the pages not fetched.
     private mutating func stopAtCap() throws {
         stoppedEarly = true
+        end = .maxPages
         let message = "stopped at max_pages (\(paginator.maxPages)) with more pages to fetch"
         if mode == .replace {
             throw PaginationLimitError(
