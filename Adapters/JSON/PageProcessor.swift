@@ -237,7 +237,7 @@ struct PageWalk {
     private(set) var end: WalkEnd?
     /// The pages asked for, their records and the total they gave.
     private var checks = PageChecks()
-    /// The walk stopped before its natural end (`max_pages`, `order: desc`, a repeat).
+    /// The walk stopped before its natural end (`max_pages`, a repeat, an incomplete walk).
     private var stoppedEarly = false
     /// Whether the feed's own records are held (``held``) instead of written, with the count of
     /// those of unchanged pages (``heldUnchanged``): `extra: columns` writes them at the end.
@@ -436,8 +436,9 @@ struct PageWalk {
     }
 }
 
-/// A walk that stopped before the end: a page repeating an earlier one, or fewer records than
-/// the total.
+/// A walk that stopped before the end: a page repeating an earlier one, fewer records than
+/// the total, a page with records after a short one (`advance: limit`), or a page that does not
+/// say it is the last yet gives no way on (``PageStep/stuck(_:)``).
 struct PaginationIncompleteError: Error, CustomStringConvertible {
     var feed: String
     var message: String
