@@ -45,6 +45,15 @@ struct JSONReplaceGuardTests {
         #expect(try await harness.count("item") == 3)
     }
 
+    @Test(arguments: ["merge", "append"])
+    func nullRecordsFailEveryWriteMode(_ mode: String) async throws {
+        let server = try Self.server(Shared(#"{"data":null}"#))
+        let harness = try JSONFeedTest.harness(url: server.url("/items"), Self.yaml(mode))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .failed)
+        #expect(report.error?.contains("the records are null") == true)
+    }
+
     @Test func nullRecordsAreNoRecordsWhenTheFeedSaysSo() async throws {
         let server = try Self.server(Shared(#"{"data":null}"#))
         let harness = try JSONFeedTest.harness(
@@ -133,6 +142,27 @@ struct JSONReplaceGuardTests {
         #expect(report.status == .ok, "\(report.error ?? "")")
         #expect(report.counts.deleted == 6)
         #expect(try await harness.count("item") == 4)
+    }
+
+    @Test func maxDeleteRatioOfTheDefaultsApplies() async throws {
+        let body = Shared(Self.data(0..<10))
+        let server = try Self.server(body)
+        let harness = try FeedHarness(
+            registry: JSONFeedTest.registry,
+            yaml: """
+                defaults: { max_delete_ratio: 0.6 }
+                feeds:
+                  - name: items
+                    adapter: json
+                    url: \(server.url("/items"))
+                    retries: 0
+                \(Self.yaml("replace"))
+                """)
+        _ = try await harness.run()
+        body.set(Self.data(0..<4))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(report.counts.deleted == 6)
     }
 
     @Test func maxDeleteRatioMustBeARatio() async throws {
