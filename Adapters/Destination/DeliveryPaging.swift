@@ -30,6 +30,8 @@ struct DeliveryPaging: Sendable {
         self.limit = limit
         var paginator = Paginator(kind: .offset(limit: limit, limitParam: "limit", offsetParam: "offset", start: 0))
         paginator.maxPages = maxPages
+        // The API's offsets, and the fixture files named by them, step by the limit.
+        paginator.offsetStep = .limit
         self.paginator = paginator
     }
 

@@ -63,6 +63,12 @@ extension JSONAdapter {
         facts.hasMorePath = try path(spec.hasMorePath, "has_more_path")
         paginator.allowsIncomplete = spec.allowIncomplete ?? false
         paginator.stopOnShortPage = spec.stopOnShortPage ?? false
+        if let advance = spec.advance {
+            guard let step = Paginator.OffsetStep(rawValue: advance) else {
+                throw OptionError("advance must be records or limit, not '\(advance)'", at: at + ["advance"])
+            }
+            paginator.offsetStep = step
+        }
         if let maxPages = spec.maxPages {
             guard maxPages > 0 else { throw OptionError("max_pages must be at least 1", at: at + ["max_pages"]) }
             paginator.maxPages = maxPages

@@ -70,6 +70,8 @@ struct WalkTotals {
     var filteredOut = 0
     var deletions = 0
     var walkedKeys: Set<String> = []
+    /// Why the walks ended.
+    var ends = WalkEnds()
 
     mutating func add(_ walk: PageWalk) {
         skippedPages += walk.skippedPages
@@ -77,6 +79,7 @@ struct WalkTotals {
         filteredOut += walk.filteredOut
         deletions += walk.deletions
         walkedKeys.formUnion(walk.walkedKeys)
+        ends.add(walk)
     }
 
     /// Adds the walks of a `for_each:` pass, one per parent.
@@ -85,6 +88,7 @@ struct WalkTotals {
         skippedRecords += outcome.skippedRecords
         filteredOut += outcome.filteredOut
         walkedKeys.formUnion(outcome.walkedKeys)
+        ends.add(outcome.ends)
     }
 }
 

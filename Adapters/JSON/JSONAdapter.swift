@@ -51,7 +51,7 @@ public struct JSONAdapter: FeedAdapter {
                 default: "none"),
             OptionHelp(
                 "pagination", "mapping",
-                "type: none | offset | page | cursor | next_url | link_header, with max_pages, parallel, has_more_path and allow_incomplete; cursor_header or next_header read the cursor or next URL from a response header; {{page}} {{offset}} {{limit}} {{cursor}} in url, params, headers or body",
+                "type: none | offset | page | cursor | next_url | link_header, with max_pages, parallel, has_more_path, allow_incomplete and (offset) advance: records | limit; cursor_header or next_header read the cursor or next URL from a response header; {{page}} {{offset}} {{limit}} {{cursor}} in url, params, headers or body",
                 default: "none"),
             OptionHelp(
                 "format", "string or mapping",
@@ -108,6 +108,10 @@ public struct JSONAdapter: FeedAdapter {
             OptionHelp(
                 "error_when", "mapping", "{path, equals}: a member whose value says the request failed",
                 default: "none"),
+            OptionHelp(
+                "null_records", "string",
+                "what a records path whose value is null means: fail (the pass fails, nothing changes) or empty (no records)",
+                default: "fail"),
         ],
         entities: [])
 
@@ -148,6 +152,8 @@ public struct JSONAdapter: FeedAdapter {
     let emptyStatuses: Set<Int>
     /// `error_path:` and `error_when:`, how a response says that it failed.
     let failureRule: ResponseFailureRule?
+    /// `null_records: empty`: a `records` path whose value is `null` holds no records.
+    let nullRecordsAreEmpty: Bool
 
     /// Checks every option, so that all problems are reported at once.
     ///
@@ -211,6 +217,10 @@ public struct JSONAdapter: FeedAdapter {
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         let (sides, children) = Self.sideEntities(options, format: format, errors: &errors)
         let follower = Self.checkForEach(options, mode: mode, errors: &errors)
+        if let nullRecords = options.nullRecords, nullRecords != "fail", nullRecords != "empty" {
+            errors.append(
+                OptionError("null_records must be fail or empty, not '\(nullRecords)'", at: ["null_records"]))
+        }
         if autoColumns {
             // extra: columns holds the records until the walk ends, which deletions and the
             // cursor of each date window would have to wait for too.
@@ -254,6 +264,7 @@ public struct JSONAdapter: FeedAdapter {
         self.emptyStatuses = emptyStatuses
         self.failureRule = failureRule
         fingerprint = Self.fingerprint(of: options)
+        nullRecordsAreEmpty = options.nullRecords == "empty"
     }
 
     /// The compiled `delete_when:`, and its problems: soft deletes need rows kept by key, so
@@ -475,6 +486,7 @@ public struct JSONAdapter: FeedAdapter {
         pages.deleteRule = deleteRule?.rendered(now: pass.startedAt)
         pages.emptyStatuses = emptyStatuses
         pages.failureRule = failureRule
+        pages.nullRecordsAreEmpty = nullRecordsAreEmpty
         if case .oauth2(let credentials)? = requests.auth {
             pages.requests.session = OAuth2Session(credentials, pass: pass)
         }
@@ -504,6 +516,7 @@ public struct JSONAdapter: FeedAdapter {
                 try await PageSummary.remove(forKey: key, in: pass)
             }
         }
+        if let note = totals.ends.note { pass.note(note) }
         if totals.filteredOut > 0 {
             pass.note("\(totals.filteredOut) record(s) filtered out by filter")
         }
@@ -580,6 +593,7 @@ public struct JSONAdapter: FeedAdapter {
         if let format = options.format {
             format.addFingerprint(to: &text)
         }
+        if let nullRecords = options.nullRecords { text.add("null_records", nullRecords) }
         if let carry = options.forEach?.carry {
             text.add("for_each_carry", carry.entries.flatMap { [$0.key, $0.value] })
         }

@@ -62,6 +62,7 @@ extension JSONAdapter.PaginationSpec {
         if let hasMorePath { fingerprint.add("has_more_path", hasMorePath) }
         if let cursorHeader { fingerprint.add("cursor_header", cursorHeader) }
         if let nextHeader { fingerprint.add("next_header", nextHeader) }
+        if let advance { fingerprint.add("advance", advance) }
     }
 }
 

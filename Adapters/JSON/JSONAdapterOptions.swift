@@ -61,6 +61,9 @@ extension JSONAdapter {
         public var errorPath: String?
         /// A member whose value says the request failed (`error_when: {path: status, equals: error}`).
         public var errorWhen: EntitySpec.Condition?
+        /// What a `records` path whose value is `null` means: `fail` (the default: a failed
+        /// pass, since an API's error body often says `"data": null`) or `empty` (no records).
+        public var nullRecords: String?
 
         enum CodingKeys: String, CodingKey {
             case url, method, params, headers, body, auth, pagination, records, entity, key, write, extra, fields
@@ -74,6 +77,7 @@ extension JSONAdapter {
             case emptyStatuses = "empty_statuses"
             case errorPath = "error_path"
             case errorWhen = "error_when"
+            case nullRecords = "null_records"
         }
     }
 
@@ -182,12 +186,15 @@ extension JSONAdapter {
         /// Path of a boolean that is false on the last page (any type but `none`).
         public var hasMorePath: String?
         /// A walk that ends early (a page repeating an earlier one, fewer records than
-        /// `total_path` says) is a note rather than a failed pass.
+        /// `total_path` says, an empty page with a next cursor) is a note rather than a failed pass.
         public var allowIncomplete: Bool?
         /// The response header holding the next cursor (`cursor`), instead of `cursor_path`.
         public var cursorHeader: String?
         /// The response header holding the next page's URL (`next_url`), instead of `next_path`.
         public var nextHeader: String?
+        /// `offset`: how the offset steps, `records` (the default: by the records a page held)
+        /// or `limit` (by `limit`, for an API whose offset counts more than the records it sends).
+        public var advance: String?
 
         enum CodingKeys: String, CodingKey {
             case type, limit, start, parallel
@@ -205,6 +212,7 @@ extension JSONAdapter {
             case allowIncomplete = "allow_incomplete"
             case cursorHeader = "cursor_header"
             case nextHeader = "next_header"
+            case advance
         }
 
         public init(kind: Kind) { self.kind = kind }
@@ -234,6 +242,7 @@ extension JSONAdapter {
                 totalPath = try container.decodeIfPresent(String.self, forKey: .totalPath)
                 stopOnShortPage = try container.decodeIfPresent(Bool.self, forKey: .stopOnShortPage)
                 parallel = try container.decodeIfPresent(Int.self, forKey: .parallel)
+                advance = try container.decodeIfPresent(String.self, forKey: .advance)
             case .page:
                 pageParam = try container.decodeIfPresent(String.self, forKey: .pageParam)
                 start = try container.decodeIfPresent(Int.self, forKey: .start)

@@ -59,6 +59,9 @@ struct PageProcessor: Sendable {
     var emptyStatuses: Set<Int> = []
     /// `error_path:`/`error_when:`: a response saying it failed fails the pass.
     var failureRule: ResponseFailureRule? = nil
+    /// Whether a `records` path whose value is `null` means no records (`null_records: empty`)
+    /// rather than a failed pass.
+    var nullRecordsAreEmpty = false
 
     /// - Parameter number: the page's 1-based place in the walk, stored with its rejects.
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
@@ -182,12 +185,21 @@ struct PageProcessor: Sendable {
         throw ResponseFailureError(feed: feed, url: response.url, path: failure.path, message: failure.message)
     }
 
-    /// The records of a parsed page: a list, one object, or none for `null`.
+    /// The records of a parsed page: a list, one object, or none for `null` with
+    /// `null_records: empty`.
     private func recordItems(in document: JSONValue, url: String) throws(PayloadError) -> [JSONValue] {
         switch records.records(in: document) {
         case .array(let list)?: return list
         case .object(let object)?: return [.object(object)]
-        case .null?: return []
+        case .null?:
+            guard nullRecordsAreEmpty else {
+                throw PayloadError(
+                    feed: feed, url: url, path: records.description,
+                    message:
+                        "the records are null, as an API's error answer often has them, so nothing was changed (null_records: empty reads null as no records); the response has \(Self.outline(document))"
+                )
+            }
+            return []
         case nil:
             throw PayloadError(
                 feed: feed, url: url, path: records.description,
@@ -237,9 +249,13 @@ struct PageWalk {
     /// With `order: desc`, the cursor sent: paging stops after a page with an older record.
     private let stopsBefore: IncrementalCursor.Mark?
     private var fetched = 0
+    /// The pages this walk fetched.
+    var pages: Int { fetched }
+    /// Why the walk ended, once it has (``WalkEnd``); `nil` while it goes on or when it failed.
+    private(set) var end: WalkEnd?
     /// The pages asked for, their records and the total they gave.
     private var checks = PageChecks()
-    /// The walk stopped before its natural end (`max_pages`, `order: desc`, a repeat).
+    /// The walk stopped before its natural end (`max_pages`, a repeat, an incomplete walk).
     private var stoppedEarly = false
     /// Whether the feed's own records are held (``held``) instead of written, with the count of
     /// those of unchanged pages (``heldUnchanged``): `extra: columns` writes them at the end.
@@ -268,20 +284,34 @@ struct PageWalk {
             fetched += 1
             try await commit(outcome)
             if stoppedEarly { return }
+            let step = paginator.step(after: page, facts: outcome.facts, url: outcome.url)
             if let stopsBefore, let oldest = outcome.oldest, oldest < stopsBefore {
-                if paginator.next(after: page, facts: outcome.facts, url: outcome.url) != nil {
+                if case .end(let reason) = step {
+                    end = reason
+                } else {
                     pass.note("page \(fetched) reached records older than the cursor (order: desc); stopped there")
+                    end = .olderThanCursor
                 }
                 return
             }
             if fetched == 1, paginator.parallel > 1, let rest = paginator.remaining(after: page, facts: outcome.facts) {
                 try await runParallel(rest)
+                if !stoppedEarly { end = .totalReached }
                 try checkTotal()
                 return
             }
-            next = paginator.next(after: page, facts: outcome.facts, url: outcome.url)
-            if let candidate = next, checks.repeats(candidate) {
-                try incomplete("page \(fetched + 1) would repeat an earlier page (the same link or cursor)")
+            switch step {
+            case .next(let candidate):
+                next = candidate
+                if checks.repeats(candidate) {
+                    try incomplete("page \(fetched + 1) would repeat an earlier page (the same link or cursor)")
+                    return
+                }
+            case .end(let reason):
+                next = nil
+                end = reason
+            case .stuck(let reason):
+                try incomplete("page \(fetched) does not say it is the last: \(reason)")
                 return
             }
         }
@@ -292,6 +322,7 @@ struct PageWalk {
     /// feed allows an incomplete pass.
     private mutating func incomplete(_ reason: String) throws {
         stoppedEarly = true
+        end = nil
         guard paginator.allowsIncomplete else {
             throw PaginationIncompleteError(
                 feed: pass.feed,
@@ -300,6 +331,7 @@ struct PageWalk {
             )
         }
         pass.note("\(reason); stopped there (allow_incomplete)")
+        end = .incomplete
     }
 
     /// Fewer records than the total a page gave: an incomplete pass.
@@ -316,6 +348,17 @@ struct PageWalk {
         }
         try incomplete(
             "page \(fetched) repeats page \(earlier) (the same \(outcome.records.count) record(s)): the API ignores the page's parameters or repeats its last page"
+        )
+    }
+
+    /// A page with records after a short one, where the walk steps by the page size (`advance:
+    /// limit`): the API sends fewer records than `limit` asks for, so records were skipped.
+    private mutating func checkShortPage(_ outcome: PageOutcome) throws {
+        guard !stoppedEarly, let size = paginator.skipsAfterShortPages,
+            let earlier = checks.shortPage(before: outcome.facts, number: fetched, size: size)
+        else { return }
+        try incomplete(
+            "page \(fetched) holds records after page \(earlier.number), which held \(earlier.records) of the \(size) records limit asks for: the API sends fewer records than limit, so advance: limit skipped some (advance: records steps by the records received)"
         )
     }
 
@@ -363,6 +406,7 @@ struct PageWalk {
         }
         checks.count(outcome.facts)
         try checkRepeat(outcome)
+        try checkShortPage(outcome)
         if stoppedEarly { return }
         var records = outcome.records
         if holdsRecords {
@@ -400,6 +444,7 @@ struct PageWalk {
     /// replace, where an incomplete pass would delete the rows of the pages not fetched.
     private mutating func stopAtCap() throws {
         stoppedEarly = true
+        end = .maxPages
         let message = "stopped at max_pages (\(paginator.maxPages)) with more pages to fetch"
         if mode == .replace {
             throw PaginationLimitError(
@@ -412,8 +457,9 @@ struct PageWalk {
     }
 }
 
-/// A walk that stopped before the end: a page repeating an earlier one, or fewer records than
-/// the total.
+/// A walk that stopped before the end: a page repeating an earlier one, fewer records than
+/// the total, a page with records after a short one (`advance: limit`), or a page that does not
+/// say it is the last yet gives no way on (``PageStep/stuck(_:)``).
 struct PaginationIncompleteError: Error, CustomStringConvertible {
     var feed: String
     var message: String

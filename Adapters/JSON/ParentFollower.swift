@@ -59,6 +59,8 @@ struct ParentFollower: Sendable {
         var skippedPages = 0
         var skippedRecords = 0
         var walkedKeys: Set<String> = []
+        /// Why the parents' walks ended.
+        var ends = WalkEnds()
     }
 
     /// Walks `processor`'s pages for each parent row, `parallel` parents at a time.
@@ -90,6 +92,7 @@ struct ParentFollower: Sendable {
                 outcome.skippedPages += result.skippedPages
                 outcome.skippedRecords += result.skippedRecords
                 outcome.walkedKeys.formUnion(result.walkedKeys)
+                outcome.ends.add(result.ends)
                 if let url = result.notFound { outcome.notFound.append("\(parents[index].keyText) (\(url))") }
             }
         }
@@ -135,6 +138,7 @@ struct ParentFollower: Sendable {
         var walkedKeys: Set<String> = []
         /// The URL that answered 404, if one did.
         var notFound: String?
+        var ends = WalkEnds()
     }
 
     private func walk(
@@ -148,9 +152,11 @@ struct ParentFollower: Sendable {
         } catch let missing as ParentNotFound {
             return ParentWalk(notFound: missing.url)
         }
+        var ends = WalkEnds()
+        ends.add(walk)
         return ParentWalk(
             filteredOut: walk.filteredOut, skippedPages: walk.skippedPages, skippedRecords: walk.skippedRecords,
-            walkedKeys: walk.walkedKeys)
+            walkedKeys: walk.walkedKeys, ends: ends)
     }
 }
 

@@ -7,8 +7,9 @@ import Yams
 /// the `feed.yaml` of a fixture suite.
 enum FeedBlock {
     /// A config text with only the feed `name` of `configText`, its `fixtures:` key left out
-    /// (the suite's folder is its fixtures). A `max_reject_ratio` the feed takes from
-    /// `defaults:` is copied into its block, so the replay judges its rejects as the recording did.
+    /// (the suite's folder is its fixtures). A `max_reject_ratio` or `max_delete_ratio` the feed
+    /// takes from `defaults:` is copied into its block, so the replay judges its rejects and
+    /// deletions as the recording did.
     ///
     /// - Throws: ``FixtureError`` when the text has no such feed.
     static func suiteConfig(feed name: String, from configText: String, header: String) throws(FixtureError) -> String {
@@ -25,9 +26,10 @@ enum FeedBlock {
             throw FixtureError("the config has no feed named '\(name)'")
         }
         var kept = mapping.filter { $0.key.scalar?.string != "fixtures" }.map { ($0.key, $0.value) }
-        let ratioKey = "max_reject_ratio"
-        if mapping[ratioKey] == nil, let ratio = root?.mapping?["defaults"]?.mapping?[ratioKey] {
-            kept.append((Node(ratioKey), ratio))
+        for ratioKey in ["max_reject_ratio", "max_delete_ratio"] {
+            if mapping[ratioKey] == nil, let ratio = root?.mapping?["defaults"]?.mapping?[ratioKey] {
+                kept.append((Node(ratioKey), ratio))
+            }
         }
         let block = Node.mapping(Node.Mapping(kept))
         let document = Node.mapping(Node.Mapping([(Node("feeds"), Node.sequence(Node.Sequence([block])))]))

@@ -159,6 +159,8 @@ package final class FeedTransaction: @unchecked Sendable {
             result = commitRequested() ? .success(()) : .failure(RolledBack())
         } catch let error as RejectLimitError {
             result = .failure(error)  // the pass's verdict on its records, not a store failure
+        } catch let error as DeleteLimitError {
+            result = .failure(error)  // the pass's verdict on its deletions, likewise
         } catch {
             result = .failure(StoreError(path: location, error))
         }

@@ -25,6 +25,9 @@ package protocol PassWriting: AnyObject {
     /// Finishes the entities' writes (`replace` deletions), and gives the counts and the notes
     /// on keys delivered twice.
     func finishWrites() throws -> (counts: WriteCounts, notes: [String])
+    /// What the `replace` entities' deletions did, once ``finishWrites()`` made them, for
+    /// ``DeleteLimit``.
+    var replaceTallies: [ReplaceTally] { get }
     /// Releases what the writers hold; called once, as the transaction ends.
     func close()
 }

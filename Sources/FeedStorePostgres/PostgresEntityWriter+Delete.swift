@@ -21,6 +21,7 @@ extension PostgresEntityWriter {
             deletion(of: "_last_seen <> $4::timestamptz"), [feed, schema.name, String(run), stamp], on: sql.table,
             "cannot delete the undelivered rows", connection)
         counts.deleted += Int(deleted[0, 0] ?? "") ?? 0
+        undelivered += Int(deleted[0, 0] ?? "") ?? 0
     }
 
     /// Deletes the feed's rows with these keys and their child rows, leaving a tombstone for

@@ -26,6 +26,8 @@ final class PostgresEntityWriter: EntityWriteTally {
     let stamp: String
     /// What the pass did so far; only this writer (and its extensions) changes it.
     var counts = WriteCounts()
+    /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen(in:)``).
+    var undelivered = 0
     /// The first few distinct keys delivered twice in this pass, for the report's note.
     private(set) var duplicateExamples: [String] = []
 

@@ -170,6 +170,12 @@ final class PostgresPassTransaction: PassWriting {
         return writers.totals(rejected: rejected)
     }
 
+    var replaceTallies: [ReplaceTally] {
+        writerOrder.compactMap { writers[$0] }.filter { $0.mode == .replace }.map {
+            $0.replaceTally(undelivered: $0.undelivered)
+        }
+    }
+
     /// Reads the outcome of a writer's COPY the server may still be storing (an entity writer
     /// does not wait for its held records' COPY): before any other statement, so a refused
     /// value is reported with its entity and record.

@@ -15,6 +15,8 @@ final class SQLiteEntityWriter: EntityWriteTally {
     /// The pass's timestamp; rows delivered by this pass carry it in `_last_seen`.
     let stamp: String
     private(set) var counts = WriteCounts()
+    /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen(in:)``).
+    private(set) var undelivered = 0
     /// The first few distinct keys delivered twice in this pass, for the report's note.
     private(set) var duplicateExamples: [String] = []
 
@@ -313,6 +315,7 @@ final class SQLiteEntityWriter: EntityWriteTally {
         try db.execute(
             sql: "DELETE FROM \(table) WHERE _feed = ? AND _last_seen <> ?", arguments: [feed, stamp])
         counts.deleted += db.changesCount
+        undelivered += db.changesCount
         for child in schema.children {
             let childTable = SQLIdentifier.quoted(schema.childTableName(child))
             try db.execute(

@@ -153,4 +153,10 @@ final class SQLitePassTransaction: PassWriting {
         try SQLiteEntityTable.checkForeignKeys(ofPass: feed, entities: Set(writerOrder), in: db, path: path)
         return writers.totals(rejected: rejected)
     }
+
+    var replaceTallies: [ReplaceTally] {
+        writerOrder.compactMap { writers[$0] }.filter { $0.mode == .replace }.map {
+            $0.replaceTally(undelivered: $0.undelivered)
+        }
+    }
 }

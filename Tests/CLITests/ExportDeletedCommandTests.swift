@@ -17,6 +17,7 @@ struct ExportDeletedCommandTests {
                 entity: item
                 key: id
                 write: replace
+                max_delete_ratio: 1   # the passes delete most rows on purpose
                 fields: { id: int, name: string, tags: { type: list, of: string } }
             """
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))

@@ -105,6 +105,8 @@ extension ConfigLoader {
                 schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter,
                 namesRemoteURL: RemoteURLHint.namesRemoteURL(node), schemaContract: contract)
             feed.declaredDependencies = declaredDependencies(common, adapter: adapter, node: node, mapping: feedMapping)
+            feed.maxDeleteRatio = common.maxDeleteRatio ?? defaults?.maxDeleteRatio ?? DeleteLimit.defaultRatio
+            feed.allowsEmpty = common.allowEmpty ?? false
             return feed
         }
 

@@ -70,6 +70,11 @@ public struct FeedConfig: Sendable {
     public var dependsOn: [String] = []
     /// What `dependsOn` is made of, as written, with where: resolved once every feed is read.
     var declaredDependencies: [FeedDependencies.Declared] = []
+    /// The largest share of a `replace` entity's rows a pass may delete (`max_delete_ratio`,
+    /// 0 to 1): a pass above it fails and commits nothing. See ``DeleteLimit``.
+    public var maxDeleteRatio = DeleteLimit.defaultRatio
+    /// Whether a `replace` pass may leave an entity of the feed without a row (`allow_empty`).
+    public var allowsEmpty = false
 }
 
 /// The `defaults:` block, also accepted per feed for the request settings.
@@ -118,6 +123,7 @@ struct DefaultsBlock: Decodable, Sendable {
     var concurrency: Int?
     var maxRejectRatio: Double?
     var lease: FeedDuration?
+    var maxDeleteRatio: Double?
     /// Named request budgets that feeds share with `budget: NAME`.
     var budgets: OrderedMapping<BudgetSpec>?
     /// The schema contract of every feed (`schema:`), key by key under a feed's own.
@@ -126,6 +132,7 @@ struct DefaultsBlock: Decodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case concurrency, lease, budgets, schema
         case maxRejectRatio = "max_reject_ratio"
+        case maxDeleteRatio = "max_delete_ratio"
     }
 
     init(from decoder: any Decoder) throws {
@@ -137,6 +144,7 @@ struct DefaultsBlock: Decodable, Sendable {
         lease = try container.decodeIfPresent(FeedDuration.self, forKey: .lease)
         budgets = try container.decodeIfPresent(OrderedMapping<BudgetSpec>.self, forKey: .budgets)
         schema = try container.decodeIfPresent(SchemaContractSpec.self, forKey: .schema)
+        maxDeleteRatio = try container.decodeIfPresent(Double.self, forKey: .maxDeleteRatio)
     }
 }
 
@@ -192,11 +200,13 @@ struct CommonFeedKeys: Decodable, Sendable {
     var schema: SchemaContractSpec?
     /// Feeds whose pass must end before this one's (`depends_on: orders` or a list).
     var dependsOn: [String]?
+    var maxDeleteRatio: Double?
+    var allowEmpty: Bool?
 
     static let names: Set<String> = Set([
         "name", "adapter", "enabled", "fixtures", "max_reject_ratio", "timeout", "connect_timeout", "retries",
         "backoff", "retry_after_cap", "max_response_size", "max_media_size", "mirror_media", "max_redirects",
-        "follow_redirects", "budget", "rate_limit", "schema", "depends_on",
+        "follow_redirects", "budget", "rate_limit", "schema", "depends_on", "max_delete_ratio", "allow_empty",
     ]).union(ScheduleSettings.keys)
 
     enum CodingKeys: String, CodingKey {
@@ -204,6 +214,8 @@ struct CommonFeedKeys: Decodable, Sendable {
         case maxRejectRatio = "max_reject_ratio"
         case rateLimit = "rate_limit"
         case dependsOn = "depends_on"
+        case maxDeleteRatio = "max_delete_ratio"
+        case allowEmpty = "allow_empty"
     }
 
     init(from decoder: any Decoder) throws {
@@ -223,5 +235,7 @@ struct CommonFeedKeys: Decodable, Sendable {
         }
         request = try RequestSettings(from: decoder)
         schedule = try ScheduleSettings(from: decoder)
+        maxDeleteRatio = try container.decodeIfPresent(Double.self, forKey: .maxDeleteRatio)
+        allowEmpty = try container.decodeIfPresent(Bool.self, forKey: .allowEmpty)
     }
 }

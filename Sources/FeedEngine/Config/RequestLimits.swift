@@ -31,6 +31,7 @@ enum RequestLimits {
         ("max_media_size", .size(1...(1 << 40)), "between 1 byte and 1024GB"),
         ("concurrency", .count(1...64), "between 1 and 64"),
         ("max_reject_ratio", .ratio, "a number between 0 and 1"),
+        ("max_delete_ratio", .ratio, "a number between 0 and 1"),
         ("every", .duration(1000...(366 * day)), "between 1s and 366d"),
         ("retry_failed_after", .duration(1000...day), "between 1s and 1d"),
         ("lease", .duration(2000...day), "between 2s and 1d"),

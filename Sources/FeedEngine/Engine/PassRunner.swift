@@ -87,8 +87,9 @@ struct PassRunner: Sendable {
         }
     }
 
-    /// Step 4: commits the pass with its run record when the adapter succeeded and the rejects
-    /// stay within `max_reject_ratio`; otherwise rolls it back and records the failed run.
+    /// Step 4: commits the pass with its run record when the adapter succeeded, its `replace`
+    /// deletions stay within `max_delete_ratio` and `allow_empty` and its rejects within
+    /// `max_reject_ratio`; otherwise rolls it back and records the failed run.
     ///
     /// - Parameter error: what the adapter threw, if it failed.
     /// - Returns: the outcome the run row keeps.
@@ -124,6 +125,8 @@ struct PassRunner: Sendable {
         let (feed, backend, redaction) = (feed, pass.backend, redaction)
         try await pass.transaction.send { scope in
             let (counts, notes) = try scope.finishWrites()
+            try DeleteLimit.check(
+                scope.replaceTallies, maxRatio: feed.maxDeleteRatio, allowsEmpty: feed.allowsEmpty, feed: feed.name)
             try RejectLimit.check(
                 counts, maxRatio: feed.maxRejectRatio, feed: feed.name, firstReject: scope.firstReject)
             for note in notes { backend.note(note) }

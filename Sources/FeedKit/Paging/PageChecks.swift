@@ -1,6 +1,8 @@
 /// What a walk over pages checks as it goes: a page it would ask for again (the same link or
 /// cursor), a page whose records are those of an earlier page (an API that ignores the page's
-/// parameters or repeats its last page), and fewer records than the total the pages gave.
+/// parameters or repeats its last page), fewer records than the total the pages gave, and a
+/// short page followed by records where the walk steps by the page size
+/// (``Paginator/skipsAfterShortPages``), which skipped the records between.
 ///
 /// Each is a walk that would never end or would end incomplete; the adapter decides whether
 /// that fails the pass or is a note (``Paginator/allowsIncomplete``).
@@ -13,7 +15,19 @@ public struct PageChecks: Sendable {
     /// The last total a page gave.
     public private(set) var total: Int?
 
+    /// The last page counted that held fewer records than the page size, when the walk steps by it.
+    private var lastShortPage: (number: Int, records: Int)?
+
     public init() {}
+
+    /// The earlier page that held fewer than `size` records, when the page `number` (whose
+    /// facts these are) holds records after it: the walk stepped past records the API did not
+    /// send. Remembers page `number` when it is short itself.
+    public mutating func shortPage(before facts: PageFacts, number: Int, size: Int) -> (number: Int, records: Int)? {
+        let earlier = facts.recordCount > 0 ? lastShortPage : nil
+        lastShortPage = facts.recordCount < size ? (number, facts.recordCount) : nil
+        return earlier
+    }
 
     /// Notes that `page` is fetched.
     public mutating func request(_ page: PageRequest) { requested.insert(page) }

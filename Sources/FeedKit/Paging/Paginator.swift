@@ -45,6 +45,18 @@ public struct Paginator: Sendable {
     public var maxPages = 10_000
     /// Pages fetched at once when the first page tells how many there are (``remaining(after:facts:)``).
     public var parallel = 1
+    /// How an `offset` walk steps from one page to the next.
+    public var offsetStep = OffsetStep.records
+
+    /// How an `offset` walk steps (`advance:` in a json feed's pagination).
+    public enum OffsetStep: String, Sendable, CaseIterable {
+        /// By the records the page held: an API that sends fewer records than `limit` asks for
+        /// (a cap of its own) loses none.
+        case records
+        /// By `limit`, for an API whose offset counts something other than the records it
+        /// sends (records it leaves out of a page after paging).
+        case limit
+    }
 
     public init(kind: Kind) { self.kind = kind }
 
@@ -73,33 +85,78 @@ public struct Paginator: Sendable {
         return PageRequest(query: query, position: number)
     }
 
-    /// The page after `page`, or `nil` when `page` was the last one.
+    /// The page after `page`, or `nil` when `page` was the last one or the walk cannot go on
+    /// (``step(after:facts:url:)`` says which).
     ///
     /// - Parameter url: the URL `page` was fetched from (for relative next links).
     public func next(after page: PageRequest, facts: PageFacts, url: String) -> PageRequest? {
-        if facts.hasMore == false { return nil }
+        if case .next(let request) = step(after: page, facts: facts, url: url) { return request }
+        return nil
+    }
+
+    /// What follows `page`: the next page, the walk's end and why, or why the walk cannot go
+    /// on though the page does not say it was the last.
+    ///
+    /// `has_more` (``PageFacts/hasMore``), when a page gives it, decides: false ends the walk,
+    /// true goes on over an empty or short page. Without it, an empty page ends an `offset` or
+    /// `page` walk, a short page does with ``stopOnShortPage``; a `cursor` walk ends where a page
+    /// gives no cursor, and an empty page that still gives one is stuck (an API that echoes its
+    /// position at the end cannot be told from one with more to come); `next_url` and
+    /// `link_header` follow a next link even from an empty page.
+    ///
+    /// - Parameter url: the URL `page` was fetched from (for relative next links).
+    public func step(after page: PageRequest, facts: PageFacts, url: String) -> PageStep {
+        if facts.hasMore == false { return .end(.hasMoreFalse) }
+        let saysMore = facts.hasMore == true
+        let received = facts.recordCount
         switch kind {
         case .none:
-            return nil
+            return .end(.onePage)
         case .offset(let limit, let limitParam, let offsetParam, _):
-            guard facts.recordCount > 0, !(stopOnShortPage && facts.recordCount < limit) else { return nil }
-            let offset = page.position + limit
-            if let total = facts.total, offset >= total { return nil }
-            return offsetRequest(offset, limit: limit, limitParam: limitParam, offsetParam: offsetParam)
+            if !saysMore, received == 0 { return .end(.emptyPage) }
+            if !saysMore, stopOnShortPage, received < limit { return .end(.shortPage) }
+            let offset = page.position + (offsetStep == .limit ? limit : received)
+            if let total = facts.total, offset >= total { return .end(.totalReached) }
+            if offset == page.position {
+                return .stuck("it is empty but has_more says more follow, and the offset cannot advance by 0 records")
+            }
+            return .next(offsetRequest(offset, limit: limit, limitParam: limitParam, offsetParam: offsetParam))
         case .page(let param, let start, let size, let sizeParam):
-            guard facts.recordCount > 0 else { return nil }
-            if let size, stopOnShortPage, facts.recordCount < size { return nil }
-            if let lastPage = lastPage(facts: facts, start: start, size: size), page.position >= lastPage { return nil }
-            return pageRequest(number: page.position + 1, param: param, size: size, sizeParam: sizeParam)
+            let lastPage = lastPage(facts: facts, start: start, size: size)
+            if let lastPage, page.position >= lastPage { return .end(.totalReached) }
+            if !saysMore, received == 0 || (stopOnShortPage && received < (size ?? 0)) {
+                if let lastPage, facts.totalPages != nil {
+                    return .stuck(
+                        "it holds \(received) record(s), yet the total pages say page \(lastPage) is the last")
+                }
+                return .end(received == 0 ? .emptyPage : .shortPage)
+            }
+            return .next(pageRequest(number: page.position + 1, param: param, size: size, sizeParam: sizeParam))
         case .cursor(let param, let size, let sizeParam):
-            guard let cursor = facts.continuation, facts.recordCount > 0 else { return nil }
+            guard let cursor = facts.continuation else {
+                return saysMore ? .stuck("has_more says more follow, but it gives no next cursor") : .end(.noNextPage)
+            }
+            if received == 0, !saysMore {
+                return .stuck(
+                    "it is empty but gives a next cursor, so more may follow (has_more_path tells; allow_incomplete ends such a walk there)"
+                )
+            }
             var query = [PageRequest.QueryItem(name: param, value: cursor)]
             if let size { query.append(.init(name: sizeParam, value: String(size))) }
-            return PageRequest(query: query, cursor: cursor)
+            return .next(PageRequest(query: query, cursor: cursor))
         case .nextURL, .linkHeader:
-            guard let link = facts.continuation else { return nil }
-            return PageRequest(link: Self.resolve(link, against: url))
+            guard let link = facts.continuation else {
+                return saysMore ? .stuck("has_more says more follow, but it gives no next link") : .end(.noNextPage)
+            }
+            return .next(PageRequest(link: Self.resolve(link, against: url)))
         }
+    }
+
+    /// The page size a walk steps by, when a page with fewer records followed by one with
+    /// records means records were skipped: `offset` with ``OffsetStep/limit``.
+    public var skipsAfterShortPages: Int? {
+        if case .offset(let limit, _, _, _) = kind, offsetStep == .limit { return limit }
+        return nil
     }
 
     /// Every page after the first, when the first page's facts tell how many there are; `nil`
@@ -109,7 +166,10 @@ public struct Paginator: Sendable {
         case .offset(let limit, let limitParam, let offsetParam, _):
             guard let total = facts.total else { return nil }
             guard facts.recordCount > 0 else { return [] }
-            return stride(from: first.position + limit, to: total, by: limit).map { offset in
+            // By records, an API that capped the first page is taken to cap every page alike;
+            // the total check catches one that does not.
+            let step = offsetStep == .limit ? limit : min(limit, facts.recordCount)
+            return stride(from: first.position + step, to: total, by: step).map { offset in
                 offsetRequest(offset, limit: limit, limitParam: limitParam, offsetParam: offsetParam)
             }
         case .page(let param, let start, let size, let sizeParam):

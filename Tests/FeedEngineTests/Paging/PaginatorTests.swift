@@ -7,15 +7,57 @@ import Testing
 struct PaginatorTests {
     static let offset = Paginator(kind: .offset(limit: 10, limitParam: "limit", offsetParam: "offset", start: 0))
 
-    @Test func offsetPagesAdvanceByTheLimitUntilAnEmptyPage() throws {
+    @Test func offsetPagesAdvanceByTheRecordsReceivedUntilAnEmptyPage() throws {
         let first = Self.offset.first
         #expect(first.queryPairs.map { "\($0.0)=\($0.1)" } == ["offset=0", "limit=10"])
         let second = try #require(Self.offset.next(after: first, facts: PageFacts(recordCount: 10), url: "https://x/a"))
         #expect(second.position == 10)
         #expect(second.queryPairs.map { "\($0.0)=\($0.1)" } == ["offset=10", "limit=10"])
         #expect(Self.offset.next(after: second, facts: PageFacts(recordCount: 0), url: "https://x/a") == nil)
-        #expect(Self.offset.next(after: second, facts: PageFacts(recordCount: 4, total: 20), url: "https://x/a") == nil)
+        #expect(
+            Self.offset.next(after: second, facts: PageFacts(recordCount: 10, total: 20), url: "https://x/a") == nil)
+        #expect(Self.offset.next(after: second, facts: PageFacts(recordCount: 4), url: "https://x/a")?.position == 14)
         #expect(Self.offset.next(after: second, facts: PageFacts(recordCount: 4, hasMore: false), url: "") == nil)
+    }
+
+    @Test func aStepSaysWhyAWalkEnds() {
+        var limited = Self.offset
+        limited.offsetStep = .limit
+        let first = Self.offset.first
+        #expect(limited.next(after: first, facts: PageFacts(recordCount: 4), url: "")?.position == 10)
+        #expect(Self.offset.step(after: first, facts: PageFacts(recordCount: 0), url: "") == .end(.emptyPage))
+        #expect(
+            Self.offset.step(after: first, facts: PageFacts(recordCount: 10, total: 10), url: "") == .end(.totalReached)
+        )
+        #expect(
+            Self.offset.step(after: first, facts: PageFacts(recordCount: 0, hasMore: false), url: "")
+                == .end(.hasMoreFalse))
+        let cursors = Paginator(kind: .cursor(param: "after", size: nil, sizeParam: "limit"))
+        #expect(cursors.step(after: cursors.first, facts: PageFacts(recordCount: 3), url: "") == .end(.noNextPage))
+        guard
+            case .stuck = cursors.step(
+                after: cursors.first, facts: PageFacts(recordCount: 0, continuation: "c"), url: "")
+        else {
+            Issue.record("an empty cursor page with a cursor and no has_more is stuck")
+            return
+        }
+        let goesOn = cursors.step(
+            after: cursors.first, facts: PageFacts(recordCount: 0, continuation: "c", hasMore: true), url: "")
+        #expect(goesOn == .next(PageRequest(query: [.init(name: "after", value: "c")], cursor: "c")))
+        let links = Paginator(kind: .nextURL)
+        let fromEmpty = links.next(
+            after: links.first, facts: PageFacts(recordCount: 0, continuation: "p2"), url: "https://x/a")
+        #expect(fromEmpty?.link == "https://x/p2")
+        let single = Paginator(kind: .none)
+        #expect(single.step(after: PageRequest(), facts: PageFacts(recordCount: 1), url: "") == .end(.onePage))
+    }
+
+    @Test func checksCatchAShortPageFollowedByRecords() {
+        var checks = PageChecks()
+        #expect(checks.shortPage(before: PageFacts(recordCount: 10), number: 1, size: 10) == nil)
+        #expect(checks.shortPage(before: PageFacts(recordCount: 4), number: 2, size: 10) == nil)
+        #expect(checks.shortPage(before: PageFacts(recordCount: 3), number: 3, size: 10)?.number == 2)
+        #expect(checks.shortPage(before: PageFacts(recordCount: 0), number: 4, size: 10) == nil)
     }
 
     @Test func aKnownTotalListsTheRemainingPages() {

@@ -9,10 +9,12 @@ import Testing
 struct WriteModeTests {
     static let registry = AdapterRegistry([ItemsAdapter.self])
 
+    /// The feed over items.json; `max_delete_ratio: 1`, since a replace test deletes most rows on purpose.
     func harness(mode: WriteMode, store: HarnessStore) throws -> FeedHarness {
         try FeedHarness(
             registry: Self.registry,
-            yaml: "feeds:\n  - { name: items, adapter: items, url: items.json, mode: \(mode.rawValue) }\n",
+            yaml:
+                "feeds:\n  - { name: items, adapter: items, url: items.json, mode: \(mode.rawValue), max_delete_ratio: 1 }\n",
             files: ["items.json": itemsJSON([("a", 1), ("b", 2), ("c", 3)])], store: store)
     }
 

@@ -1,0 +1,58 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// Every `yaml` block of the json adapter's pages under docs/json is a complete feeds.yaml that
+/// `feedwork validate` accepts, so the examples are tested where they are written.
+@Suite("docs/json: every yaml example validates")
+struct DocsYAMLExampleTests {
+    /// A fenced `yaml` block of a docs page: where it starts and its text.
+    struct Block: CustomStringConvertible, Sendable {
+        var file: String
+        var line: Int
+        var text: String
+        var description: String { "\(file):\(line)" }
+    }
+
+    static let folder = ReadmeShellTests.root.appendingPathComponent("docs/json")
+
+    /// The `yaml` blocks of every Markdown page in docs/json, in file and line order.
+    static var blocks: [Block] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".md") }.sorted().flatMap { name -> [Block] in
+            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            return yamlBlocks(in: text, file: "docs/json/\(name)")
+        }
+    }
+
+    /// The fenced `yaml` blocks of `text`, without the indentation of their fence.
+    static func yamlBlocks(in text: String, file: String) -> [Block] {
+        var blocks: [Block] = []
+        var current: (start: Int, indent: Int, lines: [String])?
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```yaml" {
+                current = (number + 1, line.prefix { $0 == " " }.count, [])
+            } else if let block = current, trimmed == "```" {
+                blocks.append(Block(file: file, line: block.start, text: block.lines.joined(separator: "\n") + "\n"))
+                current = nil
+            } else if let block = current {
+                current?.lines.append(String(line.dropFirst(min(block.indent, line.prefix { $0 == " " }.count))))
+            }
+        }
+        return blocks
+    }
+
+    @Test func thePagesHaveExamples() {
+        #expect(Self.blocks.count >= 6, "\(Self.blocks)")
+    }
+
+    @Test(arguments: blocks)
+    func theExampleValidates(_ block: Block) async throws {
+        let directory = try FeedworkProcess.makeFolder("docs-yaml")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(block.text.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
+        #expect(result.status == 0, "\(block): \(result.stdout)\(result.stderr)")
+    }
+}
