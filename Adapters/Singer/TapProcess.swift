@@ -6,10 +6,12 @@ import Synchronization
 /// standard error handed to a callback line by line, and its end.
 ///
 /// Standard input is `/dev/null`. The tap leads a process group of its own (Foundation's
-/// `Process` starts each child so), and every signal goes to the whole group: ``stop(_:)`` ends
-/// the tap and the processes it started, `SIGTERM` then `SIGKILL` after a grace period, and
-/// processes the tap leaves behind when it exits are stopped the same way, since one of them
-/// may hold its standard output open. The tap's exit is noticed as it happens, whatever its
+/// `Process` starts each child so), and every signal goes to the whole group and to every
+/// process that carries the tap's ``TapMarker`` (those that left the group or its session):
+/// ``stop(_:)`` ends the tap and the processes it started, `SIGTERM` then `SIGKILL` after a
+/// grace period, and processes the tap leaves behind when it exits are stopped the same way,
+/// since one of them may hold its standard output open; ``exit()`` returns once they are gone
+/// (or a second past the grace period). The tap's exit is noticed as it happens, whatever its
 /// children hold open, and the child is always reaped (by `Process`, once the last process
 /// holding its pipes ends).
 final class TapProcess: Sendable {
@@ -32,6 +34,8 @@ final class TapProcess: Sendable {
     private let process: Process
     private let shared = Shared()
     private let grace: Duration
+    /// What finds the processes the tap started outside its group.
+    private let marker: TapMarker
 
     /// What the tap's threads and its users share.
     private final class Shared: Sendable {
@@ -72,6 +76,9 @@ final class TapProcess: Sendable {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice
+        let marker = TapMarker()
+        process.environment = marker.environment
+        self.marker = marker
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -83,7 +90,7 @@ final class TapProcess: Sendable {
             let termination: Termination =
                 process.terminationReason == .uncaughtSignal
                 ? .signal(process.terminationStatus) : .exited(process.terminationStatus)
-            Self.ended(termination, pid: process.processIdentifier, shared: shared, grace: grace)
+            Self.ended(termination, pid: process.processIdentifier, marker: marker, shared: shared, grace: grace)
         }
         do {
             // One launch at a time in this program: see `Process.runSerialized()`.
@@ -95,7 +102,7 @@ final class TapProcess: Sendable {
         try? out.fileHandleForWriting.close()
         try? err.fileHandleForWriting.close()
         pid = process.processIdentifier
-        Self.awaitExit(pid, shared: shared, grace: grace)
+        Self.awaitExit(pid, marker: marker, shared: shared, grace: grace)
         output = TapLineReader(out.fileHandleForReading, label: "feedwork.tap.stdout")
         Self.readErrors(err.fileHandleForReading) { line in
             shared.errorLines.withLock { lines in
@@ -109,17 +116,21 @@ final class TapProcess: Sendable {
     }
 
     /// Notes that the tap ended (the first word on it is kept), wakes the waiters, and stops
-    /// the processes the tap left in its group, unless a stop already signals them.
-    private static func ended(_ termination: Termination, pid: Int32, shared: Shared, grace: Duration) {
+    /// the processes the tap left, in its group or carrying its marker, unless a stop already
+    /// signals them.
+    private static func ended(
+        _ termination: Termination, pid: Int32, marker: TapMarker, shared: Shared, grace: Duration
+    ) {
+        let marked = marker.processes()
         let (waiters, leftovers) = shared.state.withLock { state -> ([CheckedContinuation<Termination, Never>], Bool) in
             guard state.termination == nil else { return ([], false) }
             state.termination = termination
             defer { state.waiters = [] }
-            let leftovers = state.stopReason == nil && kill(-pid, 0) == 0
+            let leftovers = state.stopReason == nil && (kill(-pid, 0) == 0 || !marked.isEmpty)
             state.leftoversStopped = leftovers
             return (state.waiters, leftovers)
         }
-        if leftovers { stopGroup(pid, grace: grace) }
+        if leftovers { stopLeftovers(pid, marker: marker, grace: grace) }
         for waiter in waiters { waiter.resume(returning: termination) }
     }
 
@@ -128,7 +139,7 @@ final class TapProcess: Sendable {
     /// process holding the tap's pipes has ended, so a child the tap left running would hide its
     /// exit. `Process` still reaps it; until then the zombie keeps its pid (and its group's id)
     /// from being reused, so signalling the group stays safe.
-    private static func awaitExit(_ pid: Int32, shared: Shared, grace: Duration) {
+    private static func awaitExit(_ pid: Int32, marker: TapMarker, shared: Shared, grace: Duration) {
         let thread = Thread {
             var info = siginfo_t()
             var result: Int32
@@ -137,7 +148,7 @@ final class TapProcess: Sendable {
             guard result == 0 else { return }
             let status = info._sifields._sigchld.si_status
             let termination: Termination = Int(info.si_code) == CLD_EXITED ? .exited(status) : .signal(status)
-            ended(termination, pid: pid, shared: shared, grace: grace)
+            ended(termination, pid: pid, marker: marker, shared: shared, grace: grace)
         }
         thread.name = "feedwork.tap.wait"
         thread.start()
@@ -177,31 +188,44 @@ final class TapProcess: Sendable {
         }
     }
 
-    /// Sends `signal` to the tap's process group, and to the tap while it has not been waited
+    /// Sends `signal` to the tap's process group, to the tap while it has not been waited
     /// for (its pid cannot be reused before; the group's id stays taken while any process is in
-    /// the group).
+    /// the group), and to every process carrying the tap's marker.
     private func signal(_ signal: Int32) {
+        let marked = marker.processes()
         shared.state.withLock { state in
             _ = kill(-pid, signal)
             if state.termination == nil { _ = kill(pid, signal) }
         }
+        for process in marked { _ = kill(process, signal) }
     }
 
-    /// `SIGTERM` to the process group `group` now, `SIGKILL` after `grace` if any of it is left.
-    private static func stopGroup(_ group: Int32, grace: Duration) {
+    /// `SIGTERM` to the process group `group` and the processes carrying `marker` now, `SIGKILL`
+    /// after `grace` to those left.
+    private static func stopLeftovers(_ group: Int32, marker: TapMarker, grace: Duration) {
         _ = kill(-group, SIGTERM)
+        for process in marker.processes() { _ = kill(process, SIGTERM) }
         Task.detached {
             try? await Task.sleep(for: grace)
             if kill(-group, 0) == 0 { _ = kill(-group, SIGKILL) }
+            for process in marker.processes() { _ = kill(process, SIGKILL) }
         }
     }
 
-    /// Waits for the tap to end, and for the last of its standard error (a second at most, as a
-    /// process the tap started may hold it open); how it ended.
+    /// Waits for the tap to end, for the last of its standard error (a second at most, as a
+    /// process the tap started may hold it open), and for the processes it started that were
+    /// signalled to be gone (the grace period and a second at most); how it ended.
     func exit() async -> Termination {
         let termination = await terminated()
         for _ in 0..<50 where !shared.errorsRead.load(ordering: .sequentiallyConsistent) {
             try? await Task.sleep(for: .milliseconds(20))
+        }
+        let signalled = shared.state.withLock { $0.stopReason != nil || $0.leftoversStopped }
+        if signalled {
+            let deadline = ContinuousClock.now + grace + .seconds(1)
+            while ContinuousClock.now < deadline, !marker.processes().isEmpty {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
         }
         return termination
     }

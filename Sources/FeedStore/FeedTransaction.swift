@@ -25,6 +25,10 @@ package final class FeedTransaction: @unchecked Sendable {
     private var closed = false
     private var shouldCommit = false
     private var started = false
+    /// Whether the thread waits to start until the writes beside the transaction end (``writeBeside(_:)``).
+    private var startDeferred = false
+    /// Writes beside the transaction under way, before it took the store's writer.
+    private var writesBeside = 0
     private var outcome: Result<Void, any Error>?
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
     private var outcomeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -37,11 +41,47 @@ package final class FeedTransaction: @unchecked Sendable {
     /// The store, for messages.
     private let location: String
     private let open: Opener
+    /// Whether the transaction runs on the writer the store's own writes go through (SQLite's
+    /// one writer), so that such a write waits for the pass to end once the transaction opened.
+    private let holdsStoreWriter: Bool
 
-    package init(writer: StoreWriter, location: String, open: @escaping Opener) {
+    /// - Parameter holdsStoreWriter: whether `writer` is the one the store's other writes go
+    ///   through (so a write beside the transaction can only come before it opens).
+    package init(writer: StoreWriter, location: String, holdsStoreWriter: Bool, open: @escaping Opener) {
         self.writer = writer
         self.location = location
+        self.holdsStoreWriter = holdsStoreWriter
         self.open = open
+    }
+
+    /// Runs `write`, a committed write of the store's own (outside this transaction), unless it
+    /// would have to wait for this transaction to end: when the transaction holds the store's
+    /// one writer already. While `write` runs, the transaction does not take the writer.
+    ///
+    /// - Returns: whether `write` ran.
+    package func writeBeside(_ write: @Sendable () async throws -> Void) async throws -> Bool {
+        guard beginWriteBeside() else { return false }
+        defer { endWriteBeside() }
+        try await write()
+        return true
+    }
+
+    private func beginWriteBeside() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if holdsStoreWriter && started { return false }
+        writesBeside += 1
+        return true
+    }
+
+    private func endWriteBeside() {
+        lock.lock()
+        defer { lock.unlock() }
+        writesBeside -= 1
+        if writesBeside == 0 && startDeferred {
+            startDeferred = false
+            startThread()
+        }
     }
 
     /// Queues `job`; waits while the queue is full.
@@ -90,7 +130,9 @@ package final class FeedTransaction: @unchecked Sendable {
         if case .failure(let error)? = outcome { return (.failed(error), retiredJobs) }
         if !started {
             started = true
-            startThread()
+            // Behind a write beside it on the same writer, the transaction would wait for the
+            // pass that waits for that write: it starts once the write is done.
+            if holdsStoreWriter && writesBeside > 0 { startDeferred = true } else { startThread() }
         }
         guard jobs.count < capacity else { return (.full, retiredJobs) }
         jobs.append(job)

@@ -28,9 +28,10 @@ package protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
         _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
         credentials: [String: String?]
     ) async throws
-    /// Keeps credential `_state` of `feed` (`auth.*`, `nil` removes a key) set after its pass
-    /// committed, in a transaction of its own: an OAuth2 token the media mirror renewed, whose
-    /// rotated refresh token is the only one the endpoint still accepts.
+    /// Keeps credential `_state` of `feed` (`auth.*`, `nil` removes a key) in a transaction of
+    /// its own, committed at once: an OAuth2 token a pass obtained (before its transaction holds
+    /// the store) or the media mirror renewed, whose rotated refresh token is the only one the
+    /// endpoint still accepts.
     func recordCredentials(_ credentials: [String: String?], feed: String) async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws

@@ -38,7 +38,9 @@ extension PostgresStore: StoreDriver {
     package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     {
         let (pool, schema, location) = (pool, schema, location)
-        return FeedTransaction(writer: StoreWriter(label: "feedwork.postgres.pass"), location: location) { body in
+        return FeedTransaction(
+            writer: StoreWriter(label: "feedwork.postgres.pass"), location: location, holdsStoreWriter: false
+        ) { body in
             let connection = try pool.take { connection throws(PostgresError) in
                 try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
             }

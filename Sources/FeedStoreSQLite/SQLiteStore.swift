@@ -177,7 +177,7 @@ extension SQLiteStore {
     package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     {
         let (pool, path) = (self.pool, self.path)
-        return FeedTransaction(writer: writer, location: path) { body in
+        return FeedTransaction(writer: writer, location: path, holdsStoreWriter: true) { body in
             try pool.writeWithoutTransaction { db in
                 let scope = SQLitePassTransaction(
                     db: db, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings)

@@ -19,8 +19,8 @@ final class EnginePassBackend: PassBackend {
     /// The credential `_state` the pass set (keys under ``FeedPass/credentialStatePrefix``), by
     /// key: kept even when the pass fails (``Engine`` writes them with the failed run), since a
     /// refresh token the endpoint rotated during the pass is the only one it still accepts.
-    /// Not in a transaction of its own as it arrives: on SQLite the pass's transaction holds the
-    /// store's one writer until the pass ends, so that one would wait for the pass.
+    /// Each is also committed at once as it arrives (``setState(_:_:)``), so a process killed
+    /// before the pass ends does not lose it.
     let credentials = Mutex<[String: String?]>([:])
     /// Whether `state` reads what earlier passes stored; false for a full refresh.
     let readsStoredState: Bool
@@ -157,8 +157,21 @@ final class EnginePassBackend: PassBackend {
         readsStoredState ? try await store.states(feed: feed, prefix: prefix) : [:]
     }
 
+    /// Stores `value` under `key` with the pass; credentials (such as a refresh token the
+    /// endpoint just rotated) in a committed write of their own at once, before the pass sends
+    /// anything with them: a process killed mid-pass keeps them. On SQLite that write comes
+    /// before the pass's transaction takes the store's one writer; a renewal after that (a long
+    /// pass, a 401) goes with the pass's transaction, or with its failed run.
     func setState(_ key: String, _ value: String?) async throws {
-        if key.hasPrefix(FeedPass.credentialStatePrefix) { credentials.withLock { $0[key] = .some(value) } }
+        if key.hasPrefix(FeedPass.credentialStatePrefix) {
+            credentials.withLock { $0[key] = .some(value) }
+            let (store, feed) = (store, feed)
+            let committed = try await transaction.writeBeside {
+                try await store.recordCredentials([key: value], feed: feed)
+            }
+            if committed { return }
+            log("credentials renewed while the pass's transaction holds the store: kept with the pass", level: .debug)
+        }
         try await transaction.send { try $0.setState(key, value) }
     }
 

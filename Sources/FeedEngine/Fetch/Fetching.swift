@@ -119,6 +119,19 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// For an HTTP status: the start of the response's body (its first 300 bytes, on one line,
     /// secrets replaced by `***`), which usually says what was wrong with the request.
     public var bodyExcerpt: String?
+    /// When no response came (a connection failure, a timeout): the origin (``origin(of:)``)
+    /// of the exchange that failed, after redirects, which may not be the URL's own; redacted.
+    public var failedOrigin: String?
+
+    /// `scheme://host:port` of `url` (scheme and host in lower case, the port the scheme implies
+    /// when it names none), or `nil` when it has no host.
+    public static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let scheme = components.scheme?.lowercased() ?? ""
+        let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+        return "\(scheme)://\(host):\(port)"
+    }
 
     public init(_ kind: Kind, url: String, attempts: Int = 0) {
         self.kind = kind

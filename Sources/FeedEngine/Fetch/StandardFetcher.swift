@@ -105,8 +105,10 @@ public struct StandardFetcher: Fetching {
                 // An interrupt: the pass stops here, with no retry and no fall-back to the cache.
                 if error.kind == .cancelled { throw CancellationError() }
                 let kind = Self.kind(of: error, redactor: context.redactor)
-                guard error.isTransient else { throw FetchError(kind, url: url, attempts: attempts) }
-                failure = FetchError(kind, url: url, attempts: attempts)
+                var fetchError = FetchError(kind, url: url, attempts: attempts)
+                fetchError.failedOrigin = FetchError.origin(of: error.url ?? request.url).map(context.redactor.redact)
+                guard error.isTransient else { throw fetchError }
+                failure = fetchError
             case .success(let response):
                 bytes += response.bytesReceived
                 switch response.status {

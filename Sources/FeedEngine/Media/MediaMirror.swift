@@ -12,9 +12,10 @@ import Synchronization
 /// once on a 401; the fetcher drops the headers on a redirect to another host, and the store
 /// keeps each URL as the row names it, without a query key), with
 /// `max_media_size` as its size limit and no retry (a later pass is the
-/// retry). A host that cannot be reached (no connection, a timeout) is not asked again in the
-/// same pass: its other URLs fail with the same error, so an offline machine spends one
-/// attempt per host, not one per image. The body is kept only
+/// retry). An origin (scheme, host and port) that cannot be reached (no connection, a timeout)
+/// is not asked again in the same pass: its other URLs fail with the same error, so an offline
+/// machine spends one attempt per origin, not one per image. The origin is the one that failed,
+/// after redirects: a URL redirected to a closed port fails alone. The body is kept only
 /// when its own first bytes show a JPEG, PNG, GIF or WebP image, whatever the server declared;
 /// it is stored once by SHA-256 with its URL's row in one transaction, so a crash never leaves a
 /// URL pointing at missing bytes. A URL already mirrored is revalidated with a conditional
@@ -117,13 +118,13 @@ struct MediaMirror: Sendable {
         _ url: String, record: MediaURLRecord?, feed: String, unreachable: UnreachableHosts, sessions: MediaSessions
     ) async -> Outcome {
         let redacted = context.redactor.redact(url)
-        let host = URLComponents(string: url)?.host?.lowercased() ?? ""
+        let origin = FetchError.origin(of: url).map(context.redactor.redact) ?? ""
         do {
             guard FetchRequest.isRemote(url) else {
                 // A path or a file:// URL in a row is never read from this machine's disk.
                 throw FetchError(.fileUnreadable("only http(s) images are mirrored"), url: redacted)
             }
-            if let kind = unreachable.failure(of: host) { throw FetchError(kind, url: redacted) }
+            if let kind = unreachable.failure(of: origin) { throw FetchError(kind, url: redacted) }
             let credentials = self.credentials(url)
             var request = credentials.request(for: url)
             if record?.hash != nil {
@@ -138,8 +139,10 @@ struct MediaMirror: Sendable {
                     response = try await fetcher.fetch(request, context: mediaContext)
                 }
             } catch let error as FetchError {
-                if case .transport = error.kind { unreachable.mark(host, error.kind) }
-                if case .timeout = error.kind { unreachable.mark(host, error.kind) }
+                switch error.kind {
+                case .transport, .timeout: unreachable.mark(error.failedOrigin ?? origin, error.kind)
+                default: break
+                }
                 throw error
             }
             guard let signature = MediaSignature(of: response.body) else {
@@ -179,12 +182,12 @@ struct MediaMirror: Sendable {
     }
 }
 
-/// The hosts a pass's mirroring could not reach, with the error, so that their other URLs are
-/// not tried again in the same pass.
+/// The origins (``FetchError/origin(of:)``) a pass's mirroring could not reach, with the error,
+/// so that their other URLs are not tried again in the same pass.
 final class UnreachableHosts: Sendable {
-    private let hosts = Mutex<[String: FetchError.Kind]>([:])
+    private let origins = Mutex<[String: FetchError.Kind]>([:])
 
-    func mark(_ host: String, _ kind: FetchError.Kind) { hosts.withLock { $0[host] = kind } }
+    func mark(_ origin: String, _ kind: FetchError.Kind) { origins.withLock { $0[origin] = kind } }
 
-    func failure(of host: String) -> FetchError.Kind? { hosts.withLock { $0[host] } }
+    func failure(of origin: String) -> FetchError.Kind? { origins.withLock { $0[origin] } }
 }

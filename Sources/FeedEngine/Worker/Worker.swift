@@ -376,7 +376,7 @@ public struct Worker: Sendable {
                     pendingWake = wakeAt
                     group.addTask {
                         let delay = wakeAt.timeIntervalSince(time.now())
-                        if delay > 0 { try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up)))) }
+                        await MonotonicSleep.sleep(seconds: delay)
                         sink.yield(.wake(wakeAt))
                     }
                 }
@@ -444,7 +444,7 @@ public struct Worker: Sendable {
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(lease.milliseconds / 3))
+                    await MonotonicSleep.sleep(seconds: lease.seconds / 3)
                     guard !Task.isCancelled else { break }
                     let until = time.now().addingTimeInterval(lease.seconds)
                     if (try? await store.renew(feed: feed.name, worker: name, until: until)) == false {

@@ -3,9 +3,11 @@ import Synchronization
 
 /// One pass's use of an ``OAuth2Client``: sends requests with its access token, renews the
 /// token once when the API answers 401 and sends the request again, and keeps the token in the
-/// feed's `_state`, sealed (``SealedText``) with a key derived from the configured secrets, in
-/// the pass's transaction: a rotated refresh token is committed with the rest of the pass, or,
-/// when the pass fails, with the record of its failure (the engine keeps `auth.*` state then).
+/// feed's `_state`, sealed (``SealedText``) with a key derived from the configured secrets,
+/// before it sends anything with it: the engine commits `auth.*` state in a write of its own at
+/// once, so a rotated refresh token survives even a process killed mid-pass (on SQLite, a
+/// renewal after the pass's transaction took the store goes with the pass, or with the record of
+/// its failure).
 ///
 /// The engine's media mirror uses one too, after the pass committed, for the feed's images on
 /// its own origin (``MediaCredentials``): it keeps a renewed token in `_state` at once.

@@ -68,17 +68,34 @@ struct SingerProcessTreeTests {
         #expect(try await Self.ends(try await Self.pids(at: pidFile).child))
     }
 
+    @Test(.timeLimit(.minutes(10)))
+    func aChildOutOfTheTapsGroupHoldingItsOutputIsStoppedWhenTheTapExits() async throws {
+        let pidFile = Self.pidFile()
+        defer { Self.cleanUp(pidFile) }
+        // The child leaves the tap's process group (a session of its own) but keeps the tap's
+        // marker in its environment: it is stopped with the tap's group, and the pass ends with
+        // the tap, long before `tap_timeout`.
+        let harness = try SingerFeedTest.harness(
+            "forking_tap.py", arguments: ["--pid-file", pidFile, "--escape"], "    tap_timeout: 10m")
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(try await harness.count("users") == 1)
+        #expect(try await Self.ends(try await Self.pids(at: pidFile).child))
+    }
+
     @Test(.timeLimit(.minutes(10)), arguments: [Int32(0), 3])
-    func aChildOutOfTheTapsGroupHoldingItsOutputFailsThePassAtTheTimeoutWithTheTapsStatus(
+    func aChildOutOfFeedworksReachHoldingItsOutputFailsThePassAtTheTimeoutWithTheTapsStatus(
         status: Int32
     ) async throws {
         let pidFile = Self.pidFile()
         defer { Self.cleanUp(pidFile) }
-        // The child leaves the tap's process group (a session of its own), out of Feedwork's
-        // reach: the pass still ends, at `tap_timeout` plus the grace, and says how the tap ended
-        // (a limit the tap itself, which exits at once, keeps on a loaded machine).
+        // The child leaves the tap's process group (a session of its own) and its environment
+        // (the tap's marker), out of Feedwork's reach: the pass still ends, at `tap_timeout` plus
+        // the grace, and says how the tap ended (a limit the tap itself, which exits at once,
+        // keeps on a loaded machine).
         let harness = try SingerFeedTest.harness(
-            "forking_tap.py", arguments: ["--pid-file", pidFile, "--escape", "--status", "\(status)"],
+            "forking_tap.py",
+            arguments: ["--pid-file", pidFile, "--escape", "--clean-env", "--status", "\(status)"],
             "    tap_timeout: 10s")
         let report = try #require(try await harness.run().feeds.first)
         #expect(report.status == .failed)
@@ -119,5 +136,46 @@ struct SingerProcessTreeTests {
         #expect(try await Self.ends(pids.tap))
         #expect(try await Self.ends(pids.child))
         #expect(try await harness.tableNames().contains("users") == false)
+    }
+}
+
+/// A tap that starts a daemon (`daemonizing_tap.py`: a grandchild in a session of its own,
+/// holding none of the tap's pipes): whether the tap exits or is stopped at its timeout, the
+/// grandchild is gone when the pass has ended.
+@Suite("singer adapter: a tap's daemon")
+struct SingerDaemonTests {
+    /// The grandchild's pid, once the tap wrote it to `path`.
+    static func grandchild(at path: String) async throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), let pid = Int32(text) { return pid }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CancellationError()
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func aPassWhoseTapExitsLeavesNoGrandchild() async throws {
+        let pidFile = SingerProcessTreeTests.pidFile()
+        defer { SingerProcessTreeTests.cleanUp(pidFile) }
+        let harness = try SingerFeedTest.harness(
+            "daemonizing_tap.py", arguments: ["--pid-file", pidFile], "    tap_timeout: 10m")
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        #expect(try await harness.count("users") == 1)
+        #expect(try await SingerProcessTreeTests.ends(try await Self.grandchild(at: pidFile)))
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func aTapStoppedAtItsTimeoutLeavesNoGrandchild() async throws {
+        let pidFile = SingerProcessTreeTests.pidFile()
+        defer { SingerProcessTreeTests.cleanUp(pidFile) }
+        let harness = try SingerFeedTest.harness(
+            "daemonizing_tap.py", arguments: ["--pid-file", pidFile, "--hang"], "    tap_timeout: 2s")
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .failed)
+        #expect(
+            report.error?.contains("ran longer than its timeout (2s) and was stopped") == true, "\(report.error ?? "")")
+        #expect(try await SingerProcessTreeTests.ends(try await Self.grandchild(at: pidFile)))
     }
 }

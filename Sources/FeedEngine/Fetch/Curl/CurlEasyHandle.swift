@@ -47,7 +47,13 @@ final class CurlEasyHandle {
             guard remaining > .zero else { return .failure(HTTPClientError(.timeout)) }
             hop.timeout = .milliseconds(max(1, Int64(remaining / .milliseconds(1))))
             let (outcome, location) = performHop(hop, cancellation: cancellation)
-            guard case .success(var response) = outcome else { return outcome }
+            guard case .success(var response) = outcome else {
+                return outcome.mapError { error in
+                    var error = error
+                    error.url = hop.url
+                    return error
+                }
+            }
             received += response.bytesReceived
             response.bytesReceived = received
             guard let location, [301, 302, 303, 307, 308].contains(response.status) else { return .success(response) }

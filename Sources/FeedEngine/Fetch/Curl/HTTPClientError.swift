@@ -25,6 +25,9 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public var kind: Kind
     /// libcurl's `CURLcode`, for diagnostics.
     public var curlCode: Int
+    /// The URL of the exchange that failed: after redirects, the last hop's (which may hold a
+    /// secret: redact it before showing it).
+    public var url: String?
 
     public init(_ kind: Kind, curlCode: Int = 0) {
         self.kind = kind
