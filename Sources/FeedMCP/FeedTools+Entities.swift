@@ -47,7 +47,7 @@ extension FeedTools {
         let overview =
             try config.storeExists()
             ? try await FeedOverview.load(config: config) : FeedOverview.neverRun(config: config)
-        return JSONText.encode(
+        return JSONText.line(
             overview.map {
                 FeedDocument(
                     feed: $0.name, adapter: $0.adapter, enabled: $0.enabled, status: $0.status, lastRun: $0.lastRun,
@@ -64,7 +64,7 @@ extension FeedTools {
             documents.append(
                 EntityDocument(name: table.name, parent: table.parent, key: table.key, rows: try await rows(of: table)))
         }
-        return JSONText.encode(documents)
+        return JSONText.line(documents)
     }
 
     /// `describe_entity`: one table in full.
@@ -76,7 +76,7 @@ extension FeedTools {
                 "no entity or child table '\(name)' in the store; it has: "
                     + tables.map(\.name).joined(separator: ", "))
         }
-        return JSONText.encode(try await document(table, among: tables))
+        return JSONText.line(try await document(table, among: tables))
     }
 
     /// `feedwork://schema`: every table in full.
@@ -84,7 +84,7 @@ extension FeedTools {
         let tables = try await browser().tables()
         var documents: [EntityDocument] = []
         for table in tables { documents.append(try await document(table, among: tables)) }
-        return JSONText.encode(documents)
+        return JSONText.line(documents)
     }
 
     private func document(_ table: ExportTable, among tables: [ExportTable]) async throws -> EntityDocument {

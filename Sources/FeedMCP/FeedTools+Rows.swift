@@ -48,7 +48,7 @@ extension FeedTools {
     /// `feed_runs`: the feed's newest runs.
     func runs(feed: String, limit: Int) async throws -> String {
         let browser = try await requireFeed(feed)
-        return JSONText.encode(["runs": try await browser.store.runs(feed: feed, before: nil, limit: limit)])
+        return JSONText.line(["runs": try await browser.store.runs(feed: feed, before: nil, limit: limit)])
     }
 
     /// `feed_rejects`: the feed's newest rejects, each record as received cut at ``maximumRawBytes``.
@@ -63,7 +63,7 @@ extension FeedTools {
             }
             return reject
         }
-        return JSONText.encode(["rejects": rejects])
+        return JSONText.line(["rejects": rejects])
     }
 
     /// The longest record a reject shows as received.

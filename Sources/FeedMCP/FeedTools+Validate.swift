@@ -27,14 +27,14 @@ extension FeedTools {
         do {
             checked = try loader.load(yaml: yaml, path: "feeds.yaml", directory: config.directory)
         } catch let error as ConfigError {
-            return JSONText.encode(
+            return JSONText.line(
                 Validation(
                     valid: false,
                     problems: error.problems.map {
                         .init(line: $0.location.line, column: $0.location.column, message: $0.message)
                     }))
         } catch {
-            return JSONText.encode(
+            return JSONText.line(
                 Validation(valid: false, problems: [.init(line: 1, column: 1, message: String(describing: error))]))
         }
         var changes: [String]?
@@ -43,7 +43,7 @@ extension FeedTools {
                 declared: checked.declaredEntities.map(\.schema), stored: stored.schemas, retired: stored.retired
             ).map(\.description)
         }
-        return JSONText.encode(
+        return JSONText.line(
             Validation(
                 valid: true, feeds: checked.feeds.count, enabled: checked.feeds.filter(\.enabled).count, problems: [],
                 storeChanges: changes))
