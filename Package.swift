@@ -178,7 +178,7 @@ let package = Package(
             name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedStoreSQLite", "FeedTestSupport"]),
         .testTarget(
             name: "FeedMCPTests",
-            dependencies: ["FeedMCP", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed"]),
+            dependencies: ["FeedMCP", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed", "JSONFeed"]),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
