@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedPricing",
+                "FeedKit", "FeedEngine", "FeedPricing", "FeedMCP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -182,7 +182,8 @@ let package = Package(
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "FeedEngine", "FeedKit", "FeedPricing", "FeedTestSupport", "ClassifiedFeed", "JSONFeed",
+                "FeedServer", "FeedEngine", "FeedKit", "FeedPricing", "FeedMCP", "FeedTestSupport", "ClassifiedFeed",
+                "JSONFeed",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ]
