@@ -7,6 +7,7 @@ import PackageDescription
 ///
 ///     feedwork (CLI) -> adapters -> FeedKit
 ///     feedwork (CLI) -> FeedServer -> FeedEngine -> FeedKit
+///     feedwork (CLI) -> FeedMCP -> FeedEngine -> FeedKit
 ///     feedwork (CLI) -> FeedFixtures -> FeedEngine
 ///     feedwork (CLI), FeedServer, the currency adapter -> FeedPricing -> FeedKit
 ///     FeedEngine -> FeedStore (protocols) -> FeedKit
@@ -19,6 +20,7 @@ import PackageDescription
 ///   `SQLDialect`...) and shared types; `FeedStoreSQLite` and `FeedStorePostgres`: the drivers;
 ///   `FeedStoreDrivers`: `StoreFactory`, the one place that names a driver.
 /// - `FeedServer`: `feedwork serve` and the worker's metrics and health endpoints.
+/// - `FeedMCP`: `feedwork mcp`, a Model Context Protocol server over the store, read-only.
 /// - `FeedPricing`: basket pricing with stored exchange rates (`feedwork price`, `/api/price`).
 /// - `FeedFixtures`: recording and replaying feeds for `feedwork test` and `feedwork record`.
 /// - `FeedTestSupport`: a loopback HTTP server and a harness, for testing adapters.
@@ -119,7 +121,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedPricing",
+                "FeedKit", "FeedEngine", "FeedPricing", "FeedMCP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -130,13 +132,16 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // `feedwork mcp`: a Model Context Protocol server over the store, read-only (JSON-RPC 2.0 on
+        // Foundation and FeedKit's JSON: the protocol is a handful of messages, see the README).
+        .target(name: "FeedMCP", dependencies: ["FeedKit", "FeedEngine"]),
         .target(
             name: "FeedFixtures",
             dependencies: ["FeedKit", "FeedEngine", "FeedStoreDrivers", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "feedwork",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedServer",
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedServer", "FeedMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ] + adapterTargets,
@@ -172,9 +177,13 @@ let package = Package(
         .testTarget(
             name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedStoreSQLite", "FeedTestSupport"]),
         .testTarget(
+            name: "FeedMCPTests",
+            dependencies: ["FeedMCP", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed", "JSONFeed"]),
+        .testTarget(
             name: "FeedServerTests",
             dependencies: [
-                "FeedServer", "FeedEngine", "FeedKit", "FeedPricing", "FeedTestSupport", "ClassifiedFeed", "JSONFeed",
+                "FeedServer", "FeedEngine", "FeedKit", "FeedPricing", "FeedMCP", "FeedTestSupport", "ClassifiedFeed",
+                "JSONFeed",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ]

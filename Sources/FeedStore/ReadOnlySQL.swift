@@ -5,6 +5,13 @@ import FeedKit
 /// and `/api/sql`): a `SELECT` or `WITH` statement with named parameters (`:name`), their
 /// values as text, and the limits it runs under.
 public struct ReadOnlySQLRequest: Sendable {
+    /// How long a statement runs before it is stopped, unless its reader says otherwise (serve's
+    /// `--sql-time-limit`); `feedwork mcp` runs every statement under it.
+    public static let defaultTimeLimit = Duration.seconds(5)
+    /// The most rows a statement returns, unless its reader says otherwise (serve's
+    /// `--sql-row-limit`); `feedwork mcp` runs every statement under it.
+    public static let defaultRowLimit = 1000
+
     /// The statement as written.
     public var statement: String
     /// The values of its parameters, by name without the colon; the database converts each

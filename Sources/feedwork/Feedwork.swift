@@ -25,13 +25,14 @@ struct Feedwork: AsyncParsableCommand {
               feedwork price milk eggs=2 --currency EUR
               feedwork record my-api              save a feed's responses as fixtures
               feedwork test                       replay the fixture suites offline
+              feedwork mcp                        the store to an assistant (Model Context Protocol)
             """,
         version: "0.1.0",
         subcommands: [
             RunCommand.self, WorkerCommand.self, ValidateCommand.self, ListCommand.self, RunsCommand.self,
             RejectsCommand.self,
             ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
-            TestCommand.self, RecordCommand.self, ServeCommand.self, DropCommand.self,
+            TestCommand.self, RecordCommand.self, ServeCommand.self, MCPCommand.self, DropCommand.self,
             GCCommand.self,
         ]
     )

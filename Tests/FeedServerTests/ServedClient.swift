@@ -33,13 +33,14 @@ struct ServedClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    func execute(uri: String, method: HTTPRequest.Method, headers: [String: String] = [:]) async throws
-        -> ServedResponse
+    func execute(uri: String, method: HTTPRequest.Method, headers: [String: String] = [:], body: String? = nil)
+        async throws -> ServedResponse
     {
         guard let port, let url = URL(string: "http://127.0.0.1:\(port)\(uri)") else { throw BadURI(uri: uri) }
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body.map { Data($0.utf8) }
         let (data, response) = try await session.data(for: request)
         let answer = try #require(response as? HTTPURLResponse)
         var fields: [String: String] = [:]

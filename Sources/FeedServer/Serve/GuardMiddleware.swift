@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// What every request passes before a route sees it: only `GET` and `HEAD`, a bounded URI,
+/// What every request passes before a route sees it: only `GET` and `HEAD` (and `POST` to
+/// `/mcp`, whose messages only read), a bounded URI,
 /// and the token when the server has one (`Authorization: Bearer TOKEN`, the cookie a page
 /// visited with `?token=TOKEN` set, or `?token=TOKEN` itself; the scheme in any case).
 struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -14,7 +15,9 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard request.method == .get || request.method == .head else {
+        guard
+            request.method == .get || request.method == .head || (request.method == .post && request.uri.path == "/mcp")
+        else {
             throw ServeError.readOnly
         }
         guard request.uri.description.utf8.count <= Self.maximumURILength else {

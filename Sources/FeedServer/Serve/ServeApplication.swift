@@ -35,6 +35,7 @@ public struct ServeApplication: Sendable {
         APIRoutes(settings: settings).add(to: router)
         PageRoutes(settings: settings).add(to: router)
         SQLRoutes(settings: settings).add(to: router)
+        MCPRoute(settings: settings).add(to: router)
         SQLPage(settings: settings).add(to: router)
         return router
     }

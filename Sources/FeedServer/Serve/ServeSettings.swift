@@ -1,4 +1,5 @@
 import FeedEngine
+import FeedMCP
 import FeedPricing
 
 /// How `feedwork serve` runs: where it listens, the token it asks for, and what it serves.
@@ -17,6 +18,11 @@ public struct ServeSettings: Sendable {
     public var schedules: [String: FeedSchedule]
     /// Whether people may run read-only SQL, and its limits.
     public var sql = SQLAccess()
+    /// `feedwork mcp`'s server at `/mcp`, `nil` when the server has no config to give it.
+    public var mcp: MCPServer?
+    /// Whether `/mcp` answers when the server listens beyond loopback (`--mcp`); on loopback it
+    /// always does.
+    public var mcpWhenExposed = false
 
     public init(
         address: ListenAddress, token: String?, browser: StoreBrowser, pricing: BasketPricing?,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedEngine
+import FeedMCP
 import FeedPricing
 import FeedServer
 import Foundation
@@ -25,6 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
             :name parameters, for at most --sql-time-limit seconds and --sql-row-limit rows; the \
             response cache, state and outbox tables are hidden. Beyond loopback they are off \
             unless --allow-sql is given.
+
+            POST /mcp is feedwork mcp's server over HTTP (MCP's streamable HTTP, JSON answers), \
+            behind the token; beyond loopback it is off unless --mcp is given (docs/mcp.md).
 
             Examples:
               feedwork serve
@@ -55,6 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Open the SQL page and /api/sql on an address beyond loopback too (loopback always has them).")
     var allowSQL = false
 
+    @Flag(
+        name: .customLong("mcp"),
+        help: "Answer MCP at /mcp on an address beyond loopback too (loopback always does, given a config).")
+    var mcp = false
+
     @Option(help: "How long one SQL statement may run, in seconds (default 5).")
     var sqlTimeLimit: Double = 5
 
@@ -76,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         let sql = SQLAccess(
             allowedWhenExposed: allowSQL, timeLimit: .milliseconds(Int64((sqlTimeLimit * 1000).rounded())),
             rowLimit: sqlRowLimit)
-        let (options, store, schema) = (self.options, self.store, self.schema)
+        let (options, store, schema, mcpWhenExposed) = (self.options, self.store, self.schema, mcp)
         try await ServeApplication.run(at: address) {
             let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
             let browser: StoreBrowser
@@ -94,6 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
                     config?.feeds.compactMap { feed in feed.schedule.map { (feed.name, $0) } } ?? [],
                     uniquingKeysWith: { first, _ in first }))
             settings.sql = sql
+            settings.mcp = config.map {
+                MCPServer(config: $0, registry: BuiltinAdapters.registry, version: Feedwork.configuration.version)
+            }
+            settings.mcpWhenExposed = mcpWhenExposed
             return settings
         } ready: { settings, port in
             Console.error(

@@ -5,9 +5,9 @@ import Hummingbird
 /// the server is reachable beyond loopback, and the limits every statement runs under.
 public struct SQLAccess: Sendable {
     /// How long a statement runs before it is stopped, unless `--sql-time-limit` says otherwise.
-    public static let defaultTimeLimit = Duration.seconds(5)
+    public static let defaultTimeLimit = ReadOnlySQLRequest.defaultTimeLimit
     /// The most rows a statement returns, unless `--sql-row-limit` says otherwise.
-    public static let defaultRowLimit = 1000
+    public static let defaultRowLimit = ReadOnlySQLRequest.defaultRowLimit
 
     /// Whether SQL is on when the server listens beyond loopback (`--allow-sql`); on loopback
     /// it always is.
