@@ -58,7 +58,7 @@ struct PageProcessor: Sendable {
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
         var values = paginator.values(for: page, number: number)
         if let parent { values.merge(parent.templateValues) { page, _ in page } }
-        var request = requests.fetchRequest(for: page, values: values)
+        var request = try requests.fetchRequest(for: page, values: values)
         request.acceptsNotFound = parent != nil
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil
         let known = skipsUnchanged ? cacheKey.flatMap { summaries[$0] } : nil
