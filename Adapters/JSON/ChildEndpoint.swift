@@ -93,7 +93,18 @@ struct ChildEndpoint: Sendable {
         var row: [String: FieldValue] = [:]
         for (column, value) in zip(schema.columns, parent.values) { row[column.name] = value }
         let values = ParentValues(row, carry: carry)
-        var request = requests.fetchRequest(for: PageRequest(), values: values.templateValues)
+        var request: FetchRequest
+        do {
+            request = try requests.fetchRequest(for: PageRequest(), values: values.templateValues)
+        } catch {
+            return RecordBatch(
+                rejects: [
+                    Reject(
+                        entity: side.mapper.schema.name,
+                        reason: "\(schema.name) \(parent.key) was not requested: \(error)", path: "$",
+                        raw: parent.key)
+                ])
+        }
         request.acceptsNotFound = true
         let response = try await requests.send(request, through: pass)
         if response.status == 404 {

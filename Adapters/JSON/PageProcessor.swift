@@ -67,7 +67,7 @@ struct PageProcessor: Sendable {
     func process(_ page: PageRequest, number: Int, pass: FeedPass) async throws -> PageOutcome {
         var values = paginator.values(for: page, number: number)
         if let parent { values.merge(parent.templateValues) { page, _ in page } }
-        var request = requests.fetchRequest(for: page, values: values)
+        var request = try requests.fetchRequest(for: page, values: values)
         request.acceptsNotFound = parent != nil
         request.acceptedStatuses = emptyStatuses
         let cacheKey = keepsSummaries && request.cacheable ? request.cacheKey : nil

@@ -55,6 +55,8 @@ struct ParentFollower: Sendable {
     struct Outcome: Sendable {
         var followed = 0
         var notFound: [String] = []
+        /// The parents not requested, each with the reason (a value that would change the URL's path).
+        var refused: [(key: String, reason: String)] = []
         var filteredOut = 0
         var skippedPages = 0
         var skippedRecords = 0
@@ -94,6 +96,7 @@ struct ParentFollower: Sendable {
                 outcome.walkedKeys.formUnion(result.walkedKeys)
                 outcome.ends.add(result.ends)
                 if let url = result.notFound { outcome.notFound.append("\(parents[index].keyText) (\(url))") }
+                if let reason = result.refused { outcome.refused.append((parents[index].keyText, reason)) }
             }
         }
         try await report(outcome, of: parents, pass: pass, processor: processor)
@@ -109,10 +112,18 @@ struct ParentFollower: Sendable {
         return outcome
     }
 
-    /// Rejects (or notes) the parents whose requests answered 404.
+    /// Rejects the parents not requested, and rejects (or notes) those whose requests answered 404.
     private func report(
         _ outcome: Outcome, of parents: [[String: FieldValue]], pass: FeedPass, processor: PageProcessor
     ) async throws {
+        if !outcome.refused.isEmpty {
+            let rejects = outcome.refused.map { parent in
+                Reject(
+                    entity: processor.mapper.schema.name,
+                    reason: "\(entity) \(parent.key) was not requested: \(parent.reason)", path: "$", raw: parent.key)
+            }
+            try await pass.write(RecordBatch(rejects: rejects))
+        }
         guard !outcome.notFound.isEmpty else { return }
         if notesNotFound {
             pass.note(
@@ -139,6 +150,8 @@ struct ParentFollower: Sendable {
         /// The URL that answered 404, if one did.
         var notFound: String?
         var ends = WalkEnds()
+        /// Why the parent was not requested, if it was not: a value of it would change the URL's path.
+        var refused: String?
     }
 
     private func walk(
@@ -151,6 +164,10 @@ struct ParentFollower: Sendable {
             try await walk.run()
         } catch let missing as ParentNotFound {
             return ParentWalk(notFound: missing.url)
+        } catch let change as PathSegmentChange
+            where change.names.contains(where: { $0.hasPrefix(TemplatedString.parentPrefix) })
+        {
+            return ParentWalk(refused: change.description)
         }
         var ends = WalkEnds()
         ends.add(walk)

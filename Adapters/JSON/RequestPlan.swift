@@ -114,7 +114,12 @@ struct RenderedRequests: Sendable {
     /// The request for `page`: the feed's URL with its parameters and the page's, or the page's
     /// link as given (it carries its own query), plus the API key when it goes in the query.
     /// Every template is rendered with the page's `values` (``Paginator/values(for:number:)``).
-    func fetchRequest(for page: PageRequest, values pageValues: [String: String] = [:]) -> FetchRequest {
+    ///
+    /// - Throws: ``PathSegmentChange`` when values would make a segment of the URL's path `.` or
+    ///   `..` (or a parent's value an empty one): the request is not made.
+    func fetchRequest(
+        for page: PageRequest, values pageValues: [String: String] = [:]
+    ) throws(PathSegmentChange) -> FetchRequest {
         let values = windowValues.isEmpty ? pageValues : pageValues.merging(windowValues) { page, _ in page }
         let cursor = plan.cursorIsPageCursor ? page.cursor : sent
         /// A template that is one value alone, which the page does not have, is left out.
@@ -128,8 +133,15 @@ struct RenderedRequests: Sendable {
             target = link
             items = page.query
         } else {
-            target = plan.url.render(
-                now: now, cursor: URLQuery.encode(cursor ?? ""), values: values.mapValues(URLQuery.encode))
+            let encodedCursor = URLQuery.encode(cursor ?? "")
+            let encoded = values.mapValues(URLQuery.encode)
+            if let change = plan.url.pathSegmentChange(
+                now: now, cursor: encodedCursor, values: encoded,
+                notEmpty: { $0.hasPrefix(TemplatedString.parentPrefix) })
+            {
+                throw change
+            }
+            target = plan.url.render(now: now, cursor: encodedCursor, values: encoded)
             items =
                 plan.params.filter { !absent($0.value) }.map {
                     PageRequest.QueryItem(

@@ -42,6 +42,25 @@ struct BadConfigCommandTests {
         #expect(stderr.contains("expands to more than 100000 nodes"))
     }
 
+    @Test(arguments: ["[", "{a: ", "- "])
+    func validateRefusesAConfigNestedHundredsOfThousandsOfLevelsDeep(_ opening: String) async throws {
+        let directory = try FeedworkProcess.makeFolder("cfg")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let levels = 1_000_000 / (opening.utf8.count + 1)
+        let text =
+            "feeds:\n  - name: deep\n    adapter: fruit\n    url: data.json\n    extra: "
+            + (opening == "- " ? "\n      " : "") + String(repeating: opening, count: levels)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
+        let result = try await FeedworkProcess.run(["validate"], in: directory)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr.prefix(500))")
+        #expect(
+            result.stderr.range(
+                of: #"feeds\.yaml:[56]:[0-9]+: error: the YAML is nested more than 512 levels deep"#,
+                options: .regularExpression) != nil, "\(result.stderr.prefix(500))")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["feeds.yaml"], "nothing else is written")
+    }
+
     @Test func validateRefusesFeedsThatDependOnEachOtherAtTheDependencyThatClosesTheCycle() async throws {
         let directory = try FeedworkProcess.makeFolder("cfg")
         defer { try? FileManager.default.removeItem(at: directory) }

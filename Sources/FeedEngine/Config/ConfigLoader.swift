@@ -84,9 +84,16 @@ public struct ConfigLoader: Sendable {
     /// resolver (regular expressions compiled at first use, about a tenth of a short command's
     /// run) would be work for nothing.
     ///
-    /// - Throws: `YamlError` for a syntax error.
-    static func compose(yaml text: String) throws -> Node? {
-        try Yams.compose(yaml: text, .basic)
+    /// - Throws: ``ConfigError`` at `file`'s line and column where the text nests deeper than
+    ///   ``YAMLNesting/maximumDepth`` levels (Yams would overflow the stack on it);
+    ///   `YamlError` for a syntax error.
+    static func compose(yaml text: String, file: String = "YAML") throws -> Node? {
+        if let (line, column) = YAMLNesting.tooDeep(text) {
+            throw ConfigError(
+                "the YAML is nested more than \(YAMLNesting.maximumDepth) levels deep",
+                at: SourceLocation(file: file, line: line, column: column))
+        }
+        return try Yams.compose(yaml: text, .basic)
     }
 
     /// Loads and validates config text; `path` is used in messages, `directory` for relative paths.
@@ -94,7 +101,7 @@ public struct ConfigLoader: Sendable {
         let start = SourceLocation(file: path, line: 1, column: 1)
         let root: Node
         do {
-            guard let node = try Self.compose(yaml: text) else {
+            guard let node = try Self.compose(yaml: text, file: path) else {
                 throw ConfigError("the file is empty; it needs at least 'feeds:'", at: start)
             }
             root = node

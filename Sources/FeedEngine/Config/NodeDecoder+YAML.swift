@@ -10,7 +10,7 @@ extension NodeDecoder {
     public func decode<T: Decodable>(_ type: T.Type, yaml text: String) throws -> T {
         let node: Node?
         do {
-            node = try ConfigLoader.compose(yaml: text)
+            node = try ConfigLoader.compose(yaml: text, file: file)
         } catch let error as YamlError {
             throw ConfigError([ConfigLoader.problem(for: error, file: file)])
         }

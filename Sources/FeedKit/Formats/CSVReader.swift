@@ -73,10 +73,11 @@ public enum CSVReader {
     /// The column names of a header row.
     private static func header(_ fields: [JSONValue], line: Int) throws(CSVReadError) -> [String] {
         var names: [String] = []
+        var seen = Set<String>(minimumCapacity: fields.count)
         for (position, field) in fields.enumerated() {
             let name = field.stringValue ?? ""
             guard !name.isEmpty else { throw CSVReadError(line: line, message: "column \(position + 1) has no name") }
-            guard !names.contains(name) else {
+            guard seen.insert(name).inserted else {
                 throw CSVReadError(line: line, message: "the header names the column '\(name)' twice")
             }
             names.append(name)

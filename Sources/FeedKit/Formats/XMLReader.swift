@@ -26,6 +26,11 @@ import Foundation
 /// Written for Feedwork rather than taken from Foundation's `XMLParser`, which on Linux links
 /// libxml2 into every binary that imports it (see the README's "XML and CSV" for the figures).
 public enum XMLReader {
+    /// The deepest nesting of elements read (the root is level 1), the same bound as JSON's
+    /// (``JSONParser/maximumDepth``): a deeper document is an error, not a tree that the code
+    /// walking it (and freeing it) would overflow the stack on.
+    public static let maximumDepth = JSONParser.maximumDepth
+
     /// Parses `data`.
     ///
     /// - Throws: ``XMLReadError`` with the line and column of the first problem.

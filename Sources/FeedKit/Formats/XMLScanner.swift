@@ -2,7 +2,8 @@
 /// ``XMLReader``.
 ///
 /// Elements under construction are kept on an explicit stack, so a deeply nested document
-/// cannot overflow the call stack.
+/// cannot overflow the call stack while it is read; its nesting is bounded all the same
+/// (``XMLReader/maximumDepth``), since the tree it builds is walked, and freed, recursively.
 struct XMLScanner {
     private let bytes: [UInt8]
     private var index = 0
@@ -57,6 +58,7 @@ struct XMLScanner {
                 }
             } else {
                 guard open.isEmpty == false || root == nil else { throw error("a second root element") }
+                let tagStart = index
                 index += 1
                 var element = XMLElementBuilder(qualifiedName: try readName())
                 let closed = try readAttributes(into: &element)
@@ -67,6 +69,9 @@ struct XMLScanner {
                         open[open.count - 1].add(element.name, element.value)
                     }
                 } else {
+                    guard open.count < XMLReader.maximumDepth else {
+                        throw error("elements nested more than \(XMLReader.maximumDepth) levels deep", at: tagStart)
+                    }
                     open.append(element)
                 }
             }
