@@ -185,7 +185,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "CLITests", dependencies: ["feedwork", "FeedworkCLI", "FeedworkAdapters", "FeedKit", "FeedEngine", "FeedStoreSQLite", "FeedTestSupport"]),
+            name: "CLITests",
+            dependencies: [
+                "feedwork", "FeedworkCLI", "FeedworkAdapters", "FeedKit", "FeedEngine", "FeedStoreSQLite",
+                "FeedTestSupport",
+            ]),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [

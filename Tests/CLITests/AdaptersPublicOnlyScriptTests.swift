@@ -15,7 +15,8 @@ struct AdaptersPublicOnlyScriptTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments =
-            [Self.root.appendingPathComponent("scripts/adapters-public-only.sh").path] + (adapters.map { [$0.path] } ?? [])
+            [Self.root.appendingPathComponent("scripts/adapters-public-only.sh").path]
+            + (adapters.map { [$0.path] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["FEEDWORK_MODULES"] = Self.root.appendingPathComponent(".build/debug/Modules").path
         process.environment = environment
@@ -53,7 +54,8 @@ struct AdaptersPublicOnlyScriptTests {
     }
 
     @Test func anAdapterUsingThePublicAPIPasses() async throws {
-        let folder = try adapters("import FeedKit\n\nfunc key(_ text: String) -> String { SHA256.hexDigest(text.utf8) }\n")
+        let folder = try adapters(
+            "import FeedKit\n\nfunc key(_ text: String) -> String { SHA256.hexDigest(text.utf8) }\n")
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try await check(folder)
         #expect(result.status == 0, "\(result.output)")

@@ -10,7 +10,8 @@ import Testing
 struct HelpExampleTests {
     /// The `feedwork ...` lines under "Examples:" in the help of the root command and each
     /// subcommand, without the description the root's examples have after two spaces.
-    static let examples: [String] = ([FeedworkCommand.self] + FeedworkCommand.configuration.subcommands).flatMap { command in
+    static let examples: [String] = ([FeedworkCommand.self] + FeedworkCommand.configuration.subcommands).flatMap {
+        command in
         let discussion = command.configuration.discussion
         guard let start = discussion.range(of: "Examples:") else { return [String]() }
         return discussion[start.upperBound...].split(separator: "\n")

@@ -62,7 +62,8 @@ struct InspectionJSONTests {
         let document = try await #require(try json(["adapters", "--json"]) as? [String: Any])
         #expect(document["feedkit_version"] as? String == FeedSDK.version)
         let adapters = try #require(document["adapters"] as? [[String: Any]])
-        let modules = Dictionary(uniqueKeysWithValues: adapters.map { ($0["name"] as? String, $0["module"] as? String) })
+        let modules = Dictionary(
+            uniqueKeysWithValues: adapters.map { ($0["name"] as? String, $0["module"] as? String) })
         #expect(modules["fruit"] == "FruitFeed")
         #expect(modules["json"] == "JSONFeed")
         #expect(adapters.count == modules.count && modules.values.allSatisfy { $0?.hasSuffix("Feed") == true })

@@ -121,9 +121,9 @@ struct TestCommand: AsyncParsableCommand {
             let folder = URL(fileURLWithPath: target)
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(FixtureSuite.configFile).path) {
                 do {
+                    let registry = RegisteredAdapters.registry
                     selected.append(
-                        .success(
-                            try FixtureSuite.load(directory: folder, name: target, registry: RegisteredAdapters.registry)))
+                        .success(try FixtureSuite.load(directory: folder, name: target, registry: registry)))
                 } catch let error as ConfigError {
                     selected.append(.failure(target, error.problems.map(\.description).joined(separator: "\n")))
                 }

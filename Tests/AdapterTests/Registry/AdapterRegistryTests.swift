@@ -8,7 +8,8 @@ import Testing
 struct SecondFruitAdapter: FeedAdapter {
     struct Options: Decodable, Sendable {}
 
-    static let description = AdapterDescription(name: "fruit", summary: "Another fruit list.", options: [], entities: [])
+    static let description = AdapterDescription(
+        name: "fruit", summary: "Another fruit list.", options: [], entities: [])
 
     init(options: Options, feed: FeedSetup) {}
 
