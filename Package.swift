@@ -5,11 +5,12 @@ import PackageDescription
 ///
 /// Targets by audience, with arrows that point one way (ARCHITECTURE.md has the whole map):
 ///
-///     feedwork (CLI) -> adapters -> FeedKit
-///     feedwork (CLI) -> FeedServer -> FeedEngine -> FeedKit
-///     feedwork (CLI) -> FeedMCP -> FeedEngine -> FeedKit
-///     feedwork (CLI) -> FeedFixtures -> FeedEngine
-///     feedwork (CLI), FeedServer, the currency adapter -> FeedPricing -> FeedKit
+///     feedwork (main.swift) -> FeedworkCLI, FeedworkAdapters
+///     FeedworkAdapters -> adapters -> FeedKit
+///     FeedworkCLI -> FeedServer -> FeedEngine -> FeedKit
+///     FeedworkCLI, FeedServer -> FeedMCP -> FeedEngine -> FeedKit
+///     FeedworkCLI -> FeedFixtures -> FeedEngine
+///     FeedworkCLI, FeedServer, the currency adapter -> FeedPricing -> FeedKit
 ///     FeedEngine -> FeedStore (protocols) -> FeedKit
 ///     FeedEngine -> FeedStoreDrivers (StoreFactory) -> FeedStoreSQLite, FeedStorePostgres -> FeedStore
 ///
@@ -24,11 +25,15 @@ import PackageDescription
 /// - `FeedPricing`: basket pricing with stored exchange rates (`feedwork price`, `/api/price`).
 /// - `FeedFixtures`: recording and replaying feeds for `feedwork test` and `feedwork record`.
 /// - `FeedTestSupport`: a loopback HTTP server and a harness, for testing adapters.
+/// - `FeedworkCLI`: the command line as a library (`Feedwork.main(adapters:)`), and
+///   `FeedworkAdapters`: the built-in adapters' list (`builtinAdapters`). `feedwork` is one
+///   call of the first with the second; a package of its own adds its adapters to the list
+///   (docs/adapters/own-package.md).
 
 /// The built-in adapters: each is the folder `Adapters/<Name>` with a `public struct
 /// <Name>Adapter: FeedAdapter`, built as the target `<Name>Feed`, which imports `FeedKit` only.
 /// Adding a name here is all it takes to register one: the `BuiltinAdapterList` plugin writes
-/// the CLI's list from this one.
+/// `FeedworkAdapters`'s `builtinAdapters` from this one.
 let builtinAdapters = ["Fruit", "Destination", "Classified", "Currency", "JSON", "Singer"]
 let adapterTargets = builtinAdapters.map { Target.Dependency(stringLiteral: "\($0)Feed") }
 
@@ -38,6 +43,9 @@ let package = Package(
     products: [
         .executable(name: "feedwork", targets: ["feedwork"]),
         .library(name: "FeedKit", targets: ["FeedKit"]),
+        // For a program of one's own with its adapters (docs/adapters/own-package.md).
+        .library(name: "FeedworkCLI", targets: ["FeedworkCLI"]),
+        .library(name: "FeedworkAdapters", targets: ["FeedworkAdapters"]),
         .library(name: "FeedEngine", targets: ["FeedEngine"]),
         .library(name: "FeedTestSupport", targets: ["FeedTestSupport"]),
     ],
@@ -138,16 +146,24 @@ let package = Package(
         .target(
             name: "FeedFixtures",
             dependencies: ["FeedKit", "FeedEngine", "FeedStoreDrivers", .product(name: "Yams", package: "Yams")]),
-        .executableTarget(
-            name: "feedwork",
+        // The command line as a library: every command, its options and output, run by
+        // `Feedwork.main(adapters:)` with the adapters a program registers. It names no adapter
+        // but the two whose types commands use (`init` drafts a json feed, `price` reads the
+        // currency feeds' options).
+        .target(
+            name: "FeedworkCLI",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedServer", "FeedMCP",
+                "FeedKit", "FeedEngine", "FeedFixtures", "FeedPricing", "FeedServer", "FeedMCP", "CurrencyFeed",
+                "JSONFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + adapterTargets,
-            plugins: ["BuiltinAdapterList"]
+            ]
         ),
-        // Writes the CLI's list of built-in adapters from `builtinAdapters` above.
+        // The built-in adapters as one list, `builtinAdapters`, written by the plugin below.
+        .target(name: "FeedworkAdapters", dependencies: ["FeedKit"] + adapterTargets, plugins: ["BuiltinAdapterList"]),
+        // `feedwork`: `Feedwork.main(adapters: builtinAdapters)`, and nothing else.
+        .executableTarget(name: "feedwork", dependencies: ["FeedworkCLI", "FeedworkAdapters"]),
+        // Writes `FeedworkAdapters`'s list of the built-in adapters from `builtinAdapters` above.
         .plugin(name: "BuiltinAdapterList", capability: .buildTool()),
         // The throughput benchmark's synthetic API, a process of its own (see Benchmarks/README.md).
         .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
@@ -175,7 +191,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "CLITests", dependencies: ["feedwork", "FeedKit", "FeedEngine", "FeedStoreSQLite", "FeedTestSupport"]),
+            name: "CLITests",
+            dependencies: [
+                "feedwork", "FeedworkCLI", "FeedworkAdapters", "FeedKit", "FeedEngine", "FeedStoreSQLite",
+                "FeedTestSupport",
+            ]),
         .testTarget(
             name: "FeedMCPTests",
             dependencies: ["FeedMCP", "FeedEngine", "FeedKit", "FeedTestSupport", "ClassifiedFeed", "JSONFeed"]),

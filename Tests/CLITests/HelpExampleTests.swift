@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import feedwork
+@testable import FeedworkCLI
 
 /// Every example in the commands' help and in the README parses: the examples are what users
 /// copy first.
@@ -10,7 +10,8 @@ import Testing
 struct HelpExampleTests {
     /// The `feedwork ...` lines under "Examples:" in the help of the root command and each
     /// subcommand, without the description the root's examples have after two spaces.
-    static let examples: [String] = ([Feedwork.self] + Feedwork.configuration.subcommands).flatMap { command in
+    static let examples: [String] = ([FeedworkCommand.self] + FeedworkCommand.configuration.subcommands).flatMap {
+        command in
         let discussion = command.configuration.discussion
         guard let start = discussion.range(of: "Examples:") else { return [String]() }
         return discussion[start.upperBound...].split(separator: "\n")
@@ -53,9 +54,9 @@ struct HelpExampleTests {
     /// `--generate-completion-script`, which argument-parser reports by throwing, count as parsed.
     static func expectParses(_ arguments: [String], _ line: String) throws {
         do {
-            _ = try Feedwork.parseAsRoot(arguments)
+            _ = try FeedworkCommand.parseAsRoot(arguments)
         } catch {
-            #expect(Feedwork.exitCode(for: error) == .success, "\(line): \(Feedwork.message(for: error))")
+            #expect(FeedworkCommand.exitCode(for: error) == .success, "\(line): \(FeedworkCommand.message(for: error))")
         }
     }
 

@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 import Testing
 
@@ -44,7 +45,8 @@ struct InspectionJSONTests {
     }
 
     @Test func adaptersListOptionsWithRequirementAndEntitiesWithColumns() async throws {
-        let adapters = try await #require(try json(["adapters", "--json"]) as? [[String: Any]])
+        let document = try await #require(try json(["adapters", "--json"]) as? [String: Any])
+        let adapters = try #require(document["adapters"] as? [[String: Any]])
         let fruit = try #require(adapters.first { $0["name"] as? String == "fruit" })
         let url = try #require((fruit["options"] as? [[String: Any]])?.first { $0["name"] as? String == "url" })
         #expect(url["required"] as? Bool == true)
@@ -54,6 +56,17 @@ struct InspectionJSONTests {
         #expect(entity["key"] as? [String] == ["type"])
         let json = try #require(adapters.first { $0["name"] as? String == "json" })
         #expect((json["entities"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func adaptersNameEachAdaptersModuleAndFeedKitsVersion() async throws {
+        let document = try await #require(try json(["adapters", "--json"]) as? [String: Any])
+        #expect(document["feedkit_version"] as? String == FeedSDK.version)
+        let adapters = try #require(document["adapters"] as? [[String: Any]])
+        let modules = Dictionary(
+            uniqueKeysWithValues: adapters.map { ($0["name"] as? String, $0["module"] as? String) })
+        #expect(modules["fruit"] == "FruitFeed")
+        #expect(modules["json"] == "JSONFeed")
+        #expect(adapters.count == modules.count && modules.values.allSatisfy { $0?.hasSuffix("Feed") == true })
     }
 
     @Test func listShowsNullsBeforeTheFirstRunAndRowCountsAfter() async throws {

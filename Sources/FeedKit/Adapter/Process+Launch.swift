@@ -10,8 +10,8 @@ extension Process {
     /// (parallel launches crashed inside it, copying memory while spawning). Every launch in the
     /// package goes through here, so adapters that run programs (the singer adapter's taps) and
     /// tests that start processes take turns; only the launch is serialized, the children run
-    /// and are waited for in parallel.
-    package func runSerialized() throws {
+    /// and are waited for in parallel. An adapter that starts a program starts it here.
+    public func runSerialized() throws {
         try Self.launching.withLock { _ in try run() }
     }
 }

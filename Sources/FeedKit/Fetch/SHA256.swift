@@ -1,8 +1,9 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4), small and dependency-free, for cache keys that must not reveal the
-/// secrets in the URLs they are made from.
-package enum SHA256 {
+/// secrets in the URLs they are made from, and for adapters that derive a key from values (the
+/// singer adapter's records without a key).
+public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -18,7 +19,7 @@ package enum SHA256 {
     private typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
     /// The digest of `data` as 64 lowercase hex digits.
-    package static func hexDigest(_ data: some Sequence<UInt8>) -> String {
+    public static func hexDigest(_ data: some Sequence<UInt8>) -> String {
         let digest = digest(data)
         return String(unsafeUninitializedCapacity: 64) { text in
             let digits: StaticString = "0123456789abcdef"
@@ -31,7 +32,7 @@ package enum SHA256 {
     }
 
     /// The 32-byte digest of `data`.
-    package static func digest(_ data: some Sequence<UInt8>) -> [UInt8] {
+    public static func digest(_ data: some Sequence<UInt8>) -> [UInt8] {
         data.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
             ?? Array(data).withUnsafeBytes { digest(of: $0) }
     }

@@ -1,10 +1,11 @@
-/// A coding key made at run time.
-package struct AnyCodingKey: CodingKey, Sendable {
-    package var stringValue: String
-    package var intValue: Int?
+/// A coding key made at run time: for options whose keys are data (a mapping of any keys, decoded
+/// with `decoder.container(keyedBy: AnyCodingKey.self)`).
+public struct AnyCodingKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int?
 
-    package init(stringValue: String) { self.stringValue = stringValue }
-    package init(intValue: Int) {
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }

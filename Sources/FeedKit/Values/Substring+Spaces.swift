@@ -3,8 +3,8 @@ extension Substring {
     /// `trimmingCharacters(in: .whitespaces)` gives (tabs and Unicode's space separators), in
     /// Swift alone. Foundation's goes through `NSString`, and its first use in a process costs
     /// a check of a conformance that scans all of the program's conformance records, on the
-    /// way of every config load.
-    package var trimmingSpaces: String {
+    /// way of every config load. Public for adapters, which trim option and payload text alike.
+    public var trimmingSpaces: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !Self.isSpace($0) }),
             let last = scalars.lastIndex(where: { !Self.isSpace($0) })
@@ -19,5 +19,5 @@ extension Substring {
 
 extension String {
     /// The text without the spaces and tabs at either end (``Substring/trimmingSpaces``).
-    package var trimmingSpaces: String { self[...].trimmingSpaces }
+    public var trimmingSpaces: String { self[...].trimmingSpaces }
 }

@@ -33,7 +33,7 @@ struct LoggingOptions: ParsableArguments {
         (command as? any LogLevelChoosing)?.logging.level ?? .warning
     }
 
-    /// Sends every logger's lines to stderr at `level`: called once, by ``Feedwork/main()``,
+    /// Sends every logger's lines to stderr at `level`: called once, by ``FeedworkCommand/main()``,
     /// for every command, so one that has no logging options logs warnings and above only.
     static func bootstrap(level: Logger.Level) {
         LoggingSystem.bootstrap { label in

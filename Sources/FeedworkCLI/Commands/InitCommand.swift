@@ -67,7 +67,7 @@ struct InitCommand: AsyncParsableCommand {
         let text = Self.template(feeds: feedYAML)
         // A guess that does not load is a bug here, not the user's: say so rather than write it.
         do {
-            _ = try ConfigLoader(registry: BuiltinAdapters.registry).load(
+            _ = try ConfigLoader(registry: RegisteredAdapters.registry).load(
                 yaml: text, path: config, directory: directory)
         } catch let error as ConfigError {
             throw CommandFailure(

@@ -14,7 +14,7 @@ struct ConfigOptions: ParsableArguments {
     /// Commands that only read the store (`list`, `export`, `price`, `schema`) pass `.placeholder`: they
     /// need no secret, so an unset `${VAR}` is not an error for them.
     func load(unsetVariables: ConfigLoader.UnsetVariables = .error) throws -> FeedsConfig {
-        try ConfigLoader(registry: BuiltinAdapters.registry, unsetVariables: unsetVariables).load(path: config)
+        try ConfigLoader(registry: RegisteredAdapters.registry, unsetVariables: unsetVariables).load(path: config)
     }
 
     /// Checks that a store the command only reads is there: a missing SQLite file is an error

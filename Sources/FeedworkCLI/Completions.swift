@@ -17,7 +17,7 @@ enum Completions {
     static let config = CompletionKind.file(extensions: ["yaml", "yml"])
 
     static func names(_ words: [String], _ pick: (FeedsConfig) -> [String]) -> [String] {
-        let loader = ConfigLoader(registry: BuiltinAdapters.registry, unsetVariables: .placeholder)
+        let loader = ConfigLoader(registry: RegisteredAdapters.registry, unsetVariables: .placeholder)
         guard let config = try? loader.load(path: configPath(in: words) ?? "feeds.yaml") else { return [] }
         return pick(config)
     }

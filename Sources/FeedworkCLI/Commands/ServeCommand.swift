@@ -104,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
                     uniquingKeysWith: { first, _ in first }))
             settings.sql = sql
             settings.mcp = config.map {
-                MCPServer(config: $0, registry: BuiltinAdapters.registry, version: Feedwork.configuration.version)
+                MCPServer(config: $0, registry: RegisteredAdapters.registry, version: FeedworkCommand.configuration.version)
             }
             settings.mcpWhenExposed = mcpWhenExposed
             return settings

@@ -107,7 +107,7 @@ struct TestCommand: AsyncParsableCommand {
             do {
                 builtin.append(
                     .success(
-                        try FixtureSuite.load(directory: directory, name: name, registry: BuiltinAdapters.registry)))
+                        try FixtureSuite.load(directory: directory, name: name, registry: RegisteredAdapters.registry)))
             } catch let error as ConfigError {
                 builtin.append(.failure(name, error.problems.map(\.description).joined(separator: "\n")))
             }
@@ -121,9 +121,9 @@ struct TestCommand: AsyncParsableCommand {
             let folder = URL(fileURLWithPath: target)
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(FixtureSuite.configFile).path) {
                 do {
+                    let registry = RegisteredAdapters.registry
                     selected.append(
-                        .success(
-                            try FixtureSuite.load(directory: folder, name: target, registry: BuiltinAdapters.registry)))
+                        .success(try FixtureSuite.load(directory: folder, name: target, registry: registry)))
                 } catch let error as ConfigError {
                     selected.append(.failure(target, error.problems.map(\.description).joined(separator: "\n")))
                 }
@@ -141,7 +141,7 @@ struct TestCommand: AsyncParsableCommand {
                 } + configured.filter { $0.adapterNames.contains(wanted) }.map { LoadedSuite.success($0) }
             guard !matches.isEmpty else {
                 throw CommandFailure.usage(
-                    "no fixture suite for '\(target)' (adapters: \(BuiltinAdapters.registry.names.joined(separator: ", ")))"
+                    "no fixture suite for '\(target)' (adapters: \(RegisteredAdapters.registry.names.joined(separator: ", ")))"
                 )
             }
             selected += matches

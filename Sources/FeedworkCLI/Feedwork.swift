@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// The `feedwork` command: many JSON web APIs into one SQLite store.
-@main
-struct Feedwork: AsyncParsableCommand {
+/// The `feedwork` command: many JSON web APIs into one SQLite store. ``Feedwork/main(adapters:)``
+/// runs it with the adapters a program registers.
+struct FeedworkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedwork",
         abstract: "Turn JSON web APIs into one clean, queryable SQLite store.",
@@ -59,7 +59,7 @@ struct Feedwork: AsyncParsableCommand {
             }
         } catch {
             // `--help` and friends run argument-parser's own commands, whose errors are its own.
-            let ours = ([Feedwork.self] + configuration.subcommands).contains { $0 == type(of: command) }
+            let ours = ([FeedworkCommand.self] + configuration.subcommands).contains { $0 == type(of: command) }
             guard ours, let (status, lines) = ExitStatus.of(error) else { exitForArgumentParser(error) }
             fail(status, lines)
         }

@@ -3,14 +3,21 @@ import FeedEngine
 import FeedFixtures
 import FeedKit
 
-/// `feedwork adapters`: what each built-in adapter takes and writes.
+/// `feedwork adapters`: what each registered adapter takes and writes, and the module it comes from.
 struct AdaptersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adapters",
-        abstract: "List the built-in adapters with their options and entities.")
+        abstract: "List the adapters with their modules, options and entities.")
 
-    @Flag(help: "Print the adapters as JSON (an array, one object per adapter) on stdout.")
+    @Flag(help: "Print the adapters as JSON (FeedKit's version and one object per adapter) on stdout.")
     var json = false
+
+    /// What `--json` prints: FeedKit's version and the adapters.
+    struct Document: Encodable {
+        /// The version of FeedKit, the SDK the adapters are built against (`FeedSDK.version`).
+        var feedkitVersion: String
+        var adapters: [Report]
+    }
 
     /// One adapter as `--json` prints it.
     struct Report: Encodable {
@@ -24,6 +31,8 @@ struct AdaptersCommand: ParsableCommand {
         }
 
         var name: String
+        /// The module that defines the adapter's type (`FruitFeed`, or a package's own).
+        var module: String
         var summary: String
         var options: [Option]
         /// Empty for the json adapter, whose entities are declared in feeds.yaml.
@@ -31,11 +40,12 @@ struct AdaptersCommand: ParsableCommand {
     }
 
     func run() {
-        let descriptions = BuiltinAdapters.registry.descriptions
+        let registry = RegisteredAdapters.registry
+        let adapters = zip(registry.descriptions, registry.provenances)
         if json {
-            let reports = descriptions.map { adapter in
+            let reports = adapters.map { adapter, provenance in
                 Report(
-                    name: adapter.name, summary: adapter.summary,
+                    name: adapter.name, module: provenance.module, summary: adapter.summary,
                     options: adapter.options.map {
                         Report.Option(
                             name: $0.name, type: $0.type, summary: $0.summary, default: $0.defaultValue,
@@ -43,12 +53,12 @@ struct AdaptersCommand: ParsableCommand {
                     },
                     entities: adapter.entities.map { SchemaReport(schema: $0, feeds: []) })
             }
-            Console.print(JSONText.encode(reports))
+            Console.print(JSONText.encode(Document(feedkitVersion: FeedSDK.version, adapters: reports)))
             return
         }
         var sections: [String] = []
-        for adapter in descriptions {
-            var lines = ["\(adapter.name): \(adapter.summary)", "  options:"]
+        for (adapter, provenance) in adapters {
+            var lines = ["\(adapter.name) (\(provenance.module)): \(adapter.summary)", "  options:"]
             for option in adapter.options {
                 let requirement = option.defaultValue.map { "default \($0)" } ?? "required"
                 lines.append("    \(option.name) (\(option.type), \(requirement)): \(option.summary)")

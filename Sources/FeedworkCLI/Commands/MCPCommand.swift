@@ -26,7 +26,7 @@ struct MCPCommand: AsyncParsableCommand {
         // Read-only, as `feedwork list`: an unset ${VAR} is a secret it does not need.
         let config = try options.load(unsetVariables: .placeholder)
         let server = MCPServer(
-            config: config, registry: BuiltinAdapters.registry, version: Feedwork.configuration.version)
+            config: config, registry: RegisteredAdapters.registry, version: FeedworkCommand.configuration.version)
         await MCPStdio.serve(server)
     }
 }

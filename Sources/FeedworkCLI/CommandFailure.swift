@@ -37,7 +37,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// | anything else a command throws (store, fetch, fixtures) | 1 |
 ///
 /// Errors of argument-parser itself (unknown options, `--help`) keep its messages; its usage
-/// errors exit 2 like ours (``Feedwork`` maps them).
+/// errors exit 2 like ours (``FeedworkCommand`` maps them).
 enum ExitStatus {
     /// The status of a usage or config error, argument-parser's own included.
     static let usage: Int32 = 2
