@@ -26,6 +26,11 @@ struct EntityDocument: Encodable {
     var relations: [RelationDocument]?
     var children: [String]?
     var search: [String]?
+    /// The entity's SQL view (`<entity>_view`: decimals as numbers, related rows' labels beside
+    /// their keys); child tables have none.
+    var view: String?
+    /// Columns the store keeps that the entity's fields no longer declare (``RetiredColumn``).
+    var retired: [RetiredColumn]?
 }
 
 extension FeedTools {
@@ -76,18 +81,22 @@ extension FeedTools {
                 "no entity or child table '\(name)' in the store; it has: "
                     + tables.map(\.name).joined(separator: ", "))
         }
-        return JSONText.line(try await document(table, among: tables))
+        let retired = try await RetiredColumn.marks(in: browser.store)
+        return JSONText.line(try await document(table, among: tables, retired: retired))
     }
 
     /// `feedwork://schema`: every table in full.
     func schemaDocument() async throws -> String {
         let tables = try await browser().tables()
+        let retired = try await RetiredColumn.marks(in: browser().store)
         var documents: [EntityDocument] = []
-        for table in tables { documents.append(try await document(table, among: tables)) }
+        for table in tables { documents.append(try await document(table, among: tables, retired: retired)) }
         return JSONText.line(documents)
     }
 
-    private func document(_ table: ExportTable, among tables: [ExportTable]) async throws -> EntityDocument {
+    private func document(_ table: ExportTable, among tables: [ExportTable], retired: [String: [RetiredColumn]])
+        async throws -> EntityDocument
+    {
         let schema = try await browser().schema(of: table.name)
         return EntityDocument(
             name: table.name, parent: table.parent, key: table.key, rows: try await rows(of: table),
@@ -97,7 +106,8 @@ extension FeedTools {
             },
             relations: table.relations.map { .init(column: $0.column, entity: $0.entity) },
             children: tables.filter { $0.parent == table.name }.map(\.name),
-            search: schema?.search ?? [])
+            search: schema?.search ?? [], view: table.parent == nil ? EntityView.name(table.name) : nil,
+            retired: table.parent == nil ? retired[table.name] ?? [] : nil)
     }
 
     /// The rows `table` holds.

@@ -6,13 +6,16 @@ import FeedKit
 /// It answers JSON-RPC 2.0 messages one at a time (``answer(_:)``), whatever carries them
 /// (``MCPStdio`` for a process an editor starts): `initialize`, `ping`, `tools/list`,
 /// `tools/call` (the tools of ``FeedTools``), `resources/list` and `resources/read` (the store's
-/// schema as `feedwork://schema`). Nothing it does writes the store or the config.
+/// schema as `feedwork://schema`, and the docs pages on writing feeds, ``DocsPages``). Nothing it does writes the store or the config.
 public struct MCPServer: Sendable {
     /// The protocol versions it speaks, newest first: it answers `initialize` with the client's
     /// when it is one of these, otherwise with the newest.
     public static let protocolVersions = ["2025-06-18", "2025-03-26", "2024-11-05"]
     /// The URI of the store's schema resource.
     static let schemaURI = "feedwork://schema"
+
+    /// The resource of the docs page at `path` (`docs/json/pagination.md`): `feedwork://docs/json/pagination.md`.
+    static func docsURI(_ path: String) -> String { "feedwork://" + path }
 
     let tools: FeedTools
     let version: String
@@ -93,14 +96,31 @@ public struct MCPServer: Sendable {
                                 + " row counts."),
                         "mimeType": .string("application/json"),
                     ])
-                ])
+                ] + DocsPages.pages.map { page in
+                    .members([
+                        "uri": .string(Self.docsURI(page.path)), "name": .string(page.path),
+                        "description": .string(page.title), "mimeType": .string("text/markdown"),
+                    ])
+                })
             ])
         case "resources/read":
             guard let uri = message.params["uri"]?.stringValue else {
                 throw JSONRPC.Failure(.invalidParams, "resources/read: expected the resource's \"uri\"")
             }
+            if let page = DocsPages.pages.first(where: { Self.docsURI($0.path) == uri }) {
+                return .members([
+                    "contents": .array([
+                        .members([
+                            "uri": .string(uri), "mimeType": .string("text/markdown"), "text": .string(page.text),
+                        ])
+                    ])
+                ])
+            }
             guard uri == Self.schemaURI else {
-                throw JSONRPC.Failure(.resourceNotFound, "no resource \(uri); the resources: \(Self.schemaURI)")
+                throw JSONRPC.Failure(
+                    .resourceNotFound,
+                    "no resource \(uri); the resources: "
+                        + ([Self.schemaURI] + DocsPages.pages.map { Self.docsURI($0.path) }).joined(separator: ", "))
             }
             let text: String
             do {

@@ -148,4 +148,33 @@ struct MCPServerTests {
         #expect(try await Self.call(server, "query_sql", count).0 == before)
         #expect(try JSONParser.parse(before)["rows"]?[0]?[0]?.int64Value ?? 0 >= 300)
     }
+
+    @Test(arguments: HarnessStore.available)
+    func describeEntityNamesItsViewAndRetiredColumns(_ store: HarnessStore) async throws {
+        let (server, harness) = try await Self.server(store)
+        defer { withExtendedLifetime(harness) {} }
+        let (text, isError) = try await Self.call(server, "describe_entity", #"{"entity":"classified"}"#)
+        #expect(!isError, "\(text)")
+        let answer = try JSONParser.parse(text)
+        #expect(answer["view"]?.stringValue == "classified_view")
+        #expect(answer["retired"]?.arrayValue?.isEmpty == true, "\(text)")
+    }
+
+    @Test func theDocsPagesOnWritingFeedsAreResourcesWithTheirFilesText() async throws {
+        let server = try Self.storeless()
+        let listed = try await Self.answer(server, #"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#)
+        let uris = (listed["result"]?["resources"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
+        #expect(uris.contains("feedwork://schema"))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for path in ["docs/json/pagination.md", "docs/json/api-shapes.md"] {
+            #expect(uris.contains("feedwork://\(path)"), "\(uris)")
+            let read = try await Self.answer(
+                server, #"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"feedwork://\#(path)"}}"#)
+            let text = try #require(read["result"]?["contents"]?[0]?["text"]?.stringValue)
+            let file = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            // scripts/embed-docs.py writes the pages into DocsPages.swift; run it after editing one.
+            #expect(text == file.trimmingCharacters(in: .newlines), "\(path) differs from its embedded text")
+        }
+    }
 }

@@ -153,12 +153,15 @@ async def exercise(session):
     check(quoted["valid"] is False and [p["line"] for p in quoted["problems"]] == [9], f"quoting {quoted}")
     check("***" in quoted["problems"][0]["message"], f"quoting {quoted}")
 
-    # The schema resource.
+    # The schema resource, and the docs pages on writing feeds.
     resources = (await session.list_resources()).resources
-    check([str(r.uri) for r in resources] == ["feedwork://schema"], f"resources {resources}")
+    uris = [str(r.uri) for r in resources]
+    check(uris[0] == "feedwork://schema" and "feedwork://docs/json/pagination.md" in uris, f"resources {resources}")
     schema = (await session.read_resource("feedwork://schema")).contents[0].text
     answers.append(schema)
     check("pantry" in [entity["name"] for entity in json.loads(schema)], "schema resource")
+    page = (await session.read_resource("feedwork://docs/json/pagination.md")).contents[0].text
+    check(page.startswith("# ") and "cursor" in page, "docs resource")
 
     # Protocol errors: an unknown tool and a missing argument.
     for name, arguments in [("drop_everything", {}), ("query_sql", {})]:
