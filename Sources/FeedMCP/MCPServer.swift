@@ -88,20 +88,22 @@ public struct MCPServer: Sendable {
             ])
         case "resources/list":
             return .members([
-                "resources": .array([
-                    .members([
-                        "uri": .string(Self.schemaURI), "name": .string("schema"),
-                        "description": .string(
-                            "The store's entities and child tables: fields, types, keys, relations, search fields,"
-                                + " row counts."),
-                        "mimeType": .string("application/json"),
-                    ])
-                ] + DocsPages.pages.map { page in
-                    .members([
-                        "uri": .string(Self.docsURI(page.path)), "name": .string(page.path),
-                        "description": .string(page.title), "mimeType": .string("text/markdown"),
-                    ])
-                })
+                "resources": .array(
+                    [
+                        .members([
+                            "uri": .string(Self.schemaURI), "name": .string("schema"),
+                            "description": .string(
+                                "The store's entities and child tables: fields, types, keys, relations, search fields,"
+                                    + " row counts."),
+                            "mimeType": .string("application/json"),
+                        ])
+                    ]
+                        + DocsPages.pages.map { page in
+                            .members([
+                                "uri": .string(Self.docsURI(page.path)), "name": .string(page.path),
+                                "description": .string(page.title), "mimeType": .string("text/markdown"),
+                            ])
+                        })
             ])
         case "resources/read":
             guard let uri = message.params["uri"]?.stringValue else {
