@@ -13,6 +13,7 @@ root = pathlib.Path(__file__).resolve().parent.parent
 pages = ["docs/json/api-shapes.md", "docs/json/pagination.md", "docs/hostile-input.md"]
 
 lines = [
+    "// swift-format-ignore-file",
     "// Written by scripts/embed-docs.py from the pages it names; do not edit.",
     "",
     "/// The docs pages on writing feeds, embedded so that `feedwork mcp` serves them as resources",

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Written by scripts/embed-docs.py from the pages it names; do not edit.
 
 /// The docs pages on writing feeds, embedded so that `feedwork mcp` serves them as resources
