@@ -211,7 +211,7 @@ let package = Package(
             // The currency adapter writes the rates that pricing reads, and shares their entities.
             .target(
                 name: "\(name)Feed", dependencies: ["FeedKit"] + (name == "Currency" ? ["FeedPricing"] : []),
-                path: "Adapters/\(name)", exclude: ["Fixtures"])
+                path: "Adapters/\(name)", exclude: ["Fixtures"] + (name == "JSON" ? ["README.md"] : []))
         },
     swiftLanguageModes: [.v6]
 )

@@ -29,56 +29,92 @@ enum FieldCompiler {
         }
         errors.check { () throws(OptionError) in try checkName(entity, what: "entity", at: ["entity"]) }
         if fields.entries.isEmpty { errors.append(OptionError("declare at least one field", at: ["fields"])) }
+        var compiled = CompiledFields()
+        for (name, declared) in fields.entries {
+            compileField(name, declared, key: key, format: format, into: &compiled, errors: &errors)
+        }
+        let keyIndexes = Self.keyIndexes(key, plans: compiled.plans, fields: fields, errors: &errors)
+        var columns = compiled.columns
+        if keepExtra {
+            columns.append(Column("_extra", .json, summary: "members of the record not declared in fields"))
+        }
+        let schema = EntitySchema(
+            name: entity, columns: columns, key: key, order: key.map { .ascending($0) }, children: compiled.children,
+            summary: "declared in feeds.yaml", search: search)
+        if errors.isEmpty, let problem = schema.searchProblem { errors.append(OptionError(problem, at: ["search"])) }
+        try errors.throwIfAny()
+        let mapper = RecordMapper(
+            schema: schema, columns: compiled.plans, children: compiled.childPlans, keyIndexes: keyIndexes,
+            extraMembers: keepExtra ? compiled.topMembers : nil, extraExcept: extraExcept)
+        return Output(schema: schema, mapper: mapper, ancestorFields: compiled.ancestorFields)
+    }
+
+    /// What the declared fields compiled to so far, in their order.
+    private struct CompiledFields {
         var columns: [Column] = []
         var plans: [ColumnPlan] = []
         var children: [ChildSchema] = []
         var childPlans: [ChildPlan] = []
+        /// The top-level members the fields read, which `extra:` does not keep again.
         var topMembers = Set<String>()
+        /// Each field name case-folded, to report two names that differ only in case.
         var folded: [String: String] = [:]
         var ancestorFields: [String] = []
-        for (name, declared) in fields.entries {
-            let at = ["fields", name]
-            let (spec, media) = Self.mediaResolved(declared)
-            errors.check { () throws(OptionError) in try checkName(name, what: "field", at: at) }
-            errors.check { () throws(OptionError) in try checkDistinct(name, from: &folded, at: at) }
-            let path = errors.check { () throws(OptionError) in
-                if format == .xml, let text = spec.path, text.hasPrefix("../"), spec.type != "list" {
-                    // Read from the member the record locator copies the ancestor's value into.
-                    ancestorFields.append(text)
-                    return JSONPath(steps: [.key(text)])
-                }
-                return try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
+    }
+
+    /// Compiles one declared field into a column (or a child table), reporting its problems.
+    private static func compileField(
+        _ name: String, _ declared: JSONAdapter.FieldSpec, key: [String], format: ResponseFormat,
+        into compiled: inout CompiledFields, errors: inout OptionError.List
+    ) {
+        let at = ["fields", name]
+        let (spec, media) = Self.mediaResolved(declared)
+        errors.check { () throws(OptionError) in try checkName(name, what: "field", at: at) }
+        errors.check { () throws(OptionError) in try checkDistinct(name, from: &compiled.folded, at: at) }
+        let path = errors.check { () throws(OptionError) in
+            if format == .xml, let text = spec.path, text.hasPrefix("../"), spec.type != "list" {
+                // Read from the member the record locator copies the ancestor's value into.
+                compiled.ancestorFields.append(text)
+                return JSONPath(steps: [.key(text)])
             }
-            topMembers.formUnion(Self.readMembers(of: spec, path: path))
-            if spec.type == "list" {
-                switch errors.check({ () throws(OptionError.List) in
-                    try listPlan(name: name, spec: spec, path: path ?? .root, at: at)
-                }) {
-                case .child(let schema, let plan)?:
-                    children.append(schema)
-                    childPlans.append(plan)
-                case .column(let plan)?:
-                    columns.append(Column(name, .json))
-                    plans.append(plan)
-                case nil:
-                    break
-                }
-                continue
-            }
-            guard
-                let plan = errors.check({ () throws(OptionError) in
-                    try columnPlan(name: name, spec: spec, path: path ?? .root, at: at, readsText: format.isText)
-                })
-            else { continue }
-            let role = errors.check { () throws(OptionError) in try Self.role(of: spec, at: at) } ?? nil
-            columns.append(
-                Column(
-                    name, plan.converter.columnType, nullable: !key.contains(name), currency: plan.converter.currency,
-                    role: role, media: media))
-            plans.append(plan)
+            return try parsePath(spec.path ?? name, at: spec.path == nil ? at : at + ["path"])
         }
-        if key.isEmpty { errors.append(OptionError("key must name at least one field", at: ["key"])) }
+        compiled.topMembers.formUnion(Self.readMembers(of: spec, path: path))
+        if spec.type == "list" {
+            switch errors.check({ () throws(OptionError.List) in
+                try listPlan(name: name, spec: spec, path: path ?? .root, at: at)
+            }) {
+            case .child(let schema, let plan)?:
+                compiled.children.append(schema)
+                compiled.childPlans.append(plan)
+            case .column(let plan)?:
+                compiled.columns.append(Column(name, .json))
+                compiled.plans.append(plan)
+            case nil:
+                break
+            }
+            return
+        }
+        guard
+            let plan = errors.check({ () throws(OptionError) in
+                try columnPlan(name: name, spec: spec, path: path ?? .root, at: at, readsText: format.isText)
+            })
+        else { return }
+        let role = errors.check { () throws(OptionError) in try Self.role(of: spec, at: at) } ?? nil
+        compiled.columns.append(
+            Column(
+                name, plan.converter.columnType, nullable: !key.contains(name), currency: plan.converter.currency,
+                role: role, media: media))
+        compiled.plans.append(plan)
+    }
+
+    /// The indexes of the key's fields among the columns, and the problems of `key:`.
+    private static func keyIndexes(
+        _ key: [String], plans: [ColumnPlan], fields: OrderedMapping<JSONAdapter.FieldSpec>,
+        errors: inout OptionError.List
+    ) -> [Int] {
         var keyIndexes: [Int] = []
+        if key.isEmpty { errors.append(OptionError("key must name at least one field", at: ["key"])) }
         for name in key {
             guard let index = plans.firstIndex(where: { $0.name == name }) else {
                 // A declared field with a problem of its own is reported there, not here.
@@ -102,18 +138,7 @@ enum FieldCompiler {
             }
             keyIndexes.append(index)
         }
-        if keepExtra {
-            columns.append(Column("_extra", .json, summary: "members of the record not declared in fields"))
-        }
-        let schema = EntitySchema(
-            name: entity, columns: columns, key: key, order: key.map { .ascending($0) }, children: children,
-            summary: "declared in feeds.yaml", search: search)
-        if errors.isEmpty, let problem = schema.searchProblem { errors.append(OptionError(problem, at: ["search"])) }
-        try errors.throwIfAny()
-        let mapper = RecordMapper(
-            schema: schema, columns: plans, children: childPlans, keyIndexes: keyIndexes,
-            extraMembers: keepExtra ? topMembers : nil, extraExcept: extraExcept)
-        return Output(schema: schema, mapper: mapper, ancestorFields: ancestorFields)
+        return keyIndexes
     }
 
     private enum ListPlan {

@@ -160,51 +160,10 @@ public struct JSONAdapter: FeedAdapter {
     /// - Throws: ``OptionError/List`` with each problem and the option it is at.
     public init(options: Options, feed: FeedSetup) throws(OptionError.List) {
         var errors = OptionError.List()
-        let method = (options.method ?? "GET").uppercased()
-        if method != "GET" && method != "POST" {
-            errors.append(OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"]))
-        } else if options.body != nil, method != "POST" {
-            errors.append(OptionError("a body needs method: POST", at: ["body"]))
-        }
-        let bodyFormat = errors.check { () throws(OptionError) in
-            try BodyFormat.check(options.body, format: options.bodyFormat)
-        }
-        if options.url.isEmpty { errors.append(OptionError("url must not be empty", at: ["url"])) }
-        for (name, _) in options.headers?.entries ?? [] where !Self.isToken(name) {
-            errors.append(OptionError("'\(name)' is not a valid header name", at: ["headers", name]))
-        }
-        if case .apiKey(let header?, _, _)? = options.auth, !Self.isToken(header) {
-            errors.append(OptionError("'\(header)' is not a valid header name", at: ["auth", "header"]))
-        }
-        let mode = WriteMode(rawValue: options.write ?? "merge")
-        if mode == nil {
-            errors.append(
-                OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"]))
-        }
-        let keepExtra: Bool
-        var autoColumns = false
-        switch options.extra?.mode ?? "ignore" {
-        case "ignore": keepExtra = false
-        case "keep": keepExtra = true
-        case "columns":
-            // The mapper keeps the undeclared members as for `keep`; the pass makes them columns.
-            keepExtra = true
-            autoColumns = true
-        case let other:
-            keepExtra = false
-            errors.append(OptionError("extra must be ignore, keep or columns, not '\(other)'", at: ["extra"]))
-        }
-        let format = errors.check { () throws(OptionError) in try ResponseFormat(options.format) }
-        let compiled = errors.check { () throws(OptionError.List) in
-            try FieldCompiler.compile(
-                entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra,
-                format: format ?? .json, search: options.search?.fields ?? [], extra: options.extra)
-        }
-        let records = format.flatMap { format in
-            errors.check { () throws(OptionError) in
-                try RecordLocator(format, records: options.records, ancestorFields: compiled?.ancestorFields ?? [])
-            }
-        }
+        let (method, bodyFormat) = Self.checkRequestOptions(options, errors: &errors)
+        let mode = Self.checkWriteMode(options, errors: &errors)
+        let (keepExtra, autoColumns) = Self.checkExtra(options, errors: &errors)
+        let (format, compiled, records) = Self.compileRecords(options, keepExtra: keepExtra, errors: &errors)
         let paging = errors.check { () throws(OptionError) in
             try Self.paging(options.pagination ?? PaginationSpec(kind: .none))
         }
@@ -217,33 +176,15 @@ public struct JSONAdapter: FeedAdapter {
         let cursor = Self.checkIncremental(options, mode: mode, schema: compiled?.schema, errors: &errors)
         let (sides, children) = Self.sideEntities(options, format: format, errors: &errors)
         let follower = Self.checkForEach(options, mode: mode, errors: &errors)
-        if let nullRecords = options.nullRecords, nullRecords != "fail", nullRecords != "empty" {
-            errors.append(
-                OptionError("null_records must be fail or empty, not '\(nullRecords)'", at: ["null_records"]))
-        }
-        if autoColumns {
-            // extra: columns holds the records until the walk ends, which deletions and the
-            // cursor of each date window would have to wait for too.
-            if options.deleteWhen != nil {
-                errors.append(OptionError("delete_when cannot be combined with extra: columns", at: ["delete_when"]))
-            }
-            if options.incremental?.window != nil {
-                errors.append(
-                    OptionError("window cannot be combined with extra: columns", at: ["incremental", "window"]))
-            }
-        }
+        Self.checkNullRecords(options, errors: &errors)
+        if autoColumns { Self.checkAutoColumnsConflicts(options, errors: &errors) }
         let emptyStatuses = Self.emptyStatuses(options, errors: &errors)
         let failureRule = ResponseFailureRule(options, errors: &errors)
         try errors.throwIfAny()
         guard let mode, let records, let compiled, let paging, let filter else { throw errors }
-        var requests = RequestPlan(
-            url: Self.urlTemplate(options.url), method: method,
-            params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
-            headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
-            body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
-        requests.cursorIsPageCursor = options.incremental == nil && paging.paginator.hasCursor
-        try Self.checkPageValues(
-            requests, paginator: paging.paginator, forEach: follower != nil, windowed: cursor?.window != nil)
+        let requests = try Self.requestPlan(
+            options, method: method, bodyFormat: bodyFormat, paginator: paging.paginator, forEach: follower != nil,
+            windowed: cursor?.window != nil)
         self.requests = requests
         feedURL = options.url
         self.mode = mode
@@ -265,6 +206,110 @@ public struct JSONAdapter: FeedAdapter {
         self.failureRule = failureRule
         fingerprint = Self.fingerprint(of: options)
         nullRecordsAreEmpty = options.nullRecords == "empty"
+    }
+
+    /// The problems of `method`, `body`, `body_format`, `url`, `headers` and an api key's
+    /// `header`; the method (upper-cased) and the body's format.
+    private static func checkRequestOptions(_ options: Options, errors: inout OptionError.List)
+        -> (method: String, bodyFormat: BodyFormat?)
+    {
+        let method = (options.method ?? "GET").uppercased()
+        if method != "GET" && method != "POST" {
+            errors.append(OptionError("method must be GET or POST, not '\(options.method ?? "")'", at: ["method"]))
+        } else if options.body != nil, method != "POST" {
+            errors.append(OptionError("a body needs method: POST", at: ["body"]))
+        }
+        let bodyFormat = errors.check { () throws(OptionError) in
+            try BodyFormat.check(options.body, format: options.bodyFormat)
+        }
+        if options.url.isEmpty { errors.append(OptionError("url must not be empty", at: ["url"])) }
+        for (name, _) in options.headers?.entries ?? [] where !Self.isToken(name) {
+            errors.append(OptionError("'\(name)' is not a valid header name", at: ["headers", name]))
+        }
+        if case .apiKey(let header?, _, _)? = options.auth, !Self.isToken(header) {
+            errors.append(OptionError("'\(header)' is not a valid header name", at: ["auth", "header"]))
+        }
+        return (method, bodyFormat)
+    }
+
+    /// The checked `write:` (merge when absent).
+    private static func checkWriteMode(_ options: Options, errors: inout OptionError.List) -> WriteMode? {
+        let mode = WriteMode(rawValue: options.write ?? "merge")
+        if mode == nil {
+            errors.append(
+                OptionError("write must be merge, replace or append, not '\(options.write ?? "")'", at: ["write"]))
+        }
+        return mode
+    }
+
+    /// The checked `extra:`: whether the mapper keeps undeclared members, and whether the pass
+    /// makes them columns.
+    private static func checkExtra(_ options: Options, errors: inout OptionError.List)
+        -> (keepExtra: Bool, autoColumns: Bool)
+    {
+        switch options.extra?.mode ?? "ignore" {
+        case "ignore": return (false, false)
+        case "keep": return (true, false)
+        case "columns":
+            // The mapper keeps the undeclared members as for `keep`; the pass makes them columns.
+            return (true, true)
+        case let other:
+            errors.append(OptionError("extra must be ignore, keep or columns, not '\(other)'", at: ["extra"]))
+            return (false, false)
+        }
+    }
+
+    /// The responses' format, the compiled `fields:` and where the records are.
+    private static func compileRecords(_ options: Options, keepExtra: Bool, errors: inout OptionError.List)
+        -> (format: ResponseFormat?, compiled: FieldCompiler.Output?, records: RecordLocator?)
+    {
+        let format = errors.check { () throws(OptionError) in try ResponseFormat(options.format) }
+        let compiled = errors.check { () throws(OptionError.List) in
+            try FieldCompiler.compile(
+                entity: options.entity, fields: options.fields, key: options.key.fields, keepExtra: keepExtra,
+                format: format ?? .json, search: options.search?.fields ?? [], extra: options.extra)
+        }
+        let records = format.flatMap { format in
+            errors.check { () throws(OptionError) in
+                try RecordLocator(format, records: options.records, ancestorFields: compiled?.ancestorFields ?? [])
+            }
+        }
+        return (format, compiled, records)
+    }
+
+    /// The problem of a `null_records:` other than fail or empty.
+    private static func checkNullRecords(_ options: Options, errors: inout OptionError.List) {
+        if let nullRecords = options.nullRecords, nullRecords != "fail", nullRecords != "empty" {
+            errors.append(
+                OptionError("null_records must be fail or empty, not '\(nullRecords)'", at: ["null_records"]))
+        }
+    }
+
+    /// extra: columns holds the records until the walk ends, which deletions and the cursor of
+    /// each date window would have to wait for too.
+    private static func checkAutoColumnsConflicts(_ options: Options, errors: inout OptionError.List) {
+        if options.deleteWhen != nil {
+            errors.append(OptionError("delete_when cannot be combined with extra: columns", at: ["delete_when"]))
+        }
+        if options.incremental?.window != nil {
+            errors.append(OptionError("window cannot be combined with extra: columns", at: ["incremental", "window"]))
+        }
+    }
+
+    /// The feed's requests, once every option is known to be valid, and the problems of the
+    /// page values they hold.
+    private static func requestPlan(
+        _ options: Options, method: String, bodyFormat: BodyFormat?, paginator: Paginator, forEach: Bool,
+        windowed: Bool
+    ) throws(OptionError.List) -> RequestPlan {
+        var requests = RequestPlan(
+            url: Self.urlTemplate(options.url), method: method,
+            params: options.params?.entries.map { (name: $0.key, value: $0.value) } ?? [],
+            headers: options.headers?.entries.map { (name: $0.key, value: $0.value) } ?? [],
+            body: options.body, bodyFormat: bodyFormat ?? .json, auth: options.auth, maxAge: options.maxAge)
+        requests.cursorIsPageCursor = options.incremental == nil && paginator.hasCursor
+        try Self.checkPageValues(requests, paginator: paginator, forEach: forEach, windowed: windowed)
+        return requests
     }
 
     /// The compiled `delete_when:`, and its problems: soft deletes need rows kept by key, so
