@@ -8,8 +8,10 @@ package struct ReadOnlySQLBudget {
     package let request: ReadOnlySQLRequest
     /// The bytes of the values taken so far.
     package private(set) var bytes = 0
-    /// How many values were cut.
+    /// How many values of the rows taken were cut.
     package private(set) var cutValues = 0
+    /// How many values of the row being read were cut.
+    private var cutInRow = 0
     /// Whether a row was left out because it would pass the byte limit.
     package private(set) var byteLimitReached = false
 
@@ -25,11 +27,13 @@ package struct ReadOnlySQLBudget {
     /// result will say so) when they do not.
     package mutating func take(_ row: [FieldValue]) -> Bool {
         let size = row.reduce(0) { $0 + Self.size(of: $1) }
+        defer { cutInRow = 0 }
         guard bytes + size <= request.byteLimit else {
             byteLimitReached = true
             return false
         }
         bytes += size
+        cutValues += cutInRow
         return true
     }
 
@@ -38,7 +42,7 @@ package struct ReadOnlySQLBudget {
     /// the limit.
     package mutating func text(_ prefix: UnsafeRawBufferPointer, total: Int) -> FieldValue {
         guard total > request.valueLimit else { return .text(String(decoding: prefix, as: UTF8.self)) }
-        cutValues += 1
+        cutInRow += 1
         var end = min(prefix.count, request.valueLimit)
         while end > 0, end < prefix.count, prefix[end] & 0xC0 == 0x80 { end -= 1 }
         return .text(String(decoding: prefix[..<end], as: UTF8.self) + Self.marker(ofBytes: total))
@@ -60,7 +64,7 @@ package struct ReadOnlySQLBudget {
         }
         let text = String(decoding: hex, as: UTF8.self)
         guard total > prefix.count else { return .text(text) }
-        cutValues += 1
+        cutInRow += 1
         return .text(text + Self.marker(ofBytes: total))
     }
 
