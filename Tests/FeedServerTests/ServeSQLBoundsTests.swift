@@ -97,4 +97,19 @@ import Testing
             #expect(value == String(repeating: "0", count: 256 << 10) + "…[cut: 1000000 bytes]")
         }
     }
+
+    @Test(arguments: HarnessStore.available)
+    func theTimeLimitCountsFromTheRequestNotTheStatement(store: HarnessStore) async throws {
+        let harness = try await ServedStore.harness(store)
+        let browser = try StoreBrowser(config: try harness.config())
+        let request = ReadOnlySQLRequest(
+            statement: "SELECT 1 AS n", parameters: [:], timeLimit: .milliseconds(50), rowLimit: 10)
+        try await Task.sleep(for: .milliseconds(100))
+        do {
+            let result = try await browser.runReadOnly(request)
+            Issue.record("a request past its deadline answered \(result.rows)")
+        } catch {
+            #expect(error.kind == .timeLimit, "\(error.message)")
+        }
+    }
 }
