@@ -22,6 +22,7 @@ static Oid (*libpq_PQftype)(const PGresult *, int);
 static char *(*libpq_PQcmdTuples)(PGresult *);
 static char *(*libpq_PQgetvalue)(const PGresult *, int, int);
 static int (*libpq_PQgetisnull)(const PGresult *, int, int);
+static int (*libpq_PQgetlength)(const PGresult *, int, int);
 
 static const fw_symbol symbols[] = {
     {"PQconnectdb", (void **)&libpq_PQconnectdb},
@@ -44,6 +45,7 @@ static const fw_symbol symbols[] = {
     {"PQcmdTuples", (void **)&libpq_PQcmdTuples},
     {"PQgetvalue", (void **)&libpq_PQgetvalue},
     {"PQgetisnull", (void **)&libpq_PQgetisnull},
+    {"PQgetlength", (void **)&libpq_PQgetlength},
 };
 
 static fw_library pq = {
@@ -77,3 +79,4 @@ Oid fw_PQftype(const PGresult *res, int field_num) { return libpq_PQftype(res, f
 char *fw_PQcmdTuples(PGresult *res) { return libpq_PQcmdTuples(res); }
 char *fw_PQgetvalue(const PGresult *res, int tup_num, int field_num) { return libpq_PQgetvalue(res, tup_num, field_num); }
 int fw_PQgetisnull(const PGresult *res, int tup_num, int field_num) { return libpq_PQgetisnull(res, tup_num, field_num); }
+int fw_PQgetlength(const PGresult *res, int tup_num, int field_num) { return libpq_PQgetlength(res, tup_num, field_num); }

@@ -23,7 +23,7 @@ extension FeedTools {
             name: "query_sql",
             description: "Runs one read-only SELECT or WITH statement on the store, with :name parameters, under the"
                 + " row limit (1000) and time limit (5 s) of feedwork serve's /api/sql. The cache, state and outbox"
-                + " tables are hidden. Answers {columns, rows, truncated, row_limit}.",
+                + " tables are hidden. Answers {columns, rows, truncated, truncated_reason (when truncated), row_limit}.",
             arguments: [
                 .init(name: "sql", kind: .string, description: "One SELECT or WITH statement.", required: true),
                 .init(

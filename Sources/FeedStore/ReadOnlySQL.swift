@@ -11,6 +11,12 @@ public struct ReadOnlySQLRequest: Sendable {
     /// The most rows a statement returns, unless its reader says otherwise (serve's
     /// `--sql-row-limit`); `feedwork mcp` runs every statement under it.
     public static let defaultRowLimit = 1000
+    /// The most bytes of values a result holds (8 MiB): the rows stop before the one that would
+    /// pass it, and the result says so.
+    public static let defaultByteLimit = 8 << 20
+    /// The most bytes of one value (256 KiB): a longer text is cut there, and a blob's hex at
+    /// half as many bytes, followed by ``ReadOnlySQLBudget/marker(ofBytes:)``.
+    public static let defaultValueLimit = 256 << 10
 
     /// The statement as written.
     public var statement: String
@@ -21,12 +27,25 @@ public struct ReadOnlySQLRequest: Sendable {
     public var timeLimit: Duration
     /// The most rows returned; ``ReadOnlySQLResult/truncated`` says when there were more.
     public var rowLimit: Int
+    /// The most bytes of values in the result.
+    public var byteLimit: Int
+    /// The most bytes of one value.
+    public var valueLimit: Int
+    /// When the answer must be done: the time limit counts from the request's making, so
+    /// opening the connection and reading the rows are inside it, not only the statement.
+    public var deadline: ContinuousClock.Instant
 
-    public init(statement: String, parameters: [String: String], timeLimit: Duration, rowLimit: Int) {
+    public init(
+        statement: String, parameters: [String: String], timeLimit: Duration, rowLimit: Int,
+        byteLimit: Int = Self.defaultByteLimit, valueLimit: Int = Self.defaultValueLimit
+    ) {
         self.statement = statement
         self.parameters = parameters
         self.timeLimit = timeLimit
         self.rowLimit = rowLimit
+        self.byteLimit = byteLimit
+        self.valueLimit = max(64, valueLimit)
+        self.deadline = ContinuousClock.now + timeLimit
     }
 
     /// A time limit as messages and pages say it: `5 s`, `250 ms`.
@@ -38,13 +57,17 @@ public struct ReadOnlySQLRequest: Sendable {
 public struct ReadOnlySQLResult: Sendable, Equatable {
     public var columns: [String]
     public var rows: [[FieldValue]]
-    /// Whether the statement had more rows than the request's row limit.
+    /// Whether the result is not all of the statement's: more rows than the row limit or the
+    /// byte limit let in, or a value cut at the value limit.
     public var truncated: Bool
+    /// Why ``truncated``, in words (`nil` when the result is whole).
+    public var truncatedReason: String?
 
-    public init(columns: [String], rows: [[FieldValue]], truncated: Bool) {
+    public init(columns: [String], rows: [[FieldValue]], truncated: Bool, truncatedReason: String? = nil) {
         self.columns = columns
         self.rows = rows
         self.truncated = truncated
+        self.truncatedReason = truncatedReason
     }
 }
 

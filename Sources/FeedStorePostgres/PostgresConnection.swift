@@ -283,6 +283,16 @@ final class PostgresRows {
         return String(cString: fw_PQgetvalue(result, Int32(row), Int32(column)))
     }
 
+    /// The length in bytes of the value at `row` and `column` (0 for NULL), known before it is
+    /// copied.
+    func length(row: Int, column: Int) -> Int { Int(fw_PQgetlength(result, Int32(row), Int32(column))) }
+
+    /// The first `count` bytes (at most) of the value at `row` and `column`, without copying the rest.
+    func withPrefix<T>(row: Int, column: Int, count: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let start = UnsafeRawPointer(fw_PQgetvalue(result, Int32(row), Int32(column)))
+        return body(UnsafeRawBufferPointer(start: start, count: min(count, length(row: row, column: column))))
+    }
+
     /// The type of `column` (its OID), to read its text back as the right value.
     func typeOID(ofColumn column: Int) -> UInt32 { UInt32(fw_PQftype(result, Int32(column))) }
 }

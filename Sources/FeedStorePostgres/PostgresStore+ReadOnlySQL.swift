@@ -4,8 +4,9 @@ import FeedStore
 extension PostgresStore {
     /// Runs a person's statement on a connection of its own (so a slow one never holds the
     /// pages' reads), in a `READ ONLY` transaction with `statement_timeout` set to the time
-    /// limit, through a cursor that fetches one row more than the limit; the transaction is
-    /// rolled back and the connection closed after it.
+    /// limit, through a cursor fetched in batches (``ReadOnlySQLFetch``) up to one row more than
+    /// the limit, while the rows fit in the byte limit and the deadline has not passed; the
+    /// transaction is rolled back and the connection closed after it.
     ///
     /// PostgreSQL has no authorizer: the statement was refused before it reached the server
     /// when it names a hidden table or a function that could reach one (``ReadOnlySQLPolicy``),
@@ -32,7 +33,7 @@ extension PostgresStore {
                 / 1_000_000_000_000_000)
         let outcome: Outcome
         do {
-            outcome = try run(statement.text, values, milliseconds: milliseconds, rowLimit: request.rowLimit)
+            outcome = try run(statement.text, values, milliseconds: milliseconds, request)
         } catch {
             if error.sqlState == "57014" { throw .timeLimit(request.timeLimit) }
             throw ReadOnlySQLError(.database, Self.firstLine(error.message))
@@ -52,7 +53,7 @@ extension PostgresStore {
 
     /// Plans `text` first (a view's tables are in its plan, not in its text), then fetches its
     /// rows, in a `READ ONLY` transaction that is rolled back.
-    private func run(_ text: String, _ values: [String?], milliseconds: Int64, rowLimit: Int)
+    private func run(_ text: String, _ values: [String?], milliseconds: Int64, _ request: ReadOnlySQLRequest)
         throws(PostgresError) -> Outcome
     {
         let connection = try PostgresConnection(url: url)
@@ -67,12 +68,13 @@ extension PostgresStore {
             return .hidden(hidden)
         }
         try connection.execute("DECLARE feedwork_sql NO SCROLL CURSOR FOR " + text, values)
-        let rows = try connection.execute("FETCH FORWARD \(rowLimit + 1) FROM feedwork_sql")
-        let columns = rows.columns
-        let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
-        let kept = min(rows.count, rowLimit)
-        let values = (0..<kept).map { row in columns.indices.map { types[$0].value(rows[row, $0]) } }
-        return .rows(ReadOnlySQLResult(columns: columns, rows: values, truncated: rows.count > rowLimit))
+        var fetch = ReadOnlySQLFetch(ReadOnlySQLBudget(request))
+        while let count = fetch.nextBatch() {
+            try connection.execute("SET LOCAL statement_timeout = \(fetch.millisecondsLeft)")
+            fetch.read(try connection.execute("FETCH FORWARD \(count) FROM feedwork_sql"), asked: count)
+        }
+        if fetch.budget.pastDeadline { throw PostgresError(location: "FETCH", message: "", sqlState: "57014") }
+        return .rows(fetch.result)
     }
 
     /// A hidden table the plan of a statement reads (`EXPLAIN (FORMAT JSON)`'s `Relation

@@ -133,11 +133,12 @@ final class SQLiteReadOnlyConnection {
     }
 
     /// Prepares `statement` under the authorizer, binds the request's parameters and steps up
-    /// to one row more than the limit.
+    /// to one row more than the limit, while the rows fit in the byte limit; the progress
+    /// handler stops the statement's own work at the deadline, and the loop stops reading there.
     func run(_ statement: ReadOnlySQLStatement, _ request: ReadOnlySQLRequest) throws(ReadOnlySQLError)
         -> ReadOnlySQLResult
     {
-        let guarding = SQLiteReadOnlyGuard(deadline: ContinuousClock.now + request.timeLimit)
+        let guarding = SQLiteReadOnlyGuard(deadline: request.deadline)
         let context = Unmanaged.passUnretained(guarding).toOpaque()
         sqlite3_set_authorizer(handle, SQLiteReadOnlyGuard.authorizer, context)
         sqlite3_progress_handler(handle, 1000, SQLiteReadOnlyGuard.progress, context)
@@ -166,14 +167,16 @@ final class SQLiteReadOnlyConnection {
         }
         let columns = (0..<sqlite3_column_count(prepared)).map { String(cString: sqlite3_column_name(prepared, $0)) }
         var rows: [[FieldValue]] = []
+        var budget = ReadOnlySQLBudget(request)
         while true {
             let status = sqlite3_step(prepared)
-            if status == SQLITE_DONE { return ReadOnlySQLResult(columns: columns, rows: rows, truncated: false) }
+            if status == SQLITE_DONE { return budget.result(columns: columns, rows: rows, more: false) }
             guard status == SQLITE_ROW else { throw failure(guarding, request) }
-            if rows.count == request.rowLimit {
-                return ReadOnlySQLResult(columns: columns, rows: rows, truncated: true)
-            }
-            rows.append((0..<Int32(columns.count)).map { Self.value(prepared, $0) })
+            if rows.count == request.rowLimit { return budget.result(columns: columns, rows: rows, more: true) }
+            if budget.pastDeadline { throw .timeLimit(request.timeLimit) }
+            let row = (0..<Int32(columns.count)).map { Self.value(prepared, $0, &budget) }
+            guard budget.take(row) else { return budget.result(columns: columns, rows: rows, more: true) }
+            rows.append(row)
         }
     }
 
@@ -188,20 +191,25 @@ final class SQLiteReadOnlyConnection {
         return ReadOnlySQLError(.database, String(cString: sqlite3_errmsg(handle)))
     }
 
-    /// Column `column` of the current row.
-    private static func value(_ statement: OpaquePointer, _ column: Int32) -> FieldValue {
+    /// Column `column` of the current row; a text or blob longer than the value limit is copied
+    /// only as far as the limit.
+    private static func value(_ statement: OpaquePointer, _ column: Int32, _ budget: inout ReadOnlySQLBudget)
+        -> FieldValue
+    {
         switch sqlite3_column_type(statement, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
         case SQLITE_NULL: return .null
         case SQLITE_BLOB:
+            guard let bytes = sqlite3_column_blob(statement, column) else { return .text("") }
             let count = Int(sqlite3_column_bytes(statement, column))
-            guard let bytes = sqlite3_column_blob(statement, column), count > 0 else { return .text("") }
-            let buffer = UnsafeRawBufferPointer(start: bytes, count: count)
-            return .text(buffer.map { String(format: "%02x", $0) }.joined())
+            let prefix = UnsafeRawBufferPointer(start: bytes, count: budget.blobPrefix(ofBytes: count))
+            return budget.blob(prefix, total: count)
         default:
             guard let text = sqlite3_column_text(statement, column) else { return .null }
-            return .text(String(cString: text))
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let prefix = UnsafeRawBufferPointer(start: text, count: min(count, budget.request.valueLimit + 4))
+            return budget.text(prefix, total: count)
         }
     }
 }

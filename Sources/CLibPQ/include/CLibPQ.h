@@ -33,5 +33,6 @@ Oid fw_PQftype(const PGresult *res, int field_num);
 char *fw_PQcmdTuples(PGresult *res);
 char *fw_PQgetvalue(const PGresult *res, int tup_num, int field_num);
 int fw_PQgetisnull(const PGresult *res, int tup_num, int field_num);
+int fw_PQgetlength(const PGresult *res, int tup_num, int field_num);
 
 #endif

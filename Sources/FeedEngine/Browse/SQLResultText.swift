@@ -5,14 +5,16 @@ import FeedStore
 /// `query_sql` write it.
 public enum SQLResultText {
     /// `{"columns": [...], "rows": [[...]], "truncated": false, "row_limit": 1000}`: rows as
-    /// arrays in the columns' order (two columns may share a name).
+    /// arrays in the columns' order (two columns may share a name); `truncated_reason` follows
+    /// `truncated` when the result is not whole.
     public static func json(_ result: ReadOnlySQLResult, rowLimit: Int) -> String {
         let columns = "[" + result.columns.map { JSONValue.string($0).jsonText }.joined(separator: ",") + "]"
         var text = "{\"columns\":\(columns),\"rows\":["
         for (index, row) in result.rows.enumerated() {
             text += (index > 0 ? "," : "") + "[" + row.map(Self.json).joined(separator: ",") + "]"
         }
-        return text + "],\"truncated\":\(result.truncated),\"row_limit\":\(rowLimit)}\n"
+        let reason = result.truncatedReason.map { ",\"truncated_reason\":" + JSONValue.string($0).jsonText } ?? ""
+        return text + "],\"truncated\":\(result.truncated)\(reason),\"row_limit\":\(rowLimit)}\n"
     }
 
     private static func json(_ value: FieldValue) -> String {

@@ -58,8 +58,9 @@ struct SQLPage: Sendable {
         let count = result.rows.count
         return [
             "count":
-                "\(count.formatted()) row\(count == 1 ? "" : "s")\(result.truncated ? " (cut at the row limit)" : "")",
-            "truncated": result.truncated, "shareQuery": share, "csvQuery": share + "&format=csv",
+                "\(count.formatted()) row\(count == 1 ? "" : "s")\(result.truncated ? " (cut)" : "")",
+            "truncated": result.truncated, "truncatedReason": result.truncatedReason ?? "", "shareQuery": share,
+            "csvQuery": share + "&format=csv",
             "jsonQuery": share + "&format=json", "columns": result.columns,
             "rows": result.rows.map { row in ["cells": row.map { ValueText.plain($0) ?? "" }] },
         ]

@@ -11,7 +11,7 @@ extension Templates {
         {{#missing}}<p class="note" id="sql-missing">Give a value for {{missing}}, then run.</p>{{/missing}}
         {{#result}}<p id="sql-summary"><span id="sql-count">{{count}}</span> · Download: <a class="download" id="sql-csv" href="/api/sql?{{csvQuery}}">CSV</a>
         <a class="download" id="sql-json" href="/api/sql?{{jsonQuery}}">JSON</a> · <a id="sql-link" href="/sql?{{shareQuery}}">link to this query</a></p>
-        {{#truncated}}<p class="note" id="sql-truncated">The statement returned more than {{rowLimit}} rows: only the first {{rowLimit}} are shown (the row limit).</p>{{/truncated}}
+        {{#truncated}}<p class="note" id="sql-truncated">Not all of the result is shown: {{truncatedReason}}.</p>{{/truncated}}
         <table class="rows" id="sql-rows"><thead><tr>{{#columns}}<th>{{.}}</th>{{/columns}}</tr></thead><tbody>
         {{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}</tbody></table>{{/result}}
         <details id="sql-tables"><summary>Tables</summary><p>{{tables}}</p><p>Hidden from SQL: {{hidden}} (the response cache, the feeds' state and tokens, notification URLs).</p></details>
