@@ -32,7 +32,10 @@ struct ServeSQLFlagTests {
         #expect(refused.body.contains("--allow-sql"))
         let allowed = try await ask(["--allow-sql", "--sql-row-limit", "1"])
         #expect(allowed.status == 200, "\(allowed.body)")
-        #expect(allowed.body.contains(#""rows":[[1]],"truncated":true,"row_limit":1"#), "\(allowed.body)")
+        #expect(
+            allowed.body.contains(
+                #""rows":[[1]],"truncated":true,"truncated_reason":"the statement returned more than 1 rows (the row limit)","row_limit":1"#
+            ), "\(allowed.body)")
     }
 
     @Test(arguments: [["--sql-time-limit", "0"], ["--sql-row-limit", "0"], ["--sql-time-limit", "nan"]])
