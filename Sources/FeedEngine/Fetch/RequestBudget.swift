@@ -33,98 +33,167 @@ public struct RequestBudget: Sendable, Hashable {
 
 /// What a ``RequestBudget`` still allows, shared by every feed of the budget in this process.
 ///
-/// Each request reserves the earliest time the budget allows and sleeps until then, so waiting
-/// requests are served in the order they asked, and the budget is never exceeded however many
-/// feeds wait on it.
+/// Requests are admitted in the order they asked, and the budget is never exceeded however
+/// many feeds wait on it.
 final class RequestBudgetGate: Sendable {
     let budget: RequestBudget
-    private let pace: Mutex<any RequestPace>
+    private let pace: any RequestPace
 
     init(_ budget: RequestBudget) {
         self.budget = budget
-        let now = ContinuousClock.now
         if let burst = budget.burst {
-            pace = Mutex(TokenBucketPace(burst: Double(burst), rate: budget.ratePerSecond, now: now))
+            pace = TokenBucketPace(burst: Double(burst), rate: budget.ratePerSecond, now: .now)
         } else {
-            pace = Mutex(SlidingWindowPace(requests: budget.requests, per: .milliseconds(budget.per.milliseconds)))
+            pace = SlidingWindowPace(requests: budget.requests, per: .milliseconds(budget.per.milliseconds))
         }
     }
 
-    /// Waits until the budget allows one more request, and takes it.
+    /// Waits until the budget allows one more request, then sends it with `send`.
     ///
-    /// - Returns: how long the request waited.
+    /// - Returns: what `send` returned, and how long the request waited for the budget.
     /// - Throws: `CancellationError` when the pass is interrupted while it waits.
-    func take() async throws -> Duration {
+    func admit<Answer: Sendable>(_ send: () async -> Answer) async throws -> (answer: Answer, waited: Duration) {
+        let waited = try await pace.acquire()
+        let answer = await send()
+        pace.release()
+        return (answer, waited)
+    }
+}
+
+/// How a ``RequestBudgetGate`` spaces requests.
+private protocol RequestPace: Sendable {
+    /// Waits until one more request is within the budget, and takes it.
+    ///
+    /// - Returns: how long the caller waited.
+    func acquire() async throws -> Duration
+    /// Tells the pace that the request admitted by the caller's ``acquire()`` has been answered
+    /// (or has failed).
+    func release()
+}
+
+/// Never more than `requests` in any span of `per`, as the API counts them: `requests` permits,
+/// each usable again `per` after the answer to the request that held it.
+///
+/// Counting from the answer rather than from the send is what makes the promise hold at the
+/// API: a request that reaches the server late (a loaded machine, a slow connect) still arrived
+/// before its answer, so the permit's next request arrives at least `per` after it. A permit is
+/// handed straight to the longest-waiting request, so waiters are served in the order they asked.
+private final class SlidingWindowPace: RequestPace {
+    private struct State {
+        /// Permits not in use, each with the time it may be used again, oldest first.
+        var free: [ContinuousClock.Instant]
+        /// Requests waiting for a permit, first come first served, each handed the time its
+        /// permit may be used.
+        var waiting: [(id: Int, resume: CheckedContinuation<ContinuousClock.Instant?, Never>)] = []
+        var nextID = 0
+    }
+
+    private let per: Duration
+    private let state: Mutex<State>
+
+    init(requests: Int, per: Duration) {
+        self.per = per
+        let past = ContinuousClock.now.advanced(by: .zero - per)
+        state = Mutex(State(free: Array(repeating: past, count: requests)))
+    }
+
+    func acquire() async throws -> Duration {
+        let asked = ContinuousClock.now
+        let usable = try await permit()
+        do {
+            if usable > .now { try await Task.sleep(until: usable, clock: .continuous) }
+        } catch {
+            // Interrupted before sending: the permit goes back unused, as usable as it was.
+            give(usableAt: usable)
+            throw error
+        }
+        return max(.zero, asked.duration(to: usable))
+    }
+
+    func release() {
+        give(usableAt: ContinuousClock.now.advanced(by: per))
+    }
+
+    /// A free permit's time, or the next one given back when none is free.
+    private func permit() async throws -> ContinuousClock.Instant {
+        let id = state.withLock { state -> Int in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let usable: ContinuousClock.Instant? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A task cancelled before it queues is answered at once: the cancellation
+                // handler has already run and would not find it.
+                let answered = state.withLock { state -> ContinuousClock.Instant?? in
+                    if Task.isCancelled { return .some(nil) }
+                    if state.waiting.isEmpty, !state.free.isEmpty { return state.free.removeFirst() }
+                    state.waiting.append((id, continuation))
+                    return .none
+                }
+                if let answered { continuation.resume(returning: answered) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state in
+                state.waiting.firstIndex { $0.id == id }.map { state.waiting.remove(at: $0).resume }
+            }
+            cancelled?.resume(returning: nil)
+        }
+        guard let usable else { throw CancellationError() }
+        return usable
+    }
+
+    /// Gives a permit back, usable at `usableAt`: to the longest-waiting request, or to the free.
+    private func give(usableAt: ContinuousClock.Instant) {
+        let waiter = state.withLock { state in
+            if state.waiting.isEmpty {
+                let index = state.free.firstIndex { $0 > usableAt } ?? state.free.endIndex
+                state.free.insert(usableAt, at: index)
+                return nil as CheckedContinuation<ContinuousClock.Instant?, Never>?
+            }
+            return state.waiting.removeFirst().resume
+        }
+        waiter?.resume(returning: usableAt)
+    }
+}
+
+/// A token bucket of `burst` tokens, refilled at `rate` a second.
+///
+/// Each request reserves the earliest time the bucket allows and sleeps until then, so waiting
+/// requests are served in the order they asked.
+private final class TokenBucketPace: RequestPace {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private let burst: Double
+    private let rate: Double
+    private let bucket: Mutex<Bucket>
+
+    init(burst: Double, rate: Double, now: ContinuousClock.Instant) {
+        self.burst = burst
+        self.rate = rate
+        bucket = Mutex(Bucket(tokens: burst, updated: now))
+    }
+
+    func acquire() async throws -> Duration {
         // The clock is read under the lock, so reservations are made in the order of their
         // times: a caller that read the clock earlier but locked later cannot go first.
-        let (now, slot) = pace.withLock { pace in
+        let (now, slot) = bucket.withLock { bucket in
             let now = ContinuousClock.now
-            return (now, pace.reserve(at: now))
+            let elapsed = bucket.updated.duration(to: now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            bucket.tokens = min(burst, bucket.tokens + seconds * rate)
+            bucket.updated = now
+            bucket.tokens -= 1
+            return (now, bucket.tokens >= 0 ? now : now.advanced(by: .seconds(-bucket.tokens / rate)))
         }
         guard slot > now else { return .zero }
         try await Task.sleep(until: slot, clock: .continuous)
         return now.duration(to: slot)
     }
-}
 
-/// How a ``RequestBudgetGate`` spaces requests: the time the next request may be sent.
-private protocol RequestPace: Sendable {
-    /// Reserves the earliest time, no sooner than `now`, at which one more request is within
-    /// the budget.
-    mutating func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant
-}
-
-/// Never more than `requests` in any span of `per`: a request goes no sooner than `per` after
-/// the one reserved `requests` before it. Keeps the times of the last `requests` reservations,
-/// which grow only as requests are made.
-private struct SlidingWindowPace: RequestPace {
-    let requests: Int
-    let per: Duration
-    /// The last `requests` reservations, oldest at `oldest` once the ring is full.
-    private var reserved: [ContinuousClock.Instant] = []
-    private var oldest = 0
-
-    init(requests: Int, per: Duration) {
-        self.requests = requests
-        self.per = per
-    }
-
-    mutating func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        guard reserved.count == requests else {
-            // Reservations only grow later, so the newest is the latest.
-            let slot = max(now, reserved.last ?? now)
-            reserved.append(slot)
-            return slot
-        }
-        let slot = max(now, reserved[oldest] + per)
-        reserved[oldest] = slot
-        oldest = (oldest + 1) % requests
-        return slot
-    }
-}
-
-/// A token bucket of `burst` tokens, refilled at `rate` a second.
-private struct TokenBucketPace: RequestPace {
-    let burst: Double
-    let rate: Double
-    private var tokens: Double
-    private var updated: ContinuousClock.Instant
-
-    init(burst: Double, rate: Double, now: ContinuousClock.Instant) {
-        self.burst = burst
-        self.rate = rate
-        tokens = burst
-        updated = now
-    }
-
-    mutating func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let elapsed = updated.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        tokens = min(burst, tokens + seconds * rate)
-        updated = now
-        tokens -= 1
-        return tokens >= 0 ? now : now.advanced(by: .seconds(-tokens / rate))
-    }
+    func release() {}
 }
 
 /// The process's budget gates by name, so that feeds naming one budget share its gate, and a

@@ -64,6 +64,19 @@ public struct StandardFetcher: Fetching {
         return try await fetchFromNetwork(request, key: key, cached: cached, context: context)
     }
 
+    /// Sends `request` once, and how long its answer took.
+    private static func send(
+        _ request: HTTPRequest, with client: CurlHTTPClient
+    ) async -> (Result<HTTPResponse, HTTPClientError>, took: Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do throws(HTTPClientError) {
+            return (.success(try await client.perform(request)), start.duration(to: clock.now))
+        } catch {
+            return (.failure(error), start.duration(to: clock.now))
+        }
+    }
+
     private func fetchFromNetwork(
         _ request: FetchRequest, key: String, cached: CachedResponse?, context: FetchContext
     ) async throws -> FetchResponse {
@@ -78,25 +91,22 @@ public struct StandardFetcher: Fetching {
         var bytes = 0
         while true {
             attempts += 1
+            let outcome: Result<HTTPResponse, HTTPClientError>
+            let took: Duration
             if let gate = context.budgetGate {
-                let waited = try await gate.take()
+                let waited: Duration
+                ((outcome, took), waited) = try await gate.admit { await Self.send(httpRequest, with: client) }
                 if waited > .zero {
                     let milliseconds =
                         waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
                     context.logger.debug(
                         "\(request.method) \(url): waited \(milliseconds) ms for budget '\(gate.budget.name)'")
                 }
-            }
-            let outcome: Result<HTTPResponse, HTTPClientError>
-            let clock = ContinuousClock()
-            let start = clock.now
-            do {
-                outcome = .success(try await client.perform(httpRequest))
-            } catch {
-                outcome = .failure(error)
+            } else {
+                (outcome, took) = await Self.send(httpRequest, with: client)
             }
             Self.log(
-                outcome, request: request, url: url, attempt: attempts, took: start.duration(to: clock.now), context)
+                outcome, request: request, url: url, attempt: attempts, took: took, context)
 
             let failure: FetchError
             var retryAfter: TimeInterval?

@@ -194,6 +194,7 @@ struct JSONPaginationTests {
 
     @Test func parallelPagesAreFetchedAtOnceAndCommittedInPageOrder() async throws {
         let inFlight = Mutex((now: 0, most: 0))
+        let lastAnswered = Mutex(false)
         let server = try LoopbackServer { request in
             inFlight.withLock {
                 $0.now += 1
@@ -206,8 +207,15 @@ struct JSONPaginationTests {
             var items = (offset..<(offset + 2)).map { #"{"id":\#($0),"name":"item-\#($0)"}"# }
             if offset == 2 { items.append(#"{"id":1,"name":"early"}"#) }
             if offset == 8 { items.append(#"{"id":1,"name":"late"}"#) }
-            if offset == 2 { Thread.sleep(forTimeInterval: 0.3) } else { Thread.sleep(forTimeInterval: 0.05) }
-            return .json(#"{"items":[\#(items.joined(separator: ","))],"total":10}"#)
+            if offset == 2 {
+                // The second page answers only after the last one has been answered (or after
+                // 60 s, when the pages come one at a time and the checks below fail).
+                let deadline = Date(timeIntervalSinceNow: 60)
+                while !lastAnswered.withLock({ $0 }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            let page = LoopbackReply.json(#"{"items":[\#(items.joined(separator: ","))],"total":10}"#)
+            if offset == 8 { lastAnswered.withLock { $0 = true } }
+            return page
         }
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"),

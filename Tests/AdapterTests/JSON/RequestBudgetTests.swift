@@ -134,12 +134,42 @@ struct RequestBudgetTests {
         #expect(report.status == .ok, "\(report.error ?? "")")
         let arrivals = api.arrivals
         #expect(arrivals.count == 12)
-        // The first five go at once; each later one a second after the one five before it. A
-        // token bucket of five would send the sixth 0.2 s after the first. A request may reach
-        // the server a little later than it was sent, which brings the next window's closer.
+        // The first five go at once; each later one a second after the answer to the one five
+        // before it, so it reaches the server at least a second after that one did, however late
+        // a loaded machine delivers either. A token bucket of five would send the sixth 0.2 s
+        // after the first.
         for index in arrivals.indices.dropFirst(5) {
             let span = arrivals[index] - arrivals[index - 5]
-            #expect(span >= 0.8, "requests \(index - 4) to \(index + 1) came within \(span) s: \(arrivals)")
+            #expect(span >= 0.999, "requests \(index - 4) to \(index + 1) came within \(span) s: \(arrivals)")
+        }
+    }
+
+    @Test func aRateLimitsSlotComesFreeAPerAfterTheAnswerNotAfterTheSend() async throws {
+        // Each answer takes 0.3 s; the first page is asked alone, the six others at once. Counted
+        // from the send, the sixth request would go 1 s after the first was sent, 0.7 s after its
+        // answer; counted from the answer, 1 s after that.
+        let started = ContinuousClock.now
+        let times = Mutex([(arrived: Double, answered: Double)]())
+        let seconds: @Sendable () -> Double = { LimitedAPI.Limiter.seconds(started.duration(to: .now)) }
+        let server = try LoopbackServer { request in
+            let arrived = seconds()
+            Thread.sleep(forTimeInterval: 0.3)
+            let page = Int(request.query("page") ?? "") ?? 1
+            times.withLock { $0.append((arrived, seconds())) }
+            return .json(#"{"items":[{"id":"a-\#(page)-0"},{"id":"a-\#(page)-1"}],"total":14}"#)
+        }
+        let harness = try FeedHarness(
+            registry: JSONFeedTest.registry,
+            yaml: "feeds:\n"
+                + Self.feed("a", url: server.url("/a"), "rate_limit: { requests: 5, per: 1s }")
+                .replacingOccurrences(of: "total_path: total }", with: "total_path: total, parallel: 6 }"))
+        let report = try #require(try await harness.run().feeds.first)
+        #expect(report.status == .ok, "\(report.error ?? "")")
+        let seen = times.withLock { $0 }
+        #expect(seen.count == 7)
+        for index in seen.indices.dropFirst(5) {
+            let gap = seen[index].arrived - seen[index - 5].answered
+            #expect(gap >= 0.999, "request \(index + 1) came \(gap) s after the answer to request \(index - 4)")
         }
     }
 
