@@ -104,7 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
                     uniquingKeysWith: { first, _ in first }))
             settings.sql = sql
             settings.mcp = config.map {
-                MCPServer(config: $0, registry: RegisteredAdapters.registry, version: FeedworkCommand.configuration.version)
+                MCPServer(
+                    config: $0, registry: RegisteredAdapters.registry, version: FeedworkCommand.configuration.version)
             }
             settings.mcpWhenExposed = mcpWhenExposed
             return settings
