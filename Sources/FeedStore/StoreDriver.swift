@@ -33,6 +33,11 @@ package protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
     /// the store) or the media mirror renewed, whose rotated refresh token is the only one the
     /// endpoint still accepts.
     func recordCredentials(_ credentials: [String: String?], feed: String) async throws
+    /// Keeps credential `_state` of `feed` durable at once while the pass's transaction holds
+    /// the store's one writer (SQLite), so that ``recordCredentials(_:feed:)`` would wait for
+    /// the pass: a token renewed mid-pass must outlive a process killed before the commit. The
+    /// pass's transaction stores them too; reads prefer what was set aside until then.
+    func setAsideCredentials(_ credentials: [String: String?], feed: String) async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws
     func markOutboxDelivered(_ id: Int64) async throws

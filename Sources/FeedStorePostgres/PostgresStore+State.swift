@@ -30,6 +30,12 @@ extension PostgresStore {
         }
     }
 
+    /// A pass's transaction never holds the writer of the store's other writes (they use
+    /// connections of their own), so credentials are committed at once as always.
+    package func setAsideCredentials(_ credentials: [String: String?], feed: String) async throws {
+        try await recordCredentials(credentials, feed: feed)
+    }
+
     /// Stores `value` under `key` for `feed` (removes it for `nil`).
     static func setState(_ key: String, _ value: String?, feed: String, in connection: PostgresConnection) throws {
         if let value {

@@ -48,6 +48,10 @@ extension SQLiteStore {
     /// Drops `target` in one transaction (``StoreDrop``); returns what was removed.
     package func drop(_ target: DropTarget) async throws -> String {
         let path = self.path
-        return try await write { db in try StoreDrop.drop(target, on: SQLiteDropStatements(db: db, location: path)) }
+        let dropped = try await write { db in
+            try StoreDrop.drop(target, on: SQLiteDropStatements(db: db, location: path))
+        }
+        if case .feed(let feed) = target { try credentialJournal.forgetAll(feed: feed) }
+        return dropped
     }
 }

@@ -31,6 +31,7 @@ extension SQLiteStore {
             try Self.insertRejects(rejects, run: id, feed: feed, in: db)
             for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: db) }
         }
+        try credentialJournal.forget(credentials, feed: feed)
     }
 
     /// Marks runs left `running` by a process that died as `interrupted`.

@@ -15,6 +15,8 @@ public final class SQLiteStore: Sendable {
     let pool: DatabasePool
     /// The thread every write runs on.
     let writer = StoreWriter(label: "feedwork.writer")
+    /// Credentials renewed while a pass's transaction held the writer, until `_state` has them.
+    let credentialJournal: SQLiteCredentialJournal
     /// The store's run lock, when it was opened to run feeds: held as long as the store.
     private let lock: SQLiteStoreLock?
     /// Whether this store holds the file's exclusive lock: no other process writes it.
@@ -33,6 +35,7 @@ public final class SQLiteStore: Sendable {
     ///   written by a newer Feedwork (whose tables this one would misread).
     public init(path: String, holding lock: SQLiteStoreLock? = nil) throws {
         self.path = path
+        credentialJournal = SQLiteCredentialJournal(storePath: path)
         self.lock = lock
         _ = Self.sqliteConfigured
         do {
@@ -62,6 +65,7 @@ public final class SQLiteStore: Sendable {
     ///   written by an older Feedwork and needs a run (with write access) to be brought up to date.
     public init(readingAt path: String) throws {
         self.path = path
+        credentialJournal = SQLiteCredentialJournal(storePath: path)
         lock = nil
         _ = Self.sqliteConfigured
         var configuration = Configuration()

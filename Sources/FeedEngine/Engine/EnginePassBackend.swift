@@ -158,10 +158,10 @@ final class EnginePassBackend: PassBackend {
     }
 
     /// Stores `value` under `key` with the pass; credentials (such as a refresh token the
-    /// endpoint just rotated) in a committed write of their own at once, before the pass sends
-    /// anything with them: a process killed mid-pass keeps them. On SQLite that write comes
-    /// before the pass's transaction takes the store's one writer; a renewal after that (a long
-    /// pass, a 401) goes with the pass's transaction, or with its failed run.
+    /// endpoint just rotated) durably at once, before the pass sends anything with them: a
+    /// process killed mid-pass keeps them. That is a committed write of their own, or, once the
+    /// pass's transaction holds SQLite's one writer (a long pass, a 401 mid-pass), a file set
+    /// aside beside the store until the pass commits them.
     func setState(_ key: String, _ value: String?) async throws {
         if key.hasPrefix(FeedPass.credentialStatePrefix) {
             credentials.withLock { $0[key] = .some(value) }
@@ -170,7 +170,8 @@ final class EnginePassBackend: PassBackend {
                 try await store.recordCredentials([key: value], feed: feed)
             }
             if committed { return }
-            log("credentials renewed while the pass's transaction holds the store: kept with the pass", level: .debug)
+            try await store.setAsideCredentials([key: value], feed: feed)
+            log("credentials renewed while the pass's transaction holds the store: set aside beside it", level: .debug)
         }
         try await transaction.send { try $0.setState(key, value) }
     }

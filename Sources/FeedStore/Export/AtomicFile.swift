@@ -12,18 +12,26 @@ import Foundation
 /// killed mid-write may leave its `.tmp-` file behind, never a half `FILE`.)
 public enum AtomicFile {
     /// Writes `data` to `path` as a whole or not at all.
-    public static func write(_ data: Data, to path: String) throws {
-        try write(to: path) { output in output.append(data) }
+    ///
+    /// - Parameter permissions: the file's mode; by default what a new file gets (`0666` less
+    ///   the umask).
+    public static func write(_ data: Data, to path: String, permissions: mode_t? = nil) throws {
+        try write(to: path, permissions: permissions) { output in output.append(data) }
     }
 
     /// Runs `body` with an output into a temporary file and renames it to `path` when `body`
     /// returns; removes it when `body` throws.
-    public static func write<T>(to path: String, _ body: (ExportOutput) throws -> T) throws -> T {
+    ///
+    /// - Parameter permissions: the file's mode; by default what a new file gets (`0666` less
+    ///   the umask).
+    public static func write<T>(
+        to path: String, permissions: mode_t? = nil, _ body: (ExportOutput) throws -> T
+    ) throws -> T {
         let file = try Pending(path)
         let result: T
         do {
             result = try body(file.output)
-            try file.sync()
+            try file.sync(permissions: permissions)
         } catch {
             file.discard()
             throw error
@@ -52,13 +60,17 @@ public enum AtomicFile {
             output = ExportOutput(descriptor: descriptor, name: path)
         }
 
-        /// Flushes the output and syncs the file, with the permissions a new file gets.
-        package func sync() throws {
+        /// Flushes the output and syncs the file, with `permissions` or else those a new file gets.
+        package func sync(permissions: mode_t? = nil) throws {
             try output.flush()
-            // mkstemp makes the file private; give it the permissions a new file normally gets.
-            let mask = umask(0)
-            umask(mask)
-            fchmod(descriptor, 0o666 & ~mask)
+            if let permissions {
+                fchmod(descriptor, permissions)
+            } else {
+                // mkstemp makes the file private; give it the permissions a new file normally gets.
+                let mask = umask(0)
+                umask(mask)
+                fchmod(descriptor, 0o666 & ~mask)
+            }
             guard fsync(descriptor) == 0 else {
                 throw ExportError.runtime("cannot write \(path): \(String(cString: strerror(errno)))")
             }
