@@ -295,6 +295,14 @@ says which kinds there are and where their values go; then, for each kind, what 
 fails; then what keeps a `replace` feed from being emptied by accident, and what the adapter
 does not do.
 
+On this page: [the kinds, their keys and the page values](#the-kinds-their-keys-and-the-page-values)
+(in the query, a header or a POST body), [what the report says](#the-report-says-why-the-walk-ended),
+[the rules every kind follows](#rules-every-kind-follows), then each kind: [`none`](#none),
+[`offset`](#offset), [`page`](#page), [`cursor`](#cursor) (a cursor in the query or in a POST
+body, GraphQL's `endCursor`), [`next_url`](#next_url), [`link_header`](#link_header); then
+[`null` records and `replace`'s delete limit](#null-records-and-replaces-delete-limit) and
+[what the adapter does not support](#what-the-json-adapter-does-not-support).
+
 Every example is a complete feeds.yaml; `feedwork validate` accepts each (the test suite
 checks them where they are written).
 
