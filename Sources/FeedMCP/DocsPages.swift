@@ -856,6 +856,8 @@ feeds:
             ####"""
 # OAuth2: `oauth2_client_credentials` and `oauth2_refresh_token`
 
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
+
 APIs that hand out short-lived access tokens take an `auth:` block that names their token
 endpoint; Feedwork asks it for a token when a request first needs one and sends
 `Authorization: Bearer <token>`:
@@ -932,6 +934,8 @@ endpoint; Feedwork asks it for a token when a request first needs one and sends
             "docs/json/for-each.md", "One request per parent: `for_each`",
             ####"""
 # One request per parent: `for_each`
+
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
 
 Many APIs list parents at one URL and their children at another: `/orders`, then
 `/orders/{id}/lines` for each order. A feed with `for_each:` makes its requests once for each
@@ -1025,6 +1029,8 @@ starts), with the parent's fields as `{{parent.FIELD}}` in `url`, `params`, `hea
             ####"""
 # Reading only what changed: `incremental`
 
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
+
 APIs too large to read again on every pass take a `since` or `updated_after` parameter. With
 `incremental:`, the first pass sends `start`, each pass keeps the greatest value of the cursor
 field among the records it committed, and the next pass sends that value (less `lag`):
@@ -1081,6 +1087,8 @@ field among the records it committed, and the next pass sends that value (less `
             "docs/json/date-windows.md", "Backfilling in date windows: `window`",
             ####"""
 # Backfilling in date windows: `window`
+
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
 
 Some APIs refuse a query over a long range (at most 31 days, or 10,000 results). With
 `window:` in the `incremental:` block, a feed reads its range in windows of that length, one
@@ -1145,6 +1153,8 @@ one is asked for:
             ####"""
 # Several entities from one response: `entities`
 
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
+
 Some APIs send related records beside the ones asked for: JSON:API puts the people an article
 names in `included`. `entities:` lists further entities read from the same responses, each with
 its own `records`, `entity`, `key`, `fields` (and `extra`), and an optional `when` that keeps
@@ -1184,6 +1194,8 @@ page held is kept for the first entity only.
             ####"""
 # Keeping only some records: `filter`
 
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
+
 Some APIs ignore their date parameters and always send everything. `filter:` keeps only the
 records that meet every condition, on the mapped fields, with the grammar of
 `feedwork export --where` (`FIELD=VALUE`, `!=`, `<`, `<=`, `>`, `>=`, `~` for contains
@@ -1213,6 +1225,8 @@ column.
             "docs/json/soft-deletes.md", "Soft deletes: `delete_when`",
             ####"""
 # Soft deletes: `delete_when`
+
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
 
 Changes feeds often mark a deleted record rather than leave it out (`{"id": 7, "deleted":
 true}`). `delete_when:` says which records those are; each deletes the feed's row with its
@@ -1255,6 +1269,8 @@ key instead of being stored:
             ####"""
 # Full-text search: `search`
 
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
+
 `search:` names text fields whose words the store indexes, for finding rows by their words:
 
 ```yaml
@@ -1294,6 +1310,8 @@ that says how to declare it.
             "docs/json/xml-csv.md", "XML and CSV responses: `format`",
             ####"""
 # XML and CSV responses: `format`
+
+Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines that add the keys to one.
 
 Not every API answers in JSON. `format: xml` and `format: csv` read the response into the same
 tree a JSON response gives, so fields, keys, filters, pagination and the cache work unchanged.
