@@ -1390,7 +1390,7 @@ lines with their tests (`XMLReaderTests`, `CSVReaderTests`), so any adapter can 
             ####"""
 # Request budgets: an API's rate limit, shared by its feeds
 
-**Request budgets**: APIs publish budgets (10 requests a second, 1,000 an hour) that every
+APIs publish budgets (10 requests a second, 1,000 an hour) that every
 feed using the same key shares. Name one under `defaults: { budgets: ... }` and give the
 feeds that share it `budget: NAME`; `rate_limit:` gives one feed a budget of its own. A
 budget never sends more than `requests` in any span of `per` (`requests` 1 to 1,000,000,
