@@ -79,7 +79,7 @@ let package = Package(
         // libcurl, with fixed signatures for its variadic calls.
         .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         // libpq, the PostgreSQL store's client: nothing to build, and COPY as fast as
-        // PostgresNIO's (see the README's "PostgreSQL" section for the figures).
+        // PostgresNIO's (see docs/explanation/architecture.md for the figures).
         .target(name: "CLibPQ", dependencies: ["CDynamicLibrary"]),
         // Zstandard from the system, to keep cached response bodies small in the store; zlib to
         // read the bodies stores kept before (see BodyCompression).
@@ -141,7 +141,8 @@ let package = Package(
             ]
         ),
         // `feedwork mcp`: a Model Context Protocol server over the store, read-only (JSON-RPC 2.0 on
-        // Foundation and FeedKit's JSON: the protocol is a handful of messages, see the README).
+        // Foundation and FeedKit's JSON: the protocol is a handful of messages, see
+        // docs/explanation/architecture.md).
         .target(name: "FeedMCP", dependencies: ["FeedKit", "FeedEngine"]),
         .target(
             name: "FeedFixtures",

@@ -6,7 +6,7 @@
 # Usage: Benchmarks/serve-latency.sh [REQUESTS]      (default 400 per page; run from anywhere)
 #
 # 1. a release build (as run.sh makes it) of feedwork and feedwork-bench-server;
-# 2. workload W1 (see README.md) at 1,000,000 rows into an SQLite store (feed w1);
+# 2. workload W1 (see docs/performance.md) at 1,000,000 rows into an SQLite store (feed w1);
 # 3. `feedwork serve` on a free loopback port, and Benchmarks/serve_load.py: REQUESTS GETs of
 #    each page from 2 threads (the machine has 2 cores), printing p50 and p99: the pages, then a
 #    search of the entity's `search: [name]` index for a word of a few rows (`500000`, of the

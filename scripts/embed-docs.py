@@ -10,7 +10,23 @@ import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 # The pages on writing feeds, in the order a reader takes them.
-pages = ["docs/json/api-shapes.md", "docs/json/pagination.md", "docs/hostile-input.md"]
+pages = [
+    "docs/tutorial.md",
+    "docs/json/pagination.md",
+    "docs/json/api-shapes.md",
+    "docs/json/oauth2.md",
+    "docs/json/for-each.md",
+    "docs/json/incremental.md",
+    "docs/json/date-windows.md",
+    "docs/json/entities.md",
+    "docs/json/filter.md",
+    "docs/json/soft-deletes.md",
+    "docs/json/search.md",
+    "docs/json/xml-csv.md",
+    "docs/rate-limits.md",
+    "docs/reference/feeds-yaml.md",
+    "docs/hostile-input.md",
+]
 
 lines = [
     "// swift-format-ignore-file",

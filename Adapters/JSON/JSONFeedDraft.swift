@@ -59,7 +59,7 @@ public struct JSONFeedDraft: Sendable {
             lines.append("    # Guessed: the sample has a link to the next page at \(nextPath).")
             lines.append("    pagination: { type: next_url, next_path: \(nextPath), max_pages: 100 }")
         } else {
-            lines.append("    # One request; for pages see pagination in the README (offset, page, cursor, next_url).")
+            lines.append("    # One request; for pages see docs/json/pagination.md (offset, page, cursor, next_url).")
         }
         lines.append(
             "    records: \(recordsPath)   # guessed: the largest list of objects (\(recordCount) in the sample)")

@@ -2,9 +2,12 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-/// Every `yaml` block of the json adapter's pages under docs/json is a complete feeds.yaml that
-/// `feedwork validate` accepts, so the examples are tested where they are written.
-@Suite("docs/json: every yaml example validates")
+/// Every `yaml` block of the README and of the json adapter's pages under docs/json that is a
+/// whole feeds.yaml (it starts with a top-level key such as `feeds:`) is one that `feedwork
+/// validate` accepts, so the examples are tested where they are written. A block that shows part
+/// of a feed (its lines indented, or a feed of a list) is left out; DocsJSONExampleTests runs
+/// those that need an API.
+@Suite("README and docs/json: every whole feeds.yaml validates")
 struct DocsYAMLExampleTests {
     /// A fenced `yaml` block of a docs page: where it starts and its text.
     struct Block: CustomStringConvertible, Sendable {
@@ -12,16 +15,28 @@ struct DocsYAMLExampleTests {
         var line: Int
         var text: String
         var description: String { "\(file):\(line)" }
+
+        /// Whether the block is a whole feeds.yaml: its first line that is not blank or a
+        /// comment is a top-level key.
+        var isWholeConfig: Bool {
+            let first = text.split(separator: "\n").first { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+            }
+            guard let first, let character = first.first else { return false }
+            return character.isLetter
+        }
     }
 
-    static let folder = ReadmeShellTests.root.appendingPathComponent("docs/json")
+    static let folder = Documentation.root.appendingPathComponent("docs/json")
 
-    /// The `yaml` blocks of every Markdown page in docs/json, in file and line order.
+    /// The whole-config `yaml` blocks of the README and of every Markdown page in docs/json, in
+    /// file and line order.
     static var blocks: [Block] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".md") }.sorted().flatMap { name -> [Block] in
-            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
-            return yamlBlocks(in: text, file: "docs/json/\(name)")
+        let pages = ["README.md"] + names.filter { $0.hasSuffix(".md") }.sorted().map { "docs/json/" + $0 }
+        return pages.flatMap { page in
+            yamlBlocks(in: Documentation.text(page), file: page).filter(\.isWholeConfig)
         }
     }
 
@@ -44,7 +59,7 @@ struct DocsYAMLExampleTests {
     }
 
     @Test func thePagesHaveExamples() {
-        #expect(Self.blocks.count >= 6, "\(Self.blocks)")
+        #expect(Self.blocks.count >= 15, "\(Self.blocks)")
     }
 
     @Test(arguments: blocks)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FeedworkCLI
 
-/// Every example in the commands' help and in the README parses: the examples are what users
+/// Every example in the commands' help, in the README and in the docs pages parses: the examples are what users
 /// copy first.
 @Suite("Help examples")
 struct HelpExampleTests {
@@ -20,22 +20,20 @@ struct HelpExampleTests {
             .map { $0.components(separatedBy: "  ")[0] }
     }
 
-    /// The `feedwork ...` and `swift run feedwork ...` lines of the README, without `# comments`.
-    static let readmeExamples: [String] = {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md").standardizedFileURL
-        let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n")
+    /// The `feedwork ...` and `swift run feedwork ...` lines of the README and the docs pages,
+    /// without `# comments`.
+    static let documentationExamples: [String] = Documentation.pages.flatMap { page in
+        Documentation.text(page).split(separator: "\n")
             .map { $0.hasPrefix("swift run ") ? $0.dropFirst("swift run ".count) : $0[...] }
             .filter { $0.hasPrefix("feedwork ") }
             // The command alone: without a comment, a redirection or a pipe.
             .map { $0.components(separatedBy: " #")[0].components(separatedBy: " > ")[0] }
             .map { $0.components(separatedBy: " | ")[0].trimmingCharacters(in: .whitespaces) }
-    }()
+    }
 
-    @Test func theHelpAndTheREADMEHaveExamples() async {
+    @Test func theHelpAndTheDocumentationHaveExamples() async {
         #expect(Self.examples.count >= 20)
-        #expect(Self.readmeExamples.count >= 15)
+        #expect(Self.documentationExamples.count >= 15)
     }
 
     @Test(arguments: examples)
@@ -44,8 +42,8 @@ struct HelpExampleTests {
         try Self.expectParses(arguments, line)
     }
 
-    @Test(arguments: readmeExamples)
-    func theREADMEExampleParses(_ line: String) async throws {
+    @Test(arguments: documentationExamples)
+    func theDocumentationExampleParses(_ line: String) async throws {
         let arguments = Array(try Self.shellWords(line).dropFirst())
         try Self.expectParses(arguments, line)
     }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Usage errors exit 2 whoever finds them: argument-parser (an unknown option, a missing
-/// value) or a command (options that do not go together), as the README's command reference
-/// says.
+/// value) or a command (options that do not go together), as the command reference
+/// (docs/reference/commands.md) says.
 @Suite("Usage errors")
 struct UsageErrorTests {
     let directory = FileManager.default.temporaryDirectory

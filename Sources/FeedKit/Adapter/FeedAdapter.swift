@@ -14,7 +14,7 @@
 /// Everything an adapter writes during one pass commits in one transaction, or not at all.
 ///
 /// Each feed in feeds.yaml names its adapter with `adapter:`; its other keys are decoded into
-/// ``Options`` strictly (unknown keys are errors). The README's "Writing an adapter" shows a
+/// ``Options`` strictly (unknown keys are errors). docs/adapters/writing-an-adapter.md shows a
 /// complete adapter; `Adapters/Fruit` is the smallest built-in one.
 public protocol FeedAdapter: Sendable {
     /// The adapter's YAML options (the feed's keys other than `name`, `adapter`, `enabled`, ...).

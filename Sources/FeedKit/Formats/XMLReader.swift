@@ -24,7 +24,7 @@ import Foundation
 /// expand entities without bound.
 ///
 /// Written for Feedwork rather than taken from Foundation's `XMLParser`, which on Linux links
-/// libxml2 into every binary that imports it (see the README's "XML and CSV" for the figures).
+/// libxml2 into every binary that imports it (see docs/json/xml-csv.md for the figures).
 public enum XMLReader {
     /// The deepest nesting of elements read (the root is level 1), the same bound as JSON's
     /// (``JSONParser/maximumDepth``): a deeper document is an error, not a tree that the code

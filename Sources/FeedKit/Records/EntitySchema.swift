@@ -40,7 +40,7 @@ public struct Column: Sendable, Hashable, Codable {
     public var type: ColumnType
     /// Whether the column may hold `null`.
     public var nullable: Bool
-    /// A line for `feedwork adapters` and the README; may be empty.
+    /// A line for `feedwork adapters` and the docs; may be empty.
     public var summary: String
     /// For an integer column of money in minor units: its ISO 4217 currency, so that a stored
     /// `249` reads as GBP 2.49 wherever the schema goes (`_entities`, `schema`, the export

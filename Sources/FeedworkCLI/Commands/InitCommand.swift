@@ -127,7 +127,7 @@ struct InitCommand: AsyncParsableCommand {
     static func template(feeds: String?) -> String {
         """
         # Feedwork config: `feedwork validate` checks it, `feedwork run` runs every enabled feed.
-        # Every key is described in the README's "feeds.yaml reference".
+        # Every key is described in Feedwork's docs/reference/feeds-yaml.md.
         store: feeds.sqlite            # the SQLite store, relative to this file
         defaults:                      # for every feed; a feed may override each
           timeout: 30s

@@ -1,6 +1,6 @@
-// The adapter of the README's "Writing an adapter" section, compiled here. Keep the code between
-// the markers identical to the README's block: `theReadmeShowsThisExampleVerbatim` checks it.
-// README example begin
+// The adapter of docs/adapters/writing-an-adapter.md, compiled here. Keep the code between the
+// markers identical to the page's block: `thePageShowsThisExampleVerbatim` checks it.
+// Example begin
 import FeedKit
 
 public struct EchoAdapter: FeedAdapter {
@@ -30,4 +30,4 @@ public struct EchoAdapter: FeedAdapter {
         try await pass.write(batch)  // one transaction per pass: all of it commits, or none
     }
 }
-// README example end
+// Example end

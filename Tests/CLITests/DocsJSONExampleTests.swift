@@ -4,27 +4,25 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The json adapter's OAuth2, `for_each` and `window` examples of the README run, as written, through
-/// `feedwork run`: each `yaml` block of those sections becomes a feeds.yaml whose example hosts
-/// point at a loopback API answering as the example expects.
-@Suite("README: the json adapter's OAuth2, for_each and window examples run")
-struct ReadmeJSONExampleTests {
+/// The json adapter's OAuth2, `for_each` and `window` examples (docs/json/oauth2.md,
+/// for-each.md and date-windows.md) run, as written, through `feedwork run`: each `yaml` block
+/// of those pages becomes a feeds.yaml whose example hosts point at a loopback API answering as
+/// the example expects.
+@Suite("docs/json: the OAuth2, for_each and window examples run")
+struct DocsJSONExampleTests {
     let directory: URL
 
     init() throws {
-        directory = try FeedworkProcess.makeFolder("readme-json")
+        directory = try FeedworkProcess.makeFolder("docs-json")
     }
 
-    /// The fenced `yaml` blocks of the README section under `heading` (to the next heading),
-    /// without the indentation of their fence.
-    static func yamlBlocks(inSection heading: String) -> [String] {
-        let lines = ReadmeShellTests.readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let start = lines.firstIndex(of: heading) else { return [] }
+    /// The fenced `yaml` blocks of the section under `heading` (to the next heading) of the page
+    /// at `path`, without the indentation of their fence.
+    static func yamlBlocks(inSection heading: String, of path: String) -> [String] {
         var blocks: [String] = []
         var current: (indent: Int, lines: [String])?
-        for line in lines[(start + 1)...] {
+        for line in Documentation.section(heading, of: path) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, line.hasPrefix("#") { break }
             if current == nil, trimmed == "```yaml" {
                 current = (line.prefix { $0 == " " }.count, [])
             } else if let block = current, trimmed == "```" {
@@ -66,7 +64,8 @@ struct ReadmeJSONExampleTests {
 
     @Test func theOAuth2ExampleRuns() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let blocks = Self.yamlBlocks(inSection: "### OAuth2: `oauth2_client_credentials` and `oauth2_refresh_token`")
+        let blocks = Self.yamlBlocks(
+            inSection: "# OAuth2: `oauth2_client_credentials` and `oauth2_refresh_token`", of: "docs/json/oauth2.md")
         try #require(blocks.count == 1, "\(blocks)")
         var settings = LoopbackOAuth2Server.Settings()
         settings.clientID = "feedwork"
@@ -114,7 +113,7 @@ struct ReadmeJSONExampleTests {
 
     @Test func theForEachExamplesRun() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let blocks = Self.yamlBlocks(inSection: "### One request per parent: `for_each`")
+        let blocks = Self.yamlBlocks(inSection: "# One request per parent: `for_each`", of: "docs/json/for-each.md")
         try #require(blocks.count == 2, "\(blocks)")
         let server = try LoopbackServer(handler: Self.shop)
         defer { server.stop() }
@@ -126,7 +125,7 @@ struct ReadmeJSONExampleTests {
         #expect(!server.requests.contains { $0.path == "/orders/3/lines" })
 
         // The orders' own lines, followed in the same pass.
-        let other = try FeedworkProcess.makeFolder("readme-json")
+        let other = try FeedworkProcess.makeFolder("docs-json")
         defer { try? FileManager.default.removeItem(at: other) }
         let sameFeed = blocks[1].replacingOccurrences(of: "https://api.example.com", with: server.url(""))
         #expect(try await run(sameFeed, in: other) == ["orders": "ok"])
@@ -135,7 +134,8 @@ struct ReadmeJSONExampleTests {
 
     @Test func theWindowExampleRuns() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let blocks = Self.yamlBlocks(inSection: "### Backfilling in date windows: `window`")
+        let blocks = Self.yamlBlocks(
+            inSection: "# Backfilling in date windows: `window`", of: "docs/json/date-windows.md")
         try #require(blocks.count == 1, "\(blocks)")
         // An event a day at noon; a range over 31 days is refused.
         let server = try LoopbackServer { request in

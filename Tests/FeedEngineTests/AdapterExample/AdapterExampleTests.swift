@@ -4,8 +4,8 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-@Suite("The README's adapter example")
-struct ReadmeExampleTests {
+@Suite("The adapter example of docs/adapters/writing-an-adapter.md")
+struct AdapterExampleTests {
     func harness(_ body: String) throws -> FeedHarness {
         try FeedHarness(
             registry: AdapterRegistry([EchoAdapter.self]),
@@ -13,18 +13,19 @@ struct ReadmeExampleTests {
         )
     }
 
-    @Test func theReadmeShowsThisExampleVerbatim() throws {
+    @Test func thePageShowsThisExampleVerbatim() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let source = try String(
             contentsOf: here.deletingLastPathComponent().appendingPathComponent("EchoAdapter.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: root.appendingPathComponent("docs/adapters/writing-an-adapter.md"), encoding: .utf8)
         let example = try #require(
-            source.components(separatedBy: "// README example begin\n").last?
-                .components(separatedBy: "// README example end").first)
+            source.components(separatedBy: "// Example begin\n").last?.components(separatedBy: "// Example end").first)
         #expect(
-            readme.contains("```swift\n" + example + "```\n"), "README.md must hold EchoAdapter.swift's example as is")
+            page.contains("```swift\n" + example + "```\n"),
+            "docs/adapters/writing-an-adapter.md must hold EchoAdapter.swift's example as is")
     }
 
     @Test func itStoresTheNames() async throws {

@@ -2,23 +2,33 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-/// Every shell line of the README that can run offline runs, as written, in a copy of the
-/// checkout, block after block in the README's order (as a reader follows it); the lines that
-/// cannot (they install, serve until stopped, reach another machine or a live API) are listed
-/// below with the reason. `swift run [--package-path DIR] feedwork` runs the built binary.
-@Suite("README: every shell line that runs offline", .serialized)
-struct ReadmeShellTests {
-    /// A fenced `sh` block of the README: where it starts and its lines.
+/// Every shell line of the README and the docs pages that can run offline runs, as written, in
+/// one copy of the checkout, block after block and page after page in the order a reader
+/// follows them (the quick start first, so later pages find its store); the lines that cannot
+/// (they install, serve until stopped, reach another machine or a live API) are listed below
+/// with the reason. `swift run [--package-path DIR] feedwork` runs the built binary.
+@Suite("README and docs: every shell line that runs offline", .serialized)
+struct DocsShellTests {
+    /// A fenced `sh` block of a page: where it starts and its lines.
     struct Block: CustomStringConvertible {
+        var file: String
         var line: Int
         var lines: [String]
-        var description: String { "README.md:\(line)" }
+        var description: String { "\(file):\(line)" }
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The pages whose shell lines run, in the order they run.
+    static let pagesInOrder = [
+        "README.md", "docs/reference/store.md", "docs/store/schema-changes.md", "docs/adapters/built-in.md",
+        "docs/tutorial.md", "docs/store/postgresql.md", "docs/worker.md", "docs/export.md", "docs/media.md",
+        "docs/serve.md", "docs/testing.md", "docs/performance.md", "docs/reliability.md",
+        "docs/reference/commands.md", "docs/adapters/writing-an-adapter.md", "docs/development.md",
+    ]
 
-    static let readme = (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    /// The pages with shell blocks that do not run here, and why.
+    static let pagesNotRunHere: [(path: String, why: String)] = [
+        ("docs/mcp.md", "feedwork mcp serves on stdin until it closes (MCPCommandTests and Tests/MCP run it)")
+    ]
 
     /// The lines that do not run here, by a text they contain, and why.
     static let notRunHere: [(text: String, why: String)] = [
@@ -40,7 +50,8 @@ struct ReadmeShellTests {
         ("feedwork drop", "drops an entity and a feed of the reader's store (SchemaPlanDropCommandTests run it)"),
     ]
 
-    /// The planets feed of the singer section, which its example block asks the reader to add.
+    /// The planets feed of the singer section (docs/adapters/built-in.md), which its example block
+    /// asks the reader to add.
     static let planetsFeed = """
           - name: planets                      # runs offline: the example tap in this repository
             adapter: singer
@@ -48,14 +59,19 @@ struct ReadmeShellTests {
 
         """
 
-    /// The README's ```sh blocks, indented ones included.
-    static var blocks: [Block] {
+    /// The ```sh blocks of the pages, indented ones included, in the order they run.
+    static var blocks: [Block] { pagesInOrder.flatMap { blocks(of: $0) } }
+
+    /// The ```sh blocks of the page at `path`, indented ones included.
+    static func blocks(of path: String) -> [Block] {
         var blocks: [Block] = []
         var current: Block?
-        for (index, raw) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in Documentation.text(path).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if current == nil, line == "```sh" {
-                current = Block(line: index + 1, lines: [])
+                current = Block(file: path, line: index + 1, lines: [])
             } else if let block = current, line == "```" {
                 blocks.append(block)
                 current = nil
@@ -84,22 +100,31 @@ struct ReadmeShellTests {
     @Test func everyReasonToSkipStillMatchesALine() async {
         let lines = Self.blocks.flatMap(\.lines)
         for rule in Self.notRunHere {
-            #expect(lines.contains { $0.contains(rule.text) }, "no README line contains '\(rule.text)' any more")
+            #expect(lines.contains { $0.contains(rule.text) }, "no shell line contains '\(rule.text)' any more")
         }
     }
 
-    @Test func theREADMEsPlanetsFeedIsTheOneAddedHere() async {
-        #expect(Self.readme.contains(Self.planetsFeed))
+    @Test func everyPageWithShellLinesRunsOrSaysWhyNot() async {
+        let known = Set(Self.pagesInOrder + Self.pagesNotRunHere.map(\.path))
+        let unlisted = Documentation.pages.filter { !known.contains($0) && !Self.blocks(of: $0).isEmpty }
+        #expect(unlisted.isEmpty, "pages with ```sh blocks that DocsShellTests neither runs nor lists: \(unlisted)")
+        for page in Self.pagesInOrder {
+            #expect(Documentation.pages.contains(page), "\(page) is no page any more")
+        }
+    }
+
+    @Test func theSingerSectionsPlanetsFeedIsTheOneAddedHere() async {
+        #expect(Documentation.text("docs/adapters/built-in.md").contains(Self.planetsFeed))
     }
 
     @Test func everyLineThatRunsOfflineRunsAsWritten() async throws {
-        let work = try FeedworkProcess.makeFolder("readme")
+        let work = try FeedworkProcess.makeFolder("docs-shell")
         defer { try? FileManager.default.removeItem(at: work) }
         let checkout = work.appendingPathComponent("checkout")
         try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
         for item in ["feeds.yaml", "Adapters", "scripts"] {
             try FileManager.default.copyItem(
-                at: Self.root.appendingPathComponent(item), to: checkout.appendingPathComponent(item))
+                at: Documentation.root.appendingPathComponent(item), to: checkout.appendingPathComponent(item))
         }
         let hasPostgres = FileManager.default.fileExists(atPath: "/usr/lib/postgresql")
         var ran = 0
