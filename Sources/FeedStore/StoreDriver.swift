@@ -17,7 +17,7 @@ package protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
     func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject?
     /// Records the start of `feed`'s pass; returns the run id. Its tables are prepared in its
     /// transaction (``passTransaction(feed:run:stamp:bindings:)``), not here.
-    func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64
+    func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64
     /// The transaction of the pass `run` of `feed`, which writes `bindings` stamped `stamp`.
     func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     /// Records a failed pass in a transaction of its own, with outbox events (sealed URLs), the

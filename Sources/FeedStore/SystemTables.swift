@@ -25,14 +25,16 @@ package enum SystemTables {
 
     private static let id = SystemColumn(name: "id", kind: .serial)
 
-    /// One row per pass: how it went and what it wrote.
+    /// One row per pass: how it went and what it wrote; `adapter_module` is the module the
+    /// adapter came from (`FruitFeed`, or a package's own), so that a binary without it can say
+    /// which one it lacks.
     package static let runs = SystemTable(
         name: "_runs",
         columns: [
             id, text("feed"), text("adapter"), time("started_at"), time("finished_at", nullable: true), text("status"),
             count("requests"), count("attempts"), count("bytes"), count("inserted"), count("updated"),
             count("unchanged"), count("deleted"), count("rejected"), text("error", nullable: true),
-            text("notes", nullable: true),
+            text("notes", nullable: true), text("adapter_module", nullable: true),
         ],
         primaryKey: ["id"], indexes: [SystemIndex(name: "_runs_feed", columns: ["feed", "id"])])
 

@@ -159,6 +159,9 @@ enum PostgresMigrations {
                 );
                 CREATE INDEX _media_urls_hash ON _media_urls(hash);
                 """),
+        Step(
+            version: 7, name: "the adapter module of each run",
+            sql: "ALTER TABLE _runs ADD COLUMN adapter_module text"),
     ]
 
     /// The newest version.

@@ -18,11 +18,14 @@ extension PostgresStore: StoreDriver {
             pool: pool, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
     }
 
-    package func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
+    package func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64 {
         try await write { connection in
             let rows = try connection.execute(
-                "INSERT INTO _runs(feed, adapter, started_at, status) VALUES ($1, $2, $3, 'running') RETURNING id",
-                [feed, adapter, Timestamp.string(started)])
+                """
+                INSERT INTO _runs(feed, adapter, adapter_module, started_at, status)
+                VALUES ($1, $2, $3, $4, 'running') RETURNING id
+                """,
+                [feed, adapter.name, adapter.module, Timestamp.string(started)])
             return Int64(rows[0, 0] ?? "") ?? 0
         }
     }

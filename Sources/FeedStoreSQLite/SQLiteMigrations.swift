@@ -242,6 +242,9 @@ enum SQLiteMigrations {
                     CREATE INDEX _media_urls_hash ON _media_urls(hash);
                     """)
         }
+        migrator.registerMigration("v12: the adapter module of each run") { db in
+            try db.execute(sql: "ALTER TABLE _runs ADD COLUMN adapter_module TEXT")
+        }
         return migrator
     }
 }

@@ -9,11 +9,12 @@ extension SQLiteStore {
     /// leaves no table, column or view behind.
     ///
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
-    package func startRun(feed: String, adapter: String, at started: Date) async throws -> Int64 {
+    package func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64 {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO _runs(feed, adapter, started_at, status) VALUES (?, ?, ?, 'running')",
-                arguments: [feed, adapter, Timestamp.string(started)])
+                sql:
+                    "INSERT INTO _runs(feed, adapter, adapter_module, started_at, status) VALUES (?, ?, ?, ?, 'running')",
+                arguments: [feed, adapter.name, adapter.module, Timestamp.string(started)])
             return db.lastInsertedRowID
         }
     }

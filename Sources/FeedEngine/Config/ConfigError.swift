@@ -19,10 +19,27 @@ public struct ConfigProblem: Sendable, Hashable, CustomStringConvertible {
 /// The CLI prints each problem on its own line and exits with status 2.
 public struct ConfigError: Error, Sendable, CustomStringConvertible {
     public var problems: [ConfigProblem]
+    /// The feeds among the problems that name an adapter this program does not register.
+    public var unknownAdapters: [UnknownAdapterUse] = []
 
     public init(_ problems: [ConfigProblem]) { self.problems = problems }
 
     public init(_ message: String, at location: SourceLocation) { self.init([ConfigProblem(message, at: location)]) }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// A feed of feeds.yaml naming an adapter the program does not register: built without it, or
+/// misspelt.
+public struct UnknownAdapterUse: Sendable, Hashable {
+    public var feed: String
+    public var adapter: String
+    /// Where its `adapter:` is.
+    public var location: SourceLocation
+
+    public init(feed: String, adapter: String, location: SourceLocation) {
+        self.feed = feed
+        self.adapter = adapter
+        self.location = location
+    }
 }

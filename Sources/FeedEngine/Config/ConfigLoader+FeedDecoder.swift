@@ -22,6 +22,8 @@ extension ConfigLoader {
         /// The entities declared so far, by their lowercased names, and the feed declaring each.
         private var entities: [String: (schema: EntitySchema, feed: String)] = [:]
         private(set) var problems: [ConfigProblem] = []
+        /// The feeds naming an adapter this program does not register.
+        private(set) var unknownAdapters: [UnknownAdapterUse] = []
 
         init(
             registry: AdapterRegistry, decoder: NodeDecoder, directory: String, redactor: Redactor,
@@ -84,7 +86,9 @@ extension ConfigLoader {
                     message += "; did you mean '\(guess)'?"
                 }
                 message += "; registered adapters: \(registry.names.joined(separator: ", "))"
-                problems.append(ConfigProblem(message, at: location(feedMapping["adapter"] ?? node)))
+                let at = location(feedMapping["adapter"] ?? node)
+                problems.append(ConfigProblem(message, at: at))
+                unknownAdapters.append(UnknownAdapterUse(feed: common.name, adapter: common.adapter, location: at))
                 return nil
             }
             let (misspeltCommon, adapterOptions) = ConfigLoader.misspeltCommonKeys(

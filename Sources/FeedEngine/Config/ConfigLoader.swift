@@ -24,20 +24,32 @@ public struct ConfigLoader: Sendable {
         case placeholder
     }
 
+    /// What a feed naming an adapter this program does not register is.
+    public enum UnknownAdapters: Sendable {
+        /// A problem at its `adapter:`: for commands that run feeds or check the config.
+        case error
+        /// Left out of ``FeedsConfig/feeds`` and listed in ``FeedsConfig/unknownAdapters``:
+        /// for commands that only read the store (`list`, `export`, `schema`, `serve`...), whose
+        /// rows are there whichever binary wrote them.
+        case skipFeed
+    }
+
     /// The value ``UnsetVariables/placeholder`` gives unset variables.
     public static let placeholder = "***"
 
     public var registry: AdapterRegistry
     public var environment: [String: String]
     public var unsetVariables: UnsetVariables
+    public var unknownAdapters: UnknownAdapters
 
     public init(
         registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
-        unsetVariables: UnsetVariables = .error
+        unsetVariables: UnsetVariables = .error, unknownAdapters: UnknownAdapters = .error
     ) {
         self.registry = registry
         self.environment = environment
         self.unsetVariables = unsetVariables
+        self.unknownAdapters = unknownAdapters
     }
 
     /// Loads and validates the config at `path`.
@@ -135,7 +147,13 @@ public struct ConfigLoader: Sendable {
         for (index, node) in top.feedNodes.enumerated() {
             if let feed = feedDecoder.decode(node, index: index) { feeds.append(feed) }
         }
-        problems += feedDecoder.problems
+        let unknownAdapters = feedDecoder.unknownAdapters
+        var feedProblems = feedDecoder.problems
+        if self.unknownAdapters == .skipFeed {
+            let skipped = Set(unknownAdapters.map(\.location))
+            feedProblems.removeAll { skipped.contains($0.location) && $0.message.hasPrefix("unknown adapter") }
+        }
+        problems += feedProblems
         problems += Self.appendedParentProblems(feeds)
         problems += Self.viewNameProblems(feeds)
         problems += FeedDependencies.resolve(&feeds)
@@ -146,16 +164,26 @@ public struct ConfigLoader: Sendable {
             // used only where no secret is (an auth `type`) does, so the message says what is wrong.
             let secrets = Redactor(variables: interpolation.secretVariables)
             let redacted = problems.map { ConfigProblem(secrets.redact($0.message), at: $0.location) }
-            throw ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
+            var error = ConfigError(redacted.filter { seen.insert($0).inserted }.sorted(by: Self.order))
+            error.unknownAdapters = unknownAdapters
+            throw error
         }
+        let location = Self.storeLocation(of: top, directory: directory)
         var config = FeedsConfig(
-            file: path, directory: directory,
-            storePath: top.isPostgres ? top.storeName : Self.resolve(top.storeName, in: directory),
-            postgres: top.isPostgres
-                ? PostgresStoreLocation(url: top.storeName, schema: top.schemaName ?? "feedwork") : nil,
+            file: path, directory: directory, storePath: location.storePath, postgres: location.postgres,
             concurrency: top.defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
         if let lease = top.defaults?.lease { config.lease = lease }
+        config.unknownAdapters = unknownAdapters
         return config
+    }
+
+    /// The store `top` names: a file (made absolute against `directory`) or a server's schema.
+    private static func storeLocation(
+        of top: TopLevel, directory: String
+    ) -> (storePath: String, postgres: PostgresStoreLocation?) {
+        top.isPostgres
+            ? (top.storeName, PostgresStoreLocation(url: top.storeName, schema: top.schemaName ?? "feedwork"))
+            : (resolve(top.storeName, in: directory), nil)
     }
 
     /// `path` made absolute against `directory` (a `file://` prefix is accepted).

@@ -31,6 +31,9 @@ public struct FeedsConfig: Sendable {
     /// over once it runs out.
     public var lease: FeedDuration = .seconds(60)
     public var feeds: [FeedConfig]
+    /// The feeds left out of ``feeds`` because they name an adapter this program does not
+    /// register (``ConfigLoader/UnknownAdapters/skipFeed``).
+    public var unknownAdapters: [UnknownAdapterUse] = []
     /// Hides every value that came from `${VAR}`.
     public var redactor: Redactor
 

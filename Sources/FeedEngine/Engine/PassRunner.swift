@@ -52,7 +52,8 @@ struct PassRunner: Sendable {
     func start(continuing: Bool = false) async throws -> Started {
         let store = engine.store
         let startedAt = Date()
-        let run = try await store.startRun(feed: feed.name, adapter: feed.adapterName, at: startedAt)
+        let origin = AdapterOrigin(name: feed.adapterName, module: AdapterProvenance(type(of: feed.adapter)).module)
+        let run = try await store.startRun(feed: feed.name, adapter: origin, at: startedAt)
         logger.info("\(feed.name): run \(run) started")
         var context = FetchContext(
             feed: feed.name, baseDirectory: URL(fileURLWithPath: engine.config.directory), policy: feed.policy,

@@ -77,13 +77,18 @@ extension FeedOverview {
     }
 
     /// The overview of every feed in `config`, in its order, from its store: the SQLite file,
-    /// or the PostgreSQL schema.
+    /// or the PostgreSQL schema. Feeds whose adapter this program lacks come last, with every
+    /// entity they hold rows in.
     public static func load(config: FeedsConfig) async throws -> [FeedOverview] {
-        let feeds = config.feeds.map {
-            Configured(
-                name: $0.name, adapter: $0.adapterName, enabled: $0.enabled,
-                entities: $0.adapter.entities.map(\.schema.name), schedule: $0.schedule)
-        }
+        let feeds =
+            config.feeds.map {
+                Configured(
+                    name: $0.name, adapter: $0.adapterName, enabled: $0.enabled,
+                    entities: $0.adapter.entities.map(\.schema.name), schedule: $0.schedule)
+            }
+            + config.unknownAdapters.map {
+                Configured(name: $0.feed, adapter: $0.adapter, enabled: true, entities: [], schedule: nil)
+            }
         return try await load(feeds, from: config.readingStore(), recentRuns: 1)
     }
 

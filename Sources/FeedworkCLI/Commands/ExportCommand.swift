@@ -164,7 +164,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         // Checked here rather than in `validate()`, which also runs for `--help`.
         if let problem = optionProblem() { throw CommandFailure.usage(problem) }
-        let config = try store == nil ? options.load(unsetVariables: .placeholder) : nil
+        let config = try store == nil ? options.loadToRead() : nil
         let storePath = store ?? config?.storePath ?? ""
         // Checked before the store is opened: an output must never be the store or its files.
         let target = try output.map { text throws(ExportError) in

@@ -21,7 +21,7 @@ struct HistoryOptions: ParsableArguments {
     /// error (status 1), a `--limit` below 1 a usage error.
     func store() throws -> any StoreReading {
         guard limit > 0 else { throw CommandFailure.usage("--limit must be 1 or more") }
-        let config = try config.load(unsetVariables: .placeholder)
+        let config = try config.loadToRead()
         try ConfigOptions.requireStore(at: config.storeLocation)
         return try config.readingStore()
     }

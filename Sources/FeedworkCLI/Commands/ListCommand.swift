@@ -44,7 +44,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try options.load(unsetVariables: .placeholder)
+        let config = try options.loadToRead()
         // Read-only, so a read-only store, folder or mount can be listed; no store is created.
         let overview =
             try config.storeExists()

@@ -24,7 +24,7 @@ struct MCPCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Read-only, as `feedwork list`: an unset ${VAR} is a secret it does not need.
-        let config = try options.load(unsetVariables: .placeholder)
+        let config = try options.loadToRead()
         let server = MCPServer(
             config: config, registry: RegisteredAdapters.registry, version: FeedworkCommand.configuration.version)
         await MCPStdio.serve(server)

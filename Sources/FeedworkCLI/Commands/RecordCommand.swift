@@ -33,7 +33,7 @@ struct RecordCommand: AsyncParsableCommand, LogLevelChoosing {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let config = try options.load()
+        let config = try await options.loadToRun()
         guard let feedConfig = config.feed(named: feed) else {
             throw CommandFailure.usage(
                 "no feed named '\(feed)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")

@@ -64,7 +64,7 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
     }
 
     func run() async throws {
-        let config = try options.load()
+        let config = try await options.loadToRun()
         for name in feeds where config.feed(named: name) == nil {
             throw CommandFailure.usage(
                 "no feed named '\(name)' in \(config.file); feeds: \(config.feeds.map(\.name).joined(separator: ", "))")

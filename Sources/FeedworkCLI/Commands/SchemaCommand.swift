@@ -42,7 +42,7 @@ struct SchemaCommand: AsyncParsableCommand {
     var plan = false
 
     func run() async throws {
-        let config = try options.load(unsetVariables: .placeholder)
+        let config = try options.loadToRead()
         var entities = config.declaredEntities
         var duringPass = config.entitiesDeclaredDuringPass
         if let entity {

@@ -87,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
             rowLimit: sqlRowLimit)
         let (options, store, schema, mcpWhenExposed) = (self.options, self.store, self.schema, mcp)
         try await ServeApplication.run(at: address) {
-            let config = store == nil ? try options.load(unsetVariables: .placeholder) : nil
+            let config = store == nil ? try options.loadToRead() : nil
             let browser: StoreBrowser
             if let store {
                 browser = try StoreBrowser(location: StoreLocation(store, schema: schema))

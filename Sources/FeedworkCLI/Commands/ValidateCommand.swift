@@ -47,7 +47,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard json else {
-            let config = try options.load()
+            let config = try await options.loadToRun()
             let enabled = config.feeds.filter(\.enabled).count
             Console.print(
                 "\(config.file): ok: \(config.feeds.count) feed(s), \(enabled) enabled; store \(config.storeDescription)"
@@ -61,7 +61,7 @@ struct ValidateCommand: AsyncParsableCommand {
             return
         }
         do {
-            let config = try options.load()
+            let config = try await options.loadToRun()
             Console.print(
                 JSONText.encode(
                     Report(

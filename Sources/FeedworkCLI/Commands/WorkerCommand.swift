@@ -63,7 +63,7 @@ struct WorkerCommand: AsyncParsableCommand, LogLevelChoosing {
             }
             return address
         }
-        let config = try options.load()
+        let config = try await options.loadToRun()
         guard config.feeds.contains(where: { $0.enabled && $0.schedule != nil }) else {
             throw CommandFailure.usage(
                 "no enabled feed in \(config.file) has a schedule; give feeds (or defaults:) `every: 15m` or `cron: \"0 6 * * *\"`"

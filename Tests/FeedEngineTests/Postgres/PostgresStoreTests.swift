@@ -38,7 +38,8 @@ struct PostgresStoreTests {
     @Test func aRunIsRecordedWithISOTimesAndItsCounts() async throws {
         try await PostgresTestServer.withStore { store, _ in
             let id = try await store.startRun(
-                feed: "shop", adapter: "json", at: Date(timeIntervalSince1970: 1_767_225_600))
+                feed: "shop", adapter: AdapterOrigin(name: "json", module: "JSONFeed"),
+                at: Date(timeIntervalSince1970: 1_767_225_600))
             #expect(try await store.completeRun() == id - 1)
             try await store.write { try PostgresStore.recordRun(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
             let runs = try await store.runs(feed: "shop", limit: 10)
@@ -205,8 +206,10 @@ struct PostgresStoreTests {
     @Test func onlyRunsWhoseFeedNoPassHoldsAreMarkedInterrupted() async throws {
         try await PostgresTestServer.withStore { store, schema in
             let url = try #require(PostgresTestServer.url)
-            let held = try await store.startRun(feed: "busy", adapter: "json", at: Date())
-            let orphan = try await store.startRun(feed: "dead", adapter: "json", at: Date())
+            let held = try await store.startRun(
+                feed: "busy", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
+            let orphan = try await store.startRun(
+                feed: "dead", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
             let lease = try await PostgresFeedLease.take(
                 pool: PostgresConnectionPool(url: url), schema: schema, feed: "busy", wait: .zero)
             try await store.markInterruptedRuns()
