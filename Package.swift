@@ -71,6 +71,9 @@ let package = Package(
         // Mustache templates for the HTML pages of `feedwork serve` (escapes every value by default;
         // the templates are Swift string constants, so the binary carries them).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // `swift package generate-documentation`: FeedKit's DocC catalog for adapter authors
+        // (scripts/docc.sh, in CI). A command plugin: it builds only when the command runs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libcurl and libpq from the system, loaded when a command first needs them rather than

@@ -9,7 +9,7 @@ import Synchronization
 /// A feeds.yaml in a temporary folder with its own store, run through the real engine.
 ///
 /// Tests write the config (and any fixture files) into the folder, run the feeds with the
-/// real ``StandardFetcher`` (files or a ``LoopbackServer``) and query the store: the SQLite
+/// real `StandardFetcher` (files or a ``LoopbackServer``) and query the store: the SQLite
 /// file, or with `store: .postgres` a PostgreSQL schema of the harness's own (``HarnessStore``).
 ///
 /// ```swift
@@ -80,7 +80,7 @@ public final class FeedHarness: Sendable {
 
     public var configPath: String { directory.appendingPathComponent("feeds.yaml").path }
 
-    /// Loads feeds.yaml; throws ``ConfigError`` for a bad one.
+    /// Loads feeds.yaml; throws `ConfigError` for a bad one.
     public func config() throws -> FeedsConfig {
         let config = try ConfigLoader(registry: registry, environment: environment).load(path: configPath)
         loadedConfig.withLock { $0 = config }
@@ -95,9 +95,14 @@ public final class FeedHarness: Sendable {
 
     /// Runs the enabled feeds (or the named ones) once.
     ///
-    /// - Parameter startDate: the moment every pass starts at, for tests whose expectations
-    ///   depend on the day (`{{today}}`, a flight offer's date): without it, a test running
-    ///   across midnight computes another day than the pass.
+    /// - Parameters:
+    ///   - feeds: the names of the feeds to run; empty for every enabled feed.
+    ///   - offline: whether the run is `--offline`: every response from the store's cache.
+    ///   - fetcher: what performs the requests; the engine's own by default, over the network
+    ///     (a ``LoopbackServer``) and the folder's files.
+    ///   - startDate: the moment every pass starts at, for tests whose expectations
+    ///     depend on the day (`{{today}}`, a flight offer's date): without it, a test running
+    ///     across midnight computes another day than the pass.
     public func run(
         feeds: [String] = [], offline: Bool = false, fetcher: any Fetching = StandardFetcher(), startDate: Date? = nil
     ) async throws -> RunReport {
@@ -106,7 +111,7 @@ public final class FeedHarness: Sendable {
     }
 
     /// Rows of `sql` as dictionaries of column name to value, typed alike on both stores
-    /// (``StoreReading/query(_:arguments:)``); parameters are written `$1`, `$2`...
+    /// (`StoreReading.query(_:arguments:)`); parameters are written `$1`, `$2`...
     public func rows(_ sql: String, _ arguments: [FieldValue] = []) async throws -> [[String: FieldValue]] {
         switch storeKind {
         case .sqlite: try await store().query(sql, arguments: arguments)

@@ -79,9 +79,12 @@ extension FeedAdapter {
 /// An entity whose stored rows a feed's pass reads (``FeedAdapter/parentEntities``), and the
 /// option naming it, for messages that point at it (`["for_each", "entity"]`).
 public struct ParentEntity: Sendable, Hashable {
+    /// The name of the entity whose stored rows the pass reads.
     public var entity: String
+    /// The path of the option that names the entity, for messages at its line and column.
     public var option: [String]
 
+    /// A parent `entity`, named by the option at `option` (such as `["for_each", "entity"]`).
     public init(_ entity: String, option: [String]) {
         self.entity = entity
         self.option = option
@@ -90,12 +93,15 @@ public struct ParentEntity: Sendable, Hashable {
 
 /// An entity a feed writes, and how.
 public struct EntityBinding: Sendable, Hashable {
+    /// The entity's columns, key and relations, as the store creates its table.
     public var schema: EntitySchema
+    /// Whether a pass merges, replaces or appends the feed's rows of the entity.
     public var mode: WriteMode
     /// What the pass may change in the entity's stored table; the engine sets the feed's
     /// `schema:` here, whatever the adapter gives.
     public var contract: SchemaContract
 
+    /// A binding of `schema` in `mode` (`merge` by default); the engine sets ``contract`` from the feed's `schema:`.
     public init(_ schema: EntitySchema, mode: WriteMode = .merge, contract: SchemaContract = .evolve) {
         self.schema = schema
         self.mode = mode
@@ -113,6 +119,7 @@ public struct FeedSetup: Sendable {
     /// data leaves them out when it says `new_columns: discard`. The engine enforces the rest.
     public var schemaContract: SchemaContract
 
+    /// The setup of the feed `name`, whose config file is in `configDirectory`.
     public init(name: String, configDirectory: String, schemaContract: SchemaContract = .evolve) {
         self.name = name
         self.configDirectory = configDirectory
@@ -123,13 +130,17 @@ public struct FeedSetup: Sendable {
 /// An invalid combination of options, found after decoding. `path` names the option
 /// (`["fields", "price"]`) so the message can point at its line and column.
 public struct OptionError: Error, Sendable, CustomStringConvertible {
+    /// The keys leading to the option at fault, such as `["fields", "price"]`; empty for the feed as a whole.
     public var path: [String]
+    /// What is wrong, in words for the person who wrote the option.
     public var message: String
 
+    /// An error saying `message` about the option at `path` (the feed itself when empty).
     public init(_ message: String, at path: [String] = []) {
         self.message = message
         self.path = path
     }
 
+    /// The message alone: `feedwork validate` puts the file, line and column of ``path`` before it.
     public var description: String { message }
 }

@@ -15,6 +15,7 @@ public struct MediaCredentials: Sendable {
     /// The feed's OAuth2 credentials, whose access token goes in `Authorization`.
     public var oauth2: OAuth2Credentials?
 
+    /// Credentials sent with each image request: `headers`, `query` items, or an OAuth2 access token.
     public init(
         headers: [HTTPHeader] = [], query: [(name: String, value: String)] = [], oauth2: OAuth2Credentials? = nil
     ) {

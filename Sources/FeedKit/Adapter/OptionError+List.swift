@@ -10,9 +10,12 @@
 /// try errors.throwIfAny()
 /// ```
 extension OptionError {
+    /// Several independent ``OptionError``s, thrown together so a user fixes them in one go.
     public struct List: Error, Sendable, CustomStringConvertible {
+        /// The errors noted so far, in the order the checks ran.
         public private(set) var errors: [OptionError] = []
 
+        /// An empty list, to collect errors into.
         public init() {}
 
         /// The result of `body`, or `nil` after noting the error it threw.
@@ -46,6 +49,7 @@ extension OptionError {
             if !errors.isEmpty { throw self }
         }
 
+        /// Each error's message on a line of its own.
         public var description: String { errors.map(\.message).joined(separator: "\n") }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 
+/// Launching a child program from an adapter.
 extension Process {
     private static let launching = Mutex(())
 

@@ -27,9 +27,12 @@ public struct SchemaContract: Sendable, Hashable, Codable {
         case freeze
     }
 
+    /// The rule for a column the stored table lacks (`new_columns:`).
     public var newColumns: NewColumns
+    /// The rule for a column whose type differs from the stored one (`type_changes:`).
     public var typeChanges: TypeChanges
 
+    /// A contract with these rules; each left out allows the change (`evolve`).
     public init(newColumns: NewColumns = .evolve, typeChanges: TypeChanges = .evolve) {
         self.newColumns = newColumns
         self.typeChanges = typeChanges

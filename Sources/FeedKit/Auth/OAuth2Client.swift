@@ -10,6 +10,7 @@ import Synchronization
 /// (``OAuth2Session`` seals it there), so the next `run` or a restarted worker asks the token
 /// endpoint only when that one is spent.
 public actor OAuth2Client {
+    /// The credentials whose token this client keeps; one client per distinct set in a process.
     public nonisolated let credentials: OAuth2Credentials
     private var current: OAuth2Token?
     /// The look at a pass's `_state` for a token (once per process), which callers arriving

@@ -22,26 +22,38 @@ public struct OAuth2Credentials: Sendable, Hashable {
 
     /// One further form parameter of token requests (`resource`, `tenant`...).
     public struct Parameter: Sendable, Hashable {
+        /// The form field's name, such as `resource`.
         public var name: String
+        /// The form field's value, sent as it is (form-encoded on the way).
         public var value: String
 
+        /// A form parameter `name=value` added to every token request.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// Which grant the token requests use.
     public var grant: Grant
+    /// The token endpoint's URL, which every token request is posted to.
     public var tokenURL: String
+    /// The client's id, sent as the ``clientAuthentication`` says; `nil` when the endpoint needs none.
     public var clientID: String?
+    /// The client's secret, hidden in every message (``secrets``).
     public var clientSecret: String?
     /// The refresh token that seeds a `refresh_token` grant.
     public var refreshToken: String?
+    /// The `scope` form parameter of token requests, when the endpoint wants one.
     public var scope: String?
+    /// The `audience` form parameter of token requests (some providers' name for the API asked for).
     public var audience: String?
+    /// Whether the client's id and secret go in the form body or in HTTP Basic.
     public var clientAuthentication: ClientAuthentication
+    /// Further form parameters of every token request, in order.
     public var parameters: [Parameter]
 
+    /// Credentials for `grant` at `tokenURL`; the id and secret go in the form body unless told otherwise.
     public init(
         grant: Grant, tokenURL: String, clientID: String? = nil, clientSecret: String? = nil,
         refreshToken: String? = nil, scope: String? = nil, audience: String? = nil,

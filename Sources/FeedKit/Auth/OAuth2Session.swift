@@ -3,7 +3,7 @@ import Synchronization
 
 /// One pass's use of an ``OAuth2Client``: sends requests with its access token, renews the
 /// token once when the API answers 401 and sends the request again, and keeps the token in the
-/// feed's `_state`, sealed (``SealedText``) with a key derived from the configured secrets,
+/// feed's `_state`, sealed (AES-GCM) with a key derived from the configured secrets,
 /// before it sends anything with it: the engine commits `auth.*` state in a write of its own at
 /// once, so a rotated refresh token survives even a process killed mid-pass (on SQLite, a
 /// renewal after the pass's transaction took the store goes with the pass, or with the record of
@@ -12,6 +12,7 @@ import Synchronization
 /// The engine's media mirror uses one too, after the pass committed, for the feed's images on
 /// its own origin (``MediaCredentials``): it keeps a renewed token in `_state` at once.
 public final class OAuth2Session: Sendable {
+    /// The process's client for these credentials, shared with every other session that has them.
     public let client: OAuth2Client
     private let pass: any OAuth2Carrier
     private let sealer: SealedText
@@ -22,6 +23,7 @@ public final class OAuth2Session: Sendable {
     /// rotated refresh token is the only one the endpoint still accepts).
     public static let stateKey = FeedPass.credentialStatePrefix + "oauth2"
 
+    /// A session for one pass: its requests go through `pass`, and its token lives in `pass`'s `_state`.
     public convenience init(_ credentials: OAuth2Credentials, pass: FeedPass) {
         self.init(credentials, carrier: pass)
     }

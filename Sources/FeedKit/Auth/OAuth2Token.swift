@@ -69,9 +69,12 @@ struct OAuth2Token: Sendable, Hashable, Codable {
 
 /// A token endpoint that could not be used: its answer, or a request refused after renewal.
 public struct OAuth2Error: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in words for the feed's error.
     public var message: String
 
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message alone.
     public var description: String { message }
 }

@@ -5,10 +5,13 @@ import Foundation
 /// `url` is an absolute `http(s)://` URL, a `file://` URL, or a path, which is read relative to
 /// the config file's folder. Fixture-backed and live feeds differ only in this string.
 public struct FetchRequest: Sendable, Hashable {
+    /// The URL as given: http(s), `file://` or a path relative to the config file's folder; secrets included.
     public var url: String
+    /// The HTTP method, `GET` unless the adapter says otherwise.
     public var method: String
     /// Header names and values, in order.
     public var headers: [HTTPHeader]
+    /// The request's body, for a `POST` or `PUT`; `nil` sends none.
     public var body: Data?
     /// Within this age a cached response is used and no request is made.
     public var maxAge: FeedDuration?
@@ -28,6 +31,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// for callers to whom such a status has a meaning, such as "no records here".
     public var acceptedStatuses: Set<Int> = []
 
+    /// A request with everything spelled out; by default a cacheable `GET` with no body, which throws on a 404.
     public init(
         url: String, method: String = "GET", headers: [HTTPHeader] = [], body: Data? = nil,
         maxAge: FeedDuration? = nil, acceptsNotFound: Bool = false, cacheable: Bool = true
@@ -59,9 +63,12 @@ public struct FetchRequest: Sendable, Hashable {
 
 /// One HTTP header.
 public struct HTTPHeader: Sendable, Hashable, Codable {
+    /// The header's name, as sent.
     public var name: String
+    /// The header's value; one that holds a secret is redacted wherever the request is shown.
     public var value: String
 
+    /// The header `name: value`.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value

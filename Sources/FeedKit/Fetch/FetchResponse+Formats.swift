@@ -15,7 +15,10 @@ extension FetchResponse {
 
     /// The body parsed as CSV, into a list of objects named by the header row (``CSVReader``).
     ///
-    /// - Parameter feed: the feed that asked for the response, for the error.
+    /// - Parameters:
+    ///   - feed: the feed that asked for the response, for the error.
+    ///   - dialect: the delimiter, quote, header row and encoding: comma-separated, with a header
+    ///     row, by default.
     /// - Throws: ``PayloadError`` at `$`, naming the feed, the URL and the line of the problem.
     public func csv(feed: String, dialect: CSVDialect = CSVDialect()) throws(PayloadError) -> JSONValue {
         do {

@@ -19,10 +19,13 @@ public struct FetchResponse: Sendable {
 
     /// The request's URL with secrets replaced by `***`, for messages and reports.
     public var url: String
+    /// The HTTP status; for a file, 200 (or 404 when it is missing and the request accepts that).
     public var status: Int
     /// Header values by lowercased name (the last one wins for repeated headers).
     public var headers: [String: String]
+    /// The body; empty when ``bodyIsOmitted``.
     public var body: Data
+    /// Whether the body was downloaded, read from a file or served from the cache, and why.
     public var origin: Origin
     /// How many network attempts were made (0 for files and fresh cache hits).
     public var attempts: Int
@@ -37,6 +40,7 @@ public struct FetchResponse: Sendable {
     /// requested (set by ``FeedPass/fetch(_:)``; `nil` for a response made outside a pass).
     public var page: Int?
 
+    /// A response made by hand, for an adapter's tests of its parse and map functions.
     public init(
         url: String, status: Int, headers: [String: String] = [:], body: Data, origin: Origin,
         attempts: Int = 0, bytesReceived: Int = 0

@@ -9,9 +9,10 @@ public struct CSVDialect: Sendable, Hashable {
     /// Whether the first row names the columns. Without one, columns are named by position,
     /// `"1"`, `"2"`, ...
     public var header: Bool
-    /// The document's encoding (``TextEncoding``), when it is not UTF-8 and has no byte order mark.
+    /// The document's encoding (such as `ISO-8859-1`), when it is not UTF-8 and has no byte order mark.
     public var encoding: String?
 
+    /// A dialect; by default comma-separated, double-quoted, with a header row, in UTF-8.
     public init(
         delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), header: Bool = true,
         encoding: String? = nil
@@ -90,13 +91,16 @@ public enum CSVReader {
 public struct CSVReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based line of the problem (of the row's first line).
     public var line: Int
+    /// What is wrong at that line.
     public var message: String
 
+    /// An error at the 1-based `line`, saying `message`.
     public init(line: Int, message: String) {
         self.line = line
         self.message = message
     }
 
+    /// The message with its line, as a ``PayloadError`` quotes it.
     public var description: String { "CSV at line \(line): \(message)" }
 }
 

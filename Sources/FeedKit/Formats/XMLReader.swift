@@ -62,16 +62,20 @@ public enum XMLReader {
 
 /// A document that is not well-formed XML, with where the problem is.
 public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// 1-based line and column (in characters) of the problem.
+    /// The 1-based line of the problem.
     public var line: Int
+    /// The 1-based column of the problem, in characters.
     public var column: Int
+    /// What is wrong at that place.
     public var message: String
 
+    /// An error at the 1-based `line` and `column`, saying `message`.
     public init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
+    /// The message with its line and column, as a ``PayloadError`` quotes it.
     public var description: String { "XML at line \(line), column \(column): \(message)" }
 }

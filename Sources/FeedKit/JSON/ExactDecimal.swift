@@ -9,6 +9,7 @@ import Foundation
 /// its ``scale``, the number of decimals it was written with, because that is data too (a
 /// price has two decimals): ``normalized`` writes it back with them.
 public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the number is below zero; zero is never negative, whatever its sign as written.
     public let isNegative: Bool
     /// The digits without leading or trailing zeros (`"0"` for zero).
     public let digits: String
@@ -70,10 +71,12 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
             isNegative: isNegative, digits: digits, exponent: exponent + places, scale: max(0, scale - places))
     }
 
+    /// Whether both denote the same value, whatever their scales (`12.50 == 12.5`).
     public static func == (a: ExactDecimal, b: ExactDecimal) -> Bool {
         a.isNegative == b.isNegative && a.digits == b.digits && a.exponent == b.exponent
     }
 
+    /// Hashes the value alone, so that equal decimals of different scales hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(isNegative)
         hasher.combine(digits)

@@ -4,10 +4,14 @@ import Foundation
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     /// Byte offset of the problem.
     public var offset: Int
+    /// The 1-based line of the problem.
     public var line: Int
+    /// The 1-based column of the problem, in characters.
     public var column: Int
+    /// What is wrong at that place.
     public var message: String
 
+    /// The message with its line and column, as a ``PayloadError`` quotes it.
     public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
 }
 
@@ -16,6 +20,7 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
 /// Numbers keep their literal text; strings must be valid UTF-8; nesting is limited (512 levels)
 /// so a hostile document cannot exhaust the stack.
 public struct JSONParser {
+    /// The deepest nesting of arrays and objects parsed; a deeper document is an error.
     public static let maximumDepth = 512
 
     /// Parses `data`, which must hold exactly one JSON value (surrounding whitespace allowed).

@@ -4,12 +4,17 @@
 /// units. Objects keep their keys in document order, so a rejected record's raw JSON reads as
 /// it arrived.
 public enum JSONValue: Sendable, Hashable {
+    /// The literal `null` (an absent member is `nil`, not this).
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number as written in the document, e.g. `-1.5e3`.
     case number(String)
+    /// A string, escapes decoded.
     case string(String)
+    /// An array, elements in document order.
     case array([JSONValue])
+    /// An object, members in document order (``JSONObject``).
     case object(JSONObject)
 
     /// The member `key` of an object, or `nil`.
@@ -24,23 +29,28 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// Whether the value is the literal `null`.
     public var isNull: Bool { self == .null }
 
+    /// The text of a string, or `nil` for other values (a number is not converted).
     public var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
+    /// The flag of a boolean, or `nil` for other values (`"true"` is not converted).
     public var boolValue: Bool? {
         if case .bool(let flag) = self { return flag }
         return nil
     }
 
+    /// The elements of an array, or `nil` for other values.
     public var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil
     }
 
+    /// The members of an object, or `nil` for other values.
     public var objectValue: JSONObject? {
         if case .object(let object) = self { return object }
         return nil
@@ -81,8 +91,10 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A JSON object's members in document order.
 public struct JSONObject: Sendable, Hashable {
+    /// The members in document order; a name may repeat.
     public var members: [(key: String, value: JSONValue)]
 
+    /// An object with `members`, in that order.
     public init(_ members: [(key: String, value: JSONValue)]) { self.members = members }
 
     /// The value of the last member named `key` (JSON's usual rule for repeated names).
@@ -91,13 +103,16 @@ public struct JSONObject: Sendable, Hashable {
         return nil
     }
 
+    /// The members' names in document order, repeats included.
     public var keys: [String] { members.map(\.key) }
 
+    /// Whether both have the same members in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes the members in order, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
         for member in members {
             hasher.combine(member.key)

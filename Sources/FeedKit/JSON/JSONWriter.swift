@@ -1,5 +1,6 @@
-/// Compact JSON text of a ``JSONValue`` (numbers as their literal, keys in order).
 extension JSONValue {
+    /// Compact JSON text of the value (numbers as their literal, keys in order), for a reject's
+    /// raw JSON and for JSON columns.
     public var jsonText: String {
         var output = ""
         write(to: &output)

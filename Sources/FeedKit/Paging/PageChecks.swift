@@ -18,6 +18,7 @@ public struct PageChecks: Sendable {
     /// The last page counted that held fewer records than the page size, when the walk steps by it.
     private var lastShortPage: (number: Int, records: Int)?
 
+    /// Checks for a walk that has not fetched a page yet.
     public init() {}
 
     /// The earlier page that held fewer than `size` records, when the page `number` (whose

@@ -12,6 +12,7 @@ public struct PageRequest: Sendable, Hashable {
     /// The cursor this page is asked with (`cursor` pagination; `nil` on the first page).
     public var cursor: String?
 
+    /// A page; a ``Paginator`` makes them, an adapter rarely does.
     public init(link: String? = nil, query: [QueryItem] = [], position: Int = 0, cursor: String? = nil) {
         self.link = link
         self.query = query
@@ -21,9 +22,12 @@ public struct PageRequest: Sendable, Hashable {
 
     /// One query parameter of a page, not yet percent-encoded.
     public struct QueryItem: Sendable, Hashable {
+        /// The parameter's name.
         public var name: String
+        /// The parameter's value (a number or a cursor), percent-encoded when it is sent.
         public var value: String
 
+        /// The parameter `name=value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -48,6 +52,7 @@ public struct PageFacts: Sendable, Equatable {
     /// Whether more pages follow, when the response says: `false` on the last page.
     public var hasMore: Bool?
 
+    /// What a page said; only `recordCount` is always known.
     public init(
         recordCount: Int, total: Int? = nil, totalPages: Int? = nil, continuation: String? = nil,
         hasMore: Bool? = nil

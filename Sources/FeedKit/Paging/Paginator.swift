@@ -36,6 +36,7 @@ public struct Paginator: Sendable {
         case linkHeader
     }
 
+    /// What is sent for each page, and where the next one comes from.
     public let kind: Kind
     /// A walk that ends early is a note, not a failed pass (`allow_incomplete: true`).
     public var allowsIncomplete = false
@@ -58,6 +59,8 @@ public struct Paginator: Sendable {
         case limit
     }
 
+    /// A paginator of `kind` with the default settings: one page at a time (``parallel``), at most
+    /// 10,000 pages (``maxPages``, which the adapter counts), no incomplete walk (``allowsIncomplete``).
     public init(kind: Kind) { self.kind = kind }
 
     /// The first page.
@@ -88,7 +91,10 @@ public struct Paginator: Sendable {
     /// The page after `page`, or `nil` when `page` was the last one or the walk cannot go on
     /// (``step(after:facts:url:)`` says which).
     ///
-    /// - Parameter url: the URL `page` was fetched from (for relative next links).
+    /// - Parameters:
+    ///   - page: the request that was just fetched.
+    ///   - facts: what the adapter read off that page's response (records, totals, cursor).
+    ///   - url: the URL `page` was fetched from (for relative next links).
     public func next(after page: PageRequest, facts: PageFacts, url: String) -> PageRequest? {
         if case .next(let request) = step(after: page, facts: facts, url: url) { return request }
         return nil
@@ -104,7 +110,10 @@ public struct Paginator: Sendable {
     /// position at the end cannot be told from one with more to come); `next_url` and
     /// `link_header` follow a next link even from an empty page.
     ///
-    /// - Parameter url: the URL `page` was fetched from (for relative next links).
+    /// - Parameters:
+    ///   - page: the request that was just fetched.
+    ///   - facts: what the adapter read off that page's response (records, totals, cursor).
+    ///   - url: the URL `page` was fetched from (for relative next links).
     public func step(after page: PageRequest, facts: PageFacts, url: String) -> PageStep {
         if facts.hasMore == false { return .end(.hasMoreFalse) }
         let saysMore = facts.hasMore == true

@@ -38,6 +38,7 @@ public enum WalkEnd: String, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// Orders the ends as the cases are declared, so a summary of several walks lists them alike each time.
     public static func < (lhs: WalkEnd, rhs: WalkEnd) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }

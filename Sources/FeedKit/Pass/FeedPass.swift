@@ -176,7 +176,16 @@ public final class FeedPass: Sendable {
     /// How much a ``log(_:level:)`` line matters; the user picks the lowest level shown
     /// (`--log-level`).
     public enum LogLevel: String, Sendable, CaseIterable {
-        case debug, info, notice, warning, error
+        /// What an adapter does step by step, for finding out why a feed behaves as it does.
+        case debug
+        /// What a source says in its normal course (the default of ``FeedPass/log(_:level:)``).
+        case info
+        /// Something a user may want to act on, though the pass goes on as usual.
+        case notice
+        /// Something went wrong but the pass goes on (a record skipped, a fallback taken).
+        case warning
+        /// Something failed; the pass may still end, or fail with its own error.
+        case error
     }
 
     /// Writes `text` to the run's log at `level`, tagged with the feed's name, secrets
@@ -231,6 +240,7 @@ public final class FeedPass: Sendable {
     /// depend on earlier data, such as not offering the same destination twice.
     ///
     /// - Parameters:
+    ///   - entity: the entity's name, as in its ``EntitySchema/name``.
     ///   - filters: conditions in `feedwork export --where` syntax, all of which must hold:
     ///     `field=value`, `!=`, `<`, `<=`, `>`, `>=`, `~` (contains); system columns such as
     ///     `_feed` included. Values are bound, never spliced into a query.

@@ -8,12 +8,14 @@
 /// var batch = RecordBatch()
 /// for (index, item) in items.enumerated() {
 ///     do { batch.records.append(try record(for: item)) }
-///     catch { batch.rejects.append(Reject(entity: "item", reason: "\(error)", path: "$[\(index)]", raw: item.text)) }
+///     catch { batch.rejects.append(Reject(entity: "item", reason: "\(error)", path: "$[\(index)]", raw: item.jsonText)) }
 /// }
 /// batch.source = RecordSource(response)  // each reject is stored with the response's URL and page
 /// ```
 public struct RecordBatch: Sendable, Hashable {
+    /// The records to write, in order: a key that repeats is written once, the last one winning.
     public var records: [EntityRecord]
+    /// The items that could not become records, each kept in `_rejects` with its reason.
     public var rejects: [Reject]
     /// Lines for the feed's report, such as "3 of 5 offers kept".
     public var notes: [String]
@@ -21,6 +23,7 @@ public struct RecordBatch: Sendable, Hashable {
     /// ``Reject/source`` of its own; without one, rejects have no URL or page.
     public var source: RecordSource?
 
+    /// A batch of these records, rejects and notes, mapped from the response `source`.
     public init(
         records: [EntityRecord] = [], rejects: [Reject] = [], notes: [String] = [], source: RecordSource? = nil
     ) {

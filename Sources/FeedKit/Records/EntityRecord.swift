@@ -1,15 +1,18 @@
 /// One normalized record, ready for the store.
 ///
 /// `values` follow the order of the schema's columns. Build one from named fields with
-/// ``init(schema:fields:)``, which also computes the key.
+/// ``init(schema:fields:children:)``, which also computes the key.
 public struct EntityRecord: Sendable, Hashable {
+    /// The name of the entity (``EntitySchema/name``) the record belongs to.
     public var entity: String
     /// The record's key within its feed: the key columns' values joined with `|`.
     public var key: String
+    /// One value per column of the entity's schema, in the schema's column order.
     public var values: [FieldValue]
     /// Rows of the schema's child lists, by child name; each row follows the child's columns.
     public var children: [String: [[FieldValue]]]
 
+    /// A record whose key is given as it is; ``init(schema:fields:children:)`` computes it instead.
     public init(entity: String, key: String, values: [FieldValue], children: [String: [[FieldValue]]] = [:]) {
         self.entity = entity
         self.key = key
@@ -52,21 +55,27 @@ public struct EntityRecord: Sendable, Hashable {
 /// the item: `price`, `images_url.small`), and a reason. A mapping function throws it for an
 /// item, and turns it into a ``Reject`` with ``Reject/init(entity:item:at:error:)``.
 public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The field at fault, as a path below the item (`price`, `images_url.small`), or `nil`.
     public var field: String?
+    /// Why the item cannot be stored, in words for `feedwork rejects`.
     public var reason: String
 
+    /// An error for the item's `field` (or the whole item) saying `reason`.
     public init(field: String? = nil, reason: String) {
         self.field = field
         self.reason = reason
     }
 
+    /// The reason alone; the reject's path tells the field.
     public var description: String { reason }
 }
 
 /// A record that failed mapping or validation, kept in `_rejects` with its reason, raw JSON and
 /// the response it came from.
 public struct Reject: Sendable, Hashable {
+    /// The entity the item would have been a record of.
     public var entity: String
+    /// Why the item was rejected, shown by `feedwork rejects` (secrets redacted by the pass).
     public var reason: String
     /// Where in the response the record was, e.g. `$.fruit[3]`.
     public var path: String
@@ -76,6 +85,7 @@ public struct Reject: Sendable, Hashable {
     /// ``RecordBatch/source`` of the batch it is written in.
     public var source: RecordSource?
 
+    /// A reject of the item at `path`, whose JSON was `raw`.
     public init(entity: String, reason: String, path: String, raw: String, source: RecordSource? = nil) {
         self.entity = entity
         self.reason = reason

@@ -36,7 +36,9 @@ public enum ColumnRole: String, Sendable, Codable, CaseIterable {
 
 /// One typed column of an entity.
 public struct Column: Sendable, Hashable, Codable {
+    /// The column's name in the table, the export and `--where` filters.
     public var name: String
+    /// How the column's values are stored and compared.
     public var type: ColumnType
     /// Whether the column may hold `null`.
     public var nullable: Bool
@@ -53,6 +55,7 @@ public struct Column: Sendable, Hashable, Codable {
     /// `export --media`). The column keeps the URL either way.
     public var media: Bool
 
+    /// A column, nullable and with no summary, currency, role or media unless told.
     public init(
         _ name: String, _ type: ColumnType, nullable: Bool = true, summary: String = "", currency: String? = nil,
         role: ColumnRole? = nil, media: Bool = false
@@ -152,6 +155,7 @@ public struct Relation: Sendable, Hashable, Codable {
     /// before the relation was enforced whose rows already point at missing ones.
     public var enforced: Bool
 
+    /// A relation from `column` to `entity`'s key, for filters and labels only unless `enforced`.
     public init(column: String, entity: String, labelColumn: String? = nil, enforced: Bool = false) {
         self.column = column
         self.entity = entity
@@ -176,15 +180,20 @@ public struct Relation: Sendable, Hashable, Codable {
 
 /// One term of a default order: a column, ascending or descending.
 public struct OrderTerm: Sendable, Hashable, Codable {
+    /// The column ordered by.
     public var column: String
+    /// Whether larger values come first.
     public var descending: Bool
 
+    /// A term ordering by `column`, ascending unless `descending`.
     public init(_ column: String, descending: Bool = false) {
         self.column = column
         self.descending = descending
     }
 
+    /// Smaller values of `column` first.
     public static func ascending(_ column: String) -> OrderTerm { OrderTerm(column) }
+    /// Larger values of `column` first.
     public static func descending(_ column: String) -> OrderTerm { OrderTerm(column, descending: true) }
 }
 
@@ -202,10 +211,13 @@ public struct OrderTerm: Sendable, Hashable, Codable {
 ///     order: [.ascending("type")])
 /// ```
 public struct EntitySchema: Sendable, Hashable, Codable {
+    /// The entity's name: its table's and view's name in the store, and `feedwork export`'s argument.
     public var name: String
+    /// The typed columns, in the order a record's ``EntityRecord/values`` follow.
     public var columns: [Column]
     /// The columns whose values make up a record's key (`_key` holds them joined).
     public var key: [String]
+    /// Columns that point at other entities' keys (``Relation``).
     public var relations: [Relation]
     /// The order exports use when the user names none.
     public var order: [OrderTerm]
@@ -218,6 +230,7 @@ public struct EntitySchema: Sendable, Hashable, Codable {
     /// `feedwork serve` and `feedwork export --search` read. Empty: no index.
     public var search: [String]
 
+    /// A schema; relations, order, children, summary and the search index are optional.
     public init(
         name: String, columns: [Column], key: [String], relations: [Relation] = [], order: [OrderTerm] = [],
         children: [ChildSchema] = [], summary: String = "", search: [String] = []
@@ -288,9 +301,12 @@ public struct EntitySchema: Sendable, Hashable, Codable {
 
 /// A list nested in a record, stored as a child table keyed by the parent's key and the position.
 public struct ChildSchema: Sendable, Hashable, Codable {
+    /// The child's name: its table is `<entity>__<name>`.
     public var name: String
+    /// The typed columns of one item of the list, in the order a child row follows.
     public var columns: [Column]
 
+    /// A child list `name` whose items have `columns`.
     public init(name: String, columns: [Column]) {
         self.name = name
         self.columns = columns

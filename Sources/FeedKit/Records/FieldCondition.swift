@@ -12,20 +12,32 @@ import Foundation
 /// date of the calendar, except after `~`. `!=` holds for a null value; the other
 /// operators never do.
 public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
+    /// The comparison a condition makes, spelled as in `--where`.
     public enum Operator: String, Sendable, CaseIterable {
+        /// `=`: the same value.
         case equal = "="
+        /// `!=`: another value, or null.
         case notEqual = "!="
+        /// `<`: smaller (numbers by value).
         case less = "<"
+        /// `<=`: smaller or the same.
         case lessOrEqual = "<="
+        /// `>`: larger.
         case greater = ">"
+        /// `>=`: larger or the same.
         case greaterOrEqual = ">="
+        /// `~`: the text holds the value, ignoring ASCII case.
         case contains = "~"
     }
 
+    /// The name of the field compared.
     public var field: String
+    /// How the field is compared with ``value``.
     public var op: Operator
+    /// The value as written, converted to the column's type by ``operand(for:)``.
     public var value: String
 
+    /// The condition `field op value`, without parsing.
     public init(field: String, op: Operator, value: String) {
         self.field = field
         self.op = op
@@ -161,11 +173,15 @@ public struct FieldCondition: Sendable, Hashable, CustomStringConvertible {
 
 /// A condition that cannot be read, or whose value does not fit its field.
 extension FieldCondition {
+    /// A condition that cannot be read, or whose value does not fit its field's type.
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, naming the condition or the field.
         public var message: String
 
+        /// An error saying `message`.
         public init(_ message: String) { self.message = message }
 
+        /// The message alone.
         public var description: String { message }
     }
 }

@@ -9,6 +9,7 @@ public struct RecordSource: Sendable, Hashable {
     /// The 1-based page: the response's position among those of the pass; `nil` when unknown.
     public var page: Int?
 
+    /// A source at `url` (secrets as `***`), the `page`th response of its pass when known.
     public init(url: String, page: Int? = nil) {
         self.url = url
         self.page = page

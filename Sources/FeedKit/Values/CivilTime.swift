@@ -3,11 +3,17 @@
 /// Used for ISO 8601 timestamps and date templates, which must not depend on the machine's time
 /// zone or ICU data.
 public struct CivilTime: Sendable, Hashable {
+    /// The year, in UTC.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month, 1 to 31.
     public var day: Int
+    /// The hour, 0 to 23.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 59 (Unix time has no leap seconds).
     public var second: Int
 
     /// The UTC date and time of `unixSeconds`.

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Without a format, `yyyy-MM-dd`. All dates are UTC. `{{cursor}}` is no date: it stands for
 /// an incremental feed's cursor (the json adapter's `incremental:`), given to
-/// ``render(now:cursor:)``.
+/// ``render(now:cursor:values:)``.
 ///
 /// ```
 /// dateFrom: "{{today|dd/MM/yyyy}}"      # 21/11/2026
@@ -83,6 +83,7 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         source = text
     }
 
+    /// Reads an option's string and parses it; a bad template is a decoding error at the option.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do {
@@ -125,14 +126,18 @@ public struct TemplatedString: Sendable, Hashable, Decodable, CustomStringConver
         }
     }
 
+    /// The text as written (``source``).
     public var description: String { source }
 }
 
 /// A `{{ }}` expression that cannot be understood.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    /// The expression at fault, as written.
     public var expression: String
+    /// Why it cannot be understood.
     public var reason: String
 
+    /// The expression and the reason, for the option's error.
     public var description: String { "bad template '\(expression)': \(reason)" }
 }
 

@@ -7,12 +7,18 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// The length in milliseconds.
     public var milliseconds: Int64
 
+    /// A duration of `milliseconds`.
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
+    /// A duration of `value` milliseconds.
     public static func milliseconds(_ value: Int64) -> FeedDuration { FeedDuration(milliseconds: value) }
+    /// A duration of `value` seconds.
     public static func seconds(_ value: Int64) -> FeedDuration { FeedDuration(milliseconds: value * 1000) }
+    /// A duration of `value` minutes.
     public static func minutes(_ value: Int64) -> FeedDuration { .seconds(value * 60) }
+    /// A duration of `value` hours.
     public static func hours(_ value: Int64) -> FeedDuration { .minutes(value * 60) }
+    /// A duration of `value` days of 24 hours.
     public static func days(_ value: Int64) -> FeedDuration { .hours(value * 24) }
 
     /// The length in seconds.
@@ -57,6 +63,7 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
         self.init(milliseconds: total)
     }
 
+    /// Reads a YAML number of seconds or a string such as `10m`; anything else is a decoding error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Int64.self) {
@@ -76,11 +83,13 @@ public struct FeedDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
         self = duration
     }
 
+    /// Writes the duration's shortest spelling (``description``), which decoding reads back.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 
+    /// Whether `lhs` is shorter.
     public static func < (lhs: FeedDuration, rhs: FeedDuration) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     /// The shortest exact spelling: `1d`, `90m`, `30s`, `250ms`.

@@ -21,6 +21,7 @@ public struct Redactor: Sendable, Hashable {
     /// `${NAME}`, or `${NAME@url}` for the encoded form when it differs.
     public private(set) var placeholders: [String: String] = [:]
 
+    /// A redactor for `secrets`, each also in its percent-encoded form; secrets shorter than 3 characters are ignored.
     public init(secrets: some Sequence<String> = []) {
         var all = Set<String>()
         for secret in secrets where secret.count >= 3 {

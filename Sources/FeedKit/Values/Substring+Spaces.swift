@@ -1,3 +1,4 @@
+/// Trimming spaces without Foundation.
 extension Substring {
     /// The text without the spaces and tabs at either end: what Foundation's
     /// `trimmingCharacters(in: .whitespaces)` gives (tabs and Unicode's space separators), in
@@ -17,6 +18,7 @@ extension Substring {
     }
 }
 
+/// Trimming spaces without Foundation.
 extension String {
     /// The text without the spaces and tabs at either end (``Substring/trimmingSpaces``).
     public var trimmingSpaces: String { self[...].trimmingSpaces }

@@ -12,12 +12,14 @@ public struct PathSegmentChange: Error, Sendable, Hashable, CustomStringConverti
     /// The URL as written, with its templates.
     public var template: String
 
+    /// A change of `template`'s path: the values `names` make the segment `segment`.
     public init(names: [String], segment: String, template: String) {
         self.names = names
         self.segment = segment
         self.template = template
     }
 
+    /// Names the values, the segment and the URL, for the feed's error.
     public var description: String {
         let values = names.map { "{{\($0)}}" }.joined(separator: " ")
         let what = segment.isEmpty ? "empty" : "'\(segment)'"
