@@ -29,9 +29,10 @@ step() { printf -- '-- %s (previous step: %ds)\n' "$1" $((SECONDS - last)); last
 scaffold_swift() { local subcommand="$1"; shift; swift "$subcommand" --scratch-path "$scratch" "$@"; }
 
 step "scaffold: feedwork new adapter $name"
-(cd "$checkout" && swift build --product feedwork >/dev/null)
-"$(cd "$checkout" && swift build --show-bin-path)/feedwork" new adapter "$name" --path "$folder" \
-    --feedwork-path "$checkout"
+# The checkout's own feedwork, as its build left it (built here only when there is none).
+feedwork="$(cd "$checkout" && swift build --show-bin-path)/feedwork"
+[ -x "$feedwork" ] || (cd "$checkout" && swift build --product feedwork >/dev/null)
+"$feedwork" new adapter "$name" --path "$folder" --feedwork-path "$checkout"
 if [ -f "$checkout/Package.resolved" ]; then cp "$checkout/Package.resolved" "$folder/"; fi
 cd "$folder"
 
