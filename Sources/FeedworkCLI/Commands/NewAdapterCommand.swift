@@ -44,15 +44,19 @@ struct NewAdapterCommand: ParsableCommand {
         let scaffold = AdapterScaffold(name: adapterName, dependency: dependency)
         try scaffold.write(into: folder)
         let command = "swift run \(adapterName.packageName)"
-        Console.print(
-            """
-            Wrote \(scaffold.files.count) files into \(folder.path): adapter \(adapterName.name) \
-            (\(adapterName.module).\(adapterName.adapterType)).
-            Next, in that folder:
-              swift build            build it (Feedwork's libraries too, the first time)
-              \(command) run     load Fixtures/\(adapterName.name).json into feeds.sqlite
-              \(command) test    replay the recorded suite in Fixtures/recorded
-              swift test             the adapter's tests against a loopback server
-            """)
+        let steps = [
+            ("swift build", "build it (Feedwork's libraries too, the first time)"),
+            ("\(command) run", "load Fixtures/\(adapterName.name).json into feeds.sqlite"),
+            ("\(command) test", "replay the recorded suite in Fixtures/recorded"),
+            ("swift test", "the adapter's tests against a loopback server"),
+        ]
+        let width = steps.map(\.0.count).max() ?? 0
+        let wrote =
+            "Wrote \(scaffold.files.count) files into \(folder.path): adapter \(adapterName.name) "
+            + "(\(adapterName.module).\(adapterName.adapterType))."
+        Console.print(wrote + "\nNext, in that folder:")
+        for (line, what) in steps {
+            Console.print("  " + line.padding(toLength: width + 2, withPad: " ", startingAt: 0) + what)
+        }
     }
 }
