@@ -34,7 +34,7 @@ enum ReadmeTemplate {
         Then `swift run \##(name.name)-feedwork export \##(name.name)_item` prints the rows and `swift run \##(name.name)-feedwork
         adapters` lists \##(name.name) beside the built-in adapters. To read the live API, point the feed's `url`
         at it; `swift run \##(name.name)-feedwork record \##(name.name)` records its responses into `Fixtures/recorded`
-        again, and `swift run \##(name.name)-feedwork worker` keeps the feed fresh on a `schedule:`.
+        again, and `swift run \##(name.name)-feedwork worker` keeps the feed fresh once it has an `every:` or a `cron:`.
 
         """##
     }
