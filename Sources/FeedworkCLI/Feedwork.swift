@@ -26,6 +26,7 @@ struct FeedworkCommand: AsyncParsableCommand {
               feedwork record my-api              save a feed's responses as fixtures
               feedwork test                       replay the fixture suites offline
               feedwork mcp                        the store to an assistant (Model Context Protocol)
+              feedwork new adapter acme           a package with an adapter of one's own
             """,
         version: "0.1.0",
         subcommands: [
@@ -33,7 +34,7 @@ struct FeedworkCommand: AsyncParsableCommand {
             RejectsCommand.self,
             ExportCommand.self, PriceCommand.self, AdaptersCommand.self, SchemaCommand.self, InitCommand.self,
             TestCommand.self, RecordCommand.self, ServeCommand.self, MCPCommand.self, DropCommand.self,
-            GCCommand.self,
+            GCCommand.self, NewCommand.self,
         ]
     )
 
@@ -59,13 +60,21 @@ struct FeedworkCommand: AsyncParsableCommand {
             }
         } catch {
             // `--help` and friends run argument-parser's own commands, whose errors are its own.
-            let ours = ([FeedworkCommand.self] + configuration.subcommands).contains { $0 == type(of: command) }
+            let ours = ourCommands.contains { $0 == type(of: command) }
             guard ours, let (status, lines) = ExitStatus.of(error) else { exitForArgumentParser(error) }
             fail(status, lines)
         }
         // Returning would exit as well, but only once libdispatch has made a thread to run the
         // main queue, where an async main ends.
         exit()
+    }
+
+    /// Every command of `feedwork`, nested ones (`new adapter`) included.
+    static var ourCommands: [any ParsableCommand.Type] {
+        func withSubcommands(_ command: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
+            [command] + command.configuration.subcommands.flatMap(withSubcommands)
+        }
+        return withSubcommands(FeedworkCommand.self)
     }
 
     /// The environment variable that ends every command where its own work would begin, with
