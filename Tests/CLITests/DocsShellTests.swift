@@ -32,6 +32,7 @@ struct DocsShellTests {
             "docs/adapters/from-the-scaffold.md",
             "builds a package of its own against this checkout (.ci/run runs scripts/scaffold-check.sh)"
         ),
+        ("docs/adapters/reference.md", "builds or serves the DocC catalogs (.ci/run runs scripts/docc.sh)"),
     ]
 
     /// The lines that do not run here, by a text they contain, and why.

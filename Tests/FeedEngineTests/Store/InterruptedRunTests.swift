@@ -16,7 +16,8 @@ struct InterruptedRunTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let store = try SQLiteStore(path: path)
-            _ = try await store.startRun(feed: "items", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
+            _ = try await store.startRun(
+                feed: "items", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
             try await store.close()  // the run is never finished, as when its process dies
         }
         let store = try SQLiteStore(path: path)
@@ -29,7 +30,8 @@ struct InterruptedRunTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let store = try SQLiteStore(path: path)
-            let run = try await store.startRun(feed: "items", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
+            let run = try await store.startRun(
+                feed: "items", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
             try await store.recordFailedRun(
                 run, feed: "items",
                 outcome: RunOutcome(

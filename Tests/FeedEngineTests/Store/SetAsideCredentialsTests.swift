@@ -65,7 +65,8 @@ struct SetAsideCredentialsTests {
     @Test func droppingTheFeedRemovesWhatWasSetAside() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteStore(path: path)
-        let run = try await store.startRun(feed: "orders", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
+        let run = try await store.startRun(
+            feed: "orders", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
         try await store.recordFailedRun(
             run, feed: "orders",
             outcome: RunOutcome(
