@@ -26,6 +26,13 @@ struct DocsYAMLExampleTests {
             guard let first, let character = first.first else { return false }
             return character.isLetter
         }
+
+        /// A stand-in value for each `${NAME}` the block reads from the environment (a secret
+        /// the reader sets), so that it validates as it would with them set.
+        var secrets: [String: String] {
+            let names = text.matches(of: /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/).map { String($0.output.1) }
+            return Dictionary(names.map { ($0, "example-\($0.lowercased())") }) { first, _ in first }
+        }
     }
 
     static let folder = Documentation.root.appendingPathComponent("docs/json")
@@ -67,7 +74,7 @@ struct DocsYAMLExampleTests {
         let directory = try FeedworkProcess.makeFolder("docs-yaml")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(block.text.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
-        let result = try await FeedworkProcess.run(["validate"], in: directory)
+        let result = try await FeedworkProcess.run(["validate"], in: directory, environment: block.secrets)
         #expect(result.status == 0, "\(block): \(result.stdout)\(result.stderr)")
     }
 }
