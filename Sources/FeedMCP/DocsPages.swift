@@ -662,6 +662,26 @@ feeds:
 | Resuming a walk where a failed pass stopped | the next pass starts from the first page; long histories split into committed date windows (`incremental:` with `window`) |
 | `Content-Range` / `Range` header pagination | — |
 | Requests other than GET and POST | — |
+
+## A complete feed
+
+A `page` walk over two fixture files, the page number placed in the url with `{{page}}`: it
+reads [products-page-1.json](fixtures/pagination/products-page-1.json) and page 2, and stops at
+`total_pages` (`pagination: 2 page(s); ended: total reached`). It reads files instead of an
+API, so it runs offline: save it as `feeds.yaml` in docs/json (its urls are paths relative to
+that folder) and run `feedwork run` there.
+
+```yaml
+feeds:
+  - name: products
+    adapter: json
+    url: fixtures/pagination/products-page-{{page}}.json
+    pagination: { type: page, total_pages_path: $.total_pages }
+    records: $.items
+    entity: product
+    key: id
+    fields: { id: int, name: string, price: decimal }
+```
 """####
         ),
         (
@@ -849,6 +869,28 @@ feeds:
     extra: { keep: true, except: [password, internal.notes] }
     fields: { id: int, email: string }
 ```
+
+## A complete feed
+
+`const` and `concat` on the people of [people.json](fixtures/api-shapes/people.json): a person
+without a last name gets the first name alone, one without `birth` a null `born`. It reads a
+file instead of an API, so it runs offline: save it as `feeds.yaml` in docs/json (its urls are
+paths relative to that folder) and run `feedwork run` there.
+
+```yaml
+feeds:
+  - name: people
+    adapter: json
+    url: fixtures/api-shapes/people.json
+    records: $.people
+    entity: person
+    key: id
+    fields:
+      id: int
+      region: { type: string, const: eu }
+      full_name: { type: string, concat: [name.first, name.last], separator: " " }
+      born: { type: date, concat: [birth.year, birth.month, birth.day], separator: "-" }
+```
 """####
         ),
         (
@@ -928,6 +970,31 @@ endpoint; Feedwork asks it for a token when a request first needs one and sends
   it did send (never their values): `the token endpoint https://auth.crm.example/oauth/token
   answered without an access_token (members: error, error_description)`; one that answers
   with an error status fails it with the status and the start of its body.
+
+## A complete feed
+
+A feed whose refresh token starts a chain of access tokens, paged and incremental like any
+other. It needs the API and its token endpoint (a file cannot answer a token request), so this
+one is checked with `feedwork validate` only: point `url` and `token_url` at your API, set
+`CRM_REFRESH_TOKEN` and run it.
+
+```yaml
+feeds:
+  - name: crm-contacts
+    adapter: json
+    url: https://api.crm.example/v2/contacts
+    auth:
+      type: oauth2_refresh_token
+      token_url: https://auth.crm.example/oauth/token
+      client_id: feedwork
+      refresh_token: "${CRM_REFRESH_TOKEN}"
+    pagination: { type: next_url, next_path: $.links.next }
+    records: $.contacts
+    entity: contact
+    key: id
+    fields: { id: int, email: string, updated_at: timestamp }
+    incremental: { cursor_path: updated_at, param: updated_since }
+```
 """####
         ),
         (
@@ -1022,6 +1089,37 @@ starts), with the parent's fields as `{{parent.FIELD}}` in `url`, `params`, `hea
   parent entity that a feed with `extra: columns` declares during its pass is not seen, so
   name that feed in `depends_on:`). Each pass says how many parents it followed
   (`for_each: followed 2 order written since run 41`), or that the store holds none yet.
+
+## A complete feed
+
+Orders, then the lines of each order not cancelled, from
+[orders.json](fixtures/for-each/orders.json) and `fixtures/for-each/orders/ID/lines.json`
+([order 1001's](fixtures/for-each/orders/1001/lines.json)): the child feed follows 2 of the 3
+orders (`for_each: followed 2 order rows`) and stores 3 lines, each with its `order_id`. It
+reads files instead of an API, so it runs offline: save it as `feeds.yaml` in docs/json (its
+urls are paths relative to that folder) and run `feedwork run` there.
+
+```yaml
+feeds:
+  - name: orders
+    adapter: json
+    url: fixtures/for-each/orders.json
+    records: $.orders
+    entity: order
+    key: id
+    fields: { id: int, status: string, updated_at: timestamp }
+  - name: order-lines
+    adapter: json
+    url: fixtures/for-each/orders/{{parent.id}}/lines.json
+    for_each:
+      entity: order
+      carry: { order_id: id }
+      where: status!=cancelled
+    records: $.lines
+    entity: order_line
+    key: [order_id, line]
+    fields: { order_id: int, line: int, sku: string, quantity: int }
+```
 """####
         ),
         (
@@ -1081,6 +1179,33 @@ field among the records it committed, and the next pass sends that value (less `
 - `feedwork record` runs the feed against an empty store, so a recording holds the requests
   made with `start` at the recording's moment, and `feedwork test` replays them offline on any
   day.
+
+## A complete feed
+
+The cursor placed in the url with `{{cursor}}` and sent as a date (`format: yyyy-MM-dd`): the
+first pass reads
+[orders-since-2026-03-01.json](fixtures/incremental/orders-since-2026-03-01.json) (`start`),
+the next ones
+[orders-since-2026-03-02.json](fixtures/incremental/orders-since-2026-03-02.json), the day of
+the greatest `updated_at` stored
+(`incremental: sent {{cursor}}=2026-03-02; cursor now 2026-03-02T11:02:00Z`). It reads files
+instead of an API, so it runs offline: save it as `feeds.yaml` in docs/json (its urls are paths
+relative to that folder) and run `feedwork run` there.
+
+```yaml
+feeds:
+  - name: orders
+    adapter: json
+    url: fixtures/incremental/orders-since-{{cursor}}.json
+    records: $.orders
+    entity: order
+    key: id
+    fields: { id: int, updated_at: timestamp, total: decimal }
+    incremental:
+      cursor_path: updated_at
+      start: "2026-03-01"
+      format: yyyy-MM-dd
+```
 """####
         ),
         (
@@ -1146,6 +1271,33 @@ one is asked for:
 - `window` needs a timestamp cursor, `start`, and the window's end sent somewhere (`end_param`
   or `{{window.end}}`), and cannot be combined with `order: desc` or `extra: columns`.
 - An API that reads a window's end inclusively: `window_end: inclusive`, see [More API shapes](api-shapes.md#windows-whose-end-is-inclusive-window_end).
+
+## A complete feed
+
+A fixed range of two 7-day windows, each window's start and end placed in the url in the
+`format` given: the first pass reads
+[events-2025-12-01-to-2025-12-08.json](fixtures/date-windows/events-2025-12-01-to-2025-12-08.json)
+and commits it, the second the next week's file; once the cursor is at `end`, a pass reads
+nothing (`no window to read`). It reads files instead of an API, so it runs offline: save it as
+`feeds.yaml` in docs/json (its urls are paths relative to that folder) and run `feedwork run`
+there.
+
+```yaml
+feeds:
+  - name: events
+    adapter: json
+    url: fixtures/date-windows/events-{{window.start}}-to-{{window.end}}.json
+    records: $.events
+    entity: event
+    key: id
+    fields: { id: int, kind: string, at: timestamp }
+    incremental:
+      cursor_path: at
+      format: yyyy-MM-dd
+      start: "2025-12-01T00:00:00Z"
+      end: "2025-12-15T00:00:00Z"
+      window: 7d
+```
 """####
         ),
         (
@@ -1187,6 +1339,36 @@ The feed's `filter`, `incremental` cursor, pagination and totals follow the firs
 `entities:` reads JSON responses only. A feed with `entities:` maps every page on every pass:
 pages answered 304 Not Modified are read from the cache rather than only counted, since what a
 page held is kept for the first entity only.
+
+## A complete feed
+
+Articles and the people they name from one JSON:API response,
+[articles.json](fixtures/entities/articles.json): 2 articles and 2 people, the comment in
+`included` left out by `when`. It reads a file instead of an API, so it runs offline: save it
+as `feeds.yaml` in docs/json (its urls are paths relative to that folder) and run
+`feedwork run` there.
+
+```yaml
+feeds:
+  - name: articles
+    adapter: json
+    url: fixtures/entities/articles.json
+    records: $.data
+    entity: article
+    key: id
+    fields:
+      id: { type: int, from_string: true }
+      title: { path: attributes.title, type: string }
+      author_id: { path: relationships.author.data.id, type: int, from_string: true }
+    entities:
+      - records: $.included
+        when: { path: type, equals: people }
+        entity: person
+        key: id
+        fields:
+          id: { type: int, from_string: true }
+          name: { path: attributes.name, type: string }
+```
 """####
         ),
         (
@@ -1219,6 +1401,29 @@ filter`). In `replace` mode they count as not delivered, so their rows are delet
 checks each condition: an unknown field, a missing operator, or a value that does not read as
 the field's type (`'price' is a decimal column; 'cheap' is not`) is an error at its line and
 column.
+
+## A complete feed
+
+Listings kept only when published this year, open (`Open` matches too) and under 100: of the 5
+in [listings.json](fixtures/filter/listings.json), 2 are stored and the report says
+`3 record(s) filtered out by filter`. It reads a file instead of an API, so it runs offline:
+save it as `feeds.yaml` in docs/json (its urls are paths relative to that folder) and run
+`feedwork run` there.
+
+```yaml
+feeds:
+  - name: listings
+    adapter: json
+    url: fixtures/filter/listings.json
+    records: $.listings
+    entity: listing
+    key: id
+    fields: { id: int, title: string, status: string, price: decimal, published_at: date }
+    filter:
+      - "published_at>=2026-01-01"
+      - "status~open"
+      - "price<100"
+```
 """####
         ),
         (
@@ -1262,6 +1467,26 @@ key instead of being stored:
   until the last page). Pages of a feed with `delete_when` are mapped on
   every pass, even when unchanged.
 - Adapters written in Swift delete rows the same way, with `pass.delete(entity:keys:)`.
+
+## A complete feed
+
+A changes list, [contacts.json](fixtures/soft-deletes/contacts.json), whose contact 2 is
+delivered then marked deleted, and whose contact 7 is marked deleted but was never stored: 2
+contacts are stored, and the report says `2 record(s) marked deleted by delete_when`. It reads
+a file instead of an API, so it runs offline: save it as `feeds.yaml` in docs/json (its urls
+are paths relative to that folder) and run `feedwork run` there.
+
+```yaml
+feeds:
+  - name: contacts
+    adapter: json
+    url: fixtures/soft-deletes/contacts.json
+    records: $.changes
+    entity: contact
+    key: id
+    fields: { id: int, name: string, updated_at: timestamp }
+    delete_when: { path: deleted, equals: true }
+```
 """####
         ),
         (
@@ -1278,7 +1503,7 @@ Keys of a [`json` feed](../tutorial.md); each example is a feed, or the lines th
     key: id
     search: [title, description]
     fields:
-      id: integer
+      id: int
       title: string
       description: string
 ```
@@ -1304,6 +1529,29 @@ must be a `string` field of the entity. Search with `?q=` in `feedwork serve` (t
 shows a search box, and the API the words found highlighted; see [The API](../serve.md#the-api)) and
 `feedwork export ENTITY --search "words"`. Searching an entity without `search:` is an error
 that says how to declare it.
+
+## A complete feed
+
+Classified ads with their titles and descriptions indexed, from
+[ads.json](fixtures/search/ads.json); after `feedwork run`,
+`feedwork export ad --search "bois massif"` finds the oak table. It reads a file instead of an
+API, so it runs offline: save it as `feeds.yaml` in docs/json (its urls are paths relative to
+that folder) and run `feedwork run` there.
+
+```yaml
+feeds:
+  - name: ads
+    adapter: json
+    url: fixtures/search/ads.json
+    records: $.ads
+    entity: ad
+    key: id
+    search: [title, description]
+    fields:
+      id: int
+      title: string
+      description: string
+```
 """####
         ),
         (
@@ -1383,6 +1631,42 @@ package tells an empty field from a quoted empty one nor names the line of a mal
 neither reads ISO-8859-1. The readers are `XMLReader` and `CSVReader` in FeedKit, a few hundred
 lines with their tests (`XMLReaderTests`, `CSVReaderTests`), so any adapter can use them
 (`FeedPass.parseXML`).
+
+## A complete feed
+
+The European Central Bank's rates of one day from
+[eurofxref-daily.xml](fixtures/xml-csv/eurofxref-daily.xml), and weather observations from a
+semicolon-separated file, [stations.csv](fixtures/xml-csv/stations.csv), whose quoted name
+holds the delimiter. It reads files instead of APIs, so it runs offline: save it as
+`feeds.yaml` in docs/json (its urls are paths relative to that folder) and run `feedwork run`
+there.
+
+```yaml
+feeds:
+  - name: euro-rates
+    adapter: json
+    url: fixtures/xml-csv/eurofxref-daily.xml
+    format: xml
+    records: Envelope/Cube/Cube/Cube
+    entity: euro_rate
+    key: [day, currency]
+    write: append
+    fields:
+      day: { path: ../@time, type: timestamp, format: yyyy-MM-dd }
+      currency: { path: "@currency", type: string }
+      rate: { path: "@rate", type: decimal }
+  - name: weather-stations
+    adapter: json
+    url: fixtures/xml-csv/stations.csv
+    format: { type: csv, delimiter: ";" }
+    entity: observation
+    key: station
+    fields:
+      station: string
+      name: string
+      temperature: double
+      observed_at: { type: timestamp, format: "yyyy-MM-dd HH:mm" }
+```
 """####
         ),
         (
