@@ -4,7 +4,7 @@
 Usage: callgrind_summary.py OUT_PREFIX [TOP]
 
 Prints the instructions of the whole run, of the store's writer thread (the thread that runs
-`StoreWriter`'s job queue) and of all other threads, then for each of the two groups the
+`StoreThread`'s job queue) and of all other threads, then for each of the two groups the
 functions with the most instructions, inclusive (a function's own and its callees'), without
 the frames every thread has (thread start, Dispatch, Swift's job runner, async resumptions).
 Instruction counts are what this machine can compare between runs: they do not move with the
@@ -18,7 +18,7 @@ import sys
 
 prefix = sys.argv[1]
 top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
-WRITER = re.compile(r"StoreWriterC8JobQueue.*5drainyyF")
+WRITER = re.compile(r"StoreThreadC8JobQueue.*5drainyyF")
 NOISE = re.compile(
     r"clone|start_thread|_dispatch_|dispatch_sync|swift_job_run|runJobInEstablishedExecutorContext|"
     r"jobInvoke|__swift_run_job|swift_task_switch|future_adapter|NSThreadStart|ThreadC4main|"

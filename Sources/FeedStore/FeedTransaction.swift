@@ -4,7 +4,7 @@ import Foundation
 /// The single write transaction of one feed's pass, run on the store's writer thread.
 ///
 /// The pass sends jobs (records to write, rejects, cache entries, state) as it fetches; the
-/// store's writer thread (``StoreWriter``) applies them inside one transaction (``PassWriting``,
+/// store's writer thread (``StoreThread``) applies them inside one transaction (``PassWriting``,
 /// opened by the store: `BEGIN IMMEDIATE` on SQLite), so fetching the next page overlaps with
 /// writing the previous one and memory stays bounded (at most `capacity` jobs wait). SQLite
 /// allows one writer at a time: a second feed's transaction waits in the writer's queue for the
@@ -37,7 +37,7 @@ package final class FeedTransaction: @unchecked Sendable {
     /// SQLite and 1.86 s on PostgreSQL; with 12, 0.78 s and 1.66 s (fetching and parsing go on
     /// while the writer is busy), for 3 MB more peak memory; 24 gained little more for 5 MB.
     private let capacity = 12
-    private let writer: StoreWriter
+    private let writer: StoreThread
     /// The store, for messages.
     private let location: String
     private let open: Opener
@@ -47,7 +47,7 @@ package final class FeedTransaction: @unchecked Sendable {
 
     /// - Parameter holdsStoreWriter: whether `writer` is the one the store's other writes go
     ///   through (so a write beside the transaction can only come before it opens).
-    package init(writer: StoreWriter, location: String, holdsStoreWriter: Bool, open: @escaping Opener) {
+    package init(writer: StoreThread, location: String, holdsStoreWriter: Bool, open: @escaping Opener) {
         self.writer = writer
         self.location = location
         self.holdsStoreWriter = holdsStoreWriter

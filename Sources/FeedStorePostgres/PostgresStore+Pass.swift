@@ -42,7 +42,7 @@ extension PostgresStore: StoreDriver {
     {
         let (pool, schema, location) = (pool, schema, location)
         return FeedTransaction(
-            writer: StoreWriter(label: "feedwork.postgres.pass"), location: location, holdsStoreWriter: false
+            writer: StoreThread(label: "feedwork.postgres.pass"), location: location, holdsStoreWriter: false
         ) { body in
             let connection = try pool.take { connection throws(PostgresError) in
                 try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")

@@ -6,7 +6,7 @@ import Foundation
 /// of a database that many machines share.
 ///
 /// Statements block, so one-shot writes (run records, failed runs) run on the store's writer
-/// thread (``StoreWriter``) on the write connection, and each feed pass on a thread of its own
+/// thread (``StoreThread``) on the write connection, and each feed pass on a thread of its own
 /// and a connection from the store's pool (``passTransaction(feed:run:stamp:bindings:)``);
 /// reads take turns on a connection of their own, on the reader thread, so no libpq call blocks
 /// Swift's cooperative pool.
@@ -18,9 +18,9 @@ package final class PostgresStore: Sendable {
     let url: String
     /// The schema holding Feedwork's tables (`feedwork` by default).
     let schema: String
-    let writer = StoreWriter(label: "feedwork.postgres.writer")
+    let writer = StoreThread(label: "feedwork.postgres.writer")
     /// The thread every read runs on, with the read connection (``read(_:)``).
-    let reader = StoreWriter(label: "feedwork.postgres.reader")
+    let reader = StoreThread(label: "feedwork.postgres.reader")
     let writeSession: PostgresSession
     let readSession: PostgresSession
     /// The idle connections of passes and leases, for the next ones (``PostgresConnectionPool``).

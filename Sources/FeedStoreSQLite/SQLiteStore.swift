@@ -14,7 +14,7 @@ public final class SQLiteStore: Sendable {
     public let path: String
     let pool: DatabasePool
     /// The thread every write runs on.
-    let writer = StoreWriter(label: "feedwork.writer")
+    let writer = StoreThread(label: "feedwork.writer")
     /// Credentials renewed while a pass's transaction held the writer, until `_state` has them.
     let credentialJournal: SQLiteCredentialJournal
     /// The store's run lock, when it was opened to run feeds: held as long as the store.
@@ -156,7 +156,7 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    /// Runs `body` in its own write transaction on the writer thread (``StoreWriter``), and
+    /// Runs `body` in its own write transaction on the writer thread (``StoreThread``), and
     /// waits without blocking the caller's thread.
     ///
     /// Feed passes hold the write lock on that thread while they wait for their tasks, so a

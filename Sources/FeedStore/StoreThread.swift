@@ -1,17 +1,19 @@
 import Foundation
 import Synchronization
 
-/// The store's one writer: a thread that runs write jobs one after another.
+/// A thread that runs a store's blocking database jobs one after another: SQLite's one writer,
+/// PostgreSQL's write and read connections, and each PostgreSQL pass's transaction.
 ///
-/// SQLite has one writer at a time, and its calls block. Every write of a store goes through
-/// here, so none blocks Swift's cooperative threads and no thread is made per write: one-shot
-/// writes (each driver's `write`) and each feed pass's transaction (``FeedTransaction``,
-/// which holds the thread until the pass commits or rolls back) queue in order of arrival.
+/// Database calls block. Every job of a store goes through such a thread, so none blocks
+/// Swift's cooperative threads and no thread is made per job: one-shot writes (each driver's
+/// `write`), reads on a connection of their own, and a feed pass's transaction
+/// (``FeedTransaction``, which holds the thread until the pass commits or rolls back) queue in
+/// order of arrival.
 ///
 /// The thread starts with the first job: a process that only reads never makes it, and one that
 /// fetches does not make it while libcurl loads (``CurlHTTPClient/preload()``), when glibc would
 /// make it wait for the load to finish.
-package final class StoreWriter: Sendable {
+package final class StoreThread: Sendable {
     private let queue = JobQueue()
     private let label: String
     private let started = Mutex(false)
