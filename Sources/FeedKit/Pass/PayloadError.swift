@@ -23,12 +23,3 @@ public struct PayloadError: Error, Sendable, CustomStringConvertible {
     /// The feed, the URL, the path and the message on one line, as `feedwork run` shows it.
     public var description: String { "feed '\(feed)': \(url) at \(path): \(message)" }
 }
-
-/// `$.a[0].b` from a coding path.
-public func jsonPath(_ codingPath: [any CodingKey]) -> String {
-    var path = "$"
-    for key in codingPath {
-        if let index = key.intValue { path += "[\(index)]" } else { path += ".\(key.stringValue)" }
-    }
-    return path
-}
