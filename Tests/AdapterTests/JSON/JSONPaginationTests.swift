@@ -207,11 +207,15 @@ struct JSONPaginationTests {
             var items = (offset..<(offset + 2)).map { #"{"id":\#($0),"name":"item-\#($0)"}"# }
             if offset == 2 { items.append(#"{"id":1,"name":"early"}"#) }
             if offset == 8 { items.append(#"{"id":1,"name":"late"}"#) }
-            if offset == 2 {
-                // The second page answers only after the last one has been answered (or after
-                // 60 s, when the pages come one at a time and the checks below fail).
-                let deadline = Date(timeIntervalSinceNow: 60)
-                while !lastAnswered.withLock({ $0 }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            // Every page after the first answers only once another is asked for beside it, and the
+            // second only after the last one was answered: fetched one at a time, each waits out
+            // its 60 s and the checks below fail.
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while offset > 0, inFlight.withLock({ $0.most }) < 2, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            while offset == 2, !lastAnswered.withLock({ $0 }), Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
             }
             let page = LoopbackReply.json(#"{"items":[\#(items.joined(separator: ","))],"total":10}"#)
             if offset == 8 { lastAnswered.withLock { $0 = true } }
@@ -220,7 +224,9 @@ struct JSONPaginationTests {
         let harness = try JSONFeedTest.harness(
             url: server.url("/items"),
             "    pagination: { type: offset, limit: 2, total_path: $.total, parallel: 4 }\n" + Self.fields)
-        let report = try await harness.run()
+        // A client of its own: the process's shared one serves every test running at once, and
+        // its workers, busy with theirs, would send these pages one at a time.
+        let report = try await harness.run(fetcher: StandardFetcher(client: CurlHTTPClient(workers: 4)))
         #expect(report.feeds.first?.status == .ok)
         #expect(server.requestCount == 5)
         #expect(inFlight.withLock { $0.most } > 1)
