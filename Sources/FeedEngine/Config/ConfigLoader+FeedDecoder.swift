@@ -24,11 +24,15 @@ extension ConfigLoader {
         private(set) var problems: [ConfigProblem] = []
         /// The feeds naming an adapter this program does not register.
         private(set) var unknownAdapters: [UnknownAdapterUse] = []
+        /// Whether such a feed is only left out (``ConfigLoader/UnknownAdapters/skipFeed``), not
+        /// a problem.
+        let skipsUnknownAdapters: Bool
 
         init(
             registry: AdapterRegistry, decoder: NodeDecoder, directory: String, redactor: Redactor,
-            defaults: DefaultsBlock?, isPostgres: Bool
+            defaults: DefaultsBlock?, isPostgres: Bool, skipsUnknownAdapters: Bool = false
         ) {
+            self.skipsUnknownAdapters = skipsUnknownAdapters
             self.registry = registry
             self.decoder = decoder
             self.directory = directory
@@ -87,7 +91,7 @@ extension ConfigLoader {
                 }
                 message += "; registered adapters: \(registry.names.joined(separator: ", "))"
                 let at = location(feedMapping["adapter"] ?? node)
-                problems.append(ConfigProblem(message, at: at))
+                if !skipsUnknownAdapters { problems.append(ConfigProblem(message, at: at)) }
                 unknownAdapters.append(UnknownAdapterUse(feed: common.name, adapter: common.adapter, location: at))
                 return nil
             }

@@ -142,18 +142,13 @@ public struct ConfigLoader: Sendable {
 
         var feedDecoder = FeedDecoder(
             registry: registry, decoder: decoder, directory: directory, redactor: redactor, defaults: top.defaults,
-            isPostgres: top.isPostgres)
+            isPostgres: top.isPostgres, skipsUnknownAdapters: unknownAdapters == .skipFeed)
         var feeds: [FeedConfig] = []
         for (index, node) in top.feedNodes.enumerated() {
             if let feed = feedDecoder.decode(node, index: index) { feeds.append(feed) }
         }
         let unknownAdapters = feedDecoder.unknownAdapters
-        var feedProblems = feedDecoder.problems
-        if self.unknownAdapters == .skipFeed {
-            let skipped = Set(unknownAdapters.map(\.location))
-            feedProblems.removeAll { skipped.contains($0.location) && $0.message.hasPrefix("unknown adapter") }
-        }
-        problems += feedProblems
+        problems += feedDecoder.problems
         problems += Self.appendedParentProblems(feeds)
         problems += Self.viewNameProblems(feeds)
         problems += FeedDependencies.resolve(&feeds)
