@@ -44,13 +44,25 @@ package final class FeedTransaction: @unchecked Sendable {
     /// Whether the transaction runs on the writer the store's own writes go through (SQLite's
     /// one writer), so that such a write waits for the pass to end once the transaction opened.
     private let holdsStoreWriter: Bool
+    /// How often the open transaction, when no job came meanwhile, runs
+    /// ``PassWriting/keepAlive()``: a server that ends sessions idle in a transaction for too
+    /// long (PostgreSQL's `idle_in_transaction_session_timeout`) must not end a pass that waits
+    /// for a slow page. `nil`: never.
+    private let keepAliveInterval: Duration?
 
-    /// - Parameter holdsStoreWriter: whether `writer` is the one the store's other writes go
-    ///   through (so a write beside the transaction can only come before it opens).
-    package init(writer: StoreThread, location: String, holdsStoreWriter: Bool, open: @escaping Opener) {
+    /// - Parameters:
+    ///   - holdsStoreWriter: whether `writer` is the one the store's other writes go through (so
+    ///     a write beside the transaction can only come before it opens).
+    ///   - keepAlive: how often an idle open transaction shows it is alive
+    ///     (``PassWriting/keepAlive()``); `nil` when the store never ends idle sessions.
+    package init(
+        writer: StoreThread, location: String, holdsStoreWriter: Bool, keepAlive: Duration? = nil,
+        open: @escaping Opener
+    ) {
         self.writer = writer
         self.location = location
         self.holdsStoreWriter = holdsStoreWriter
+        keepAliveInterval = keepAlive
         self.open = open
     }
 
@@ -191,6 +203,12 @@ package final class FeedTransaction: @unchecked Sendable {
         let result: Result<Void, any Error>
         do {
             try open { scope in
+                let heartbeat = keepAliveInterval.map { interval in
+                    Heartbeat(label: "feedwork.pass.keepalive", every: interval) { [weak self] in
+                        self?.queueKeepAlive() ?? false
+                    }
+                }
+                defer { heartbeat?.stop() }
                 var done: Job?
                 while let job = nextJob(retiring: &done) {
                     try job(scope)
@@ -218,6 +236,19 @@ package final class FeedTransaction: @unchecked Sendable {
         jobs = []
         lock.unlock()
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Queues a ``PassWriting/keepAlive()`` when no job waits (a job shows the session alive as
+    /// well); returns whether the transaction is still open.
+    private func queueKeepAlive() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed, outcome == nil else { return false }
+        if jobs.isEmpty {
+            jobs.append { scope in try scope.keepAlive() }
+            lock.signal()
+        }
+        return true
     }
 
     private func commitRequested() -> Bool {

@@ -30,4 +30,11 @@ package protocol PassWriting: AnyObject {
     var replaceTallies: [ReplaceTally] { get }
     /// Releases what the writers hold; called once, as the transaction ends.
     func close()
+    /// Shows the server that the session of a transaction waiting for its next job is alive
+    /// (``FeedTransaction``'s `keepAlive`); nothing by default.
+    func keepAlive() throws
+}
+
+extension PassWriting {
+    package func keepAlive() throws {}
 }

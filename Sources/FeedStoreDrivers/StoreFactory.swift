@@ -15,19 +15,24 @@ package enum StoreFactory {
     /// and holds its lock as long as the store is in use; on PostgreSQL, many processes share
     /// the database, and each pass takes its feed's lease instead (``StoreDriver/lease(of:wait:)``).
     ///
+    /// - Parameter silence: how long a process may go silent (paused, cut off) while it holds a
+    ///   feed of a server's store before the server gives the feed up for it, so that other
+    ///   workers run it; `nil`, the driver's default.
     /// - Throws: ``StoreError`` "store in use" when the wait runs out, or when the store cannot
     ///   be opened; a server's errors are redacted with `redactor` and name it without its
     ///   password.
-    package static func writing(_ location: StoreLocation, wait: FeedDuration, redactor: Redactor) throws
-        -> any StoreDriver
-    {
+    package static func writing(
+        _ location: StoreLocation, wait: FeedDuration, silence: FeedDuration? = nil, redactor: Redactor
+    ) throws -> any StoreDriver {
         switch location {
         case .file(let path):
             let lock = try SQLiteStoreLock(storePath: path, wait: wait)
             return try SQLiteStore(path: path, holding: lock)
         case .postgres(let server):
             do {
-                return try PostgresStore(url: server.url, schema: server.schema, migrating: true)
+                return try PostgresStore(
+                    url: server.url, schema: server.schema, migrating: true,
+                    silence: silence.map { .milliseconds($0.milliseconds) } ?? PostgresLiveness.defaultSilence)
             } catch {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
             }

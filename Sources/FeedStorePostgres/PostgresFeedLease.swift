@@ -14,47 +14,84 @@ import Foundation
 /// released: a pass's lease no longer costs the server a new connection.
 final class PostgresFeedLease {
     let feed: String
-    private let connection: PostgresConnection
+    private let session: Session
     private let pool: PostgresConnectionPool
+    private var heartbeat: Heartbeat?
     private var released = false
 
-    private init(pool: PostgresConnectionPool, feed: String) throws(PostgresError) {
-        self.feed = feed
-        self.pool = pool
-        // No advisory lock of an earlier user is left on a pooled connection (its lease
-        // released them all before giving it back); asking again checks the connection.
-        connection = try pool.take { connection throws(PostgresError) in
-            try connection.execute("SELECT pg_advisory_unlock_all()")
+    /// The lease's connection, used by the pass's task and by the heartbeat's thread in turn.
+    private final class Session: @unchecked Sendable {
+        // `connection` is only used while `lock` is held.
+        private let lock = NSLock()
+        private let connection: PostgresConnection
+        init(_ connection: PostgresConnection) { self.connection = connection }
+
+        var location: String { connection.location }
+
+        func with<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(connection)
         }
     }
 
+    private init(pool: PostgresConnectionPool, feed: String, silence: Duration) throws(PostgresError) {
+        self.feed = feed
+        self.pool = pool
+        // No advisory lock of an earlier user is left on a pooled connection (its lease
+        // released them all before giving it back); asking again checks the connection. The
+        // server ends the session, and so the lease, once it is silent for `silence`: a
+        // paused or cut-off process does not keep the feed from the other workers.
+        let milliseconds = PostgresLiveness.milliseconds(silence)
+        session = Session(
+            try pool.take { connection throws(PostgresError) in
+                try connection.execute(
+                    "SELECT pg_advisory_unlock_all(), set_config('idle_session_timeout', '\(milliseconds)', false)")
+            })
+    }
+
     /// Takes the lease of `feed`, trying again every 100 ms (without holding a thread) until
-    /// `wait` runs out.
+    /// `wait` runs out; its session then shows the server it is alive every third of `silence`
+    /// until the lease is released.
     ///
     /// - Throws: ``PostgresFeedLease/Busy`` when another pass holds it all that time;
     ///   ``PostgresError`` when the server fails.
     static func take(
-        pool: PostgresConnectionPool, schema: String, feed: String, wait: Duration
+        pool: PostgresConnectionPool, schema: String, feed: String, wait: Duration,
+        silence: Duration = PostgresLiveness.defaultSilence
     ) async throws -> PostgresFeedLease {
-        let lease = try PostgresFeedLease(pool: pool, feed: feed)
+        let lease = try PostgresFeedLease(pool: pool, feed: feed, silence: silence)
         let deadline = ContinuousClock.now + wait
-        while try lease.connection.execute(
-            "SELECT pg_try_advisory_lock(\(keysSQL(schema: "$1", feed: "$2")))", [schema, feed]
-        ).first(column: 0) != "t" {
+        while try lease.session.with({ connection throws(PostgresError) in
+            try connection.execute(
+                "SELECT pg_try_advisory_lock(\(keysSQL(schema: "$1", feed: "$2")))", [schema, feed]
+            ).first(column: 0)
+        }) != "t" {
             guard ContinuousClock.now < deadline else {
-                throw Busy(feed: feed, location: lease.connection.location, waited: wait)
+                throw Busy(feed: feed, location: lease.session.location, waited: wait)
             }
             try await Task.sleep(for: .milliseconds(100))
+        }
+        let session = lease.session
+        lease.heartbeat = Heartbeat(label: "feedwork.postgres.lease", every: PostgresLiveness.beat(for: silence)) {
+            // A session that broke has lost the lease: no beat brings it back.
+            (try? session.with { connection throws(PostgresError) in try connection.execute("SELECT 1") }) != nil
         }
         return lease
     }
 
-    /// Gives the lease back, and its connection to the pool; a connection whose locks could not
-    /// be released is closed, which releases them too.
+    /// Gives the lease back, and its connection to the pool (without the server's limit on
+    /// its silence); a connection whose locks could not be released is closed, which releases
+    /// them too.
     package func release() {
         guard !released else { return }
         released = true
-        if (try? connection.execute("SELECT pg_advisory_unlock_all()")) != nil { pool.giveBack(connection) }
+        heartbeat?.stop()
+        let (session, pool) = (session, pool)
+        try? session.with { connection throws(PostgresError) in
+            try connection.execute("SELECT pg_advisory_unlock_all(), set_config('idle_session_timeout', '0', false)")
+            pool.giveBack(connection)
+        }
     }
 
     deinit { release() }

@@ -20,7 +20,25 @@ import Foundation
 /// So a peer that stops answering is dropped within 25 s of silence, or 30 s after data it did
 /// not acknowledge. Each is libpq's parameter of that name: a store URL that gives one
 /// (`postgres://host/feeds?keepalives_idle=30`) keeps its value, on both ends.
-enum PostgresLiveness {
+///
+/// Keepalives are answered by the kernels, though: a worker that is paused (SIGSTOP, a frozen
+/// virtual machine) or behind a proxy that stopped forwarding keeps its sessions, and its
+/// feeds, for as long as it likes. So a session that holds a feed is ended by the server once
+/// it was silent for ``PostgresStore/silence`` (half the worker's lease, 30 s by default):
+/// a lease's session with `idle_session_timeout`, a pass's transaction with
+/// `idle_in_transaction_session_timeout`; a live process shows both alive every third of that
+/// (``Heartbeat``).
+package enum PostgresLiveness {
+    /// How long a session holding a feed may be silent when nothing says otherwise: half the
+    /// default lease.
+    package static let defaultSilence = Duration.seconds(30)
+
+    /// How often a session holding a feed shows it is alive, for `silence`.
+    static func beat(for silence: Duration) -> Duration { silence / 3 }
+
+    /// `silence` in whole milliseconds, as the server's timeouts take it (at least 1).
+    static func milliseconds(_ silence: Duration) -> Int { max(1, Int(silence / .milliseconds(1))) }
+
     /// The parameters and their defaults, in the order they are added to a URL.
     static let defaults: [(name: String, value: Int)] = [
         ("keepalives", 1), ("keepalives_idle", 10), ("keepalives_interval", 5), ("keepalives_count", 3),

@@ -159,6 +159,7 @@ final class PostgresPassTransaction: PassWriting {
 
     func recordRun(_ outcome: RunOutcome) throws {
         try settleWriters()
+        try PostgresRunFence.check(run: run, feed: feed, in: connection)
         try PostgresStore.recordRun(run, outcome: outcome, in: connection)
     }
 
@@ -184,4 +185,9 @@ final class PostgresPassTransaction: PassWriting {
     }
 
     package func close() {}
+
+    func keepAlive() throws {
+        try settleWriters()
+        try connection.execute("SELECT 1")
+    }
 }

@@ -15,11 +15,14 @@ extension PostgresStore: StoreDriver {
 
     package func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? {
         try await PostgresFeedLease.take(
-            pool: pool, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds))
+            pool: pool, schema: schema, feed: feed, wait: .milliseconds(wait.milliseconds), silence: silence)
     }
 
     package func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64 {
         try await write { connection in
+            // After a commit of the feed's pass under way, or before it: never beside it
+            // (``PostgresRunFence``).
+            try connection.execute(PostgresRunFence.lockSQL, [feed])
             let rows = try connection.execute(
                 """
                 INSERT INTO _runs(feed, adapter, adapter_module, started_at, status)
@@ -40,14 +43,19 @@ extension PostgresStore: StoreDriver {
     /// tables holds their locks, and the entity's, until it commits.
     package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     {
-        let (pool, schema, location) = (pool, schema, location)
+        let (pool, schema, location, silence) = (pool, schema, location, silence)
         return FeedTransaction(
-            writer: StoreThread(label: "feedwork.postgres.pass"), location: location, holdsStoreWriter: false
+            writer: StoreThread(label: "feedwork.postgres.pass"), location: location, holdsStoreWriter: false,
+            keepAlive: PostgresLiveness.beat(for: silence)
         ) { body in
             let connection = try pool.take { connection throws(PostgresError) in
                 try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")
             }
             try connection.execute("BEGIN")
+            // A pass whose process went silent (paused, cut off) is rolled back by the server,
+            // and lets go of the rows it locked, instead of holding the feed until it wakes.
+            try connection.execute(
+                "SET LOCAL idle_in_transaction_session_timeout = \(PostgresLiveness.milliseconds(silence))")
             let scope = PostgresPassTransaction(
                 connection: connection, location: location, feed: feed, run: run, stamp: stamp, bindings: bindings)
             defer { scope.close() }

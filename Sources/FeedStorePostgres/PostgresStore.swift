@@ -25,6 +25,9 @@ package final class PostgresStore: Sendable {
     let readSession: PostgresSession
     /// The idle connections of passes and leases, for the next ones (``PostgresConnectionPool``).
     let pool: PostgresConnectionPool
+    /// How long the server lets a session that holds a feed (its lease, its pass's open
+    /// transaction) stay silent before it ends it (``PostgresLiveness``).
+    let silence: Duration
 
     /// Connects to `url`, creating `schema` and its tables when missing and migrating them;
     /// with `migrating` false (the reading commands), it only checks that the store is there
@@ -33,9 +36,16 @@ package final class PostgresStore: Sendable {
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses a statement,
     ///   or (not migrating) the schema holds no store of this Feedwork's version, or `schema` is
     ///   PostgreSQL's own (``PostgresURL/reservedSchemaProblem(_:)``).
-    package init(url: String, schema: String = "feedwork", migrating: Bool = true) throws(PostgresError) {
+    ///
+    /// - Parameter silence: how long a session holding a feed may go silent before the server
+    ///   ends it, and with it the feed's lease and pass (``PostgresLiveness``).
+    package init(
+        url: String, schema: String = "feedwork", migrating: Bool = true,
+        silence: Duration = PostgresLiveness.defaultSilence
+    ) throws(PostgresError) {
         self.schema = schema
         self.url = url
+        self.silence = silence
         pool = PostgresConnectionPool(url: url)
         if let reserved = PostgresURL.reservedSchemaProblem(schema) {
             throw PostgresError(location: PostgresURL.withoutPassword(url), message: reserved)

@@ -7,7 +7,7 @@ extension Engine {
     /// Opens `config`'s store for running feeds: the one way a run starts, for the CLI, fixture
     /// replays and test harnesses alike.
     ///
-    /// Opens the store for writing (``StoreFactory/writing(_:wait:redactor:)``: an SQLite store
+    /// Opens the store for writing (``StoreFactory/writing(_:wait:silence:redactor:)``: an SQLite store
     /// is locked as a whole, and another run holding it is waited for up to `wait`; its system
     /// tables migrated), and marks the runs a killed process left `running` as `interrupted`.
     /// The engine, and every copy of it, holds the store (and its lock) until it is released.
@@ -26,7 +26,10 @@ extension Engine {
         holder: StoreHolder = StoreHolder(kind: .run)
     ) async throws -> Engine {
         let location = storePath.map(StoreLocation.file) ?? config.storeLocation
-        let store = try StoreFactory.writing(location, wait: wait, redactor: config.redactor)
+        // A worker paused or cut off from a shared store gives its feeds up after half its
+        // lease, before the other workers may claim them (the lease's end).
+        let silence = FeedDuration(milliseconds: config.lease.milliseconds / 2)
+        let store = try StoreFactory.writing(location, wait: wait, silence: silence, redactor: config.redactor)
         if case .file(let path) = location {
             var holder = holder
             holder.since = Timestamp.string(Date())
