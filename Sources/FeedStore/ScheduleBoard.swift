@@ -11,8 +11,14 @@ import Foundation
 ///
 /// The board's reads (``StoreReading/scheduleEntries()``) are the store's reads.
 ///
-/// Times are the workers' clocks, so machines sharing a store keep theirs in sync (NTP).
+/// Times are on the board's clock (``clock()``): a PostgreSQL server's, so that workers on
+/// machines whose clocks disagree (a clock 30 s ahead, one stepped back) still agree on when a
+/// feed is due and when a lease runs out.
 package protocol ScheduleBoard: Sendable {
+    /// The board's own time, when it keeps one: the PostgreSQL server's, which every worker
+    /// sharing the store keeps its schedule by (``ScheduleTime``). `nil` (the default) for a
+    /// board on this machine, whose clock is the machine's.
+    func clock() async throws -> Date?
     /// Puts each of `feeds` on the board, due at its `due` time, unless it is there already
     /// with the same schedule; a feed whose schedule changed and that no worker holds is due
     /// at its new `due` time.
@@ -29,6 +35,10 @@ package protocol ScheduleBoard: Sendable {
     /// The earliest moment one of `feeds` may be claimed: its due time, or for a feed another
     /// worker holds, the later of that and the end of its lease. `nil` when none is on the board.
     func nextClaimable(_ feeds: [String]) async throws -> Date?
+}
+
+extension ScheduleBoard {
+    package func clock() async throws -> Date? { nil }
 }
 
 /// A feed to put on the board (``ScheduleBoard/plan(_:)``).

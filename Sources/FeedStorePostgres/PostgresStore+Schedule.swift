@@ -7,7 +7,17 @@ import Foundation
 ///
 /// A worker that claims a feed also takes over what a dead worker left of it: the feed's runs
 /// still `running` without their lease are marked `interrupted` in the claim's transaction.
+///
+/// Workers keep the board's times on the server's clock (``clock()``), not their machines'.
 extension PostgresStore: ScheduleBoard {
+    /// The server's time: the one clock every worker sharing the store agrees on.
+    package func clock() async throws -> Date? {
+        try await read { connection in
+            try connection.execute("SELECT \(PostgresSQL.isoText("clock_timestamp()"))").first(column: 0)
+                .flatMap(Timestamp.date)
+        }
+    }
+
     package func plan(_ feeds: [PlannedFeed]) async throws {
         try await write { connection in
             for planned in feeds {

@@ -23,26 +23,29 @@ public struct SystemWorkerClock: WorkerClock {
     }
 }
 
-/// The time a worker schedules by: the wall clock's time when the worker started, advanced by
-/// the monotonic clock since. A step of the wall clock (an hour back, three days forward and
-/// back) neither stalls the schedule nor bunches its passes; `every:` keeps its rhythm.
+/// The time a worker schedules by: the board's time when the worker started (the PostgreSQL
+/// server's clock, ``ScheduleBoard/clock()``; else this machine's wall clock), advanced by the
+/// monotonic clock since. A step of the wall clock (an hour back, three days forward and back)
+/// neither stalls the schedule nor bunches its passes; `every:` keeps its rhythm; and workers
+/// whose machines' clocks disagree share one board's due times and leases.
 ///
 /// The board stores times of this clock, which agrees with the wall clock as long as the wall
 /// clock is not stepped while the worker runs (NTP slews both alike). A `cron:` time is found on
 /// the wall clock and brought over with ``fromWall(_:)``.
 struct ScheduleTime: Sendable {
     let clock: any WorkerClock
-    private let wallStart: Date
+    private let start: Date
     private let monotonicStart: Double
 
-    init(clock: any WorkerClock) {
+    /// - Parameter boardStart: the board's time now, when it keeps a clock of its own.
+    init(clock: any WorkerClock, boardStart: Date? = nil) {
         self.clock = clock
-        wallStart = clock.wallNow()
         monotonicStart = clock.monotonicSeconds()
+        start = boardStart ?? clock.wallNow()
     }
 
     /// Now, on the schedule's clock.
-    func now() -> Date { wallStart.addingTimeInterval(clock.monotonicSeconds() - monotonicStart) }
+    func now() -> Date { start.addingTimeInterval(clock.monotonicSeconds() - monotonicStart) }
 
     /// The schedule's time of the wall clock's time `wall`: as far from now as `wall` is from
     /// the wall clock's now.

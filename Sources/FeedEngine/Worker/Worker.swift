@@ -84,7 +84,7 @@ public struct Worker: Sendable {
     public func run(commands: AsyncStream<WorkerControl>) async throws {
         var engine = engine
         let store = engine.store
-        let time = ScheduleTime(clock: clock)
+        let time = ScheduleTime(clock: clock, boardStart: try await store.clock())
         // The config in use, read by each pass as it ends for its feed's next due time.
         let current = CurrentConfig(engine.config)
         try await plan(engine.config, time: time)
