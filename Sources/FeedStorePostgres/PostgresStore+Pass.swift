@@ -21,8 +21,12 @@ extension PostgresStore: StoreDriver {
     package func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64 {
         try await write { connection in
             // After a commit of the feed's pass under way, or before it: never beside it
-            // (``PostgresRunFence``).
+            // (``PostgresRunFence``). This pass holds the feed's lease, so a run of the feed
+            // still `running` lost its own (its process died, or went silent and its session
+            // was ended): it is interrupted before this one starts, and can no longer commit.
             try connection.execute(PostgresRunFence.lockSQL, [feed])
+            try connection.execute(
+                "UPDATE _runs SET status = 'interrupted' WHERE feed = $1 AND status = 'running'", [feed])
             let rows = try connection.execute(
                 """
                 INSERT INTO _runs(feed, adapter, adapter_module, started_at, status)

@@ -47,7 +47,7 @@ struct PostgresRunFenceTests {
                     "the pass of 'shop' (run \(run)) lost the feed's lease while it ran: run \(later) of the feed started since"
                 ))
             let statuses = try await store.runs(feed: "shop", before: nil, limit: 5).map(\.status)
-            #expect(statuses == ["running", "running"], "nothing of the stale pass was committed")
+            #expect(statuses == ["running", "interrupted"], "nothing of the stale pass was committed")
             #expect(try await store.state(feed: "shop", key: "cursor") == nil)
         }
     }
@@ -61,6 +61,18 @@ struct PostgresRunFenceTests {
             await #expect(throws: StoreError.self) { try await Self.commit(pass) }
             #expect(try await store.runs(feed: "shop", before: nil, limit: 5).map(\.status) == ["interrupted"])
             _ = schema
+        }
+    }
+
+    @Test func aRunThatStartsInterruptsTheRunsOfItsFeedLeftRunning() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            let lost = try await store.startRun(feed: "shop", adapter: Self.origin, at: Date())
+            let other = try await store.startRun(feed: "other", adapter: Self.origin, at: Date())
+            // The pass starting holds the feed's lease: the run left running lost it.
+            let next = try await store.startRun(feed: "shop", adapter: Self.origin, at: Date())
+            let runs = try await store.runs(feed: nil, before: nil, limit: 5)
+            #expect(runs.map(\.run) == [next, other, lost])
+            #expect(runs.map(\.status) == ["running", "running", "interrupted"])
         }
     }
 
