@@ -157,6 +157,13 @@ class History:
         self.workers_by_address = {address: name for name, address in trial.get("workers", {}).items()}
         self.passes = {}
         self.notes = []
+        # A commit timestamp the server no longer has (none is expected: the cluster is new and
+        # records them from the start) is taken as the change's own time, and said.
+        missing = [r for r in self.log if r.get("committed_at") is None]
+        for row in missing:
+            row["committed_at"] = row["at"]
+        if missing:
+            self.notes.append(f"{len(missing)} change(s) without a commit timestamp: their own times used")
         # Times are printed relative to the first change the trial made.
         self.origin = min((r["committed_at"] for r in self.log if r.get("committed_at")), default=0.0)
         # The run a committed transaction belongs to (its `_runs` update to a committed status).
@@ -265,7 +272,8 @@ class Checker:
                             "fencing",
                             feed,
                             f"{earlier.describe(h.origin)} committed at {h.t(earlier.commit_at)}, after "
-                            f"{later.worker} had committed the later {later.describe(h.origin)} at {h.t(later.commit_at)}",
+                            f"{later.worker} had committed the later {later.describe(h.origin)} "
+                            f"at {h.t(later.commit_at)}",
                         )
             for pass_ in committed:
                 ended = [(s, t, w) for s, t, w in pass_.outcomes if s not in COMMITTED and t < pass_.commit_at]

@@ -62,7 +62,8 @@ for argument in "$@"; do
 done
 all_trials=(baseline partition-pg pause skew pg-restart partition-api)
 if [ ${#trials[@]} -eq 0 ]; then
-    if [ $short = 1 ]; then trials=(partition-pg pause skew pg-restart partition-api); else trials=("${all_trials[@]}"); fi
+    trials=("${all_trials[@]}")
+    [ $short = 1 ] && trials=(partition-pg pause skew pg-restart partition-api)
 fi
 for trial in "${trials[@]}"; do
     [[ " ${all_trials[*]} " == *" $trial "* ]] || {
@@ -107,7 +108,8 @@ for tool in ip tc runuser psql python3 timeout; do
     command -v "$tool" >/dev/null || need "$tool is not installed"
 done
 [ -x "$pg_bin/initdb" ] || need "no PostgreSQL in $pg_bin (set PG_BIN)"
-[ -f "$faketime_library" ] || need "no libfaketime at $faketime_library (apt-get install libfaketime, or set FAKETIME_LIBRARY)"
+[ -f "$faketime_library" ] ||
+    need "no libfaketime at $faketime_library (apt-get install libfaketime, or set FAKETIME_LIBRARY)"
 id postgres >/dev/null 2>&1 || need "there is no postgres user"
 probe="fwfprobe$$"
 ip netns add "$probe" 2>/dev/null || need "'ip netns add' fails here (no network namespaces?)"
@@ -220,7 +222,8 @@ worker_in_pass() {
         address=$(query "SELECT host(l.client) FROM faults.log l
             WHERE l.tbl = '$schema._runs' AND l.op = 'INSERT' AND l.row_data->>'feed' = 'items'
                 AND l.at < clock_timestamp() - interval '300 ms'
-                AND EXISTS (SELECT 1 FROM $schema._runs r WHERE r.id = (l.row_data->>'id')::bigint AND r.status = 'running')
+                AND EXISTS (SELECT 1 FROM $schema._runs r
+                    WHERE r.id = (l.row_data->>'id')::bigint AND r.status = 'running')
             ORDER BY l.seq DESC LIMIT 1" 2>/dev/null || true)
         if [[ $address =~ ^10\.77\.([0-9])\.2$ ]]; then
             echo "w${BASH_REMATCH[1]}"
@@ -430,7 +433,8 @@ EOF
             'at', extract(epoch FROM at), 'client', host(client), 'pid', pid, 'xid', xmin::text,
             'committed_at', extract(epoch FROM pg_xact_commit_timestamp(xmin)))
         FROM faults.log WHERE split_part(tbl, '.', 1) = '$schema' ORDER BY seq" >"$dir/log.jsonl"
-    query "SELECT to_jsonb(r) || jsonb_build_object('committed_at', extract(epoch FROM pg_xact_commit_timestamp(r.xmin)))
+    query "SELECT to_jsonb(r)
+            || jsonb_build_object('committed_at', extract(epoch FROM pg_xact_commit_timestamp(r.xmin)))
         FROM $schema._runs r ORDER BY id" >"$dir/runs.jsonl"
     query "SELECT to_jsonb(t) FROM $schema.event t" >"$dir/rows-event.jsonl"
     query "SELECT to_jsonb(t) FROM $schema.item t" >"$dir/rows-item.jsonl"

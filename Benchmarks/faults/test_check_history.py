@@ -245,6 +245,12 @@ class CheckHistoryTests(unittest.TestCase):
         self.assertEqual(checks(found), ["stall", "truth"])
         self.assertIn("11.0 s between the commits of run 3", next(m for c, _, m in found if c == "stall"))
 
+    def test_a_change_without_a_commit_timestamp_is_measured_by_its_own_time(self):
+        trial = clean()
+        trial.pass_(8, "events", "w2", 10, 11, cursor=15, due=10)
+        trial.log[-1]["committed_at"] = None
+        self.assertEqual(checks(trial.check()), ["monotonic"])
+
     def test_a_trial_directory_is_read_as_run_sh_writes_it(self):
         trial = clean()
         with tempfile.TemporaryDirectory() as directory:

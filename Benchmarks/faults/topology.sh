@@ -97,7 +97,8 @@ remove_topology() {
 # Namespaces left by an earlier run that was killed before it could clean up (its pid is gone).
 remove_stale_topologies() {
     local name pid
-    for name in $(ip netns list 2>/dev/null | awk '{ print $1 }' | grep -E '^fwf[0-9]+-(pg|api|net|w[0-9])$' || true); do
+    local pattern='^fwf[0-9]+-(pg|api|net|w[0-9])$'
+    for name in $(ip netns list 2>/dev/null | awk '{ print $1 }' | grep -E "$pattern" || true); do
         pid=${name#fwf}
         pid=${pid%%-*}
         if ! kill -0 "$pid" 2>/dev/null; then
