@@ -33,13 +33,18 @@
 #   OUT=dir           where each trial's files are kept (default .build/faults/<time>-<pid>)
 #   RESUME_BOUND=s    the longest a feed may wait to resume elsewhere (default: lease + 4 s:
 #                     the claim's lease runs out, a poll, the lease's lock, a second of slack)
+#   FAULT_WINDOW=s    hold every fault this long instead (for experiments)
 #   PG_BIN=dir        PostgreSQL's programs (default /usr/lib/postgresql/15/bin)
+#   FAKETIME_LIBRARY  libfaketime (default /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1)
 #
 # Needs root (namespaces), iproute2 (ip, tc with the pfifo qdisc, bridges), PostgreSQL 15,
-# psql, python3 and libfaketime. Traffic stays inside the namespaces made here: no address is
-# set outside them, nothing on the host's interfaces or routes changes. The namespaces, the
-# processes started and the cluster are removed on exit, failed trial or interrupt alike.
-# Prints one line per trial and "faults: N passed, M failed" last; exits 1 when any failed.
+# psql, python3 and libfaketime; says which is missing and exits 3 without them. Traffic stays
+# inside the namespaces made here: no address is set outside them, nothing on the host's
+# interfaces or routes changes. The namespaces, the processes started and the cluster are
+# removed on exit, failed trial or interrupt alike. Each trial's files (feeds.yaml, the
+# workers' events and logs, the API's requests and truth, the dumped history) stay in OUT.
+# Prints each trial's findings, then one line per trial and "faults: N passed, M failed" last;
+# exits 1 when any failed.
 set -euo pipefail
 faults_dir="$(cd "$(dirname "$0")" && pwd)"
 cd "$faults_dir/../.."
