@@ -12,22 +12,26 @@
 #   EVERY="30s 1m 2m 5m"  the feeds' intervals, given in turn (feed 1 the first, feed 2 the
 #                         second...); EVERY=5s gives every feed 5 s
 #   JITTER=10%            the feeds' jitter
+#   SPREAD=               `true` or `false`: written as the feeds' `spread:` (left out when empty,
+#                         for binaries older than the setting)
 #   CONCURRENCY=          the worker's concurrency (the default when empty)
 #   MINUTES may be a fraction (0.5 is 30 s).
 #   FEEDWORK=path         a feedwork binary to use instead of the release build
 #   STORE=postgres://...  a PostgreSQL server to use instead of a SQLite file (a new schema
 #                         soak_<pid>, dropped at the end)
 #
-# Every feed is due at once when the worker starts (a new store), so the first pass of each
-# is a burst of FEEDS passes; lag is printed for those first passes and for the passes after
-# them (the steady state), apart. Not a unit test: timings on a shared machine are read as
-# figures, not asserted.
+# On a new store each feed's first pass is due at its slot within its interval (feeds spread
+# over their interval, the default), or at once when the worker starts (SPREAD=false, and
+# binaries older than `spread`), a burst of FEEDS passes; lag is printed for those first passes
+# and for the passes after them (the steady state), apart. Not a unit test: timings on a shared
+# machine are read as figures, not asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 feeds=${1:-1000}
 minutes=${2:-30}
 every_list=${EVERY:-30s 1m 2m 5m}
 jitter=${JITTER:-10%}
+spread=${SPREAD:-}
 concurrency=${CONCURRENCY:-}
 postgres=${STORE:-}
 schema="soak_$$"
@@ -67,11 +71,7 @@ read -r -a intervals <<<"$every_list"
     else
         echo "store: soak.sqlite"
     fi
-    if [[ -n "$concurrency" ]]; then
-        echo "defaults: { jitter: $jitter, concurrency: $concurrency }"
-    else
-        echo "defaults: { jitter: $jitter }"
-    fi
+    echo "defaults: { jitter: $jitter${concurrency:+, concurrency: $concurrency}${spread:+, spread: $spread} }"
     echo "feeds:"
     for i in $(seq "$feeds"); do
         every=${intervals[$(((i - 1) % ${#intervals[@]}))]}
@@ -111,9 +111,9 @@ worker_pid=""
 ended=$(date +%s.%N)
 
 python3 - "$work/passes.jsonl" "$work/samples.txt" "$feeds" "$started" "$ended" "$every_list" "$jitter" \
-    "${concurrency:-default}" "${postgres:+PostgreSQL}" <<'PY'
+    "${concurrency:-default}" "${postgres:+PostgreSQL}" "${spread:-default}" <<'PY'
 import json, re, sys
-path, samples_path, feeds, started, ended, every_list, jitter, concurrency, store = sys.argv[1:10]
+path, samples_path, feeds, started, ended, every_list, jitter, concurrency, store, spread = sys.argv[1:11]
 store = store or "SQLite"
 feeds, started, ended = int(feeds), float(started), float(ended)
 seconds = ended - started
@@ -126,9 +126,23 @@ def duration(text):
 
 intervals = [duration(e) for e in every_list.split()]
 share = float(jitter.rstrip("%")) / 100
-# Due: each feed at the start, then about every `every` plus half its jitter on average.
-due = sum(1 + int(seconds / (intervals[i % len(intervals)] * (1 + share / 2))) for i in range(feeds))
 passes = [json.loads(line) for line in open(path) if line.strip()]
+
+def stamp(text):
+    from datetime import datetime
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+# Spread (the first passes due over their interval, not all at the start): each feed due at
+# its slot within its interval, then every `every` (jitter delays a pass after its slot).
+# Not spread: each feed due at the start, then about every `every` plus half its jitter.
+first_dues = {}
+for p in passes:
+    first_dues.setdefault(p["feed"], stamp(p["due_at"]))
+spreading = bool(first_dues) and max(first_dues.values()) - min(first_dues.values()) > 1
+if spreading:
+    due = sum(int(seconds / intervals[i % len(intervals)]) for i in range(feeds))
+else:
+    due = sum(1 + int(seconds / (intervals[i % len(intervals)] * (1 + share / 2))) for i in range(feeds))
 failed = sum(1 for p in passes if p["status"] not in ("ok", "ok_with_rejects"))
 seen, first, steady = set(), [], []
 for p in passes:
@@ -136,9 +150,6 @@ for p in passes:
     seen.add(p["feed"])
 
 # Passes due once every feed had had its first pass: the schedule without the start's burst.
-def stamp(text):
-    from datetime import datetime
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 firsts = set()
 drained = 0
 for p in passes:
@@ -184,10 +195,11 @@ samples = [line.split() for line in open(samples_path) if line.strip()]
 start, end = samples[0], samples[-1]
 cpu = (float(end[1]) - float(start[1])) / (float(end[0]) - float(start[0])) if len(samples) > 1 else float("nan")
 loads = [float(s[4]) for s in samples]
-print(f"worker soak: {feeds} feeds (every {every_list}, jitter {jitter}, concurrency {concurrency}) "
-      f"for {seconds:.0f} s on one worker ({store})")
+print(f"worker soak: {feeds} feeds (every {every_list}, jitter {jitter}, concurrency {concurrency}, "
+      f"spread {spread}) for {seconds:.0f} s on one worker ({store})")
 print(f"  passes: {len(passes)} run of about {due} due, {failed} not ok; {len(seen)} of {feeds} feeds ran")
-print(f"  lag, each feed's first pass (all due at the start): {figures(first)}")
+first_due = "due at their slots, spread over their interval" if spreading else "all due at the start"
+print(f"  lag, each feed's first pass ({first_due}): {figures(first)}")
 print(f"  lag, the passes after: {figures(steady)}")
 print(f"  lag, the passes due once every feed had had its first (steady state): {figures(settled)}")
 if span > 0:

@@ -1734,7 +1734,9 @@ defaults:                        # for every feed; each key may be repeated on a
   max_delete_ratio: 0.5          # the share of a replace entity's rows a pass may delete (0 to 1;
                                  # a feed's allow_empty: true lets a pass delete them all)
   every: 1h                      # `feedwork worker` runs each feed this often (or `cron:`)
-  jitter: 10%                    # up to this share of `every` added to each wait, at random
+  jitter: 10%                    # each pass up to this share of `every` late, at random
+  spread: true                   # `every` feeds each at their own offset in the interval (default);
+                                 # false: a feed that never ran is due at once
   retry_failed_after: 5m         # after a failed pass, the next is due this soon
   lease: 60s                     # a worker's claim on a feed; another worker takes the feed
                                  # over once it runs out (defaults only)
@@ -1772,7 +1774,8 @@ feeds:
   page the API.
 - **Schedules**: `every` 1s to 366d, `retry_failed_after` 1s to 1d, `lease` 2s to 1d; `cron`
   is a five-field expression read in UTC; a feed has `every` or `cron`, not both, and
-  `jitter` only with `every`. See [Keeping feeds fresh](../worker.md).
+  `jitter` and `spread` (`true` or `false`) only with `every`. See [Keeping feeds
+  fresh](../worker.md) and [How feeds are spread](../worker.md#how-feeds-are-spread).
 - **Sizes**: `1048576`, `512KB`, `50MB`.
 - **Request budgets**: `budgets:` under `defaults:`, `budget:` and `rate_limit:` on a feed:
   see [Request budgets](../rate-limits.md).

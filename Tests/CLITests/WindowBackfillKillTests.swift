@@ -128,7 +128,7 @@ struct WindowBackfillKillTests {
         let directory = try FeedworkProcess.makeFolder("window-worker")
         let api = EventsAPI()
         let server = try LoopbackServer { api.reply($0) }
-        try Self.writeConfig(server, in: directory, schedule: "    every: 1h")
+        try Self.writeConfig(server, in: directory, schedule: "    every: 1h\n    spread: false")
         let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
         let output = CollectedOutput(worker.out)
         _ = CollectedOutput(worker.err)

@@ -110,7 +110,7 @@ extension ConfigLoader {
                 location: location(node), policy: policy,
                 fixtures: common.fixtures.map { ConfigLoader.resolve($0, in: directory) },
                 maxRejectRatio: common.maxRejectRatio ?? defaults?.maxRejectRatio ?? RejectLimit.defaultRatio,
-                schedule: common.schedule.schedule(over: defaults?.schedule), adapter: adapter,
+                schedule: common.schedule.schedule(over: defaults?.schedule, feed: common.name), adapter: adapter,
                 namesRemoteURL: RemoteURLHint.namesRemoteURL(node), schemaContract: contract)
             feed.declaredDependencies = declaredDependencies(common, adapter: adapter, node: node, mapping: feedMapping)
             feed.maxDeleteRatio = common.maxDeleteRatio ?? defaults?.maxDeleteRatio ?? DeleteLimit.defaultRatio

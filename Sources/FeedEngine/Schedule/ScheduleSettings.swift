@@ -3,19 +3,23 @@ import Foundation
 import Yams
 
 /// The schedule keys of `defaults:` and of each feed, as written: `every`, `cron`, `jitter`,
-/// `retry_failed_after`. Their ranges are checked by ``RequestLimits``, their combinations by
-/// ``problems(in:file:)``, and ``schedule(over:)`` makes a feed's ``FeedSchedule``.
+/// `spread`, `retry_failed_after`. Their ranges are checked by ``RequestLimits``, their
+/// combinations by ``problems(in:file:)``, and ``schedule(over:feed:)`` makes a feed's
+/// ``FeedSchedule``.
 struct ScheduleSettings: Decodable, Sendable {
     var every: FeedDuration?
     var cron: CronExpression?
     /// A share from 0 to 1.
     var jitter: Double?
+    /// Whether `every:` feeds are spread over their interval (``FeedSchedule/offset``); `true`
+    /// when neither the feed nor the defaults say.
+    var spread: Bool?
     var retryFailedAfter: FeedDuration?
 
-    static let keys: Set<String> = ["every", "cron", "jitter", "retry_failed_after"]
+    static let keys: Set<String> = ["every", "cron", "jitter", "spread", "retry_failed_after"]
 
     enum CodingKeys: String, CodingKey {
-        case every, cron, jitter
+        case every, cron, jitter, spread
         case retryFailedAfter = "retry_failed_after"
     }
 
@@ -26,6 +30,7 @@ struct ScheduleSettings: Decodable, Sendable {
         every = try container.decodeIfPresent(FeedDuration.self, forKey: .every)
         cron = try container.decodeIfPresent(CronExpression.self, forKey: .cron)
         retryFailedAfter = try container.decodeIfPresent(FeedDuration.self, forKey: .retryFailedAfter)
+        spread = try container.decodeIfPresent(Bool.self, forKey: .spread)
         if container.contains(.jitter) {
             let text = try container.decode(String.self, forKey: .jitter)
             guard let share = Self.share(text) else {
@@ -50,21 +55,27 @@ struct ScheduleSettings: Decodable, Sendable {
         return share
     }
 
-    /// The feed's schedule: its own timing (`every` or `cron`) or else the defaults', with its
-    /// own `jitter` and `retry_failed_after` or else the defaults'. `nil` when neither has a
-    /// timing.
-    func schedule(over defaults: ScheduleSettings?) -> FeedSchedule? {
+    /// The schedule of the feed named `feed`: its own timing (`every` or `cron`) or else the
+    /// defaults', with its own `jitter`, `spread` and `retry_failed_after` or else the
+    /// defaults'; an `every` spread (the default) has the feed's offset. `nil` when neither has
+    /// a timing.
+    func schedule(over defaults: ScheduleSettings?, feed: String) -> FeedSchedule? {
         let ownTiming = every.map(FeedSchedule.Timing.every) ?? cron.map(FeedSchedule.Timing.cron)
         let defaultTiming =
             defaults?.every.map(FeedSchedule.Timing.every) ?? defaults?.cron.map(FeedSchedule.Timing.cron)
         guard let timing = ownTiming ?? defaultTiming else { return nil }
-        var jitter = jitter ?? defaults?.jitter ?? 0
-        if case .cron = timing { jitter = 0 }
-        return FeedSchedule(
-            timing: timing, jitter: jitter, retryFailedAfter: retryFailedAfter ?? defaults?.retryFailedAfter)
+        var schedule = FeedSchedule(timing: timing, retryFailedAfter: retryFailedAfter ?? defaults?.retryFailedAfter)
+        if case .every(let interval) = timing {
+            schedule.jitter = jitter ?? defaults?.jitter ?? 0
+            if spread ?? defaults?.spread ?? true {
+                schedule.offset = FeedSchedule.offset(ofFeed: feed, every: interval)
+            }
+        }
+        return schedule
     }
 
-    /// Keys that contradict each other in one block: `every` with `cron`, `jitter` with `cron`.
+    /// Keys that contradict each other in one block: `every` with `cron`; `jitter` or `spread`
+    /// with `cron`.
     static func problems(in mapping: Node.Mapping, file: String) -> [ConfigProblem] {
         func location(_ key: String) -> SourceLocation? {
             mapping.first { $0.key.scalar?.string == key }.map { SourceLocation(file: file, mark: $0.key.mark) }
@@ -78,6 +89,12 @@ struct ScheduleSettings: Decodable, Sendable {
             if let jitter = location("jitter") {
                 problems.append(
                     ConfigProblem("'jitter' spreads 'every' schedules; a cron schedule runs at its times", at: jitter))
+            }
+            if let spread = location("spread") {
+                problems.append(
+                    ConfigProblem(
+                        "'spread' places 'every' schedules in their interval; a cron schedule runs at its times",
+                        at: spread))
             }
         }
         return problems

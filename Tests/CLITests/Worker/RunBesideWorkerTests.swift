@@ -28,7 +28,7 @@ struct RunBesideWorkerTests {
 
             """
         }
-        let yaml = header + "feeds:\n" + feed("sched") + "    every: 1h\n" + feed("manual")
+        let yaml = header + "feeds:\n" + feed("sched") + "    every: 1h\n    spread: false\n" + feed("manual")
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
     }
 

@@ -36,7 +36,7 @@ struct WorkerDependencyTests {
     /// The child first in the file, room for both; `schedule` is each one's `every:` line.
     func writeConfig(_ server: LoopbackServer, schedule: String, extra: String = "") throws {
         let yaml = """
-            defaults: { concurrency: 4 }
+            defaults: { concurrency: 4, spread: false }
             feeds:
               - name: order-lines
                 adapter: json

@@ -92,7 +92,8 @@ struct WorkerMetricsTests {
         try WorkerConfig.write(feeds: [("f1", "1h"), ("f2", "1h")], server: good, directory: directory)
         let broken = try LoopbackServer { _ in LoopbackReply.json("this is not JSON") }
         var yaml = try String(contentsOf: directory.appendingPathComponent("feeds.yaml"), encoding: .utf8)
-        yaml += "  - { name: f3, adapter: json, url: \"\(broken.url("/"))\", every: 1h, entity: item, key: id, "
+        yaml += "  - { name: f3, adapter: json, url: \"\(broken.url("/"))\", every: 1h, spread: false, "
+        yaml += "entity: item, key: id, "
         yaml += "fields: { id: int, pass: int } }\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let port = try Self.freePort()
@@ -134,7 +135,9 @@ struct WorkerMetricsTests {
     @Test func healthzSaysStoppingWhileTheLastPassesFinish() async throws {
         guard let python = Self.python else { return }
         let server = try PagedItemsFeed.slowServer(delay: .seconds(1))
-        let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
+        let yaml =
+            "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items"))
+            + "\n    every: 1h\n    spread: false\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         let port = try Self.freePort()
         let worker = try FeedworkProcess.startCollecting(

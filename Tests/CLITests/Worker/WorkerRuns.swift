@@ -57,10 +57,12 @@ struct WorkerRun: Sendable {
 }
 
 /// `count` json feeds `f1`...`fN` of `item` rows, each from its own path of `server`, written
-/// to `feeds.yaml` in `directory` under `store` and `defaults`.
+/// to `feeds.yaml` in `directory` under `store` and `defaults`. Each is due at once when a
+/// worker first plans it, then every `every`, unless `spread` (then at its slot in its interval).
 enum WorkerConfig {
     static func write(
-        feeds: [(name: String, every: String)], server: LoopbackServer, directory: URL, header: String = ""
+        feeds: [(name: String, every: String)], server: LoopbackServer, directory: URL, header: String = "",
+        spread: Bool = false
     ) throws {
         var yaml = header + "feeds:\n"
         for feed in feeds {
@@ -69,6 +71,7 @@ enum WorkerConfig {
                     adapter: json
                     url: \(server.url("/\(feed.name)"))
                     every: \(feed.every)
+                    spread: \(spread)
                     records: items
                     entity: item
                     key: id

@@ -82,6 +82,36 @@ struct WorkerScheduleTests {
         #expect(feed["worker"] is NSNull, "no worker holds it between passes: \(feed)")
     }
 
+    @Test func aNewFeedIsFirstDueAtItsSlotInItsIntervalNotAtOnce() async throws {
+        let server = try WorkerConfig.server()
+        try WorkerConfig.write(feeds: [("f1", "1h")], server: server, directory: directory, spread: true)
+        let started = Date()
+        let worker = try FeedworkProcess.startCollecting(["worker"], in: directory)
+        // Until the worker has planned the feed (`list` fails while the worker creates the store).
+        var nextRun: Date?
+        let deadline = Date().addingTimeInterval(60)
+        while nextRun == nil, Date() < deadline {
+            let list = try await FeedworkProcess.run(["list", "--json"], in: directory)
+            let feeds = try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+            nextRun = (feeds?.first?["next_run"] as? String).flatMap(Timestamp.date)
+            if nextRun == nil { try await Task.sleep(for: .seconds(0.2)) }
+        }
+        let listed = Date()
+        worker.send(SIGTERM)
+        let result = await worker.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let due = try #require(nextRun, "the worker never planned f1")
+        // At its offset in the hour, to the millisecond or two the worker's clock (the wall clock
+        // at its start, then a monotonic one) takes to bring a wall-clock time over.
+        let offset = FeedSchedule.offset(ofFeed: "f1", every: .hours(1)).milliseconds
+        let milliseconds = Int64((due.timeIntervalSince1970 * 1000).rounded())
+        let apart = abs((milliseconds - offset + 1_800_000) % 3_600_000 - 1_800_000)
+        #expect(apart <= 5, "f1 due at \(Timestamp.string(due)), its offset in the hour \(offset) ms")
+        #expect(due >= started.addingTimeInterval(-1) && due <= started.addingTimeInterval(3600), "\(due)")
+        if due > listed { #expect(server.requestCount == 0, "no pass before its slot") }
+    }
+
     @Test func aFeedWhoseCachedResponseIsStillFreshIsNotFetchedAgainEarly() async throws {
         let server = try WorkerConfig.server()
         try WorkerConfig.write(feeds: [("f1", "1s")], server: server, directory: directory)

@@ -16,7 +16,9 @@ struct WorkerStopTests {
     /// The paged items feed of ``PagedItemsFeed/slowServer(delay:)``, every hour.
     func slowFeed(delay: Duration) throws -> LoopbackServer {
         let server = try PagedItemsFeed.slowServer(delay: delay)
-        let yaml = "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items")) + "\n    every: 1h\n"
+        let yaml =
+            "feeds:\n" + PagedItemsFeed.yaml(name: "slow", url: server.url("/items"))
+            + "\n    every: 1h\n    spread: false\n"
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("feeds.yaml"))
         return server
     }

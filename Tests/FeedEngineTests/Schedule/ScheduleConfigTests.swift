@@ -3,7 +3,7 @@ import FeedKit
 import Foundation
 import Testing
 
-/// `every`, `cron`, `jitter`, `retry_failed_after` and `lease` in feeds.yaml.
+/// `every`, `cron`, `jitter`, `spread`, `retry_failed_after` and `lease` in feeds.yaml.
 @Suite("Config: schedules")
 struct ScheduleConfigTests {
     let loader = ConfigLoader(registry: AdapterRegistry([ItemsAdapter.self]), environment: [:])
@@ -73,6 +73,50 @@ struct ScheduleConfigTests {
         #expect(
             found == ["feeds.yaml:2:63: error: 'jitter' spreads 'every' schedules; a cron schedule runs at its times"],
             "\(found)")
+    }
+
+    @Test func everyFeedIsSpreadOverItsIntervalUnlessSpreadIsFalse() throws {
+        let config = try loader.load(
+            yaml: """
+                defaults: { every: 1h }
+                feeds:
+                  - { name: one, adapter: items, url: a.json }
+                  - { name: two, adapter: items, url: b.json, every: 15m, spread: false }
+                  - { name: three, adapter: items, url: c.json, cron: "0 6 * * *" }
+                """, path: "feeds.yaml", directory: "/tmp")
+        #expect(
+            config.feeds.map { $0.schedule?.offset } == [
+                FeedSchedule.offset(ofFeed: "one", every: .hours(1)), nil, nil,
+            ])
+        #expect(config.feeds.map { $0.schedule?.description } == ["every 1h", "every 15m", "cron 0 6 * * *"])
+    }
+
+    @Test func aFeedsOwnSpreadReplacesTheDefaults() throws {
+        let config = try loader.load(
+            yaml: """
+                defaults: { every: 10s, spread: false }
+                feeds:
+                  - { name: one, adapter: items, url: a.json }
+                  - { name: two, adapter: items, url: b.json, spread: true }
+                """, path: "feeds.yaml", directory: "/tmp")
+        #expect(
+            config.feeds.map { $0.schedule?.offset } == [nil, FeedSchedule.offset(ofFeed: "two", every: .seconds(10))])
+    }
+
+    @Test func spreadWithACronScheduleOrNotABooleanIsAnError() {
+        let found = loader.problems(
+            """
+            feeds:
+              - { name: one, adapter: items, url: a.json, cron: "@daily", spread: false }
+              - { name: two, adapter: items, url: b.json, every: 1m, spread: sometimes }
+            """)
+        #expect(
+            found.contains(
+                "feeds.yaml:2:63: error: 'spread' places 'every' schedules in their interval; a cron schedule runs at its times"
+            ),
+            "\(found)")
+        #expect(found.contains { $0.hasPrefix("feeds.yaml:3:") && $0.contains("sometimes") }, "\(found)")
+        #expect(found.count == 2, "\(found)")
     }
 
     @Test func aMisspeltScheduleKeyIsSuggested() {

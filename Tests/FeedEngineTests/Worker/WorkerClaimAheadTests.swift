@@ -61,7 +61,7 @@ import Testing
         // `held` writes its first page, which opens its transaction, and then waits for its
         // second as long as the test holds it; `tick` runs every 5 s beside it.
         let yaml = """
-            defaults: { concurrency: 2 }
+            defaults: { concurrency: 2, spread: false }
             feeds:
               - { name: held, adapter: items, url: "\(server.url("/held"))", then: "\(server.url("/held-more"))",
                   every: 1h, timeout: 10m, retries: 0 }

@@ -42,7 +42,7 @@ import Testing
     func aFeedDueEverySecondKeepsRunningWhenTheWallClockSteps(steps: [TimeInterval]) async throws {
         let harness = try FeedHarness(
             registry: AdapterRegistry([ItemsAdapter.self]),
-            yaml: "feeds:\n  - { name: f, adapter: items, url: items.json, every: 1s }\n",
+            yaml: "feeds:\n  - { name: f, adapter: items, url: items.json, every: 1s, spread: false }\n",
             files: ["items.json": Data(#"[{"id": "a", "value": 1}]"#.utf8)])
         let engine = try await Engine.open(try harness.config())
         let clock = SteppedClock()

@@ -61,7 +61,7 @@ import Testing
             // on a loaded machine: its request never times out nor is sent again.
             let patience = name == "a" ? ", timeout: 10m, retries: 0" : ""
             yaml +=
-                "  - { name: \(name), adapter: items, url: \"\(server.url("/\(name)"))\", every: \(every)\(patience) }\n"
+                "  - { name: \(name), adapter: items, url: \"\(server.url("/\(name)"))\", every: \(every), spread: false\(patience) }\n"
         }
         let harness = try FeedHarness(registry: AdapterRegistry([ItemsAdapter.self]), yaml: yaml)
         let engine = try await Engine.open(try harness.config())
