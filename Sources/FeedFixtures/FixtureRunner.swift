@@ -69,7 +69,7 @@ public struct FixtureRunner: Sendable {
         let engine = try await Engine.open(
             config, fetcher: fetcher, storePath: storePath, startDate: startDate, deliversOutbox: false)
         let report = await engine.run(feeds: feeds)
-        let store = try StoreFactory.reading(.file(storePath), redactor: Redactor())
+        let store = try StoreFactory.reading(StoreLocation(storePath), redactor: Redactor())
         let failures = report.feeds.filter { $0.status == .failed }.map {
             "feed \($0.feed): \($0.error ?? "failed")"
         }

@@ -1,42 +1,43 @@
-/// Where a store is, as `store:` in feeds.yaml or `--store` names it: an SQLite file or a
-/// schema on a PostgreSQL server. ``StoreFactory`` opens the driver for it.
-public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
-    /// An SQLite file, by path.
-    case file(String)
-    /// A schema on a PostgreSQL server.
-    case postgres(PostgresStoreLocation)
-
-    /// `text` as `--store` takes it: a `postgres://` or `postgresql://` URL, whose tables are in
-    /// `schema`, else a file path.
-    public init(_ text: String, schema: String = "feedwork") {
-        self =
-            PostgresURL.isPostgres(text) ? .postgres(PostgresStoreLocation(url: text, schema: schema)) : .file(text)
-    }
-
+/// Where a store is, as `store:` and `schema:` in feeds.yaml (or `--store` and `--schema`) name
+/// it: a file's path or a server's URL, and on a server the schema of Feedwork's tables.
+///
+/// What the text means is the drivers' knowledge: `StoreFactory` makes every location (which
+/// driver it names, the driver's default schema, how messages name it, whether a file holds it),
+/// checks it and opens it. Nothing here knows a driver.
+public struct StoreLocation: Sendable, Hashable, CustomStringConvertible {
+    /// What names the store: a file's path (absolute in a loaded config) or a server's URL,
+    /// password included, so never shown (``description`` is).
+    public let store: String
+    /// The schema of Feedwork's tables: as given, else the driver's default on a server that has
+    /// schemas; `nil` when none was given to a store without them.
+    public let schema: String?
     /// The store as messages name it: the file, or the server (without its password) and schema.
-    public var description: String {
-        switch self {
-        case .file(let path): path
-        case .postgres(let server): "\(PostgresURL.withoutPassword(server.url)) (schema \(server.schema))"
-        }
-    }
-
+    public let description: String
     /// The file that holds the store, which a reader needs to be there already; `nil` for a
     /// server.
-    public var filePath: String? {
-        guard case .file(let path) = self else { return nil }
-        return path
-    }
-}
+    public let filePath: String?
 
-/// A PostgreSQL store: the server's URL (its password from `${VAR}`, `PGPASSWORD` or
-/// `~/.pgpass`, redacted like every secret) and the schema of Feedwork's tables.
-public struct PostgresStoreLocation: Sendable, Hashable {
-    public var url: String
-    public var schema: String
-
-    package init(url: String, schema: String) {
-        self.url = url
+    /// A location as its driver describes it; `StoreFactory` makes them.
+    package init(store: String, schema: String?, description: String, filePath: String?) {
+        self.store = store
         self.schema = schema
+        self.description = description
+        self.filePath = filePath
+    }
+
+    /// What is wrong with a location, and which of its two parts it is about, so that a config
+    /// reports it at the line of `store:` or `schema:`.
+    package struct Problem: Sendable, Hashable {
+        package enum Part: Sendable, Hashable {
+            case store, schema
+        }
+
+        package var part: Part
+        package var message: String
+
+        package init(_ message: String, at part: Part) {
+            self.message = message
+            self.part = part
+        }
     }
 }

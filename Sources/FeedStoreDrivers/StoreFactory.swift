@@ -5,8 +5,9 @@ import FeedStoreSQLite
 import Foundation
 
 /// The one place that maps where a store is (``StoreLocation``) to the driver that opens it:
-/// `FeedStoreSQLite` for a file, `FeedStorePostgres` for a server's schema. Nothing else names a
-/// driver, so another driver is a folder beside those two and a case here.
+/// `FeedStoreSQLite` for a file, `FeedStorePostgres` for a server's schema. It makes the
+/// locations and checks them with their driver's rules (`StoreFactory+Location.swift`). Nothing
+/// else names a driver, so another driver is a folder beside those two and a case of ``Driver``.
 package enum StoreFactory {
     /// The store at `location`, opened for running feeds, its system tables created or
     /// migrated.
@@ -24,14 +25,14 @@ package enum StoreFactory {
     package static func writing(
         _ location: StoreLocation, wait: FeedDuration, silence: FeedDuration? = nil, redactor: Redactor
     ) throws -> any StoreDriver {
-        switch location {
-        case .file(let path):
-            let lock = try SQLiteStoreLock(storePath: path, wait: wait)
-            return try SQLiteStore(path: path, holding: lock)
-        case .postgres(let server):
+        switch Driver(location.store) {
+        case .sqlite:
+            let lock = try SQLiteStoreLock(storePath: location.store, wait: wait)
+            return try SQLiteStore(path: location.store, holding: lock)
+        case .postgres:
             do {
                 return try PostgresStore(
-                    url: server.url, schema: server.schema, migrating: true,
+                    url: location.store, schema: schema(of: location), migrating: true,
                     silence: silence.map { .milliseconds($0.milliseconds) } ?? PostgresLiveness.defaultSilence)
             } catch {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
@@ -45,12 +46,12 @@ package enum StoreFactory {
     /// - Throws: ``StoreError`` when the file cannot be read, the server cannot be reached or
     ///   the schema holds no store of this Feedwork's version (redacted with `redactor`).
     package static func reading(_ location: StoreLocation, redactor: Redactor) throws -> any StoreReading {
-        switch location {
-        case .file(let path):
-            return try SQLiteStore(readingAt: path)
-        case .postgres(let server):
+        switch Driver(location.store) {
+        case .sqlite:
+            return try SQLiteStore(readingAt: location.store)
+        case .postgres:
             do {
-                return try PostgresStore(url: server.url, schema: server.schema, migrating: false)
+                return try PostgresStore(url: location.store, schema: schema(of: location), migrating: false)
             } catch {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
             }
@@ -61,15 +62,20 @@ package enum StoreFactory {
     ///
     /// - Throws: ``StoreError`` when the server cannot be reached (redacted with `redactor`).
     package static func exists(_ location: StoreLocation, redactor: Redactor) throws -> Bool {
-        switch location {
-        case .file(let path):
-            return FileManager.default.fileExists(atPath: path)
-        case .postgres(let server):
+        switch Driver(location.store) {
+        case .sqlite:
+            return FileManager.default.fileExists(atPath: location.store)
+        case .postgres:
             do {
-                return try PostgresStore.exists(url: server.url, schema: server.schema)
+                return try PostgresStore.exists(url: location.store, schema: schema(of: location))
             } catch {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
             }
         }
+    }
+
+    /// The schema of a server's store at `location` (its driver's default when it gives none).
+    private static func schema(of location: StoreLocation) -> String {
+        location.schema ?? PostgresURL.defaultSchema
     }
 }

@@ -58,8 +58,8 @@ public final class FeedHarness: Sendable {
     }
 
     deinit {
-        if storeKind == .postgres, let config = loadedConfig.withLock({ $0 }), let postgres = config.postgres {
-            PostgresSchemaDrop.drop(postgres.schema, url: postgres.url)
+        if storeKind == .postgres, let store = loadedConfig.withLock({ $0 })?.storeLocation, let schema = store.schema {
+            PostgresSchemaDrop.drop(schema, url: store.store)
         }
         try? FileManager.default.removeItem(at: directory)
     }

@@ -1,5 +1,6 @@
 import FeedKit
 import FeedStore
+import FeedStoreDrivers
 import Yams
 
 extension ConfigLoader {
@@ -14,7 +15,8 @@ extension ConfigLoader {
         /// The config's secrets, kept out of feed names' problems.
         let redactor: Redactor
         let defaults: DefaultsBlock?
-        let isPostgres: Bool
+        /// The config's store, whose driver checks the names an entity's tables would take.
+        let store: StoreLocation
         /// The defaults' fetch policy, which each feed's own settings change.
         private let basePolicy: FetchPolicy
         /// Where each feed name was first used.
@@ -30,7 +32,7 @@ extension ConfigLoader {
 
         init(
             registry: AdapterRegistry, decoder: NodeDecoder, directory: String, redactor: Redactor,
-            defaults: DefaultsBlock?, isPostgres: Bool, skipsUnknownAdapters: Bool = false
+            defaults: DefaultsBlock?, store: StoreLocation, skipsUnknownAdapters: Bool = false
         ) {
             self.skipsUnknownAdapters = skipsUnknownAdapters
             self.registry = registry
@@ -38,7 +40,7 @@ extension ConfigLoader {
             self.directory = directory
             self.redactor = redactor
             self.defaults = defaults
-            self.isPostgres = isPostgres
+            self.store = store
             basePolicy = defaults?.request.applied(to: FetchPolicy()) ?? FetchPolicy()
         }
 
@@ -136,7 +138,7 @@ extension ConfigLoader {
         }
 
         /// Checks `adapter`'s entities against those of the feeds before it (one table for names
-        /// that differ only in case, the same columns for one entity) and PostgreSQL's name rules.
+        /// that differ only in case, the same columns for one entity) and the store's name rules.
         private mutating func checkEntities(
             of adapter: any FeedAdapter, feed: String, node: Node, mapping: Node.Mapping
         ) {
@@ -144,7 +146,7 @@ extension ConfigLoader {
                 // SQLite table names ignore case: `Thing` and `thing` would be one table.
                 let folded = binding.schema.name.lowercased()
                 let at = location(mapping["entity"] ?? node)
-                if isPostgres { problems += PostgresNames.problems(binding.schema).map { ConfigProblem($0, at: at) } }
+                problems += StoreFactory.nameProblems(binding.schema, in: store).map { ConfigProblem($0, at: at) }
                 if let existing = entities[folded], existing.schema.name != binding.schema.name {
                     problems.append(
                         ConfigProblem(

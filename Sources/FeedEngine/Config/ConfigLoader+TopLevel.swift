@@ -1,5 +1,6 @@
 import FeedKit
 import FeedStore
+import FeedStoreDrivers
 import Yams
 
 extension ConfigLoader {
@@ -36,19 +37,9 @@ extension ConfigLoader {
                                 "'store' must be a file path or a postgres:// URL", at: location(value)))
                     }
                 case "schema":
+                    // Checked with the store it belongs to, by `problems(of:redactor:decoder:)`.
+                    schemaName = value.scalar?.string ?? ""
                     schemaNode = value
-                    if let name = value.scalar?.string, PostgresURL.isSchemaName(name) {
-                        if let reserved = PostgresURL.reservedSchemaProblem(name) {
-                            problems.append(ConfigProblem(reserved, at: location(value)))
-                        } else {
-                            schemaName = name
-                        }
-                    } else {
-                        problems.append(
-                            ConfigProblem(
-                                "'schema' must be a PostgreSQL schema name: lowercase letters, digits and _, starting with a letter or _, at most 63 characters",
-                                at: location(value)))
-                    }
                 case "defaults":
                     // Every number out of range is reported, and left out so the rest is checked too.
                     var block = value
@@ -83,27 +74,22 @@ extension ConfigLoader {
             if feedsNode == nil { problems.append(ConfigProblem("missing key 'feeds'", at: location(document))) }
         }
 
-        /// Whether `store:` is a PostgreSQL URL.
-        var isPostgres: Bool { PostgresURL.isPostgres(storeName) }
+        /// The store `store:` and `schema:` name, a file's path made absolute against `directory`.
+        func storeLocation(directory: String) -> StoreLocation {
+            let location = StoreLocation(storeName, schema: schemaName)
+            guard location.filePath != nil else { return location }
+            return StoreLocation(ConfigLoader.resolve(storeName, in: directory), schema: schemaName)
+        }
 
-        /// The problems of `store:` (a bad URL, its secrets redacted, or a path that cannot
-        /// hold a store) and of a `schema:` without a PostgreSQL store.
-        func storeProblems(directory: String, redactor: Redactor, decoder: NodeDecoder) -> [ConfigProblem] {
-            func location(_ node: Node) -> SourceLocation { SourceLocation(file: decoder.file, mark: node.mark) }
-            var problems: [ConfigProblem] = []
-            if isPostgres {
-                if let problem = PostgresURL.problem(storeName) {
-                    problems.append(ConfigProblem(redactor.redact(problem), at: location(storeNode)))
-                }
-            } else if let problem = StorePathCheck.problem(ConfigLoader.resolve(storeName, in: directory)) {
-                problems.append(ConfigProblem(problem, at: location(storeNode)))
+        /// The problems of `store:` and `schema:`, which name `store` (a bad URL, its secrets
+        /// redacted, a path that cannot hold a store, a schema the store cannot have), as the
+        /// store's driver finds them, each at the key it is about.
+        func problems(of store: StoreLocation, redactor: Redactor, decoder: NodeDecoder) -> [ConfigProblem] {
+            StoreFactory.problems(of: store).map { problem in
+                let node = problem.part == .schema ? schemaNode ?? storeNode : storeNode
+                let at = SourceLocation(file: decoder.file, mark: node.mark)
+                return ConfigProblem(redactor.redact(problem.message), at: at)
             }
-            if let schemaNode, !isPostgres {
-                problems.append(
-                    ConfigProblem(
-                        "'schema' applies to a PostgreSQL store (store: postgres://...)", at: location(schemaNode)))
-            }
-            return problems
         }
     }
 }

@@ -138,11 +138,12 @@ public struct ConfigLoader: Sendable {
         }
         let top = try TopLevel(document: document, mapping: mapping, decoder: decoder, problems: &problems)
         problems += interpolation.placeheld.filter { $0.location == location(top.storeNode) }
-        problems += top.storeProblems(directory: directory, redactor: redactor, decoder: decoder)
+        let store = top.storeLocation(directory: directory)
+        problems += top.problems(of: store, redactor: redactor, decoder: decoder)
 
         var feedDecoder = FeedDecoder(
             registry: registry, decoder: decoder, directory: directory, redactor: redactor, defaults: top.defaults,
-            isPostgres: top.isPostgres, skipsUnknownAdapters: unknownAdapters == .skipFeed)
+            store: store, skipsUnknownAdapters: unknownAdapters == .skipFeed)
         var feeds: [FeedConfig] = []
         for (index, node) in top.feedNodes.enumerated() {
             if let feed = feedDecoder.decode(node, index: index) { feeds.append(feed) }
@@ -163,22 +164,12 @@ public struct ConfigLoader: Sendable {
             error.unknownAdapters = unknownAdapters
             throw error
         }
-        let location = Self.storeLocation(of: top, directory: directory)
         var config = FeedsConfig(
-            file: path, directory: directory, storePath: location.storePath, postgres: location.postgres,
-            concurrency: top.defaults?.concurrency ?? 4, feeds: feeds, redactor: redactor)
+            file: path, directory: directory, storeLocation: store, concurrency: top.defaults?.concurrency ?? 4,
+            feeds: feeds, redactor: redactor)
         if let lease = top.defaults?.lease { config.lease = lease }
         config.unknownAdapters = unknownAdapters
         return config
-    }
-
-    /// The store `top` names: a file (made absolute against `directory`) or a server's schema.
-    private static func storeLocation(
-        of top: TopLevel, directory: String
-    ) -> (storePath: String, postgres: PostgresStoreLocation?) {
-        top.isPostgres
-            ? (top.storeName, PostgresStoreLocation(url: top.storeName, schema: top.schemaName ?? "feedwork"))
-            : (resolve(top.storeName, in: directory), nil)
     }
 
     /// `path` made absolute against `directory` (a `file://` prefix is accepted).

@@ -20,10 +20,9 @@ public struct FeedsConfig: Sendable {
     public var file: String
     /// The folder relative paths are read from.
     public var directory: String
-    /// The absolute path of the SQLite store; for a PostgreSQL store, its URL (see ``postgres``).
-    public var storePath: String
-    /// The PostgreSQL store, when `store:` is a `postgres://` URL.
-    public var postgres: PostgresStoreLocation?
+    /// Where the config's store is: `store:` (a file's path, made absolute, or a server's URL)
+    /// and `schema:`.
+    public var storeLocation: StoreLocation
     /// Feeds running at once in `feedwork run` and `feedwork worker`.
     public var concurrency: Int
     /// How long a worker's claim on a due feed lasts unless renewed (`defaults: { lease: 60s }`):
@@ -40,8 +39,12 @@ public struct FeedsConfig: Sendable {
     /// The feed named `name`.
     public func feed(named name: String) -> FeedConfig? { feeds.first { $0.name == name } }
 
-    /// The store as messages name it: the SQLite file, or the PostgreSQL server (without its
-    /// password) and schema.
+    /// What `store:` names: the absolute path of the store's file, or the server's URL
+    /// (``StoreLocation/store``).
+    public var storePath: String { storeLocation.store }
+
+    /// The store as messages name it: the file, or the server (without its password) and
+    /// schema.
     public var storeDescription: String { storeLocation.description }
 }
 

@@ -1,5 +1,6 @@
 import FeedKit
 import FeedStore
+import FeedStoreDrivers
 import Foundation
 import Yams
 
@@ -222,11 +223,11 @@ struct Interpolation {
     }
 
     /// Whether a variable between `prefix` and `suffix` (the value's text around it) is data to
-    /// percent-encode: past the host of an http(s) URL, or in the user or password of a
-    /// PostgreSQL URL (an `@` follows it within the authority).
+    /// percent-encode: past the host of an http(s) URL, or in the user or password of a store
+    /// server's URL such as `postgres://` (an `@` follows it within the authority).
     static func encodes(after prefix: String, before suffix: Substring) -> Bool {
         let lower = prefix.lowercased()
-        guard PostgresURL.isPostgres(lower), let scheme = lower.range(of: "://") else { return isPastHost(prefix) }
+        guard StoreFactory.isServerURL(lower), let scheme = lower.range(of: "://") else { return isPastHost(prefix) }
         let authorityEnds: (Character) -> Bool = { $0 == "/" || $0 == "?" || $0 == "#" }
         guard !lower[scheme.upperBound...].contains(where: { $0 == "@" || authorityEnds($0) }) else { return false }
         return suffix.prefix(while: { !authorityEnds($0) }).contains("@")

@@ -25,12 +25,12 @@ extension Engine {
         wait: FeedDuration = .seconds(30), offline: Bool = false, startDate: Date? = nil, deliversOutbox: Bool = true,
         holder: StoreHolder = StoreHolder(kind: .run)
     ) async throws -> Engine {
-        let location = storePath.map(StoreLocation.file) ?? config.storeLocation
+        let location = storePath.map { StoreLocation($0) } ?? config.storeLocation
         // A worker paused or cut off from a shared store gives its feeds up after half its
         // lease, before the other workers may claim them (the lease's end).
         let silence = FeedDuration(milliseconds: config.lease.milliseconds / 2)
         let store = try StoreFactory.writing(location, wait: wait, silence: silence, redactor: config.redactor)
-        if case .file(let path) = location {
+        if let path = location.filePath {
             var holder = holder
             holder.since = Timestamp.string(Date())
             holder.record(forStore: path)
@@ -38,7 +38,7 @@ extension Engine {
         do {
             try await store.markInterruptedRuns()
         } catch {
-            if case .file(let path) = location { StoreHolder.forget(forStore: path) }
+            if let path = location.filePath { StoreHolder.forget(forStore: path) }
             throw error
         }
         var engine = Engine(

@@ -5,9 +5,6 @@ import Foundation
 
 /// Opening the store a config names, through ``StoreFactory``, for the commands that read it.
 extension FeedsConfig {
-    /// Where the config's store is: `store:` (and, for a server, `schema:`).
-    public var storeLocation: StoreLocation { postgres.map(StoreLocation.postgres) ?? .file(storePath) }
-
     /// The config's store, opened for reading: nothing is created, so a role that may only read
     /// a PostgreSQL schema can use it.
     ///

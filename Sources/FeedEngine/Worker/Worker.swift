@@ -510,7 +510,7 @@ public struct Worker: Sendable {
 
     /// Why `config` cannot replace `current` in a running worker, or `nil`.
     private func reloadProblem(_ config: FeedsConfig, current: FeedsConfig) -> String? {
-        guard config.storePath == current.storePath, config.postgres == current.postgres else {
+        guard config.storeLocation == current.storeLocation else {
             return "the new config names another store (\(config.storeDescription)); restart the worker to use it"
         }
         return nil

@@ -170,7 +170,7 @@ struct ExportCommand: AsyncParsableCommand {
         let target = try output.map { text throws(ExportError) in
             try ExportTarget.resolve(text, storePath: storePath, force: force)
         }
-        let location = config?.storeLocation ?? .file(storePath)
+        let location = config?.storeLocation ?? StoreLocation(storePath)
         try ConfigOptions.requireStore(at: location)
         let exporter = try Exporter(location: location, redactor: config?.redactor ?? Redactor())
         let changedSince = try changedSince.map { text throws(ExportError) in try ChangedSince(parsing: text) }

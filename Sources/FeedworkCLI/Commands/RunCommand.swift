@@ -136,7 +136,7 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
     /// before answering, so the run opens the store itself. Ctrl-C withdraws a request the
     /// worker has not taken yet.
     private func handedToWorker(_ config: FeedsConfig) async throws -> RunReport? {
-        guard config.postgres == nil, let holder = StoreHolder.current(forStore: config.storePath),
+        guard let storePath = config.storeLocation.filePath, let holder = StoreHolder.current(forStore: storePath),
             holder.kind == .worker
         else { return nil }
         let names = feeds.isEmpty ? config.feeds.filter(\.enabled).map(\.name) : feeds
@@ -147,7 +147,7 @@ struct RunCommand: AsyncParsableCommand, LogLevelChoosing {
         let (outcome, interrupted) = await Interrupts.cancelling {
             do {
                 return Result<RunAnswer?, any Error>.success(
-                    try await RunRequests.handOff(request, storePath: config.storePath))
+                    try await RunRequests.handOff(request, storePath: storePath))
             } catch {
                 return .failure(error)
             }

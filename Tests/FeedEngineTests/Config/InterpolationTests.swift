@@ -57,7 +57,8 @@ struct InterpolationTests {
         let config = try loader.load(
             yaml: "store: \"\(store)\"\nfeeds:\n  - { name: one, adapter: items, url: a.json }\n", path: "feeds.yaml",
             directory: "/tmp")
-        return try #require(config.postgres?.url)
+        #expect(config.storeLocation.filePath == nil)
+        return config.storeLocation.store
     }
 
     /// A variable in a PostgreSQL URL's user or password is data, so it is percent-encoded; one

@@ -21,17 +21,18 @@ struct PostgresStoreConfigTests {
 
     @Test func aPostgresURLIsTheStoreWithTheFeedworkSchemaByDefault() throws {
         let config = try load("store: postgres://feeder@db.internal:5432/feeds?sslmode=disable")
-        #expect(config.postgres?.url == "postgres://feeder@db.internal:5432/feeds?sslmode=disable")
-        #expect(config.postgres?.schema == "feedwork")
+        #expect(config.storeLocation.store == "postgres://feeder@db.internal:5432/feeds?sslmode=disable")
+        #expect(config.storeLocation.schema == "feedwork")
+        #expect(config.storeLocation.filePath == nil)
         #expect(config.storeDescription == "postgres://feeder@db.internal:5432/feeds?sslmode=disable (schema feedwork)")
     }
 
     @Test func thePasswordFromTheEnvironmentIsKeptButNeverShown() throws {
         let config = try load("store: postgres://feeder:${PGPASS}@localhost/feeds\nschema: analytics")
-        #expect(config.postgres?.url == "postgres://feeder:p4ss-w0rd@localhost/feeds")
-        #expect(config.postgres?.schema == "analytics")
+        #expect(config.storeLocation.store == "postgres://feeder:p4ss-w0rd@localhost/feeds")
+        #expect(config.storeLocation.schema == "analytics")
         #expect(!config.storeDescription.contains("p4ss-w0rd"))
-        #expect(config.redactor.redact(config.postgres?.url ?? "") == "postgres://feeder:***@localhost/feeds")
+        #expect(config.redactor.redact(config.storeLocation.store) == "postgres://feeder:***@localhost/feeds")
     }
 
     @Test func aURLWithoutADatabaseIsAProblemAtItsLine() {
@@ -75,6 +76,19 @@ struct PostgresStoreConfigTests {
                 ])
         #expect(entityProblems(String(name.prefix(54))).isEmpty)
         #expect(entityProblems(name, store: "feeds.sqlite").isEmpty)
+    }
+
+    @Test func aSchemaOnAFileStoreIsOneProblemWhateverItsName() {
+        #expect(
+            problems("schema: Feed-Work")
+                == ["feeds.yaml:1:9: error: 'schema' applies to a PostgreSQL store (store: postgres://...)"])
+    }
+
+    @Test func theStoresProblemIsRedactedAtTheLineOfStore() {
+        let found = problems("store: postgres://${PGPASS}@/feeds")
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("feeds.yaml:1:8: error: the store postgres://") == true)
+        #expect(found.first?.contains("p4ss-w0rd") == false)
     }
 
     @Test func aSchemaMustBeAPlainIdentifierAndOnlyForPostgres() {

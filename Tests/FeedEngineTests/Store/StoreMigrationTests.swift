@@ -27,10 +27,10 @@ struct StoreMigrationTests {
     /// Removes the later migration's row with the database's own client (Feedwork refuses
     /// the store while it is there).
     static func forgetLaterMigration(_ harness: FeedHarness) async throws {
-        if let postgres = try harness.config().postgres {
-            let connection = try PostgresConnection(url: postgres.url)
-            try connection.execute(
-                "DELETE FROM \(PostgresSQL.identifier(postgres.schema))._migrations WHERE version = 99")
+        let store = try harness.config().storeLocation
+        if harness.storeKind == .postgres, let schema = store.schema {
+            let connection = try PostgresConnection(url: store.store)
+            try connection.execute("DELETE FROM \(PostgresSQL.identifier(schema))._migrations WHERE version = 99")
         } else {
             try await harness.execute("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99:%'")
         }

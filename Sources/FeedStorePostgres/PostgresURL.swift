@@ -1,8 +1,36 @@
+import FeedStore
 import Foundation
 
 /// A `store:` that names a PostgreSQL database: `postgres://user@host:5432/db?sslmode=disable`
-/// (or `postgresql://`), passed to libpq as it is.
+/// (or `postgresql://`), passed to libpq as it is, and the `schema:` of Feedwork's tables there.
 package enum PostgresURL {
+    /// The schema of Feedwork's tables when `schema:` gives none.
+    package static let defaultSchema = "feedwork"
+
+    /// The store at `url`, its tables in `schema` (``defaultSchema`` when `nil`), named in
+    /// messages without its password.
+    package static func location(_ url: String, schema: String?) -> StoreLocation {
+        let schema = schema ?? defaultSchema
+        return StoreLocation(
+            store: url, schema: schema, description: "\(withoutPassword(url)) (schema \(schema))", filePath: nil)
+    }
+
+    /// What is wrong with `location` as a PostgreSQL store: its URL, and its schema's name.
+    package static func problems(of location: StoreLocation) -> [StoreLocation.Problem] {
+        var problems = problem(location.store).map { [StoreLocation.Problem($0, at: .store)] } ?? []
+        if let schema = location.schema {
+            if !isSchemaName(schema) {
+                problems.append(
+                    StoreLocation.Problem(
+                        "'schema' must be a PostgreSQL schema name: lowercase letters, digits and _, starting with a letter or _, at most 63 characters",
+                        at: .schema))
+            } else if let reserved = reservedSchemaProblem(schema) {
+                problems.append(StoreLocation.Problem(reserved, at: .schema))
+            }
+        }
+        return problems
+    }
+
     /// Whether `store` names PostgreSQL rather than an SQLite file.
     package static func isPostgres(_ store: String) -> Bool {
         store.hasPrefix("postgres://") || store.hasPrefix("postgresql://")

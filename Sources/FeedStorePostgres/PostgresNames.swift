@@ -1,4 +1,5 @@
 import FeedKit
+import FeedStore
 
 /// The names Feedwork makes in PostgreSQL for an entity, checked before any is made: by
 /// `validate` for the entities a config declares, and when a pass prepares an entity's tables

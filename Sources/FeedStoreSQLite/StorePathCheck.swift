@@ -10,10 +10,10 @@ import Foundation
 /// Checks the store path of a config before anything opens it: a folder, a device, a FIFO or a
 /// symlink loop would only fail later with a bare SQLite error, after SQLite or the run lock
 /// had created files beside it.
-enum StorePathCheck {
+package enum StorePathCheck {
     /// What is wrong with `path` as a store, or nil when it is a regular file or does not exist
     /// yet (it is then created by the first run).
-    static func problem(_ path: String) -> String? {
+    package static func problem(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             switch errno {
