@@ -10,7 +10,7 @@
 # due times run more than once (must be 0), passes due by the schedule against those run, lag
 # (how late a pass started after its due time) p50/p99/max, each worker's RSS at the start and
 # the end of the steady state (its second half) and its CPU, and PostgreSQL's connections
-# (sampled every 10 s: the most). Settings (environment): FEEDWORK (default: the release
+# (sampled every 10 s: the most), and the machine's load average. Settings (environment): FEEDWORK (default: the release
 # build), CONCURRENCY (default 8, per worker), PG_BIN. Needs root, iproute2, PostgreSQL 15 and
 # python3; traffic stays inside the namespaces made here, which are removed on exit.
 set -euo pipefail
@@ -70,13 +70,16 @@ pids+=($!)
 python3 - "$work/feeds.yaml" "$feeds" "$pg_address" "$api_address:$api_port" "$concurrency" <<'PY'
 import sys
 path, count, pg, api, concurrency = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+# The first feed's keys are every feed's (a YAML merge key, `<<: *feed`): 10,000 feeds written
+# out in full would pass the 1 MiB a config file may hold.
 with open(path, "w") as out:
     out.write(f"store: postgres://feedwork@{pg}:5432/feeds\nschema: scale\n")
     out.write(f"defaults: {{ jitter: 10%, concurrency: {concurrency}, timeout: 10s }}\nfeeds:\n")
-    for n in range(1, count + 1):
-        out.write(
-            f"  - {{ name: f{n}, adapter: json, url: 'http://{api}/items.json', every: {n % 10 + 1}m,"
-            f" records: items, entity: item_{n % 50}, key: id, fields: {{ id: int, name: string, price: int }} }}\n")
+    out.write(
+        f"  - &feed {{ name: f1, adapter: json, url: 'http://{api}/items.json', every: 2m, records: items,"
+        " entity: item_1, key: id, fields: { id: int, name: string, price: int } }\n")
+    for n in range(2, count + 1):
+        out.write(f"  - {{ <<: *feed, name: f{n}, every: {n % 10 + 1}m, entity: item_{n % 50} }}\n")
 PY
 
 start=$(date +%s)
@@ -97,6 +100,7 @@ sample() {
             "$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status")" \
             "$(awk '{ print $14 + $15 }' "/proc/$pid/stat")" >>"$work/samples"
     done
+    printf '%s load %s\n' "$(($(date +%s) - start))" "$(awk '{ print $1 }' /proc/loadavg)" >>"$work/samples"
     printf '%s connections %s\n' "$(($(date +%s) - start))" \
         "$(psql_ -At -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'feeds'" 2>/dev/null || echo 0)" \
         >>"$work/samples"
@@ -152,10 +156,13 @@ print(f"  due by the schedule: about {due:.0f} (with 10% jitter: about {due / 1.
 print(f"  lag: p50 {pct(50)} ms, p99 {pct(99)} ms, max {lags[-1] if lags else 0} ms")
 samples = collections.defaultdict(list)
 connections = []
+loads = []
 for line in open(os.path.join(work, "samples")):
     parts = line.split()
     if parts[1] == "connections":
         connections.append(int(parts[2]))
+    elif parts[1] == "load":
+        loads.append(float(parts[2]))
     else:
         samples[parts[1]].append((int(parts[0]), int(parts[2]), int(parts[3])))
 for worker, rows in sorted(samples.items()):
@@ -164,4 +171,6 @@ for worker, rows in sorted(samples.items()):
     print(f"  {worker}: RSS {rows[0][1] / 1024:.1f} MB at the start, {half[0][1] / 1024:.1f} MB at half time,"
           f" {rows[-1][1] / 1024:.1f} MB at the end; CPU {cpu:.1f}% of a core")
 print(f"  PostgreSQL connections: at most {max(connections) if connections else 0}")
+if loads:
+    print(f"  1-minute load average: min {min(loads)}, mean {sum(loads) / len(loads):.2f}, max {max(loads)}")
 PY

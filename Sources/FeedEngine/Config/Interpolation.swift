@@ -16,7 +16,7 @@ import Yams
 /// (``ConfigLoader/UnsetVariables``). The walk also bounds the number
 /// of nodes, so a document of nested aliases (an "alias bomb") is refused instead of expanded.
 struct Interpolation {
-    static let maximumNodes = 100_000
+    static let maximumNodes = 1_000_000
 
     let environment: [String: String]
     let file: String

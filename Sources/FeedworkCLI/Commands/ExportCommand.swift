@@ -64,7 +64,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Option(help: "The store file (default: the store of the config).", completion: .file())
+    @Option(
+        help: "The store: a file, or a PostgreSQL URL (schema `feedwork`) (default: the store of the config).",
+        completion: .file())
     var store: String?
 
     @Argument(help: "The entity (or child table <entity>__<list>) to export.", completion: Completions.entities)
