@@ -1854,7 +1854,8 @@ feeds:
   `adapter`), wrong types, duplicate feed names,
   unknown adapters (listing the registered ones), bad durations and templates are errors with
   `file:line:column`; every problem is reported at once and nothing is written. Files over
-  1 MB and documents whose aliases expand past 100,000 nodes are refused.
+  8 MB and documents whose aliases expand past 1,000,000 nodes are refused (10,000 feeds
+  written out in full take about 2 MB and 250,000 nodes).
 """####
         ),
         (
