@@ -172,13 +172,9 @@ let package = Package(
         // The throughput benchmark's synthetic API, a process of its own (see Benchmarks/README.md).
         .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
         // A real HTTP server on 127.0.0.1 and a harness that runs one feed into a temporary store.
-        .target(
-            name: "FeedTestSupport",
-            dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedStoreSQLite", "CLibPQ",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Tests/Support"),
+        // A product for adapter authors: it opens stores through the engine alone, so it names no
+        // driver and no database library (a test that reaches into a driver lists it itself).
+        .target(name: "FeedTestSupport", dependencies: ["FeedKit", "FeedEngine"], path: "Tests/Support"),
         .testTarget(
             name: "FeedEngineTests",
             dependencies: [
@@ -198,7 +194,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "feedwork", "FeedworkCLI", "FeedworkAdapters", "FeedKit", "FeedEngine", "FeedStoreSQLite",
-                "FeedTestSupport",
+                "FeedTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "FeedMCPTests",
