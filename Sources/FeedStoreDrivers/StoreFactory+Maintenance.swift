@@ -7,10 +7,10 @@ import FeedStoreSQLite
 /// own (FeedTestSupport's harness, through FeedEngine): a statement that changes the store, and
 /// removing a server's throwaway schema.
 extension StoreFactory {
-    /// Runs `sql`, which may change the store at `location`, outside any pass: for tests that
-    /// damage or age what a pass left. An SQLite file is written on a connection of its own that
-    /// waits up to `wait` for its lock; on a server, the statement runs on a reading connection
-    /// in the store's schema (which takes no lock of Feedwork's).
+    /// Runs `sql`, which may change the store at `location`, outside any pass and on a
+    /// connection of its own that checks nothing first (so a test can age a store into one this
+    /// Feedwork refuses, and back): for tests that damage or age what a pass left. An SQLite
+    /// file's connection waits up to `wait` for its lock; a server's takes no lease.
     ///
     /// - Throws: ``StoreError`` naming the store when a statement fails or the server cannot be
     ///   reached (redacted with `redactor`).
@@ -21,7 +21,11 @@ extension StoreFactory {
         case .sqlite:
             try await SQLiteStore.execute(sql, inStoreAt: location.store, wait: wait)
         case .postgres:
-            _ = try await reading(location, redactor: redactor).query(sql, arguments: [])
+            do {
+                try await PostgresStore.execute(sql, schema: schema(of: location), url: location.store)
+            } catch let error as PostgresError {
+                throw StoreError(path: location.description, message: redactor.redact(error.message))
+            }
         }
     }
 
