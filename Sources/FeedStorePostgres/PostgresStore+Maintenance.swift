@@ -1,6 +1,6 @@
 import FeedStore
 
-/// What is done to a server's store outside any pass, for tests (``StoreFactory``'s
+/// What is done to a server's store outside any pass, for tests (`StoreFactory`'s
 /// maintenance): each on a connection of its own, which takes no lease and checks nothing.
 extension PostgresStore {
     /// Runs `sql` (one statement or several) in `schema` on the server at `url`, on a thread of

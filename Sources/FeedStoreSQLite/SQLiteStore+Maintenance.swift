@@ -2,6 +2,7 @@ import FeedKit
 import FeedStore
 import GRDB
 
+/// What is done to a store file outside any pass, for tests (`StoreFactory`'s maintenance).
 extension SQLiteStore {
     /// Runs `sql` (one statement or several) in one transaction on the store file at `path`,
     /// outside any pass and on a connection of its own, waiting up to `wait` for the file's
