@@ -172,21 +172,36 @@ let package = Package(
         // The throughput benchmark's synthetic API, a process of its own (see Benchmarks/README.md).
         .executableTarget(name: "feedwork-bench-server", dependencies: ["FeedTestSupport"], path: "Benchmarks/Server"),
         // A real HTTP server on 127.0.0.1 and a harness that runs one feed into a temporary store.
-        .target(
-            name: "FeedTestSupport",
-            dependencies: [
-                "FeedKit", "FeedEngine", "FeedFixtures", "FeedStoreSQLite", "CLibPQ",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Tests/Support"),
+        // A product for adapter authors: it opens stores through the engine alone, so it names no
+        // driver and no database library (a test that reaches into a driver lists it itself).
+        .target(name: "FeedTestSupport", dependencies: ["FeedKit", "FeedEngine"], path: "Tests/Support"),
+        // The engine's tests, and store behaviour on both stores through the store layer's
+        // protocols; the SQLite driver and GRDB for tests that make or age an SQLite store by hand.
         .testTarget(
             name: "FeedEngineTests",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedStore", "FeedStoreSQLite", "FeedStorePostgres", "FeedFixtures",
-                "FeedTestSupport", "CDynamicLibrary", .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedKit", "FeedEngine", "FeedStore", "FeedStoreSQLite", "FeedFixtures", "FeedTestSupport",
+                "CDynamicLibrary", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fetch/Fixtures"]
         ),
+        // Each driver's own types, tested through their insides (`@testable`); the PostgreSQL
+        // tests need the server of `FEEDWORK_TEST_POSTGRES_URL`, and its writer's tests compare it
+        // with the SQLite writer.
+        .testTarget(
+            name: "FeedStoreSQLiteTests",
+            dependencies: [
+                "FeedKit", "FeedStore", "FeedStoreSQLite", "StoreTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "FeedStorePostgresTests",
+            dependencies: [
+                "FeedKit", "FeedStore", "FeedStorePostgres", "FeedStoreSQLite", "FeedTestSupport", "StoreTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        // What the drivers' tests share: the system tables as `SystemTables` describes them.
+        .target(name: "StoreTestSupport", dependencies: ["FeedStore"], path: "Tests/StoreSupport"),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
@@ -198,7 +213,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "feedwork", "FeedworkCLI", "FeedworkAdapters", "FeedKit", "FeedEngine", "FeedStoreSQLite",
-                "FeedTestSupport",
+                "FeedTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "FeedMCPTests",

@@ -5,7 +5,8 @@
 /// through its driver's migrations (`SQLiteMigrations`, `PostgresMigrations`), which are
 /// history and never change. To change a system table, change it here and add a migration to
 /// each driver that brings an existing store to the same shape:
-/// `SystemTablesTests` compares a new and a migrated store with this description on each driver.
+/// each driver's `<Driver>SystemTablesTests` compares a new and a migrated store with this
+/// description.
 package enum SystemTables {
     private static func text(_ name: String, nullable: Bool = false) -> SystemColumn {
         SystemColumn(name: name, kind: .text, nullable: nullable)

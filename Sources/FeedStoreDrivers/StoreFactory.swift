@@ -75,7 +75,7 @@ package enum StoreFactory {
     }
 
     /// The schema of a server's store at `location` (its driver's default when it gives none).
-    private static func schema(of location: StoreLocation) -> String {
+    static func schema(of location: StoreLocation) -> String {
         location.schema ?? PostgresURL.defaultSchema
     }
 }

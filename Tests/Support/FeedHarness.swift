@@ -1,9 +1,6 @@
 import FeedEngine
-import FeedFixtures
 import FeedKit
-import FeedStoreSQLite
 import Foundation
-import GRDB
 import Synchronization
 
 /// A feeds.yaml in a temporary folder with its own store, run through the real engine.
@@ -11,6 +8,8 @@ import Synchronization
 /// Tests write the config (and any fixture files) into the folder, run the feeds with the
 /// real `StandardFetcher` (files or a ``LoopbackServer``) and query the store: the SQLite
 /// file, or with `store: .postgres` a PostgreSQL schema of the harness's own (``HarnessStore``).
+/// Every read opens the store as `feedwork export` does, through the engine, so a test reads
+/// both stores alike.
 ///
 /// ```swift
 /// let harness = try FeedHarness(registry: AdapterRegistry([FruitAdapter.self]), yaml: """
@@ -58,9 +57,8 @@ public final class FeedHarness: Sendable {
     }
 
     deinit {
-        if storeKind == .postgres, let store = loadedConfig.withLock({ $0 })?.storeLocation, let schema = store.schema {
-            PostgresSchemaDrop.drop(schema, url: store.store)
-        }
+        // A leftover schema is harmless, so its errors are left unseen; a `deinit` cannot await.
+        if storeKind == .postgres { try? loadedConfig.withLock({ $0 })?.dropStoreSchema() }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -87,8 +85,19 @@ public final class FeedHarness: Sendable {
         return config
     }
 
-    /// The SQLite store of the config (opened anew each call); for SQLite-only tests.
-    public func store() throws -> SQLiteStore { try SQLiteStore(path: try config().storePath) }
+    /// The config's store, opened anew for reading (after a run: there is no store before
+    /// one), on either store: its rows, runs, rejects, state and schemas as the engine reads
+    /// them. Feedwork's own tests read through it; an adapter's use ``storedRows()``.
+    ///
+    /// - Throws: `StoreError` when there is no store yet or the server cannot be reached.
+    package func store() throws -> any StoreReading { try config().readingStore() }
+
+    /// The store's rows as an adapter's pass reads them (`FeedPass.rows`: an entity's rows
+    /// with `export --where` filters, in an order, up to a limit), opened anew for reading.
+    ///
+    /// - Throws: `StoreError` when there is no store yet (no run) or the server cannot be
+    ///   reached.
+    public func storedRows() throws -> any StoredRows { try store() }
 
     /// A fixed pass start, 2026-01-10T00:00:00Z, for tests that pass one to ``run(feeds:offline:fetcher:startDate:)``.
     public static let fixedStart = Date(timeIntervalSince1970: 1_768_003_200)
@@ -113,25 +122,14 @@ public final class FeedHarness: Sendable {
     /// Rows of `sql` as dictionaries of column name to value, typed alike on both stores
     /// (`StoreReading.query(_:arguments:)`); parameters are written `$1`, `$2`...
     public func rows(_ sql: String, _ arguments: [FieldValue] = []) async throws -> [[String: FieldValue]] {
-        switch storeKind {
-        case .sqlite: try await store().query(sql, arguments: arguments)
-        case .postgres: try await config().readingStore().query(sql, arguments: arguments)
-        }
+        try await store().query(sql, arguments: arguments)
     }
 
     /// Runs `sql`, which may change the store: for tests that damage or age what a pass left.
+    /// On SQLite it waits up to a minute for the file's lock rather than failing at once: the
+    /// last pass's store may still be closing (its checkpoint) when the test goes on.
     public func execute(_ sql: String) async throws {
-        switch storeKind {
-        case .sqlite:
-            // Waits for the lock rather than failing at once: the last pass's store may still be
-            // closing (its checkpoint) when the test goes on.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(60)
-            try await DatabaseQueue(path: try config().storePath, configuration: configuration).write {
-                try $0.execute(sql: sql)
-            }
-        case .postgres: _ = try await config().readingStore().query(sql, arguments: [])
-        }
+        try await config().execute(onStore: sql)
     }
 
     /// The entities of the store, by name, with their schemas.

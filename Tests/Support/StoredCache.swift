@@ -1,6 +1,5 @@
 import FeedEngine
 import FeedKit
-import FeedStoreSQLite
 import Foundation
 
 /// What `_http_cache` holds once decompressed: leak tests scan these as well as the raw file
@@ -9,9 +8,9 @@ public enum StoredCache {
     /// Each cached response of the store at `storePath` as text: URL, headers, validators and the
     /// decompressed body (a body that no longer inflates is reported as such, so it cannot hide).
     public static func decompressedEntries(storePath: String) async throws -> [String] {
-        let store = try SQLiteStore(readingAt: storePath)
+        let store = try StoreLocation(storePath).readingStore()
         var entries: [String] = []
-        for row in try await store.query("SELECT key FROM _http_cache") {
+        for row in try await store.query("SELECT key FROM _http_cache", arguments: []) {
             guard case .text(let key)? = row["key"] else { continue }
             guard let entry = try await store.cachedResponse(forKey: key, includingBody: true) else {
                 entries.append("undecodable cache entry \(key)")

@@ -12,7 +12,7 @@ extension FeedsConfig {
     ///   redacted) when there is no SQLite store yet, the server cannot be reached or the schema
     ///   holds no store of this Feedwork's version.
     package func readingStore() throws -> any StoreReading {
-        try StoreFactory.reading(storeLocation, redactor: redactor)
+        try storeLocation.readingStore(redactor: redactor)
     }
 
     /// Whether the config's store exists: the SQLite file, or a Feedwork store in the

@@ -9,9 +9,11 @@ import Testing
 
 @Suite("Stored rates")
 struct StoredRatesTests {
-    @Test func theLatestQuoteIsTheOneWithTheGreatestAsOf() async throws {
+    @Test(arguments: HarnessStore.available)
+    func theLatestQuoteIsTheOneWithTheGreatestAsOf(driver: HarnessStore) async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live-later.json"))
+            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live-later.json"),
+            driver: driver)
         _ = try await harness.run()
         try harness.write("live.json", try CurrencyHarness.fixture("live.json"))
         _ = try await harness.run()
@@ -21,9 +23,11 @@ struct StoredRatesTests {
         #expect(quote.feed == "fx")
     }
 
-    @Test func anUnstoredPairHasNoQuoteAndUnknownCodesAreTold() async throws {
+    @Test(arguments: HarnessStore.available)
+    func anUnstoredPairHasNoQuoteAndUnknownCodesAreTold(driver: HarnessStore) async throws {
         let harness = try CurrencyHarness.files(
-            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"))
+            list: try CurrencyHarness.fixture("list.json"), live: try CurrencyHarness.fixture("live.json"),
+            driver: driver)
         _ = try await harness.run()
         let rates = StoredRates(store: try harness.store())
         #expect(try await rates.latest(from: "USD", to: "NOK") == nil)
@@ -31,8 +35,10 @@ struct StoredRatesTests {
         #expect(try await rates.knows("XYZ") == false)
     }
 
-    @Test func anEmptyStoreHasNoQuoteAndNoList() async throws {
-        let harness = try CurrencyHarness.files(list: Data(), live: Data())
+    @Test(arguments: HarnessStore.available)
+    func anEmptyStoreHasNoQuoteAndNoList(driver: HarnessStore) async throws {
+        let harness = try CurrencyHarness.files(list: Data(), live: Data(), driver: driver)
+        _ = try await harness.run()  // fails on the empty responses, leaving a store without rates
         let rates = StoredRates(store: try harness.store())
         #expect(try await rates.latest(from: "USD", to: "EUR") == nil)
         #expect(try await rates.knows("EUR") == nil)
@@ -43,14 +49,18 @@ struct StoredRatesTests {
 /// converts to GBP through EUR, exactly, dividing once.
 @Suite("Stored rates through a base currency")
 struct CrossRateTests {
-    static func ecbHarness() async throws -> FeedHarness {
-        let harness = try ECBRatesTests.harness(try Data(contentsOf: ECBRatesTests.daily))
+    /// A harness that ran the ECB's daily rates into `driver`'s store; a test keeps it while it
+    /// reads, as the store goes with it.
+    static func ecbHarness(_ driver: HarnessStore) async throws -> FeedHarness {
+        let harness = try ECBRatesTests.harness(try Data(contentsOf: ECBRatesTests.daily), driver: driver)
         _ = try await harness.run()
         return harness
     }
 
-    @Test func aPairNoFeedQuotesGoesThroughTheBaseThatQuotesBoth() async throws {
-        let rates = StoredRates(store: try await Self.ecbHarness().store())
+    @Test(arguments: HarnessStore.available)
+    func aPairNoFeedQuotesGoesThroughTheBaseThatQuotesBoth(driver: HarnessStore) async throws {
+        let harness = try await Self.ecbHarness(driver)
+        let rates = StoredRates(store: try harness.store())
         let quote = try #require(try await rates.quote(from: "USD", to: "GBP"))
         #expect(
             quote.cross
@@ -60,22 +70,28 @@ struct CrossRateTests {
         #expect(quote.feed == "ecb")
     }
 
-    @Test func theBaseItselfIsReachedThroughItsOwnRate() async throws {
-        let rates = StoredRates(store: try await Self.ecbHarness().store())
+    @Test(arguments: HarnessStore.available)
+    func theBaseItselfIsReachedThroughItsOwnRate(driver: HarnessStore) async throws {
+        let harness = try await Self.ecbHarness(driver)
+        let rates = StoredRates(store: try harness.store())
         let quote = try #require(try await rates.quote(from: "USD", to: "EUR"))
         #expect(quote.cross?.targetRate == 1)
         #expect(quote.cross?.sourceRate == Decimal(string: "1.0556"))
     }
 
-    @Test func aStoredPairIsUsedAsItIs() async throws {
-        let rates = StoredRates(store: try await Self.ecbHarness().store())
+    @Test(arguments: HarnessStore.available)
+    func aStoredPairIsUsedAsItIs(driver: HarnessStore) async throws {
+        let harness = try await Self.ecbHarness(driver)
+        let rates = StoredRates(store: try harness.store())
         let quote = try #require(try await rates.quote(from: "EUR", to: "GBP"))
         #expect(quote.cross == nil)
         #expect(DecimalRounding.plain(quote.rate) == "0.86753")
     }
 
-    @Test func aCurrencyNoBaseQuotesHasNoQuote() async throws {
-        let rates = StoredRates(store: try await Self.ecbHarness().store())
+    @Test(arguments: HarnessStore.available)
+    func aCurrencyNoBaseQuotesHasNoQuote(driver: HarnessStore) async throws {
+        let harness = try await Self.ecbHarness(driver)
+        let rates = StoredRates(store: try harness.store())
         #expect(try await rates.quote(from: "USD", to: "XAU") == nil)
     }
 

@@ -6,7 +6,6 @@ import Synchronization
 import Testing
 
 @testable import FeedEngine
-@testable import FeedStorePostgres
 
 /// Workers sharing a PostgreSQL store keep the board's times on the server's clock
 /// (``ScheduleBoard/clock()``): a worker whose machine's clock is minutes off neither takes a
@@ -37,20 +36,17 @@ struct WorkerSkewTests {
     static func withSkewedWorker(
         offset: TimeInterval, leaseLeft: TimeInterval, _ body: (Starts) async throws -> Void
     ) async throws {
-        guard let url = PostgresTestServer.url else { return PostgresTestServer.reportAbsence() }
-        let schema = HarnessStore.schemaName("skew")
+        // Without a server outside CI, `available` says so; in CI the harness fails for want of one.
+        guard HarnessStore.available.contains(.postgres) else { return }
         let harness = try FeedHarness(
             registry: AdapterRegistry([ItemsAdapter.self]),
             yaml: """
-                store: \(url)
-                schema: \(schema)
                 feeds:
                   - { name: held, adapter: items, url: items.json, every: 1s }
                   - { name: free, adapter: items, url: items.json, every: 1s }
                 """,
-            files: ["items.json": Data(#"[{"id": "a", "value": 1}]"#.utf8)])
+            files: ["items.json": Data(#"[{"id": "a", "value": 1}]"#.utf8)], store: .postgres)
         let engine = try await Engine.open(try harness.config())
-        defer { _ = try? PostgresConnection(url: url).execute("DROP SCHEMA \(schema) CASCADE") }
         let store = engine.store
         let serverNow = try #require(try await store.clock())
         try await store.plan([PlannedFeed(feed: "held", schedule: "every 1s", due: serverNow)])

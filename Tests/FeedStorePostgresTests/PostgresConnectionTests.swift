@@ -1,7 +1,7 @@
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// libpq through ``PostgresConnection``, against a real server: values as text both ways,

@@ -1,7 +1,7 @@
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// The store's idle connections (``PostgresConnectionPool``): passes and leases reuse them, one

@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// Names PostgreSQL keeps for itself, against a real server: Feedwork never writes into them.

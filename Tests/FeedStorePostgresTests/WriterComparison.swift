@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import GRDB
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 @testable import FeedStoreSQLite
 

@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// Entity tables on PostgreSQL against a real server: the types a SQL user expects, values

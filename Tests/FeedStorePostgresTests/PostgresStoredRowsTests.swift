@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// `export --where` filters and orders in PostgreSQL's dialect, read back as SQLite gives them.

@@ -1,8 +1,8 @@
+import FeedStore
 import FeedTestSupport
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// The PostgreSQL server of the tests: `FEEDWORK_TEST_POSTGRES_URL`, which `.ci/run` sets to a

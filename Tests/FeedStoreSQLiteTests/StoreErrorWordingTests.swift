@@ -1,4 +1,4 @@
-import FeedEngine
+import FeedStore
 import Foundation
 import Testing
 

@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// The PostgreSQL entity writer against a real server, each behaviour written through the

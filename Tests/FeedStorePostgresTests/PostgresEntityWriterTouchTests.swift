@@ -1,7 +1,7 @@
 import FeedKit
+import FeedStore
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// Later passes of the PostgreSQL writer, where records delivered unchanged are only touched

@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// The PostgreSQL store's system tables against a real server: migrations, runs, state,

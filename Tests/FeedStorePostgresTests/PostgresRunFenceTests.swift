@@ -3,7 +3,6 @@ import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// A pass that lost its feed's lease while it ran never commits over a later run of the feed

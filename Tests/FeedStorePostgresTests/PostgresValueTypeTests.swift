@@ -1,7 +1,7 @@
 import FeedKit
+import FeedStore
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStorePostgres
 
 /// Values of PostgreSQL results read back as the SQLite store holds them (``StoreReading/query(_:arguments:)``).

@@ -1,8 +1,8 @@
+import FeedStore
 import GRDB
 import GRDBSQLite
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStoreSQLite
 
 @Suite("Store: multi-row inserts")

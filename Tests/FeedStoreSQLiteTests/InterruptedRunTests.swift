@@ -1,8 +1,8 @@
 import FeedKit
+import FeedStore
 import Foundation
 import Testing
 
-@testable import FeedEngine
 @testable import FeedStoreSQLite
 
 /// Runs a process left `running` when it died are marked `interrupted` by the next one to open
