@@ -92,7 +92,7 @@ extension WorkerLoop {
                 at: now,
                 where: { claim in
                     running[claim.feed] == nil
-                        && !(scheduled[claim.feed]?.dependsOn.contains {
+                        && !(parents[claim.feed]?.contains {
                             running[$0] != nil || releasing.contains($0) || ahead.isDue($0, at: now)
                         } ?? false)
                 })
@@ -172,12 +172,12 @@ extension WorkerLoop {
     ///   under way; else `nil`.
     mutating func claimIfDue(now: Date, group: inout DiscardingTaskGroup) async -> Date? {
         let limit = (sharesBoard ? 1 : 2) * slots - running.count - ahead.count
+        guard !claiming, limit > 0 else { return nil }
         let candidates = scheduled.keys.filter { name in
             running[name] == nil && !releasing.contains(name) && !ahead.contains(name)
-                && !(scheduled[name]?.dependsOn.contains { running[$0] != nil || releasing.contains($0) }
-                    ?? false)
+                && !(parents[name]?.contains { running[$0] != nil || releasing.contains($0) } ?? false)
         }
-        guard !claiming, limit > 0, !candidates.isEmpty else { return nil }
+        guard !candidates.isEmpty else { return nil }
         if now >= claimAt {
             do {
                 try await giveBackUnreleased()

@@ -66,7 +66,13 @@ struct WorkerLoop {
     var gaveBack = false
     /// Requested passes not started yet (their feed was running).
     var requested: [RequestedPass] = []
-    var scheduled: [String: FeedConfig]
+    var scheduled: [String: FeedConfig] {
+        didSet { parents = Self.parents(of: scheduled) }
+    }
+    /// The feeds each scheduled feed depends on, for those that depend on any. The loop asks
+    /// it of every scheduled feed after each event: reading `scheduled[name]?.dependsOn`
+    /// copied the whole feed config, a fifth of a worker's CPU with 10,000 feeds.
+    var parents: [String: [String]]
     /// The reports of each request's passes so far.
     var answers: [String: (request: RunRequest, reports: [String: FeedReport])] = [:]
     var stopping = false
@@ -88,6 +94,12 @@ struct WorkerLoop {
         sharesBoard = !store.holdsExclusiveLock
         requestStore = store.file
         scheduled = Worker.scheduledByName(engine.config)
+        parents = Self.parents(of: scheduled)
+    }
+
+    /// The parents of each of `feeds` that has any.
+    static func parents(of feeds: [String: FeedConfig]) -> [String: [String]] {
+        feeds.compactMapValues { $0.dependsOn.isEmpty ? nil : $0.dependsOn }
     }
 
     /// Whether no pass runs, none is being given back and no claim is under way: a stopping
