@@ -64,7 +64,9 @@ python3 - "$work/site/items.json" <<'PY'
 import json, sys
 json.dump({"items": [{"id": i, "name": f"item {i}", "price": i * 7} for i in range(1, 21)]}, open(sys.argv[1], "w"))
 PY
-in_ns api python3 -m http.server "$api_port" --bind "$api_address" --directory "$work/site" >/dev/null 2>&1 &
+# `ip netns exec` execs the server, so $! is the server itself, stopped by its pid at the end.
+ip netns exec "$(ns api)" python3 -m http.server "$api_port" --bind "$api_address" --directory "$work/site" \
+    >/dev/null 2>&1 &
 pids+=($!)
 
 python3 - "$work/feeds.yaml" "$feeds" "$pg_address" "$api_address:$api_port" "$concurrency" <<'PY'
