@@ -17,13 +17,15 @@ final class PostgresFeedLease {
     private let session: Session
     private let pool: PostgresConnectionPool
     private var heartbeat: Heartbeat?
-    private var released = false
 
-    /// The lease's connection, used by the pass's task and by the heartbeat's thread in turn.
+    /// The lease's connection, used by the pass's task and by the heartbeat's thread in turn,
+    /// until it goes back to the pool: a beat that comes after that must not touch it, since
+    /// the connection may be another user's by then.
     private final class Session: @unchecked Sendable {
-        // `connection` is only used while `lock` is held.
+        // `connection` and `released` are only used while `lock` is held.
         private let lock = NSLock()
         private let connection: PostgresConnection
+        private var released = false
         init(_ connection: PostgresConnection) { self.connection = connection }
 
         var location: String { connection.location }
@@ -32,6 +34,28 @@ final class PostgresFeedLease {
             lock.lock()
             defer { lock.unlock() }
             return try body(connection)
+        }
+
+        /// Shows the server the session is alive; false once it broke (the lease is lost) or
+        /// was released.
+        func beat() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return !released && (try? connection.execute("SELECT 1")) != nil
+        }
+
+        /// Releases the feed's lock and gives the connection to `pool`, once; a connection whose
+        /// locks could not be released is closed, which releases them too.
+        func release(to pool: PostgresConnectionPool) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !released else { return }
+            released = true
+            if (try? connection.execute(
+                "SELECT pg_advisory_unlock_all(), set_config('idle_session_timeout', '0', false)")) != nil
+            {
+                pool.giveBack(connection)
+            }
         }
     }
 
@@ -74,8 +98,7 @@ final class PostgresFeedLease {
         }
         let session = lease.session
         lease.heartbeat = Heartbeat(label: "feedwork.postgres.lease", every: PostgresLiveness.beat(for: silence)) {
-            // A session that broke has lost the lease: no beat brings it back.
-            (try? session.with { connection throws(PostgresError) in try connection.execute("SELECT 1") }) != nil
+            session.beat()
         }
         return lease
     }
@@ -84,14 +107,8 @@ final class PostgresFeedLease {
     /// its silence); a connection whose locks could not be released is closed, which releases
     /// them too.
     package func release() {
-        guard !released else { return }
-        released = true
         heartbeat?.stop()
-        let (session, pool) = (session, pool)
-        try? session.with { connection throws(PostgresError) in
-            try connection.execute("SELECT pg_advisory_unlock_all(), set_config('idle_session_timeout', '0', false)")
-            pool.giveBack(connection)
-        }
+        session.release(to: pool)
     }
 
     deinit { release() }

@@ -77,8 +77,10 @@ struct SilentPassTests {
         guard let (url, schema) = PostgresStoreCommandTests.server() else { return }
         defer { _ = try? PostgresStoreCommandTests.psql(url, "DROP SCHEMA \(schema) CASCADE") }
         let holding = Holding()
-        // Page 2 comes after 6 s: three times the silence the server allows the pass's sessions.
-        let server = try Self.server(holding: holding, hold: .seconds(6))
+        // Page 2 comes after 15 s: past the silence the server allows the pass's sessions (2 s)
+        // several times over, and long enough that the run below, started 3 s in, finds the
+        // pass still under way however slowly a loaded machine starts it.
+        let server = try Self.server(holding: holding, hold: .seconds(15))
         defer { server.stop() }
         let directory = try Self.folder(server, url: url, schema: schema)
         defer { try? FileManager.default.removeItem(at: directory) }
