@@ -11,7 +11,7 @@
 # (how late a pass started after its due time) p50/p99/max, each worker's RSS at the start and
 # the end of the steady state (its second half) and its CPU, and PostgreSQL's connections
 # (sampled every 10 s: the most), and the machine's load average. Settings (environment): FEEDWORK (default: the release
-# build), CONCURRENCY (default 8, per worker), PG_BIN. Needs root, iproute2, PostgreSQL 15 and
+# build), CONCURRENCY (default 8, per worker), PG_BIN, KEEP_EVENTS (a folder to copy the workers' events to). Needs root, iproute2, PostgreSQL 15 and
 # python3; traffic stays inside the namespaces made here, which are removed on exit.
 set -euo pipefail
 faults_dir="$(cd "$(dirname "$0")" && pwd)"
@@ -46,6 +46,7 @@ cleanup() {
     done
     stop_postgres
     remove_topology
+    if [ -n "${KEEP_EVENTS:-}" ]; then mkdir -p "$KEEP_EVENTS" && cp "$work"/events-*.jsonl "$KEEP_EVENTS"/ 2>/dev/null; fi
     rm -rf "$work"
     exit "$status"
 }

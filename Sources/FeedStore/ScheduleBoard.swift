@@ -23,18 +23,24 @@ package protocol ScheduleBoard: Sendable {
     /// with the same schedule; a feed whose schedule changed and that no worker holds is due
     /// at its new `due` time.
     func plan(_ feeds: [PlannedFeed]) async throws
-    /// Claims up to `limit` of `feeds` that are due by `dueBy` and held by no worker (or by one
-    /// whose lease ran out at `now`) for `worker`, until `now + lease`; the most overdue first.
-    /// A `dueBy` after `now` claims feeds ahead of their due time (the worker's `ClaimsAhead`).
-    func claim(_ feeds: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int)
+    /// Claims up to `limit` of the feeds on the board but `excluded` that are due by `dueBy`
+    /// and held by no worker (or by one whose lease ran out at `now`) for `worker`, until
+    /// `now + lease`; the most overdue first. A `dueBy` after `now` claims feeds ahead of their
+    /// due time (the worker's `ClaimsAhead`).
+    ///
+    /// A worker names the few feeds it cannot take (running, claimed, waiting for a parent,
+    /// not in its config) rather than the many it can: with 10,000 feeds, sending every
+    /// candidate's name with each claim was half of a worker's CPU and most of the server's.
+    func claim(excluding excluded: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int)
         async throws -> [ScheduleClaim]
     /// Extends `worker`'s claim on `feed` to `until`; `false` when the worker no longer holds it.
     func renew(feed: String, worker: String, until: Date) async throws -> Bool
     /// Gives `feed` back, due next at `next`.
     func release(feed: String, worker: String, next: Date) async throws
-    /// The earliest moment one of `feeds` may be claimed: its due time, or for a feed another
-    /// worker holds, the later of that and the end of its lease. `nil` when none is on the board.
-    func nextClaimable(_ feeds: [String]) async throws -> Date?
+    /// The earliest moment one of the feeds on the board but `excluded` may be claimed: its due
+    /// time, or for a feed another worker holds, the later of that and the end of its lease.
+    /// `nil` when there is none.
+    func nextClaimable(excluding excluded: [String]) async throws -> Date?
 }
 
 extension ScheduleBoard {

@@ -36,10 +36,18 @@ package struct SystemColumn: Sendable {
     package var defaultsToZero = false
 }
 
-/// A (non-unique) index of a ``SystemTable``.
+/// A (non-unique) index of a ``SystemTable``; with a `condition`, of the rows that meet it only
+/// (a partial index, which both databases have).
 package struct SystemIndex: Sendable {
     package var name: String
     package var columns: [String]
+    package var condition: String? = nil
+
+    /// The statement that creates the index on `table`.
+    package func createStatement(on table: String) -> String {
+        "CREATE INDEX \(name) ON \(table)(\(columns.joined(separator: ", ")))"
+            + (condition.map { " WHERE \($0)" } ?? "")
+    }
 }
 
 extension SystemTable {
@@ -59,7 +67,6 @@ extension SystemTable {
         }
         if primaryKey.count > 1 { lines.append("PRIMARY KEY (\(primaryKey.joined(separator: ", ")))") }
         let table = "CREATE TABLE \(name) (\n    \(lines.joined(separator: ",\n    "))\n)"
-        return [table]
-            + indexes.map { "CREATE INDEX \($0.name) ON \(name)(\($0.columns.joined(separator: ", ")))" }
+        return [table] + indexes.map { $0.createStatement(on: name) }
     }
 }

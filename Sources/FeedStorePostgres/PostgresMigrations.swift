@@ -162,6 +162,12 @@ enum PostgresMigrations {
         Step(
             version: 7, name: "the adapter module of each run",
             sql: "ALTER TABLE _runs ADD COLUMN adapter_module text"),
+        Step(
+            version: 8, name: "the schedule's due and held feeds by index",
+            sql: """
+                CREATE INDEX _schedule_due ON _schedule(next_run_at, feed);
+                CREATE INDEX _schedule_held ON _schedule(lease_until) WHERE claimed_by IS NOT NULL;
+                """),
     ]
 
     /// The newest version.

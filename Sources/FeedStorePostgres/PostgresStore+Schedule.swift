@@ -32,10 +32,10 @@ extension PostgresStore: ScheduleBoard {
     }
 
     package func claim(
-        _ feeds: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
+        excluding excluded: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
     ) async throws -> [ScheduleClaim] {
         let parameters = [
-            worker, Timestamp.string(now.addingTimeInterval(lease.seconds)), feeds.jsonArrayText,
+            worker, Timestamp.string(now.addingTimeInterval(lease.seconds)), excluded.jsonArrayText,
             Timestamp.string(now), String(limit), Timestamp.string(dueBy),
         ]
         let schema = schema
@@ -45,7 +45,7 @@ extension PostgresStore: ScheduleBoard {
                 UPDATE _schedule SET claimed_by = $1, lease_until = $2::timestamptz
                 WHERE feed IN (
                     SELECT feed FROM _schedule
-                    WHERE feed IN (SELECT jsonb_array_elements_text($3::jsonb)) AND next_run_at <= $6::timestamptz
+                    WHERE feed NOT IN (SELECT jsonb_array_elements_text($3::jsonb)) AND next_run_at <= $6::timestamptz
                         AND (claimed_by IS NULL OR lease_until < $4::timestamptz)
                     ORDER BY next_run_at, feed LIMIT $5::bigint
                     FOR UPDATE SKIP LOCKED)
@@ -80,13 +80,19 @@ extension PostgresStore: ScheduleBoard {
         }
     }
 
-    package func nextClaimable(_ feeds: [String]) async throws -> Date? {
+    package func nextClaimable(excluding excluded: [String]) async throws -> Date? {
         try await read { connection in
+            // The earliest free feed and the earliest held one apart, each by its index.
             let rows = try connection.execute(
                 """
-                SELECT \(PostgresSQL.isoText("min(CASE WHEN claimed_by IS NULL THEN next_run_at ELSE greatest(next_run_at, lease_until) END)"))
-                FROM _schedule WHERE feed IN (SELECT jsonb_array_elements_text($1::jsonb))
-                """, [feeds.jsonArrayText])
+                SELECT \(PostgresSQL.isoText("least(free.due, held.due)")) FROM
+                    (SELECT next_run_at AS due FROM _schedule
+                        WHERE claimed_by IS NULL AND feed NOT IN (SELECT jsonb_array_elements_text($1::jsonb))
+                        ORDER BY next_run_at LIMIT 1) AS free
+                    FULL JOIN (SELECT min(greatest(next_run_at, lease_until)) AS due FROM _schedule
+                        WHERE claimed_by IS NOT NULL AND feed NOT IN (SELECT jsonb_array_elements_text($1::jsonb))
+                    ) AS held ON true
+                """, [excluded.jsonArrayText])
             return rows.first(column: 0).flatMap(Timestamp.date)
         }
     }

@@ -42,6 +42,7 @@ enum SQLiteMigrations {
         registerWorkers(in: &migrator)
         registerSchemaChangesAndMedia(in: &migrator)
         registerAdapterModules(in: &migrator)
+        registerManyMachines(in: &migrator)
         return migrator
     }
 }

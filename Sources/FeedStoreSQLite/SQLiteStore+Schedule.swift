@@ -21,9 +21,9 @@ extension SQLiteStore: ScheduleBoard {
     }
 
     package func claim(
-        _ feeds: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
+        excluding excluded: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
     ) async throws -> [ScheduleClaim] {
-        let names = feeds.jsonArrayText
+        let names = excluded.jsonArrayText
         let nowText = Timestamp.string(now)
         let dueByText = Timestamp.string(dueBy)
         let until = Timestamp.string(now.addingTimeInterval(lease.seconds))
@@ -32,7 +32,7 @@ extension SQLiteStore: ScheduleBoard {
                 db,
                 sql: """
                     SELECT feed, next_run_at FROM _schedule
-                    WHERE feed IN (SELECT value FROM json_each(?)) AND next_run_at <= ?
+                    WHERE feed NOT IN (SELECT value FROM json_each(?)) AND next_run_at <= ?
                         AND (claimed_by IS NULL OR lease_until < ?)
                     ORDER BY next_run_at, feed LIMIT ?
                     """, arguments: [names, dueByText, nowText, limit])
@@ -67,14 +67,20 @@ extension SQLiteStore: ScheduleBoard {
         }
     }
 
-    package func nextClaimable(_ feeds: [String]) async throws -> Date? {
-        let names = feeds.jsonArrayText
+    package func nextClaimable(excluding excluded: [String]) async throws -> Date? {
+        let names = excluded.jsonArrayText
         let text = try await read { db in
             try String.fetchOne(
                 db,
+                // The earliest free feed and the earliest held one apart, each by its index;
+                // SQLite's two-argument min() is NULL when either is.
                 sql: """
-                    SELECT min(CASE WHEN claimed_by IS NULL THEN next_run_at ELSE max(next_run_at, lease_until) END)
-                    FROM _schedule WHERE feed IN (SELECT value FROM json_each(?))
+                    SELECT min(coalesce(free, held), coalesce(held, free)) FROM (SELECT
+                        (SELECT next_run_at FROM _schedule
+                            WHERE claimed_by IS NULL AND feed NOT IN (SELECT value FROM json_each(?1))
+                            ORDER BY next_run_at LIMIT 1) AS free,
+                        (SELECT min(max(next_run_at, lease_until)) FROM _schedule
+                            WHERE claimed_by IS NOT NULL AND feed NOT IN (SELECT value FROM json_each(?1))) AS held)
                     """, arguments: [names])
         }
         return text.flatMap(Timestamp.date)

@@ -45,11 +45,17 @@ struct PostgresSystemTablesTests {
                 "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2", [schema, table])
             var indexes: [String: [String]] = [:]
             for row in 0..<definitions.count {
+                // `CREATE INDEX name ON schema.table USING btree (a, b) [WHERE (condition)]`
                 guard let name = definitions[row, 0], let definition = definitions[row, 1],
-                    !definition.hasPrefix("CREATE UNIQUE"), let open = definition.lastIndex(of: "(")
+                    !definition.hasPrefix("CREATE UNIQUE"), let using = definition.range(of: " USING btree (")
                 else { continue }
-                let list = definition[definition.index(after: open)...].dropLast()
-                indexes[name] = list.split(separator: ", ").map(String.init)
+                let rest = definition[using.upperBound...]
+                let list = rest.prefix { $0 != ")" }
+                var shape = list.split(separator: ", ").map(String.init)
+                if let condition = rest.range(of: " WHERE (") {
+                    shape.append("where " + rest[condition.upperBound...].dropLast())
+                }
+                indexes[name] = shape
             }
             result[table] = SystemTableShape(
                 columns: columns, primaryKey: (0..<key.count).compactMap { key[$0, 0] }, indexes: indexes)

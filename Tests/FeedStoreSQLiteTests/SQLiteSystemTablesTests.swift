@@ -33,12 +33,17 @@ struct SQLiteSystemTablesTests {
             }
             let key = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }
             var indexes: [String: [String]] = [:]
-            let names = try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+            let definitions = try Row.fetchAll(
+                db,
+                sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
                 arguments: [table])
-            for index in names {
-                indexes[index] = try String.fetchAll(
-                    db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index])
+            for definition in definitions {
+                let index: String = definition["name"]
+                let sql: String = definition["sql"]
+                indexes[index] =
+                    try String.fetchAll(
+                        db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index])
+                    + (sql.range(of: " WHERE ").map { ["where " + sql[$0.upperBound...]] } ?? [])
             }
             result[table] = SystemTableShape(columns: columns, primaryKey: key.map { $0["name"] }, indexes: indexes)
         }

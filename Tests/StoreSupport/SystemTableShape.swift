@@ -6,7 +6,7 @@ package struct SystemTableShape: Equatable, CustomStringConvertible {
     /// Name, the type the database reports, whether it refuses null (or is a key) and its default.
     package var columns: [String]
     package var primaryKey: [String]
-    /// Index name: its columns.
+    /// Index name: its columns, then `where <condition>` for a partial index.
     package var indexes: [String: [String]]
 
     package init(columns: [String], primaryKey: [String], indexes: [String: [String]]) {
@@ -36,7 +36,10 @@ package struct SystemTableShape: Equatable, CustomStringConvertible {
             }
             result[table.name] = SystemTableShape(
                 columns: columns, primaryKey: table.primaryKey,
-                indexes: Dictionary(uniqueKeysWithValues: table.indexes.map { ($0.name, $0.columns) }))
+                indexes: Dictionary(
+                    uniqueKeysWithValues: table.indexes.map {
+                        ($0.name, $0.columns + ($0.condition.map { ["where \($0)"] } ?? []))
+                    }))
         }
         return result
     }

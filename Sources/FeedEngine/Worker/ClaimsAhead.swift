@@ -28,6 +28,9 @@ struct ClaimsAhead: Sendable {
 
     func contains(_ feed: String) -> Bool { held.contains { $0.claim.feed == feed } }
 
+    /// The feeds held.
+    var feeds: [String] { held.map(\.claim.feed) }
+
     /// Whether `feed` is held and due at `now`.
     func isDue(_ feed: String, at now: Date) -> Bool {
         held.contains { $0.claim.feed == feed && $0.claim.due <= now }

@@ -31,11 +31,12 @@ extension Worker {
     /// (`retry_failed_after`), at its old time when the pass was cut short by stopping (so
     /// another worker runs it), and shortly when another process held it. A `cron:` time is
     /// found on the wall clock; the rest is counted on the schedule's clock.
-    func nextDue(_ claim: ScheduleClaim, report: FeedReport, config: FeedsConfig, time: ScheduleTime) -> Date {
+    /// `schedule` is the feed's in the config in use, `nil` when it is no longer scheduled.
+    func nextDue(_ claim: ScheduleClaim, report: FeedReport, schedule: FeedSchedule?, time: ScheduleTime) -> Date {
         let now = time.now()
         if report.status == .interrupted { return claim.due }
         if report.run == nil, report.status != .skipped { return now.addingTimeInterval(pollInterval.seconds * 2) }
-        guard let schedule = config.feed(named: claim.feed)?.schedule else { return .distantFuture }
+        guard let schedule else { return .distantFuture }
         let failed = report.status == .failed || report.status == .skipped
         let random = Double.random(in: 0...1)
         switch schedule.timing {

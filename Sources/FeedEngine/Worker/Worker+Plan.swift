@@ -7,7 +7,10 @@ import Foundation
 extension Worker {
     /// Puts the scheduled feeds of `config` on the board: their last runs' starts are wall
     /// clock times, so each first due time is found on the wall clock and brought over.
-    func plan(_ config: FeedsConfig, time: ScheduleTime) async throws {
+    ///
+    /// - Returns: the feeds on the board that `config` does not schedule, which the worker's
+    ///   claims leave out.
+    func plan(_ config: FeedsConfig, time: ScheduleTime) async throws -> Set<String> {
         let starts = try await engine.store.lastRunStarts()
         let wall = time.clock.wallNow()
         let planned = Self.scheduled(config).compactMap { feed in
@@ -18,6 +21,8 @@ extension Worker {
             }
         }
         try await engine.store.plan(planned)
+        let names = Set(planned.map(\.feed))
+        return Set(try await engine.store.scheduleEntries().keys.filter { !names.contains($0) })
     }
 
     /// Gives back at once the claims a dead worker left on a SQLite store, due when they were.

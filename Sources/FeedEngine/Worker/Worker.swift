@@ -70,7 +70,7 @@ public struct Worker: Sendable {
     ///   and retried.
     public func run(commands: AsyncStream<WorkerControl>) async throws {
         let time = ScheduleTime(clock: clock, boardStart: try await engine.store.clock())
-        try await plan(engine.config, time: time)
+        let foreign = try await plan(engine.config, time: time)
         try await takeOverAbandonedClaims()
         observer.worker(.started(worker: name, feeds: Self.scheduled(engine.config).count))
         let (events, sink) = AsyncStream<WorkerLoop.Event>.makeStream()
@@ -78,7 +78,7 @@ public struct Worker: Sendable {
             group.addTask {
                 for await command in commands { sink.yield(.command(command)) }
             }
-            var loop = WorkerLoop(worker: self, time: time, sink: sink)
+            var loop = WorkerLoop(worker: self, time: time, foreign: foreign, sink: sink)
             sink.yield(.wake(.distantPast))
             for await event in events {
                 guard await loop.handle(event, group: &group) else { continue }

@@ -110,7 +110,7 @@ extension WorkerLoop {
                 !$0.letsDependentsRun
             }) {
                 let report = FeedReport.skipped(feed, because: parent)
-                let next = worker.nextDue(claim, report: report, config: engine.config, time: time)
+                let next = worker.nextDue(claim, report: report, schedule: feed.schedule, time: time)
                 try? await store.release(feed: claim.feed, worker: worker.name, next: next)
                 lastPasses[claim.feed] = report
                 worker.observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
@@ -132,8 +132,7 @@ extension WorkerLoop {
             // The slot is free now; the feed is given back here rather than by the
             // loop, whose next claim a write of the store would hold back.
             sink.yield(.passEnded(feed: claim.feed))
-            let config = current.config.withLock { $0 }
-            let next = worker.nextDue(claim, report: report, config: config, time: time)
+            let next = worker.nextDue(claim, report: report, schedule: current.schedule(of: claim.feed), time: time)
             var releaseFailure: String?
             do {
                 try await store.release(feed: claim.feed, worker: worker.name, next: next)
@@ -173,15 +172,12 @@ extension WorkerLoop {
     mutating func claimIfDue(now: Date, group: inout DiscardingTaskGroup) async -> Date? {
         let limit = (sharesBoard ? 1 : 2) * slots - running.count - ahead.count
         guard !claiming, limit > 0 else { return nil }
-        let candidates = scheduled.keys.filter { name in
-            running[name] == nil && !releasing.contains(name) && !ahead.contains(name)
-                && !(parents[name]?.contains { running[$0] != nil || releasing.contains($0) } ?? false)
-        }
-        guard !candidates.isEmpty else { return nil }
+        let busy = busyFeeds
+        guard busy.count(where: { scheduled[$0] != nil }) < scheduled.count else { return nil }
         if now >= claimAt {
             do {
                 try await giveBackUnreleased()
-                startClaim(candidates, limit: limit, group: &group)
+                startClaim(excluding: Array(busy.union(foreign)), limit: limit, group: &group)
             } catch {
                 boardFailing = true
                 worker.observer.worker(.boardFailed("\(error)"))
@@ -189,6 +185,16 @@ extension WorkerLoop {
             }
         }
         return claiming ? nil : claimAt
+    }
+
+    /// The feeds this worker cannot claim now: running, being given back, claimed already, or
+    /// waiting for a parent that runs or is being given back. Found from those few, never by
+    /// going through every scheduled feed, which the loop did after each event.
+    var busyFeeds: Set<String> {
+        var busy = Set(running.keys).union(releasing).union(ahead.feeds)
+        for parent in running.keys { busy.formUnion(children[parent] ?? []) }
+        for parent in releasing { busy.formUnion(children[parent] ?? []) }
+        return busy
     }
 
     /// Gives back the feeds whose giving back failed before, by name, until one fails again.
@@ -199,15 +205,15 @@ extension WorkerLoop {
         }
     }
 
-    /// Claims up to `limit` of `candidates` in the group (``Worker/claim``), which answers
-    /// with ``Event/claimed(_:asked:claimAgain:failure:)``.
-    private mutating func startClaim(_ candidates: [String], limit: Int, group: inout DiscardingTaskGroup) {
+    /// Claims up to `limit` of the board's feeds but `excluded` in the group (``Worker/claim``),
+    /// which answers with ``Event/claimed(_:asked:claimAgain:failure:)``.
+    private mutating func startClaim(excluding excluded: [String], limit: Int, group: inout DiscardingTaskGroup) {
         claiming = true
         let (store, time, lease, horizon, sink) = (store, time, lease, horizon, sink)
         let (name, poll, logger) = (worker.name, worker.pollInterval.seconds, worker.logger)
         group.addTask {
             let answer = await Worker.claim(
-                candidates, store: store, worker: name, time: time, lease: lease,
+                excluding: excluded, store: store, worker: name, time: time, lease: lease,
                 horizon: horizon, poll: poll, limit: limit, logger: logger)
             sink.yield(answer)
         }

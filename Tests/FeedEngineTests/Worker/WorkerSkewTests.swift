@@ -51,7 +51,7 @@ struct WorkerSkewTests {
         let serverNow = try #require(try await store.clock())
         try await store.plan([PlannedFeed(feed: "held", schedule: "every 1s", due: serverNow)])
         let claimed = try await store.claim(
-            ["held"], worker: "other", now: serverNow.addingTimeInterval(leaseLeft - 60), dueBy: serverNow,
+            excluding: [], worker: "other", now: serverNow.addingTimeInterval(leaseLeft - 60), dueBy: serverNow,
             lease: .seconds(60), limit: 1)
         try #require(claimed.map(\.feed) == ["held"])
 
