@@ -20,9 +20,11 @@ package protocol ScheduleBoard: Sendable {
     /// board on this machine, whose clock is the machine's.
     func clock() async throws -> Date?
     /// Puts each of `feeds` on the board, due at its `due` time, unless it is there already
-    /// with the same schedule; a feed whose schedule changed and that no worker holds is due
-    /// at its new `due` time.
-    func plan(_ feeds: [PlannedFeed]) async throws
+    /// with the same schedule and was due at or after `overdueBefore`. A feed that no worker
+    /// holds is due at its new `due` time when its schedule changed, or when it was due before
+    /// `overdueBefore`: no worker ran it for that long (they were stopped), so it comes due at
+    /// its next time rather than at once with every other feed the downtime left overdue.
+    func plan(_ feeds: [PlannedFeed], overdueBefore: Date) async throws
     /// Claims up to `limit` of the feeds on the board but `excluded` that are due by `dueBy`
     /// and held by no worker (or by one whose lease ran out at `now`) for `worker`, until
     /// `now + lease`; the most overdue first. A `dueBy` after `now` claims feeds ahead of their

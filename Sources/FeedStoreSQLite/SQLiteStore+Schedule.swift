@@ -6,7 +6,8 @@ import GRDB
 /// `_schedule` on SQLite. One worker runs on a SQLite store (it holds the store's lock), so
 /// claims never race; the board still records them for `feedwork list`.
 extension SQLiteStore: ScheduleBoard {
-    package func plan(_ feeds: [PlannedFeed]) async throws {
+    package func plan(_ feeds: [PlannedFeed], overdueBefore: Date) async throws {
+        let overdue = Timestamp.string(overdueBefore)
         try await write { db in
             for planned in feeds {
                 try db.execute(
@@ -14,8 +15,9 @@ extension SQLiteStore: ScheduleBoard {
                         INSERT INTO _schedule(feed, schedule, next_run_at) VALUES (?, ?, ?)
                         ON CONFLICT (feed) DO UPDATE SET schedule = excluded.schedule,
                             next_run_at = excluded.next_run_at
-                        WHERE _schedule.schedule != excluded.schedule AND _schedule.claimed_by IS NULL
-                        """, arguments: [planned.feed, planned.schedule, Timestamp.string(planned.due)])
+                        WHERE (_schedule.schedule != excluded.schedule OR _schedule.next_run_at < ?)
+                            AND _schedule.claimed_by IS NULL
+                        """, arguments: [planned.feed, planned.schedule, Timestamp.string(planned.due), overdue])
             }
         }
     }

@@ -8,6 +8,10 @@ extension Worker {
     /// Puts the scheduled feeds of `config` on the board: their last runs' starts are wall
     /// clock times, so each first due time is found on the wall clock and brought over.
     ///
+    /// A feed on the board overdue by more than the lease has had no worker (a live one would
+    /// have claimed it): it is planned again like a feed that never ran, at its next time, so
+    /// a restart after downtime does not start every overdue feed at once.
+    ///
     /// - Returns: the feeds on the board that `config` does not schedule, which the worker's
     ///   claims leave out.
     func plan(_ config: FeedsConfig, time: ScheduleTime) async throws -> Set<String> {
@@ -20,7 +24,7 @@ extension Worker {
                     due: time.fromWall(schedule.firstDue(lastStarted: starts[feed.name], now: wall)))
             }
         }
-        try await engine.store.plan(planned)
+        try await engine.store.plan(planned, overdueBefore: time.now().addingTimeInterval(-config.lease.seconds))
         let names = Set(planned.map(\.feed))
         return Set(try await engine.store.scheduleEntries().keys.filter { !names.contains($0) })
     }

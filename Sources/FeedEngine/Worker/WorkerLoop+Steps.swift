@@ -112,7 +112,7 @@ extension WorkerLoop {
                 let report = FeedReport.skipped(feed, because: parent)
                 let next = worker.nextDue(claim, report: report, schedule: feed.schedule, time: time)
                 try? await store.release(feed: claim.feed, worker: worker.name, next: next)
-                lastPasses[claim.feed] = report
+                remember(report)
                 worker.observer.worker(.passFinished(report, due: claim.due, lag: lag, next: next))
                 continue
             }

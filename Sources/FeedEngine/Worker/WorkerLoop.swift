@@ -95,9 +95,11 @@ struct WorkerLoop {
     var boardFailing = false
     /// Feeds whose giving back failed (the store was away), given back when it answers.
     var unreleased: [String: Date] = [:]
-    /// Each feed's last pass in this worker, by name: a feed whose parent's last pass did
-    /// not commit is skipped rather than run on its parent's old rows.
-    var lastPasses: [String: FeedReport] = [:]
+    /// The last pass in this worker of each feed that others depend on, by name: a feed whose
+    /// parent's last pass did not commit is skipped rather than run on its parent's old rows.
+    /// Kept for parents only (``remember(_:)``): a report per feed grew the worker by one for
+    /// each of 10,000 feeds.
+    private(set) var lastPasses: [String: FeedReport] = [:]
 
     /// A loop for `worker`, whose config's feeds are on the board (``Worker/plan(_:time:)``)
     /// beside `foreign` ones.
@@ -220,7 +222,7 @@ struct WorkerLoop {
         _ claim: ScheduleClaim, _ report: FeedReport, lag: TimeInterval, next: Date, releaseFailure: String?
     ) {
         releasing.remove(claim.feed)
-        lastPasses[claim.feed] = report
+        remember(report)
         claimAt = min(claimAt, next.addingTimeInterval(-Worker.claimHorizon(lease: engine.config.lease)))
         if let releaseFailure {
             boardFailing = true
@@ -232,7 +234,7 @@ struct WorkerLoop {
 
     private mutating func requestedFinished(request id: String, _ claim: ScheduleClaim, _ report: FeedReport) async {
         running[claim.feed] = nil
-        lastPasses[claim.feed] = report
+        remember(report)
         let next = (try? await store.scheduleEntries()[claim.feed]?.nextRunAt) ?? .distantFuture
         worker.observer.worker(.passFinished(report, due: claim.due, lag: 0, next: next))
         if let requestStore, var answer = answers[id] {
@@ -247,6 +249,11 @@ struct WorkerLoop {
         worker.observer.worker(.graceExpired(running: running.keys.sorted()))
         // Cancels the passes (they roll back and report back) and the timers.
         group.cancelAll()
+    }
+
+    /// Keeps `report` as its feed's last pass when other feeds depend on it.
+    mutating func remember(_ report: FeedReport) {
+        if children[report.feed] != nil { lastPasses[report.feed] = report }
     }
 
     /// Answers the run request `id` once each of its feeds has a report.

@@ -25,7 +25,9 @@ import Testing
             files: ["items.json": Data(#"[{"id": "a", "value": 1}]"#.utf8)])
         let path = try harness.config().storePath
         let engine = try await Engine.open(try harness.config())
-        try await engine.store.plan([PlannedFeed(feed: "gone", schedule: "every 1h", due: Date() - 60)])
+        try await engine.store.plan(
+            [PlannedFeed(feed: "gone", schedule: "every 1h", due: Date() - 60)],
+            overdueBefore: Date(timeIntervalSince1970: 0))
         let database = try DatabaseQueue(path: path)
         try await database.write { db in
             try db.execute(
@@ -63,7 +65,9 @@ import Testing
 
     @Test func aFeedAnotherConfigPutOnTheBoardIsClaimedAtMostOnce() async throws {
         let counts = try await Self.claims { engine in
-            try await engine.store.plan([PlannedFeed(feed: "added", schedule: "every 1h", due: Date() - 60)])
+            try await engine.store.plan(
+                [PlannedFeed(feed: "added", schedule: "every 1h", due: Date() - 60)],
+                overdueBefore: Date(timeIntervalSince1970: 0))
         }
         #expect((counts["added"] ?? 0) <= 1, "claims: \(counts)")
         #expect(counts["gone"] == nil, "claims: \(counts)")

@@ -49,7 +49,9 @@ struct WorkerSkewTests {
         let engine = try await Engine.open(try harness.config())
         let store = engine.store
         let serverNow = try #require(try await store.clock())
-        try await store.plan([PlannedFeed(feed: "held", schedule: "every 1s", due: serverNow)])
+        try await store.plan(
+            [PlannedFeed(feed: "held", schedule: "every 1s", due: serverNow)],
+            overdueBefore: Date(timeIntervalSince1970: 0))
         let claimed = try await store.claim(
             excluding: [], worker: "other", now: serverNow.addingTimeInterval(leaseLeft - 60), dueBy: serverNow,
             lease: .seconds(60), limit: 1)
