@@ -64,8 +64,6 @@ let package = Package(
         // handler bounding the time to a request's head, see RequestDeadlineHandler).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        // Prometheus's text format for the worker's metrics.
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Graceful shutdown of the HTTP server (Hummingbird builds on it already).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Mustache templates for the HTML pages of `feedwork serve` (escapes every value by default;
@@ -137,7 +135,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),

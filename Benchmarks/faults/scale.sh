@@ -121,12 +121,15 @@ for worker in "${workers[@]}"; do
     for _ in $(seq 600); do kill -0 "$(cat "$work/pid-$worker")" 2>/dev/null || break; sleep 0.1; done
 done
 
-python3 - "$work" "$seconds" "$feeds" "$(getconf CLK_TCK)" <<'PY'
-import collections, glob, json, os, sys
+python3 - "$work" "$seconds" "$feeds" "$(getconf CLK_TCK)" "$start" <<'PY'
+import collections, datetime, glob, json, os, sys
 
-work, seconds, feeds, ticks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+work, seconds, feeds, ticks, start = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 finished, lags, dues = collections.Counter(), [], collections.Counter()
 failed = collections.Counter()
+# The feeds each worker had run by half time and by the end: a worker keeps a little for each
+# feed it ran (its metrics' series), so its RSS grows until it has run every feed once.
+seen_half, seen_end = collections.defaultdict(set), collections.defaultdict(set)
 for path in sorted(glob.glob(os.path.join(work, "events-*.jsonl"))):
     worker = os.path.basename(path)[len("events-"):-len(".jsonl")]
     for line in open(path):
@@ -137,6 +140,10 @@ for path in sorted(glob.glob(os.path.join(work, "events-*.jsonl"))):
         if event.get("event") != "pass":
             continue
         finished[worker] += 1
+        seen_end[worker].add(event.get("feed"))
+        ended = datetime.datetime.fromisoformat(event.get("finished_at", "").replace("Z", "+00:00")).timestamp()
+        if ended < start + seconds / 2:
+            seen_half[worker].add(event.get("feed"))
         lags.append(round(event.get("lag_seconds", 0) * 1000))
         dues[(event.get("feed"), event.get("due_at"))] += 1
         if event.get("status") not in ("ok", "ok_with_rejects", "stale"):
@@ -172,7 +179,8 @@ for worker, rows in sorted(samples.items()):
     half = [row for row in rows if row[0] >= seconds / 2] or rows
     cpu = (rows[-1][2] - rows[0][2]) / ticks / max(1, rows[-1][0] - rows[0][0]) * 100
     print(f"  {worker}: RSS {rows[0][1] / 1024:.1f} MB at the start, {half[0][1] / 1024:.1f} MB at half time,"
-          f" {rows[-1][1] / 1024:.1f} MB at the end; CPU {cpu:.1f}% of a core")
+          f" {rows[-1][1] / 1024:.1f} MB at the end; CPU {cpu:.1f}% of a core; feeds run by half time"
+          f" {len(seen_half[worker])}, by the end {len(seen_end[worker])}")
 print(f"  PostgreSQL connections: at most {max(connections) if connections else 0}")
 if loads:
     print(f"  1-minute load average: min {min(loads)}, mean {sum(loads) / len(loads):.2f}, max {max(loads)}")
