@@ -87,7 +87,7 @@ final class PostgresPassTransaction: PassWriting {
 
     func reject(_ rejects: [Reject]) throws {
         try settleWriters()
-        try PostgresStore.insertRejects(rejects, run: run, feed: feed, in: connection)
+        try StoreRejects.insert(rejects, run: run, feed: feed, in: PostgresSQLConnection(connection: connection))
         rejected += rejects.count
         if firstReject == nil { firstReject = rejects.first }
     }
@@ -141,7 +141,7 @@ final class PostgresPassTransaction: PassWriting {
 
     func enqueueOutbox(_ urls: [String]) throws {
         try settleWriters()
-        try PostgresStore.enqueueOutbox(urls, feed: feed, run: run, in: connection)
+        try StoreOutbox.enqueue(urls, feed: feed, run: run, in: PostgresSQLConnection(connection: connection))
     }
 
     func declare(_ binding: EntityBinding) throws {

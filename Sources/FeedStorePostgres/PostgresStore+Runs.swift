@@ -12,8 +12,8 @@ extension PostgresStore {
     ) async throws {
         try await write { connection in
             try Self.recordRun(id, outcome: outcome, in: connection)
-            try Self.enqueueOutbox(outbox, feed: feed, run: id, in: connection)
-            try Self.insertRejects(rejects, run: id, feed: feed, in: connection)
+            try StoreOutbox.enqueue(outbox, feed: feed, run: id, in: PostgresSQLConnection(connection: connection))
+            try StoreRejects.insert(rejects, run: id, feed: feed, in: PostgresSQLConnection(connection: connection))
             for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: connection) }
         }
     }

@@ -2,7 +2,7 @@ import FeedKit
 import FeedStore
 import Foundation
 
-/// `_state` and `_outbox` on PostgreSQL: bookmarks between passes, and events to deliver.
+/// `_state` on PostgreSQL: what each feed remembers between passes, by key.
 extension PostgresStore {
     /// The value `feed` stored under `key`, or `nil`.
     package func state(feed: String, key: String) async throws -> String? {
@@ -69,43 +69,6 @@ extension PostgresStore {
             INSERT INTO _state(feed, key, value) SELECT $1, key, value FROM unnest($2::text[], $3::text[]) AS s(key, value)
             ON CONFLICT (feed, key) DO UPDATE SET value = excluded.value
             """, [feed, PostgresSQL.arrayLiteral(stored.map(\.0)), PostgresSQL.arrayLiteral(stored.map(\.1))])
-    }
-
-    /// `feed`'s undelivered events, oldest first.
-    package func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
-        try await read { connection in
-            let rows = try connection.execute(
-                "SELECT id, url FROM _outbox WHERE feed = $1 AND delivered_at IS NULL ORDER BY id", [feed])
-            return (0..<rows.count).map {
-                OutboxEvent(id: Int64(rows[$0, 0] ?? "") ?? 0, url: rows[$0, 1] ?? "")
-            }
-        }
-    }
-
-    /// Marks event `id` delivered now: it is never sent again.
-    package func markOutboxDelivered(_ id: Int64) async throws {
-        try await write { connection in
-            _ = try connection.execute(
-                "UPDATE _outbox SET delivered_at = $1, attempts = attempts + 1 WHERE id = $2",
-                [Timestamp.string(Date()), String(id)])
-        }
-    }
-
-    /// Counts a failed delivery of event `id`, keeping `error` (redacted); it stays queued.
-    package func markOutboxFailed(_ id: Int64, error: String) async throws {
-        try await write { connection in
-            _ = try connection.execute(
-                "UPDATE _outbox SET attempts = attempts + 1, last_error = $1 WHERE id = $2", [error, String(id)])
-        }
-    }
-
-    static func enqueueOutbox(_ urls: [String], feed: String, run: Int64, in connection: PostgresConnection) throws {
-        let now = Timestamp.string(Date())
-        for url in urls {
-            try connection.execute(
-                "INSERT INTO _outbox(feed, run, url, created_at) VALUES ($1, $2, $3, $4)",
-                [feed, String(run), url, now])
-        }
     }
 }
 

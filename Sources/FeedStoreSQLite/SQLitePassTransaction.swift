@@ -95,7 +95,7 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func reject(_ rejects: [Reject]) throws {
-        try SQLiteStore.insertRejects(rejects, run: run, feed: feed, in: db)
+        try StoreRejects.insert(rejects, run: run, feed: feed, in: SQLiteSQLConnection(db: db))
         rejected += rejects.count
         if firstReject == nil { firstReject = rejects.first }
     }
@@ -136,7 +136,7 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func enqueueOutbox(_ urls: [String]) throws {
-        try SQLiteStore.enqueueOutbox(urls, feed: feed, run: run, in: db)
+        try StoreOutbox.enqueue(urls, feed: feed, run: run, in: SQLiteSQLConnection(db: db))
     }
 
     /// Records the pass's outcome in its run row, committed with the pass.

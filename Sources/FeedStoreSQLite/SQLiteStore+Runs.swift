@@ -28,8 +28,8 @@ extension SQLiteStore {
     ) async throws {
         try await write { db in
             try Self.recordRun(id, outcome: outcome, in: db)
-            try Self.enqueueOutbox(outbox, feed: feed, run: id, in: db)
-            try Self.insertRejects(rejects, run: id, feed: feed, in: db)
+            try StoreOutbox.enqueue(outbox, feed: feed, run: id, in: SQLiteSQLConnection(db: db))
+            try StoreRejects.insert(rejects, run: id, feed: feed, in: SQLiteSQLConnection(db: db))
             for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: db) }
         }
         try credentialJournal.forget(credentials, feed: feed)

@@ -71,8 +71,8 @@ struct PostgresStoreTests {
 
     @Test func outboxEventsStayPendingUntilDelivered() async throws {
         try await PostgresTestServer.withStore { store, _ in
-            try await store.write {
-                try PostgresStore.enqueueOutbox(["https://a/1", "https://a/2"], feed: "shop", run: 1, in: $0)
+            try await store.writeSQL {
+                try StoreOutbox.enqueue(["https://a/1", "https://a/2"], feed: "shop", run: 1, in: $0)
             }
             let pending = try await store.pendingOutbox(feed: "shop")
             #expect(pending.map(\.url) == ["https://a/1", "https://a/2"])

@@ -1,0 +1,52 @@
+/// A value bound to a statement's parameter or read from a row, as the store's jobs written
+/// once for every driver see it.
+///
+/// A PostgreSQL driver reads every value as text; ``integer`` reads an integer from either.
+package enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+
+    /// `value` as text, or NULL for `nil`.
+    package init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
+
+    /// `value` as an integer, or NULL for `nil`.
+    package init(_ value: (some BinaryInteger)?) { self = value.map { .integer(Int64($0)) } ?? .null }
+
+    /// The value as text: an integer's digits; `nil` for NULL.
+    package var text: String? {
+        switch self {
+        case .null: nil
+        case .integer(let value): String(value)
+        case .text(let value): value
+        }
+    }
+
+    /// The value as an integer: text that is one is read; `nil` for NULL or other text.
+    package var integer: Int64? {
+        switch self {
+        case .null: nil
+        case .integer(let value): value
+        case .text(let value): Int64(value)
+        }
+    }
+}
+
+/// The statements of one connection, in the transaction or snapshot it is in: the primitive
+/// that the store's jobs written once for every driver use (with its ``SQLDialect`` for the SQL
+/// that differs). Parameters are written `?` and bound in order.
+package protocol SQLConnection {
+    /// Runs `sql` with `arguments`; the number of rows it changed.
+    @discardableResult func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+    /// The rows `sql` returns with `arguments`, each a value per column.
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]]
+}
+
+/// A store's connections for the jobs written once for every driver: reads on a consistent
+/// snapshot, writes each in a transaction of its own, both off Swift's cooperative pool.
+package protocol SQLDatabase: Sendable {
+    /// Runs `body` on a read connection.
+    func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `body` in a write transaction of its own, committed when it returns.
+    func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+}
