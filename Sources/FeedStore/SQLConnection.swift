@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value bound to a statement's parameter or read from a row, as the store's jobs written
 /// once for every driver see it.
 ///
@@ -6,6 +8,8 @@ package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case text(String)
+    /// Bytes: a BLOB on SQLite, `bytea` on PostgreSQL. Read with ``SQLConnection/bytes(_:_:)``.
+    case bytes(Data)
 
     /// `value` as text, or NULL for `nil`.
     package init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
@@ -19,6 +23,7 @@ package enum SQLValue: Sendable, Hashable {
         case .null: nil
         case .integer(let value): String(value)
         case .text(let value): value
+        case .bytes(let value): String(decoding: value, as: UTF8.self)
         }
     }
 
@@ -28,6 +33,7 @@ package enum SQLValue: Sendable, Hashable {
         case .null: nil
         case .integer(let value): value
         case .text(let value): Int64(value)
+        case .bytes: nil
         }
     }
 }
@@ -40,11 +46,15 @@ package protocol SQLConnection {
     @discardableResult func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
     /// The rows `sql` returns with `arguments`, each a value per column.
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]]
+    /// The bytes in the first column of the first row of `sql`, or `nil` when it has no row.
+    func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data?
 }
 
 /// A store's connections for the jobs written once for every driver: reads on a consistent
 /// snapshot, writes each in a transaction of its own, both off Swift's cooperative pool.
 package protocol SQLDatabase: Sendable {
+    /// The SQL that differs from one database to the other.
+    var dialect: any SQLDialect { get }
     /// Runs `body` on a read connection.
     func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// Runs `body` in a write transaction of its own, committed when it returns.

@@ -41,6 +41,9 @@ package protocol SQLDialect: Sendable {
 
     /// `sql` with its `?` parameters as the database reads them.
     func numbered(_ sql: String) -> String
+    /// The SQL that selects the timestamp `column` of a system table as ISO 8601 text in UTC,
+    /// as the SQLite store holds it (the default: the column itself).
+    func timestampText(_ column: String) -> String
 
     /// The type of a system table's column that holds `kind` (``SystemTable``).
     func systemType(_ kind: SystemColumn.Kind) -> String
@@ -77,6 +80,7 @@ extension SQLDialect {
 
     /// `sql` as it is: `?` parameters.
     package func numbered(_ sql: String) -> String { sql }
+    package func timestampText(_ column: String) -> String { column }
 
     /// `0`.
     package func zero(_ kind: SystemColumn.Kind) -> String { "0" }

@@ -10,7 +10,7 @@ import Foundation
 /// Every read is `async`: each driver runs it on its own threads (SQLite on GRDB's reader pool,
 /// PostgreSQL on its read connection's thread), never blocking Swift's cooperative pool, so a
 /// slow statement delays only its caller.
-package protocol StoreReading: StoredRows, MediaStore, Sendable {
+package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
     /// The dialect of the store's SQL, for the export's queries.

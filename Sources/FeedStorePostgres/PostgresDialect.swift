@@ -54,6 +54,8 @@ struct PostgresDialect: SQLDialect {
 
     /// `$1`, `$2`... Names in the SQL are quoted identifiers from the schemas and literals are
     /// Feedwork's own, so a `?` is always a parameter.
+    func timestampText(_ column: String) -> String { PostgresSQL.isoText(column) }
+
     func numbered(_ sql: String) -> String {
         var result = ""
         var index = 0

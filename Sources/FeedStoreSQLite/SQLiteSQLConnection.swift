@@ -1,4 +1,5 @@
 import FeedStore
+import Foundation
 import GRDB
 
 /// A GRDB connection as the store's jobs written once for every driver use it
@@ -20,10 +21,14 @@ struct SQLiteSQLConnection: SQLConnection {
                 case .int64(let integer): .integer(integer)
                 case .double(let real): .text(String(real))
                 case .string(let text): .text(text)
-                case .blob(let data): .text(String(decoding: data, as: UTF8.self))
+                case .blob(let data): .bytes(data)
                 }
             }
         }
+    }
+
+    func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
@@ -33,6 +38,7 @@ struct SQLiteSQLConnection: SQLConnection {
                 case .null: .null
                 case .integer(let integer): integer.databaseValue
                 case .text(let text): text.databaseValue
+                case .bytes(let data): data.databaseValue
                 }
             })
     }

@@ -1,9 +1,13 @@
 import Foundation
 
-/// What the engine's ``MediaStore`` operations read and write, once for every driver: the
-/// statements are the same SQL on SQLite and PostgreSQL, run through the driver's
-/// ``MediaStatements``.
-extension MediaStore {
+/// Mirrored media in a store (`_media`, `_media_urls`): what the engine's ``MediaMirror``
+/// writes after a pass commits, and what `serve`, `export --media`, `list` and `gc` read,
+/// written once for every driver on its connections (``SQLDatabase``).
+///
+/// The bytes live in the store itself (a BLOB in the SQLite file, `bytea` on PostgreSQL): one
+/// file to copy for SQLite, one server for every machine on PostgreSQL, and an image and the
+/// row naming it always commit together (Benchmarks/media-storage.sh has the figures).
+extension SQLDatabase {
     /// The distinct values of `column` in the rows of `table` that `feed` wrote, nulls and
     /// empty texts left out.
     package func mediaReferences(feed: String, table: String, column: String) async throws -> Set<String> {
@@ -12,25 +16,26 @@ extension MediaStore {
             SELECT DISTINCT \(column) FROM \(SQLIdentifier.quoted(table))
             WHERE _feed = ? AND \(column) IS NOT NULL AND \(column) <> ''
             """
-        return try await readMedia { statements in
-            Set(try statements.rows(sql, [.text(feed)]).compactMap { $0[0] })
+        return try await readSQL { connection in
+            Set(try connection.rows(sql, [.text(feed)]).compactMap { $0[0].text })
         }
     }
 
     /// What `feed`'s media URLs recorded, by URL.
     package func mediaURLs(feed: String) async throws -> [String: MediaURLRecord] {
-        try await readMedia { statements in
-            let rows = try statements.rows(
+        try await readSQL { connection in
+            let rows = try connection.rows(
                 """
-                SELECT url, hash, etag, last_modified, \(statements.timestamp("checked_at")), failures,
-                    \(statements.timestamp("retry_at"))
+                SELECT url, hash, etag, last_modified, \(dialect.timestampText("checked_at")), failures,
+                    \(dialect.timestampText("retry_at"))
                 FROM _media_urls WHERE feed = ?
                 """, [.text(feed)])
             var result: [String: MediaURLRecord] = [:]
             for row in rows {
-                result[row[0] ?? ""] = MediaURLRecord(
-                    hash: row[1], etag: row[2], lastModified: row[3], checkedAt: row[4].flatMap(Timestamp.date),
-                    failures: Int(row[5] ?? "") ?? 0, retryAt: row[6].flatMap(Timestamp.date))
+                result[row[0].text ?? ""] = MediaURLRecord(
+                    hash: row[1].text, etag: row[2].text, lastModified: row[3].text,
+                    checkedAt: row[4].text.flatMap(Timestamp.date), failures: Int(row[5].integer ?? 0),
+                    retryAt: row[6].text.flatMap(Timestamp.date))
             }
             return result
         }
@@ -43,22 +48,22 @@ extension MediaStore {
         _ media: FetchedMedia?, feed: String, url: String, validators: MediaValidators, at: Date
     ) async throws {
         let now = Timestamp.string(at)
-        try await writeMedia { statements in
+        try await writeSQL { connection in
             if let media {
                 // Touching `fetched_at` of an image already kept keeps `gc` off it for its grace.
-                try statements.execute(
+                try connection.execute(
                     """
                     INSERT INTO _media(hash, type, size, width, height, bytes, fetched_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (hash) DO UPDATE SET fetched_at = excluded.fetched_at
                     """,
                     [
-                        .text(media.hash), .text(media.signature.format.mediaType), .integer(media.bytes.count),
-                        .integer(media.signature.width), .integer(media.signature.height), .bytes(media.bytes),
+                        .text(media.hash), .text(media.signature.format.mediaType), SQLValue(media.bytes.count),
+                        SQLValue(media.signature.width), SQLValue(media.signature.height), .bytes(media.bytes),
                         .text(now),
                     ])
             }
-            try statements.execute(
+            try connection.execute(
                 """
                 INSERT INTO _media_urls(feed, url, hash, etag, last_modified, checked_at, failures)
                 VALUES (?, ?, ?, ?, ?, ?, 0)
@@ -68,8 +73,8 @@ extension MediaStore {
                     last_error = NULL, retry_at = NULL
                 """,
                 [
-                    .text(feed), .text(url), .text(media?.hash), .text(validators.etag),
-                    .text(validators.lastModified), .text(now),
+                    .text(feed), .text(url), SQLValue(media?.hash), SQLValue(validators.etag),
+                    SQLValue(validators.lastModified), .text(now),
                 ])
         }
     }
@@ -78,8 +83,8 @@ extension MediaStore {
     /// when to try again. A hash it had stays (the image already mirrored is still shown).
     package func recordMediaFailure(feed: String, url: String, error: String, retryAt: Date, at: Date) async throws {
         let (now, retry) = (Timestamp.string(at), Timestamp.string(retryAt))
-        try await writeMedia { statements in
-            try statements.execute(
+        try await writeSQL { connection in
+            _ = try connection.execute(
                 """
                 INSERT INTO _media_urls(feed, url, checked_at, failures, last_error, retry_at)
                 VALUES (?, ?, ?, 1, ?, ?)
@@ -94,18 +99,19 @@ extension MediaStore {
     package func forgetMediaURLs(feed: String, keeping urls: Set<String>) async throws {
         let gone = try await mediaURLs(feed: feed).keys.filter { !urls.contains($0) }
         guard !gone.isEmpty else { return }
-        try await writeMedia { statements in
+        try await writeSQL { connection in
             for url in gone {
-                try statements.execute("DELETE FROM _media_urls WHERE feed = ? AND url = ?", [.text(feed), .text(url)])
+                try connection.execute("DELETE FROM _media_urls WHERE feed = ? AND url = ?", [.text(feed), .text(url)])
             }
         }
     }
 
     /// The image of `hash`, or `nil`.
     package func media(hash: String) async throws -> StoredMedia? {
-        try await readMedia { statements in
-            guard let type = try statements.rows("SELECT type FROM _media WHERE hash = ?", [.text(hash)]).first?[0],
-                let bytes = try statements.bytes("SELECT bytes FROM _media WHERE hash = ?", [.text(hash)])
+        try await readSQL { connection in
+            guard
+                let type = try connection.rows("SELECT type FROM _media WHERE hash = ?", [.text(hash)]).first?[0].text,
+                let bytes = try connection.bytes("SELECT bytes FROM _media WHERE hash = ?", [.text(hash)])
             else { return nil }
             return StoredMedia(hash: hash, type: type, bytes: bytes)
         }
@@ -114,13 +120,13 @@ extension MediaStore {
     /// The hashes of the mirrored images of `urls` (any feed's), by URL.
     package func mediaHashes(urls: [String]) async throws -> [String: String] {
         guard !urls.isEmpty else { return [:] }
-        return try await readMedia { statements in
+        return try await readSQL { connection in
             var result: [String: String] = [:]
             for url in Set(urls) {
-                let rows = try statements.rows(
+                let rows = try connection.rows(
                     "SELECT u.hash FROM _media_urls u JOIN _media m ON m.hash = u.hash WHERE u.url = ? LIMIT 1",
                     [.text(url)])
-                if let hash = rows.first?[0] { result[url] = hash }
+                if let hash = rows.first?[0].text { result[url] = hash }
             }
             return result
         }
@@ -128,8 +134,8 @@ extension MediaStore {
 
     /// Per feed: media referenced, mirrored, failed, and the bytes of those mirrored.
     package func mediaSummaries() async throws -> [String: MediaSummary] {
-        try await readMedia { statements in
-            let rows = try statements.rows(
+        try await readSQL { connection in
+            let rows = try connection.rows(
                 """
                 SELECT u.feed, count(*), count(m.hash),
                     sum(CASE WHEN m.hash IS NULL AND u.failures > 0 THEN 1 ELSE 0 END),
@@ -139,8 +145,8 @@ extension MediaStore {
                 """, [])
             var result: [String: MediaSummary] = [:]
             for row in rows {
-                func number(_ column: Int) -> Int { Int(row[column] ?? "") ?? 0 }
-                result[row[0] ?? ""] = MediaSummary(
+                func number(_ column: Int) -> Int { Int(row[column].integer ?? 0) }
+                result[row[0].text ?? ""] = MediaSummary(
                     referenced: number(1), mirrored: number(2), failed: number(3), bytes: number(4))
             }
             return result
@@ -152,12 +158,12 @@ extension MediaStore {
     package func collectMediaGarbage(olderThan cutoff: Date) async throws -> (count: Int, bytes: Int) {
         let before = Timestamp.string(cutoff)
         let unnamed = "fetched_at < ? AND NOT EXISTS (SELECT 1 FROM _media_urls u WHERE u.hash = _media.hash)"
-        return try await writeMedia { statements in
-            let totals = try statements.rows(
+        return try await writeSQL { connection in
+            let totals = try connection.rows(
                 "SELECT count(*), coalesce(sum(size), 0) FROM _media WHERE " + unnamed, [.text(before)]
             ).first
-            try statements.execute("DELETE FROM _media WHERE " + unnamed, [.text(before)])
-            func number(_ column: Int) -> Int { Int(totals.flatMap { $0[column] } ?? "") ?? 0 }
+            try connection.execute("DELETE FROM _media WHERE " + unnamed, [.text(before)])
+            func number(_ column: Int) -> Int { Int(totals?[column].integer ?? 0) }
             return (number(0), number(1))
         }
     }

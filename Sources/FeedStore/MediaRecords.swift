@@ -1,21 +1,5 @@
 import Foundation
 
-/// Mirrored media in a store (`_media`, `_media_urls`): what the engine's ``MediaMirror``
-/// writes after a pass commits, and what `serve`, `export --media`, `list` and `gc` read.
-///
-/// The bytes live in the store itself (a BLOB in the SQLite file, `bytea` on PostgreSQL): one
-/// file to copy for SQLite, one server for every machine on PostgreSQL, and an image and the
-/// row naming it always commit together (Benchmarks/media-storage.sh has the figures).
-///
-/// A driver supplies statements on its connections (``MediaStatements``), not logic: what each
-/// operation reads and writes is written once, in `MediaStore+Operations.swift`.
-package protocol MediaStore: Sendable {
-    /// Runs `body` on a read-only connection (a consistent snapshot) of the store.
-    func readMedia<T: Sendable>(_ body: @escaping @Sendable (any MediaStatements) throws -> T) async throws -> T
-    /// Runs `body` in one write transaction, committed when it returns.
-    func writeMedia<T: Sendable>(_ body: @escaping @Sendable (any MediaStatements) throws -> T) async throws -> T
-}
-
 /// One URL of `_media_urls`.
 package struct MediaURLRecord: Sendable, Hashable {
     package var hash: String?
