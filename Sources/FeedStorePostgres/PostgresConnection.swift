@@ -316,3 +316,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "PostgreSQL \(location): \(message)" }
 }
+
+extension PostgresRows {
+    /// The first row's value in `column`, or `nil` when there is no row or it is NULL.
+    func first(column: Int) -> String? { count > 0 ? self[0, column] : nil }
+}

@@ -117,7 +117,7 @@ final class PostgresPassTransaction: PassWriting {
         if !heldState.isEmpty {
             let values = heldState
             heldState.removeAll(keepingCapacity: true)
-            try PostgresStore.setStates(values, feed: feed, in: connection)
+            try StoreState.set(values, feed: feed, in: PostgresSQLConnection(connection: connection))
         }
         guard !heldCache.isEmpty else { return }
         let writes = heldCache

@@ -14,7 +14,7 @@ extension PostgresStore {
             try Self.recordRun(id, outcome: outcome, in: connection)
             try StoreOutbox.enqueue(outbox, feed: feed, run: id, in: PostgresSQLConnection(connection: connection))
             try StoreRejects.insert(rejects, run: id, feed: feed, in: PostgresSQLConnection(connection: connection))
-            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: connection) }
+            try StoreState.set(credentials, feed: feed, in: PostgresSQLConnection(connection: connection))
         }
     }
 

@@ -132,7 +132,7 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func setState(_ key: String, _ value: String?) throws {
-        try SQLiteStore.setState(key, value, feed: feed, in: db)
+        try StoreState.set([key: value], feed: feed, in: SQLiteSQLConnection(db: db))
     }
 
     func enqueueOutbox(_ urls: [String]) throws {

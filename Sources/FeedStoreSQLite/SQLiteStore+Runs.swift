@@ -30,7 +30,7 @@ extension SQLiteStore {
             try Self.recordRun(id, outcome: outcome, in: db)
             try StoreOutbox.enqueue(outbox, feed: feed, run: id, in: SQLiteSQLConnection(db: db))
             try StoreRejects.insert(rejects, run: id, feed: feed, in: SQLiteSQLConnection(db: db))
-            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: db) }
+            try StoreState.set(credentials, feed: feed, in: SQLiteSQLConnection(db: db))
         }
         try credentialJournal.forget(credentials, feed: feed)
     }

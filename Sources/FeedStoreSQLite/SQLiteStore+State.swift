@@ -2,36 +2,24 @@ import FeedKit
 import FeedStore
 import GRDB
 
-/// `_state`: what each feed remembers between passes (bookmarks, page summaries), by key.
-///
-/// Read here, on the store's snapshot, with the credentials set aside beside the store in place
-/// of the stored ones (``SQLiteCredentialJournal``); written by
-/// ``SQLitePassTransaction/setState(_:_:)`` in the feed's transaction, so a failed pass changes
-/// nothing but its credentials (``recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``).
+/// `_state` on SQLite (``StoreState`` writes and reads it for every driver): the credentials
+/// set aside beside the store (``SQLiteCredentialJournal``) are read in place of the stored
+/// ones, because the pass's transaction may hold the store's one writer when a token renews.
 extension SQLiteStore {
-    /// The value `feed` stored under `key`, or `nil`.
+    /// The value `feed` stored under `key`, or `nil`; a credential set aside is newer.
     package func state(feed: String, key: String) async throws -> String? {
         if key.hasPrefix(FeedPass.credentialStatePrefix),
             let setAside = try credentialJournal.entries(feed: feed)[key]
         {
             return setAside
         }
-        return try await read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
-        }
+        return try await storedState(feed: feed, key: key)
     }
 
-    /// The values `feed` stored under keys starting with `prefix`, by key.
+    /// The values `feed` stored under keys starting with `prefix`, by key, with the credentials
+    /// set aside in place of the stored ones.
     package func states(feed: String, prefix: String) async throws -> [String: String] {
-        let stored = try await read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT key, value FROM _state WHERE feed = ? AND substr(key, 1, ?) = ?",
-                arguments: [feed, prefix.utf8.count, prefix])
-            var values: [String: String] = [:]
-            for row in rows { values[row["key"]] = row["value"] }
-            return values
-        }
-        var values = stored
+        var values = try await storedStates(feed: feed, prefix: prefix)
         for (key, value) in try credentialJournal.entries(feed: feed) where key.hasPrefix(prefix) {
             values[key] = value
         }
@@ -42,9 +30,7 @@ extension SQLiteStore {
     /// aside first and forgotten after the commit, so that what is set aside is never older.
     package func recordCredentials(_ credentials: [String: String?], feed: String) async throws {
         try credentialJournal.keep(credentials, feed: feed)
-        try await write { db in
-            for (key, value) in credentials { try Self.setState(key, value, feed: feed, in: db) }
-        }
+        try await writeSQL { connection in try StoreState.set(credentials, feed: feed, in: connection) }
         try credentialJournal.forget(credentials, feed: feed)
     }
 
@@ -53,17 +39,5 @@ extension SQLiteStore {
     /// write of them, stores them.
     package func setAsideCredentials(_ credentials: [String: String?], feed: String) async throws {
         try credentialJournal.keep(credentials, feed: feed)
-    }
-
-    /// Stores `value` under `key` for `feed` (removes it for `nil`), in the transaction of `db`.
-    static func setState(_ key: String, _ value: String?, feed: String, in db: Database) throws {
-        if let value {
-            try db.execute(
-                sql:
-                    "INSERT INTO _state(feed, key, value) VALUES (?, ?, ?) ON CONFLICT(feed, key) DO UPDATE SET value = excluded.value",
-                arguments: [feed, key, value])
-        } else {
-            try db.execute(sql: "DELETE FROM _state WHERE feed = ? AND key = ?", arguments: [feed, key])
-        }
     }
 }

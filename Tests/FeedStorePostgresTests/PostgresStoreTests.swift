@@ -56,15 +56,13 @@ struct PostgresStoreTests {
 
     @Test func stateIsReadByKeyAndByPrefixAndRemovedWithNil() async throws {
         try await PostgresTestServer.withStore { store, _ in
-            try await store.write { connection in
-                try PostgresStore.setState("page.1", "a", feed: "shop", in: connection)
-                try PostgresStore.setState("page.2", "b", feed: "shop", in: connection)
-                try PostgresStore.setState("cursor", "c", feed: "shop", in: connection)
-                try PostgresStore.setState("page.1", "z", feed: "other", in: connection)
+            try await store.writeSQL { connection in
+                try StoreState.set(["page.1": "a", "page.2": "b", "cursor": "c"], feed: "shop", in: connection)
+                try StoreState.set(["page.1": "z"], feed: "other", in: connection)
             }
             #expect(try await store.state(feed: "shop", key: "cursor") == "c")
             #expect(try await store.states(feed: "shop", prefix: "page.") == ["page.1": "a", "page.2": "b"])
-            try await store.write { try PostgresStore.setState("cursor", nil, feed: "shop", in: $0) }
+            try await store.writeSQL { try StoreState.set(["cursor": nil], feed: "shop", in: $0) }
             #expect(try await store.state(feed: "shop", key: "cursor") == nil)
         }
     }
@@ -150,9 +148,9 @@ struct PostgresStoreTests {
 
     @Test func aPassesStateIsHeldAndTheLastValueOfEachKeyIsCommitted() async throws {
         try await PostgresTestServer.withStore { store, _ in
-            try await store.write { connection in
-                try PostgresStore.setState("old", "kept until removed", feed: "shop", in: connection)
-                try PostgresStore.setState("other", "x", feed: "elsewhere", in: connection)
+            try await store.writeSQL { connection in
+                try StoreState.set(["old": "kept until removed"], feed: "shop", in: connection)
+                try StoreState.set(["other": "x"], feed: "elsewhere", in: connection)
             }
             // More keys than are held before they are sent, values with what an array literal
             // escapes, keys set twice, removed after being set, and one removed that was stored.
