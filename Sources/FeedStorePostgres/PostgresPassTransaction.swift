@@ -160,7 +160,7 @@ final class PostgresPassTransaction: PassWriting {
     func recordRun(_ outcome: RunOutcome) throws {
         try settleWriters()
         try PostgresRunFence.check(run: run, feed: feed, in: connection)
-        try PostgresStore.recordRun(run, outcome: outcome, in: connection)
+        try StoreRuns.record(run, outcome: outcome, in: PostgresSQLConnection(connection: connection))
     }
 
     func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {

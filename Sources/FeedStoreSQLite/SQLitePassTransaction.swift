@@ -141,7 +141,7 @@ final class SQLitePassTransaction: PassWriting {
 
     /// Records the pass's outcome in its run row, committed with the pass.
     func recordRun(_ outcome: RunOutcome) throws {
-        try SQLiteStore.recordRun(run, outcome: outcome, in: db)
+        try StoreRuns.record(run, outcome: outcome, in: SQLiteSQLConnection(db: db))
     }
 
     /// Finishes the entities' writes (deleting unseen rows in `replace` mode), checks that no

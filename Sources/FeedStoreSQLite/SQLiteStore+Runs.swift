@@ -19,19 +19,14 @@ extension SQLiteStore {
         }
     }
 
-    /// Records a failed pass, in a transaction of its own (the pass's was rolled back), with the
-    /// outbox events the adapter asks for after a failure (sealed URLs) and the credential
-    /// `_state` the pass set.
+    /// Records a failed pass (``writeFailedRun(_:feed:outcome:outbox:rejects:credentials:)``),
+    /// then forgets the credentials set aside, which `_state` now holds.
     package func recordFailedRun(
         _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
         credentials: [String: String?]
     ) async throws {
-        try await write { db in
-            try Self.recordRun(id, outcome: outcome, in: db)
-            try StoreOutbox.enqueue(outbox, feed: feed, run: id, in: SQLiteSQLConnection(db: db))
-            try StoreRejects.insert(rejects, run: id, feed: feed, in: SQLiteSQLConnection(db: db))
-            try StoreState.set(credentials, feed: feed, in: SQLiteSQLConnection(db: db))
-        }
+        try await writeFailedRun(
+            id, feed: feed, outcome: outcome, outbox: outbox, rejects: rejects, credentials: credentials)
         try credentialJournal.forget(credentials, feed: feed)
     }
 
@@ -59,25 +54,5 @@ extension SQLiteStore {
             SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
             """
         return try Int64.fetchOne(db, sql: sql) ?? 0
-    }
-
-    /// The names of the feeds that have run on this store, sorted.
-    package func feedsThatRan() async throws -> [String] {
-        try await read { db in try String.fetchAll(db, sql: "SELECT DISTINCT feed FROM _runs ORDER BY feed") }
-    }
-
-    static func recordRun(_ id: Int64, outcome: RunOutcome, in db: Database) throws {
-        try db.execute(
-            sql: """
-                UPDATE _runs SET finished_at = ?, status = ?, requests = ?, attempts = ?, bytes = ?, inserted = ?,
-                    updated = ?, unchanged = ?, deleted = ?, rejected = ?, error = ?, notes = ?
-                WHERE id = ?
-                """,
-            arguments: [
-                Timestamp.string(outcome.finished), outcome.status.rawValue, outcome.requests, outcome.attempts,
-                outcome.bytes, outcome.counts.inserted, outcome.counts.updated, outcome.counts.unchanged,
-                outcome.counts.deleted, outcome.counts.rejected, outcome.error,
-                outcome.recordedNotes.isEmpty ? nil : outcome.recordedNotes.joined(separator: "\n"), id,
-            ])
     }
 }

@@ -41,7 +41,7 @@ struct PostgresStoreTests {
                 feed: "shop", adapter: AdapterOrigin(name: "json", module: "JSONFeed"),
                 at: Date(timeIntervalSince1970: 1_767_225_600))
             #expect(try await store.completeRun() == id - 1)
-            try await store.write { try PostgresStore.recordRun(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
+            try await store.writeSQL { try StoreRuns.record(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
             let runs = try await store.runs(feed: "shop", limit: 10)
             #expect(runs.count == 1)
             #expect(runs.first?.startedAt == "2026-01-01T00:00:00.000Z")

@@ -1,0 +1,99 @@
+import FeedKit
+
+/// `_runs`: one row per feed per pass, from `running` to its outcome; what both drivers do
+/// alike, written once. Starting a run and marking the runs of dead processes `interrupted`
+/// stay with each driver: PostgreSQL fences runs and reads its leases (``StoreDriver``).
+extension StoreReading {
+    /// The runs of `feed` (or of every feed) older than run `before` (when given), newest first,
+    /// at most `limit` of them.
+    package func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord] {
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        if let feed {
+            conditions.append("feed = ?")
+            arguments.append(.text(feed))
+        }
+        if let before {
+            conditions.append("id < ?")
+            arguments.append(.integer(before))
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = """
+            SELECT id, feed, adapter, status, \(dialect.timestampText("started_at")),
+                \(dialect.timestampText("finished_at")), inserted, updated, unchanged, deleted, rejected, requests,
+                error, notes
+            FROM _runs \(filter) ORDER BY id DESC LIMIT ?
+            """
+        return try await readSQL { [arguments] connection in
+            try connection.rows(sql, arguments + [.integer(Int64(limit))]).map { row in
+                func number(_ column: Int) -> Int { Int(row[column].integer ?? 0) }
+                let started = row[4].text ?? ""
+                let finished = row[5].text
+                let duration = finished.flatMap(Timestamp.date).flatMap { end in
+                    Timestamp.date(started).map { Int((end.timeIntervalSince($0) * 1000).rounded()) }
+                }
+                return RunRecord(
+                    run: row[0].integer ?? 0, feed: row[1].text ?? "", adapter: row[2].text ?? "",
+                    status: row[3].text ?? "", startedAt: started, finishedAt: finished,
+                    durationMilliseconds: duration, inserted: number(6), updated: number(7), unchanged: number(8),
+                    deleted: number(9), rejected: number(10), requests: number(11), error: row[12].text,
+                    notes: RunRecord.notes(row[13].text))
+            }
+        }
+    }
+
+    /// The names of the feeds that have run on the store, sorted.
+    package func feedsThatRan() async throws -> [String] {
+        try await readSQL { connection in
+            try connection.rows("SELECT DISTINCT feed FROM _runs ORDER BY feed", []).compactMap { $0[0].text }
+        }
+    }
+}
+
+extension StoreDriver {
+    /// Records a failed pass (``writeFailedRun(_:feed:outcome:outbox:rejects:credentials:)``).
+    package func recordFailedRun(
+        _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
+        credentials: [String: String?]
+    ) async throws {
+        try await writeFailedRun(
+            id, feed: feed, outcome: outcome, outbox: outbox, rejects: rejects, credentials: credentials)
+    }
+
+    /// Records a failed pass in a transaction of its own (the pass's was rolled back): its
+    /// outcome, the outbox events the adapter asks for after a failure (sealed URLs), the
+    /// rejects it had written, which explain why it failed, and the credential `_state` it set.
+    package func writeFailedRun(
+        _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
+        credentials: [String: String?]
+    ) async throws {
+        try await writeSQL { connection in
+            try StoreRuns.record(id, outcome: outcome, in: connection)
+            try StoreOutbox.enqueue(outbox, feed: feed, run: id, in: connection)
+            try StoreRejects.insert(rejects, run: id, feed: feed, in: connection)
+            try StoreState.set(credentials, feed: feed, in: connection)
+        }
+    }
+}
+
+/// Writing a run's row in a transaction under way.
+package enum StoreRuns {
+    /// Records a pass's outcome in its run row `id`.
+    package static func record(_ id: Int64, outcome: RunOutcome, in connection: any SQLConnection) throws {
+        let counts = outcome.counts
+        _ = try connection.execute(
+            """
+            UPDATE _runs SET finished_at = ?, status = ?, requests = ?, attempts = ?, bytes = ?, inserted = ?,
+                updated = ?, unchanged = ?, deleted = ?, rejected = ?, error = ?, notes = ?
+            WHERE id = ?
+            """,
+            [
+                .text(Timestamp.string(outcome.finished)), .text(outcome.status.rawValue), SQLValue(outcome.requests),
+                SQLValue(outcome.attempts), SQLValue(outcome.bytes), SQLValue(counts.inserted),
+                SQLValue(counts.updated), SQLValue(counts.unchanged), SQLValue(counts.deleted),
+                SQLValue(counts.rejected), SQLValue(outcome.error),
+                SQLValue(outcome.recordedNotes.isEmpty ? nil : outcome.recordedNotes.joined(separator: "\n")),
+                .integer(id),
+            ])
+    }
+}
