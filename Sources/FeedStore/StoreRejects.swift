@@ -5,21 +5,13 @@ import FeedKit
 extension SQLDatabase {
     /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
     package func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord] {
-        var conditions: [String] = []
-        var arguments: [SQLValue] = []
-        if let feed {
-            conditions.append("feed = ?")
-            arguments.append(.text(feed))
-        }
-        if let run {
-            conditions.append("run = ?")
-            arguments.append(.integer(run))
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        var filter = SQLFilter()
+        filter.add("feed = ?", feed.map(SQLValue.text))
+        filter.add("run = ?", run.map(SQLValue.integer))
         let sql =
-            "SELECT run, feed, entity, reason, path, url, page, raw FROM _rejects \(filter) ORDER BY id DESC LIMIT ?"
-        return try await readSQL { [arguments] connection in
-            try connection.rows(sql, arguments + [.integer(Int64(limit))]).map { row in
+            "SELECT run, feed, entity, reason, path, url, page, raw FROM _rejects \(filter.clause) ORDER BY id DESC LIMIT ?"
+        return try await readSQL { [filter] connection in
+            try connection.rows(sql, filter.arguments + [.integer(Int64(limit))]).map { row in
                 RejectRecord(
                     run: row[0].integer ?? 0, feed: row[1].text ?? "", entity: row[2].text ?? "",
                     reason: row[3].text ?? "", path: row[4].text ?? "", url: row[5].text,

@@ -7,25 +7,17 @@ extension StoreReading {
     /// The runs of `feed` (or of every feed) older than run `before` (when given), newest first,
     /// at most `limit` of them.
     package func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord] {
-        var conditions: [String] = []
-        var arguments: [SQLValue] = []
-        if let feed {
-            conditions.append("feed = ?")
-            arguments.append(.text(feed))
-        }
-        if let before {
-            conditions.append("id < ?")
-            arguments.append(.integer(before))
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        var filter = SQLFilter()
+        filter.add("feed = ?", feed.map(SQLValue.text))
+        filter.add("id < ?", before.map(SQLValue.integer))
         let sql = """
             SELECT id, feed, adapter, status, \(dialect.timestampText("started_at")),
                 \(dialect.timestampText("finished_at")), inserted, updated, unchanged, deleted, rejected, requests,
                 error, notes
-            FROM _runs \(filter) ORDER BY id DESC LIMIT ?
+            FROM _runs \(filter.clause) ORDER BY id DESC LIMIT ?
             """
-        return try await readSQL { [arguments] connection in
-            try connection.rows(sql, arguments + [.integer(Int64(limit))]).map { row in
+        return try await readSQL { [filter] connection in
+            try connection.rows(sql, filter.arguments + [.integer(Int64(limit))]).map { row in
                 func number(_ column: Int) -> Int { Int(row[column].integer ?? 0) }
                 let started = row[4].text ?? ""
                 let finished = row[5].text
