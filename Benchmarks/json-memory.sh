@@ -33,7 +33,7 @@ fi
 
 WORK="$(mktemp -d)"
 server=""
-trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 cd "$WORK"
 
 python3 - "${SIZES[@]}" <<'PY'

@@ -38,7 +38,7 @@ pg_url=${FEEDWORK_BENCH_POSTGRES_URL:-${FEEDWORK_TEST_POSTGRES_URL:-}}
 pg_dir=""      # the throwaway server's folder, when this script started one
 pg_schemas=()  # schemas made by this run, dropped at exit
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
     if [ -n "$pg_url" ]; then
         for schema in "${pg_schemas[@]}"; do
             pg_query "SET client_min_messages = warning" "DROP SCHEMA IF EXISTS $schema CASCADE" || true

@@ -46,8 +46,8 @@ work=$(mktemp -d)
 server_pid=""
 worker_pid=""
 cleanup() {
-    [[ -n "$worker_pid" ]] && kill "$worker_pid" 2>/dev/null
-    [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null
+    [[ -n "$worker_pid" ]] && kill "$worker_pid" 2>/dev/null || true
+    [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null || true
     [[ -n "$postgres" ]] && psql -q "$postgres" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1
     rm -rf "$work"
 }

@@ -259,7 +259,7 @@ run_trial() {
     # The trial's processes end with it, whatever happens.
     trial_cleanup() {
         local pid
-        [ -n "${sleeping_pid:-}" ] && kill "$sleeping_pid" 2>/dev/null
+        [ -n "${sleeping_pid:-}" ] && kill "$sleeping_pid" 2>/dev/null || true
         for pid in "${worker_pids[@]}"; do end_process "$pid" 10; done
         [ -n "${api_pid:-}" ] && end_process "$api_pid" 5
         for wire in w1pg w2pg w3pg w1api w2api w3api; do heal "$wire"; done
