@@ -16,11 +16,13 @@ extension StoreReading {
 
     /// The values `feed` stored under keys starting with `prefix`, by key.
     package func storedStates(feed: String, prefix: String) async throws -> [String: String] {
+        // Both databases count a text's characters as Unicode scalars: neither Swift's
+        // characters (`é` written as `e` and an accent is one) nor UTF-8 bytes.
         try await readSQL { connection in
             var values: [String: String] = [:]
             for row in try connection.rows(
                 "SELECT key, value FROM _state WHERE feed = ? AND substr(key, 1, ?) = ?",
-                [.text(feed), .integer(Int64(prefix.count)), .text(prefix)])
+                [.text(feed), .integer(Int64(prefix.unicodeScalars.count)), .text(prefix)])
             {
                 values[row[0].text ?? ""] = row[1].text
             }

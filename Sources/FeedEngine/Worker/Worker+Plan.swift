@@ -9,8 +9,9 @@ extension Worker {
     /// clock times, so each first due time is found on the wall clock and brought over.
     ///
     /// A feed on the board overdue by more than the lease has had no worker (a live one would
-    /// have claimed it): it is planned again like a feed that never ran, at its next time, so
-    /// a restart after downtime does not start every overdue feed at once.
+    /// have claimed it, unless it was that far behind): it is planned again like a feed that
+    /// never ran, at its next time, so a restart after downtime does not start every overdue
+    /// feed at once.
     ///
     /// - Returns: the feeds on the board that `config` does not schedule, which the worker's
     ///   claims leave out.

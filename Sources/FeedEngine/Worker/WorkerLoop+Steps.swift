@@ -106,9 +106,7 @@ extension WorkerLoop {
             let lag = now.timeIntervalSince(claim.due)
             // A parent whose last pass failed: skipped, and due again as a failed pass
             // is (`retry_failed_after`), by when the parent may have committed.
-            if let parent = feed.dependsOn.compactMap({ lastPasses[$0] }).first(where: {
-                !$0.letsDependentsRun
-            }) {
+            if let parent = feed.dependsOn.compactMap({ blockingPasses[$0] }).first {
                 let report = FeedReport.skipped(feed, because: parent)
                 let next = worker.nextDue(claim, report: report, schedule: feed.schedule, time: time)
                 try? await store.release(feed: claim.feed, worker: worker.name, next: next)

@@ -95,11 +95,11 @@ struct WorkerLoop {
     var boardFailing = false
     /// Feeds whose giving back failed (the store was away), given back when it answers.
     var unreleased: [String: Date] = [:]
-    /// The last pass in this worker of each feed that others depend on, by name: a feed whose
-    /// parent's last pass did not commit is skipped rather than run on its parent's old rows.
-    /// Kept for parents only (``remember(_:)``): a report per feed grew the worker by one for
-    /// each of 10,000 feeds.
-    private(set) var lastPasses: [String: FeedReport] = [:]
+    /// The feeds whose last pass in this worker did not let the feeds depending on them run
+    /// (it failed, or was skipped), with that pass: a feed whose parent is here is skipped
+    /// rather than run on its parent's old rows. Only those are kept (``remember(_:)``): a
+    /// report for every feed grew the worker by one for each of 10,000 feeds.
+    private(set) var blockingPasses: [String: FeedReport] = [:]
 
     /// A loop for `worker`, whose config's feeds are on the board (``Worker/plan(_:time:)``)
     /// beside `foreign` ones.
@@ -251,9 +251,10 @@ struct WorkerLoop {
         group.cancelAll()
     }
 
-    /// Keeps `report` as its feed's last pass when other feeds depend on it.
+    /// Keeps `report` as its feed's last pass when it blocks the feeds depending on it, and
+    /// forgets an earlier one that did when it does not.
     mutating func remember(_ report: FeedReport) {
-        if children[report.feed] != nil { lastPasses[report.feed] = report }
+        blockingPasses[report.feed] = report.letsDependentsRun ? nil : report
     }
 
     /// Answers the run request `id` once each of its feeds has a report.
