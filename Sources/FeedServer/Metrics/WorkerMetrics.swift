@@ -50,7 +50,9 @@ public final class WorkerMetrics: WorkerObserver {
     }
 
     private struct State {
-        var running: Int64 = 0
+        /// The feeds whose passes are under way: a pass the worker skips (a parent failed)
+        /// finishes without having started, and must not count down.
+        var running: Set<String> = []
         var lag = MetricsHistogram(bounds: WorkerMetrics.lagBuckets)
         var feeds: [String: FeedSeries] = [:]
         var health = Health.well
@@ -75,12 +77,12 @@ public final class WorkerMetrics: WorkerObserver {
     public func worker(_ event: WorkerEvent) {
         state.withLock { state in
             switch event {
-            case .passStarted(_, _, let lagSeconds):
-                state.running += 1
+            case .passStarted(let feed, _, let lagSeconds):
+                state.running.insert(feed)
                 state.lag.record(max(0, lagSeconds))
                 if case .storeFailing = state.health { state.health = .well }
             case .passFinished(let report, _, _, _):
-                state.running -= 1
+                state.running.remove(report.feed)
                 state.feeds[report.feed, default: FeedSeries()].record(report)
             case .boardFailed(let message):
                 if case .stopping = state.health {} else { state.health = .storeFailing(message) }
@@ -100,7 +102,7 @@ public final class WorkerMetrics: WorkerObserver {
         let feeds = state.feeds.sorted { $0.key < $1.key }
         var out = MetricsExposition()
         out.family("feedwork_running_passes", "gauge", help: "Passes under way.")
-        out.sample("feedwork_running_passes", [], "\(state.running)")
+        out.sample("feedwork_running_passes", [], "\(state.running.count)")
         out.family("feedwork_schedule_lag_seconds", "histogram", help: "How late passes started after they were due.")
         out.histogram("feedwork_schedule_lag_seconds", [], state.lag)
         out.family("feedwork_passes_total", "counter", help: "Finished passes by feed and status.")
