@@ -1,8 +1,9 @@
 """Counts what a store driver has to write, so the store layer's shape can be measured again
 after a change:
 
-- the protocols of FeedStore that a driver's types conform to (what a third driver implements),
-  with how many requirements each declares;
+- the protocols of FeedStore that a driver's types conform to, directly or through the
+  protocols they refine (what a third driver implements), with how many requirements each
+  declares;
 - the jobs done once per driver: files of the two drivers whose names differ only by their
   driver prefix (`SQLiteStore+Runs.swift` and `PostgresStore+Runs.swift`);
 - the driver types named in code outside the driver targets and the factory (`FeedStoreDrivers`).
@@ -20,6 +21,7 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SOURCES = os.path.join(ROOT, "Sources")
 DRIVERS = {"FeedStoreSQLite": "SQLite", "FeedStorePostgres": "Postgres"}
+REFINES = {}
 ALLOWED_OUTSIDE = {"FeedStoreSQLite", "FeedStorePostgres", "FeedStoreDrivers"}
 
 
@@ -36,17 +38,19 @@ def read(path):
 
 
 def store_protocols():
-    """The protocols FeedStore declares, with the number of requirements of each."""
+    """The protocols FeedStore declares, with the number of requirements of each, and the
+    protocols each one refines (which a type conforming to it conforms to as well)."""
     found = {}
     for path in swift_files(os.path.join(SOURCES, "FeedStore")):
         text = read(path)
-        for match in re.finditer(r"^(?:package |public )?protocol (\w+)[^{]*\{", text, re.M):
+        for match in re.finditer(r"^(?:package |public )?protocol (\w+)([^{]*)\{", text, re.M):
+            REFINES[match.group(1)] = set(re.split(r"[,\s&:]+", match.group(2).split("where")[0])) - {""}
             depth, index = 1, match.end()
             while depth and index < len(text):
                 depth += {"{": 1, "}": -1}.get(text[index], 0)
                 index += 1
             body = text[match.end() : index - 1]
-            requirements = re.findall(r"^\s{4}(?:func|var|static func|associatedtype|init)\b", body, re.M)
+            requirements = re.findall(r"^\s{4}(?:@\w+ )*(?:func|var|static func|associatedtype|init)\b", body, re.M)
             found[match.group(1)] = len(requirements)
     return found
 
@@ -60,6 +64,13 @@ def conformed(protocols, target):
             for name in re.split(r"[,\s&]+", declaration):
                 if name in protocols:
                     used.add(name)
+    # A protocol's refinements are conformed to with it.
+    pending = list(used)
+    while pending:
+        for name in REFINES.get(pending.pop(), ()):
+            if name in protocols and name not in used:
+                used.add(name)
+                pending.append(name)
     return used
 
 
