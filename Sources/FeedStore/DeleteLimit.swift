@@ -51,16 +51,6 @@ package struct ReplaceTally: Sendable, Equatable {
     }
 }
 
-extension EntityWriteTally {
-    /// The writer's ``ReplaceTally``, from its counts and the rows it deleted as undelivered:
-    /// the rows held before are those the pass updated, left unchanged or deleted.
-    package func replaceTally(undelivered: Int) -> ReplaceTally {
-        ReplaceTally(
-            entity: schema.name, held: counts.updated + counts.unchanged + counts.deleted,
-            delivered: counts.inserted + counts.updated + counts.unchanged, undelivered: undelivered)
-    }
-}
-
 /// A `replace` pass that would delete more of a feed's rows than `max_delete_ratio` allows, or
 /// all of them without `allow_empty: true`.
 public struct DeleteLimitError: Error, Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@ import Foundation
 /// The single write transaction of one feed's pass, run on the store's writer thread.
 ///
 /// The pass sends jobs (records to write, rejects, cache entries, state) as it fetches; the
-/// store's writer thread (``StoreThread``) applies them inside one transaction (``PassWriting``,
+/// store's writer thread (``StoreThread``) applies them inside one transaction (``PassWriter``,
 /// opened by the store: `BEGIN IMMEDIATE` on SQLite), so fetching the next page overlaps with
 /// writing the previous one and memory stays bounded (at most `capacity` jobs wait). SQLite
 /// allows one writer at a time: a second feed's transaction waits in the writer's queue for the
@@ -12,10 +12,10 @@ import Foundation
 /// with the first job, so a feed that fails before writing anything never takes the write lock.
 package final class FeedTransaction: @unchecked Sendable {
     // All mutable state below is guarded by `lock`.
-    package typealias Job = @Sendable (any PassWriting) throws -> Void
+    package typealias Job = @Sendable (PassWriter) throws -> Void
     /// Opens the store's transaction, runs `body` in it with the pass's writer, and commits
     /// when `body` returns true, else rolls back.
-    package typealias Opener = @Sendable (_ body: (any PassWriting) throws -> Bool) throws -> Void
+    package typealias Opener = @Sendable (_ body: (PassWriter) throws -> Bool) throws -> Void
 
     private let lock = NSCondition()
     private var jobs: [Job] = []
@@ -45,7 +45,7 @@ package final class FeedTransaction: @unchecked Sendable {
     /// one writer), so that such a write waits for the pass to end once the transaction opened.
     private let holdsStoreWriter: Bool
     /// How often the open transaction, when no job came meanwhile, runs
-    /// ``PassWriting/keepAlive()``: a server that ends sessions idle in a transaction for too
+    /// ``PassWriter/keepAlive()``: a server that ends sessions idle in a transaction for too
     /// long (PostgreSQL's `idle_in_transaction_session_timeout`) must not end a pass that waits
     /// for a slow page. `nil`: never.
     private let keepAliveInterval: Duration?
@@ -54,7 +54,7 @@ package final class FeedTransaction: @unchecked Sendable {
     ///   - holdsStoreWriter: whether `writer` is the one the store's other writes go through (so
     ///     a write beside the transaction can only come before it opens).
     ///   - keepAlive: how often an idle open transaction shows it is alive
-    ///     (``PassWriting/keepAlive()``); `nil` when the store never ends idle sessions.
+    ///     (``PassWriter/keepAlive()``); `nil` when the store never ends idle sessions.
     package init(
         writer: StoreThread, location: String, holdsStoreWriter: Bool, keepAlive: Duration? = nil,
         open: @escaping Opener
@@ -238,7 +238,7 @@ package final class FeedTransaction: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Queues a ``PassWriting/keepAlive()`` when no job waits (a job shows the session alive as
+    /// Queues a ``PassWriter/keepAlive()`` when no job waits (a job shows the session alive as
     /// well); returns whether the transaction is still open.
     private func queueKeepAlive() -> Bool {
         lock.lock()

@@ -16,7 +16,9 @@ import Foundation
 /// Used from one thread (the store's writer thread) and for one transaction: the staging
 /// tables are created on the first batch and dropped at commit, so the connection must be
 /// inside `BEGIN` (outside a transaction block they would be dropped as soon as made).
-final class PostgresEntityWriter: EntityWriteTally {
+final class PostgresEntityWriter {
+    /// The pass's connection, inside its `BEGIN`.
+    let connection: PostgresConnection
     let schema: EntitySchema
     let mode: WriteMode
     let feed: String
@@ -58,7 +60,10 @@ final class PostgresEntityWriter: EntityWriteTally {
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
-    init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String) {
+    init(
+        schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String, connection: PostgresConnection
+    ) {
+        self.connection = connection
         self.schema = schema
         self.mode = mode
         self.feed = feed
@@ -196,4 +201,23 @@ final class PostgresEntityWriter: EntityWriteTally {
 
     /// Counts records the adapter did not write because it knows them to be unchanged.
     func countUnchanged(_ count: Int) { counts.unchanged += count }
+}
+
+/// The writer as a pass drives it (``PassWriter``), on the pass's connection.
+extension PostgresEntityWriter: EntityWriting {
+    func write(_ records: ArraySlice<EntityRecord>, hashes: ArraySlice<Int64>) throws {
+        try write(Array(records), hashes: Array(hashes), in: connection)
+    }
+
+    /// Nothing: records held back wait for a batch, or for the next statement to settle them.
+    func endJob() throws {}
+
+    func settle() throws { try settle(connection) }
+
+    func delete(_ keys: [String]) throws { try delete(keys, in: connection) }
+
+    func deleteUnseen() throws { try deleteUnseen(in: connection) }
+
+    /// Nothing: the writer's staging tables go with the transaction.
+    func close() {}
 }

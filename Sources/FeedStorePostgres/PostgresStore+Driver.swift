@@ -60,8 +60,19 @@ extension PostgresStore: StoreDriver {
             // and lets go of the rows it locked, instead of holding the feed until it wakes.
             try connection.execute(
                 "SET LOCAL idle_in_transaction_session_timeout = \(PostgresLiveness.milliseconds(silence))")
-            let scope = PostgresPassTransaction(
-                connection: connection, location: location, feed: feed, run: run, stamp: stamp, bindings: bindings)
+            let database = PassDatabase(
+                connection: PostgresSQLConnection(connection: connection),
+                writer: { binding in
+                    PostgresEntityWriter(
+                        schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp,
+                        connection: connection)
+                },
+                prepare: { try Self.prepare($0, in: connection) },
+                checkForeignKeys: { entities in
+                    try PostgresEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: connection)
+                },
+                checkRunMayCommit: { try PostgresRunFence.check(run: run, feed: feed, in: connection) })
+            let scope = PassWriter(database: database, location: location, feed: feed, run: run, bindings: bindings)
             defer { scope.close() }
             do {
                 try Self.prepare(bindings, in: connection)

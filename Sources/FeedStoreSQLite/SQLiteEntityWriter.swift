@@ -7,7 +7,9 @@ import GRDBSQLite
 ///
 /// Change detection is by content: each row keeps a hash of its values, so a record delivered
 /// again with the same values counts as unchanged and is not rewritten (only `_last_seen` moves).
-final class SQLiteEntityWriter: EntityWriteTally {
+final class SQLiteEntityWriter {
+    /// The pass's connection, in its transaction.
+    let db: Database
     let schema: EntitySchema
     let mode: WriteMode
     let feed: String
@@ -52,7 +54,8 @@ final class SQLiteEntityWriter: EntityWriteTally {
         return statement
     }
 
-    init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String) {
+    init(schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String, db: Database) {
+        self.db = db
         self.schema = schema
         self.mode = mode
         self.feed = feed
@@ -324,4 +327,24 @@ final class SQLiteEntityWriter: EntityWriteTally {
                 arguments: [feed])
         }
     }
+}
+
+/// The writer as a pass drives it (``PassWriter``), on the pass's connection.
+extension SQLiteEntityWriter: EntityWriting {
+    func write(_ records: ArraySlice<EntityRecord>, hashes: ArraySlice<Int64>) throws {
+        for (record, hash) in zip(records, hashes) { try write(record, hash: hash, in: db) }
+    }
+
+    /// Inserts the records held for a multi-row insert.
+    func endJob() throws { try flush(in: db) }
+
+    /// Nothing: each statement has ended when its call returns.
+    func settle() throws {}
+
+    /// Never: SQLite's statements run in this process.
+    func mayWait(writing count: Int) -> Bool { false }
+
+    func delete(_ keys: [String]) throws { try delete(keys, in: db) }
+
+    func deleteUnseen() throws { try deleteUnseen(in: db) }
 }

@@ -177,18 +177,29 @@ public final class SQLiteStore: Sendable {
 extension SQLiteStore {
     /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the tables
     /// of `bindings` prepared first (so they roll back with a pass that fails), then the pass's
-    /// jobs applied by a ``SQLitePassTransaction``.
+    /// jobs applied by a ``PassWriter``.
     package func passTransaction(feed: String, run: Int64, stamp: String, bindings: [EntityBinding]) -> FeedTransaction
     {
         let (pool, path) = (self.pool, self.path)
         return FeedTransaction(writer: writer, location: path, holdsStoreWriter: true) { body in
             try pool.writeWithoutTransaction { db in
-                let scope = SQLitePassTransaction(
-                    db: db, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
+                let database = PassDatabase(
+                    connection: SQLiteSQLConnection(db: db),
+                    writer: { binding in
+                        SQLiteEntityWriter(
+                            schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp, db: db)
+                    },
+                    prepare: { try SQLiteStore.prepare($0, in: db, path: path) },
+                    checkForeignKeys: { entities in
+                        try SQLiteEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: db, path: path)
+                    })
+                let scope = PassWriter(database: database, location: path, feed: feed, run: run, bindings: bindings)
                 defer { scope.close() }
                 try db.inTransaction(.immediate) {
                     try SQLiteStore.prepare(bindings, in: db, path: path)
-                    return try body(scope) ? .commit : .rollback
+                    guard try body(scope) else { return .rollback }
+                    try scope.sendHeld()
+                    return .commit
                 }
             }
         }

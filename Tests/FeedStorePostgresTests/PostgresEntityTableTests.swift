@@ -110,7 +110,8 @@ struct PostgresEntityTableTests {
             ]
             let records = try values.map { try EntityRecord(schema: Self.typed, values: $0) }
             let writer = PostgresEntityWriter(
-                schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z")
+                schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z",
+                connection: connection)
             try connection.execute("BEGIN")
             try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
             try writer.deleteUnseen(in: connection)
@@ -142,7 +143,8 @@ struct PostgresEntityTableTests {
         try PostgresTestServer.withSchema { connection, _ in
             try PostgresEntityTable.ensure(Self.typed, in: connection)
             let writer = PostgresEntityWriter(
-                schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z")
+                schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z",
+                connection: connection)
             try connection.execute("BEGIN")
             defer { _ = try? connection.execute("ROLLBACK") }
             refused = try #require(throws: PostgresEntityError.self) {

@@ -244,7 +244,8 @@ struct PostgresEntityWriterTests {
                 try WriterComparison.records(range.map { Delivery("k\($0)", Int64($0)) })
             }
             let writer = PostgresEntityWriter(
-                schema: WriterComparison.schema, mode: .merge, feed: "items", run: 1, stamp: WriterComparison.stamp(1))
+                schema: WriterComparison.schema, mode: .merge, feed: "items", run: 1, stamp: WriterComparison.stamp(1),
+                connection: connection)
             func write(_ records: [EntityRecord]) throws {
                 try writer.write(
                     records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)

@@ -88,7 +88,7 @@ struct PostgresStoreTests {
                 lastModified: nil, fetchedAt: Date(timeIntervalSince1970: 1_767_225_600.25), body: body)
             let write = CacheWrite(entry)
             #expect(write.compressed != nil)
-            try await store.write { try PostgresStore.storeCache(write, feed: "shop", in: $0) }
+            try await store.writeSQL { try StoreCacheWrites.store([write], feed: "shop", in: $0) }
             let read = try #require(try await store.cachedResponse(forKey: "k", includingBody: true))
             #expect(read.body == body)
             #expect(read.etag == "\"v1\"")
@@ -100,7 +100,7 @@ struct PostgresStoreTests {
             copy.body = body.prefix(100)  // too small to be worth deflating
             let plain = CacheWrite(copy)
             #expect(plain.compressed == nil)
-            try await store.write { try PostgresStore.storeCache(plain, feed: "shop", in: $0) }
+            try await store.writeSQL { try StoreCacheWrites.store([plain], feed: "shop", in: $0) }
             #expect(try await store.cachedResponse(forKey: "plain", includingBody: true)?.body == body.prefix(100))
         }
     }
@@ -110,7 +110,7 @@ struct PostgresStoreTests {
             // More than a statement's worth, and not a multiple of it; keys, headers and bodies
             // with what an array literal escapes.
             let keys = [#"a"b"#, #"back\slash"#, "comma,{brace}", "NULL", ""] + (0..<8).map { "page-\($0)" }
-            #expect(keys.count > PostgresPassTransaction.cacheBatch)
+            #expect(keys.count > PassWriter.cacheBatch)
             func entry(_ key: String, _ number: Int) -> CachedResponse {
                 CachedResponse(
                     key: key, url: "https://api/items?page=\(number)", status: 200 + number,
@@ -154,7 +154,7 @@ struct PostgresStoreTests {
             }
             // More keys than are held before they are sent, values with what an array literal
             // escapes, keys set twice, removed after being set, and one removed that was stored.
-            let keys = (0..<(PostgresPassTransaction.heldLimit + 3)).map { "page.\($0)" }
+            let keys = (0..<(PassWriter.heldLimit + 3)).map { "page.\($0)" }
             let odd = #"{"a":"b\\c","d":[1,2]} NULL, "q""#
             let transaction = store.passTransaction(
                 feed: "shop", run: 1, stamp: "2026-01-01T00:00:00.000Z", bindings: [])

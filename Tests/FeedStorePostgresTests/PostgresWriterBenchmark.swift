@@ -60,7 +60,8 @@ struct PostgresWriterBenchmark {
     static func pass(
         _ records: [EntityRecord], hashes: [Int64], run: Int64, stamp: String, in connection: PostgresConnection
     ) throws -> WriteCounts {
-        let writer = PostgresEntityWriter(schema: schema, mode: .merge, feed: "w1", run: run, stamp: stamp)
+        let writer = PostgresEntityWriter(
+            schema: schema, mode: .merge, feed: "w1", run: run, stamp: stamp, connection: connection)
         try connection.execute("BEGIN")
         var start = 0
         while start < records.count {

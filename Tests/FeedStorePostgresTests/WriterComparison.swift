@@ -85,7 +85,8 @@ final class WriterComparison {
         let (run, stamp, mode, feed) = (run, Self.stamp(run), mode, feed)
         let batches = try batches.map(Self.records)
         let sqliteResult = try sqlite.write { db in
-            let writer = SQLiteEntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp)
+            let writer = SQLiteEntityWriter(
+                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, db: db)
             defer { writer.close() }
             for record in batches.joined() {
                 try writer.write(record, hash: ContentHash.of(record, fields: ContentHash()), in: db)
@@ -94,7 +95,8 @@ final class WriterComparison {
             return (writer.counts, writer.duplicateNote)
         }
         try postgres.execute("BEGIN")
-        let writer = PostgresEntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp)
+        let writer = PostgresEntityWriter(
+            schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: postgres)
         do {
             for batch in batches {
                 try writer.write(batch, hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }, in: postgres)

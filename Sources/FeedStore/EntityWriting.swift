@@ -1,0 +1,72 @@
+import FeedKit
+
+/// Writes one feed's records of one entity inside its pass's transaction, counting what
+/// changed: the part of a pass where the databases truly differ (SQLite inserts many rows per
+/// prepared statement; PostgreSQL streams them with `COPY` while the pass goes on), made by the
+/// driver for each entity a pass writes (``PassDatabase``) and driven by ``PassWriter``.
+///
+/// A writer holds the pass's connection and lives on its thread only.
+package protocol EntityWriting: AnyObject {
+    var schema: EntitySchema { get }
+    var mode: WriteMode { get }
+    /// What the writer did so far; ``WriteCounts/rejected`` is the pass's.
+    var counts: WriteCounts { get }
+    /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen()``).
+    var undelivered: Int { get }
+    /// The first few distinct keys delivered twice in this pass (at most three).
+    var duplicateExamples: [String] { get }
+    /// Writes `records` of the entity, whose content hashes (``ContentHash``) are `hashes`.
+    func write(_ records: ArraySlice<EntityRecord>, hashes: ArraySlice<Int64>) throws
+    /// Ends a job's writes: records the writer held back to write many at once go in (nothing
+    /// else waits for them).
+    func endJob() throws
+    /// Reads the outcome of a write the database may still be storing, before another
+    /// statement uses the connection, so that a refused value is reported with its entity.
+    func settle() throws
+    /// Whether writing `count` more records would wait for the database (``PassWriter`` sends
+    /// what it holds first, while it waits anyway).
+    func mayWait(writing count: Int) -> Bool
+    /// Counts records the adapter did not write because it knows them to be unchanged.
+    func countUnchanged(_ count: Int)
+    /// Deletes the feed's rows with these keys (and their child rows), leaving a tombstone in
+    /// `_tombstones` for each and counting them as deleted.
+    func delete(_ keys: [String]) throws
+    /// For `replace`: deletes the feed's rows that this pass did not deliver, leaving a
+    /// tombstone for each (for `export --include-deleted`).
+    func deleteUnseen() throws
+    /// Releases what the writer holds on to, on the connection's thread, as the transaction ends.
+    func close()
+}
+
+extension EntityWriting {
+    /// The report's line about keys delivered twice in this pass, if any were.
+    package var duplicateNote: String? {
+        guard counts.duplicates > 0 else { return nil }
+        let examples = duplicateExamples.map { "'\($0)'" }.joined(separator: ", ")
+        let more = duplicateExamples.count == 3 ? ", ..." : ""
+        return
+            "\(counts.duplicates) duplicate \(schema.name) key(s) in this pass (\(examples)\(more)); the last one wins"
+    }
+
+    /// The writer's ``ReplaceTally``: the rows held before are those the pass updated, left
+    /// unchanged or deleted.
+    package var replaceTally: ReplaceTally {
+        ReplaceTally(
+            entity: schema.name, held: counts.updated + counts.unchanged + counts.deleted,
+            delivered: counts.inserted + counts.updated + counts.unchanged, undelivered: undelivered)
+    }
+}
+
+extension Sequence<any EntityWriting> {
+    /// The pass's counts (the writers' summed, with `rejected`) and its notes on duplicates.
+    package func totals(rejected: Int) -> (counts: WriteCounts, notes: [String]) {
+        var total = WriteCounts()
+        var notes: [String] = []
+        for writer in self {
+            total = total + writer.counts
+            if let note = writer.duplicateNote { notes.append(note) }
+        }
+        total.rejected = rejected
+        return (total, notes)
+    }
+}

@@ -1,0 +1,33 @@
+import FeedKit
+
+/// What a pass's writer (``PassWriter``) needs of its driver besides statements: the writers
+/// of its entities and the checks of their tables, where the databases truly differ. Made by
+/// the driver as it opens the pass's transaction; lives on that transaction's thread.
+package struct PassDatabase {
+    /// The pass's connection, in its transaction.
+    package var connection: any SQLConnection
+    /// The writer of an entity's records in this pass.
+    package var writer: (EntityBinding) -> any EntityWriting
+    /// Creates or extends the tables of entities the adapter declares during the pass
+    /// (``SchemaPreparation``), in the pass's transaction.
+    package var prepare: ([EntityBinding]) throws -> Void
+    /// Throws when a row the pass wrote into one of `entities` points at nothing through an
+    /// enforced relation.
+    package var checkForeignKeys: (_ entities: Set<String>) throws -> Void
+    /// Throws unless the pass may still commit: on a store many processes share, whether the
+    /// pass still holds its feed (PostgreSQL's run fence). Nothing by default.
+    package var checkRunMayCommit: () throws -> Void
+
+    package init(
+        connection: any SQLConnection, writer: @escaping (EntityBinding) -> any EntityWriting,
+        prepare: @escaping ([EntityBinding]) throws -> Void,
+        checkForeignKeys: @escaping (_ entities: Set<String>) throws -> Void,
+        checkRunMayCommit: @escaping () throws -> Void = {}
+    ) {
+        self.connection = connection
+        self.writer = writer
+        self.prepare = prepare
+        self.checkForeignKeys = checkForeignKeys
+        self.checkRunMayCommit = checkRunMayCommit
+    }
+}
