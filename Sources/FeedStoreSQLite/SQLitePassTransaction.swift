@@ -95,7 +95,7 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func reject(_ rejects: [Reject]) throws {
-        try StoreRejects.insert(rejects, run: run, feed: feed, in: SQLiteSQLConnection(db: db))
+        try StoreRejects.insert(rejects, run: run, feed: feed, in: SQLiteSQLConnection(db: db, location: path))
         rejected += rejects.count
         if firstReject == nil { firstReject = rejects.first }
     }
@@ -132,16 +132,16 @@ final class SQLitePassTransaction: PassWriting {
     }
 
     func setState(_ key: String, _ value: String?) throws {
-        try StoreState.set([key: value], feed: feed, in: SQLiteSQLConnection(db: db))
+        try StoreState.set([key: value], feed: feed, in: SQLiteSQLConnection(db: db, location: path))
     }
 
     func enqueueOutbox(_ urls: [String]) throws {
-        try StoreOutbox.enqueue(urls, feed: feed, run: run, in: SQLiteSQLConnection(db: db))
+        try StoreOutbox.enqueue(urls, feed: feed, run: run, in: SQLiteSQLConnection(db: db, location: path))
     }
 
     /// Records the pass's outcome in its run row, committed with the pass.
     func recordRun(_ outcome: RunOutcome) throws {
-        try StoreRuns.record(run, outcome: outcome, in: SQLiteSQLConnection(db: db))
+        try StoreRuns.record(run, outcome: outcome, in: SQLiteSQLConnection(db: db, location: path))
     }
 
     /// Finishes the entities' writes (deleting unseen rows in `replace` mode), checks that no
