@@ -1,3 +1,4 @@
+import FeedKit
 import Foundation
 
 /// A value bound to a statement's parameter or read from a row, as the store's jobs written
@@ -48,6 +49,34 @@ package protocol SQLConnection {
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]]
     /// The bytes in the first column of the first row of `sql`, or `nil` when it has no row.
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data?
+
+    // The edits of entity tables that differ by database (as GRDB's `Database` has
+    // `create(table:)` and `alter(table:)`), which ``SchemaPreparation`` and ``StoreDrop`` make.
+
+    /// The store, for messages.
+    var location: String { get }
+    /// Creates the tables of `schema` when missing, adds new columns and keys them (`keyed`).
+    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
+    /// Changes the type of `column` of `table`, the table of `schema` (as the store has it) or
+    /// one of its child tables, to `type`, each value becoming `expression`
+    /// (``ColumnConversion``): dropping the entity's view, which ``ensureView(_:schemas:)``
+    /// writes again.
+    func convert(
+        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
+    ) throws
+    /// Declares the foreign keys of the enforced relations of `schema`.
+    func setForeignKeys(_ schema: EntitySchema) throws
+    /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws
+    /// Brings the full-text index of `schema` (``SearchIndex``) to what it declares: builds it
+    /// from the table's rows when new, drops it when the schema declares no search.
+    func ensureSearch(_ schema: EntitySchema) throws
+    /// Drops `column` of `table`.
+    func dropColumn(_ column: String, of table: String) throws
+    /// Drops `table` (and its full-text index) when it is there.
+    func dropTable(_ table: String) throws
+    /// Drops the view of `entity` when Feedwork wrote it (a view of the user's is left alone).
+    func dropView(of entity: String) throws
 }
 
 /// A store's connections for the jobs written once for every driver: reads on a consistent

@@ -65,6 +65,14 @@ package protocol SQLDialect: Sendable {
     /// Whether values written into a statement as literals are all quoted text, which takes
     /// its column's type as a parameter's text does (PostgreSQL); else numbers stay bare.
     var inlinesValuesAsText: Bool { get }
+
+    /// Why entity names that differ only in case are refused, for the message
+    /// (``SchemaPreparation/nameProblem(_:stored:caseRule:)``).
+    var caseRule: String { get }
+
+    /// The query of the names of the columns of the table named by its one `?` parameter, in
+    /// order (none when there is no such table).
+    var columnNamesSQL: String { get }
 }
 
 extension SQLDialect {

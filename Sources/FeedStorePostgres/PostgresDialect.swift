@@ -84,4 +84,18 @@ struct PostgresDialect: SQLDialect {
         from == .boolean && to == .integer
             ? "\(column)::integer::bigint" : "\(column)::\(PostgresEntityTable.sqlType(to))"
     }
+
+    /// PostgreSQL's quoted names keep their case, but an SQLite store could not hold both, and
+    /// every store holds the same entities.
+    var caseRule: String { "every store refuses such names (SQLite's table names ignore case)" }
+
+    /// The table of the connection's schema (PostgreSQL searches `pg_catalog` first).
+    var columnNamesSQL: String {
+        """
+        SELECT attname FROM pg_attribute
+        WHERE attrelid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))
+            AND attnum > 0 AND NOT attisdropped
+        ORDER BY attnum
+        """
+    }
 }

@@ -1,11 +1,15 @@
+import FeedKit
 import FeedStore
 import Foundation
 
 /// A PostgreSQL connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``): `?` parameters numbered, every value sent and read as text, bytes in
-/// `bytea`'s hex form.
+/// `bytea`'s hex form. Its edits of entity tables are ``PostgresEntityTable``'s,
+/// ``PostgresEntityView``'s and ``PostgresSearchIndex``'s, in the connection's schema.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
+
+    var location: String { connection.location }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try connection.execute(PostgresDialect().numbered(sql), Self.parameters(arguments)).changed
@@ -20,6 +24,44 @@ struct PostgresSQLConnection: SQLConnection {
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data? {
         let rows = try connection.execute(PostgresDialect().numbered(sql), Self.parameters(arguments))
         return rows.count > 0 ? rows[0, 0].flatMap(Hex.bytea) : nil
+    }
+
+    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
+        try PostgresEntityTable.ensure(schema, keyed: keyed, in: connection)
+    }
+
+    func convert(
+        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
+    ) throws {
+        try PostgresEntityTable.convert(column, of: table, to: type, expression: expression, in: connection)
+    }
+
+    func setForeignKeys(_ schema: EntitySchema) throws {
+        try PostgresEntityTable.setForeignKeys(schema, in: connection)
+    }
+
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
+        try PostgresEntityView.ensure(schema, schemas: schemas, in: connection)
+    }
+
+    func ensureSearch(_ schema: EntitySchema) throws { try PostgresSearchIndex.ensure(schema, in: connection) }
+
+    func dropColumn(_ column: String, of table: String) throws {
+        try connection.execute(
+            "ALTER TABLE \(try qualified(table)) DROP COLUMN \(PostgresSQL.identifier(column))")
+    }
+
+    /// Its full-text index is an index of the table, which goes with it.
+    func dropTable(_ table: String) throws {
+        try connection.execute("DROP TABLE IF EXISTS \(try qualified(table))")
+    }
+
+    func dropView(of entity: String) throws { try PostgresEntityView.drop(of: entity, in: connection) }
+
+    /// `table` in the connection's schema, as the statements that change or drop a table name it
+    /// (``PostgresSQL/qualified(_:in:)``).
+    private func qualified(_ table: String) throws -> String {
+        PostgresSQL.qualified(table, in: try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? "")
     }
 
     private static func parameters(_ arguments: [SQLValue]) -> [String?] {

@@ -91,6 +91,20 @@ extension PostgresStore: StoreDriver {
         }
     }
 
+    /// Drops `target` in one transaction (``StoreDrop``), holding the lock that serializes
+    /// changes to a dropped entity's tables; returns what was removed.
+    package func drop(_ target: DropTarget) async throws -> String {
+        try await write { connection in
+            switch target {
+            case .entity(let name), .column(let name, _):
+                try connection.execute(PostgresSQL.entityChangeLockSQL, [name.lowercased()])
+            case .feed: break
+            }
+            return try StoreDrop.drop(
+                target, on: PostgresSQLConnection(connection: connection), dialect: PostgresDialect())
+        }
+    }
+
     /// Prepares the entities of `bindings` on `connection` (``SchemaPreparation``).
     static func prepare(_ bindings: [EntityBinding], in connection: PostgresConnection) throws {
         for binding in bindings {
@@ -106,11 +120,11 @@ extension PostgresStore: StoreDriver {
         // are in place runs no statement at all: even an upsert that changes nothing locks its
         // `_entities` row until the pass commits, and two passes writing one entity then
         // deadlocked (one waiting for that row, the other for the table the first had locked).
-        let preparer = PostgresSchemaPreparer(connection: connection)
-        if try SchemaPreparation.isCurrent(bindings, on: preparer) { return }
+        let sql = PostgresSQLConnection(connection: connection)
+        if try SchemaPreparation.isCurrent(bindings, on: sql) { return }
         for name in Set(bindings.map { $0.schema.name.lowercased() }).sorted() {
             try connection.execute(PostgresSQL.entityChangeLockSQL, [name])
         }
-        try SchemaPreparation.prepare(bindings, on: preparer)
+        try SchemaPreparation.prepare(bindings, on: sql, dialect: PostgresDialect())
     }
 }

@@ -30,4 +30,8 @@ struct SQLiteDialect: SQLDialect {
     func converted(_ column: String, from: ColumnType, to: ColumnType) -> String {
         "CAST(\(column) AS \(to.sqlType))"
     }
+
+    var caseRule: String { "SQLite table names ignore case" }
+
+    var columnNamesSQL: String { "SELECT name FROM pragma_table_info(?) ORDER BY cid" }
 }

@@ -1,12 +1,16 @@
+import FeedKit
 import FeedStore
 import Foundation
 import GRDB
 
 /// A GRDB connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``), each statement prepared once per connection (a pass may keep thousands
-/// of rejects). A real (which those jobs never read) comes back as its text.
+/// of rejects). A real (which those jobs never read) comes back as its text. Its edits of entity
+/// tables are ``SQLiteEntityTable``'s, ``SQLiteEntityView``'s and ``SQLiteSearchIndex``'s.
 struct SQLiteSQLConnection: SQLConnection {
     let db: Database
+    /// The store's file, for messages.
+    let location: String
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
@@ -31,6 +35,42 @@ struct SQLiteSQLConnection: SQLConnection {
         try Data.fetchOne(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
     }
 
+    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
+        try SQLiteEntityTable.ensure(schema, keyed: keyed, in: db, path: location)
+    }
+
+    /// A rebuild of the table, when the column's storage type changes (SQLite cannot alter a
+    /// column); else the values are rewritten in place.
+    func convert(
+        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
+    ) throws {
+        try SQLiteEntityTable.convert(
+            column, of: table, child: table != schema.name, to: type, expression: expression, in: db, path: location)
+    }
+
+    func setForeignKeys(_ schema: EntitySchema) throws {
+        try SQLiteEntityTable.setForeignKeys(schema, in: db, path: location)
+    }
+
+    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
+        try SQLiteEntityView.ensure(schema, schemas: schemas, in: db)
+    }
+
+    func ensureSearch(_ schema: EntitySchema) throws { try SQLiteSearchIndex.ensure(schema, in: db) }
+
+    func dropColumn(_ column: String, of table: String) throws {
+        try db.execute(
+            sql: "ALTER TABLE \(SQLIdentifier.quoted(table)) DROP COLUMN \(SQLIdentifier.quoted(column))")
+    }
+
+    /// With an entity's table goes its full-text index (``SQLiteSearchIndex``), a table of its own.
+    func dropTable(_ table: String) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(table))")
+        try SQLiteSearchIndex.drop(of: table, in: db)
+    }
+
+    func dropView(of entity: String) throws { try SQLiteEntityView.drop(of: entity, in: db) }
+
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
         StatementArguments(
             values.map { value -> DatabaseValue in
@@ -46,10 +86,12 @@ struct SQLiteSQLConnection: SQLConnection {
 
 extension SQLiteStore: SQLDatabase {
     package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await read { try body(SQLiteSQLConnection(db: $0)) }
+        let path = self.path
+        return try await read { try body(SQLiteSQLConnection(db: $0, location: path)) }
     }
 
     package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await write { try body(SQLiteSQLConnection(db: $0)) }
+        let path = self.path
+        return try await write { try body(SQLiteSQLConnection(db: $0, location: path)) }
     }
 }

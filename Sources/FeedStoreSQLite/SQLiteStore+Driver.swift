@@ -25,4 +25,13 @@ extension SQLiteStore: StoreDriver {
             }
         }
     }
+
+    /// Drops `target` in one transaction (``StoreDrop``), and a dropped feed's sealed
+    /// credentials from the journal; returns what was removed.
+    package func drop(_ target: DropTarget) async throws -> String {
+        let dialect = self.dialect
+        let dropped = try await writeSQL { try StoreDrop.drop(target, on: $0, dialect: dialect) }
+        if case .feed(let feed) = target { try credentialJournal.forgetAll(feed: feed) }
+        return dropped
+    }
 }

@@ -119,7 +119,8 @@ public final class SQLiteStore: Sendable {
 
     /// Prepares the entities of `bindings` in `db` (``SchemaPreparation``).
     static func prepare(_ bindings: [EntityBinding], in db: Database, path: String) throws {
-        try SchemaPreparation.prepare(bindings, on: SQLiteSchemaPreparer(db: db, location: path))
+        try SchemaPreparation.prepare(
+            bindings, on: SQLiteSQLConnection(db: db, location: path), dialect: SQLiteDialect())
     }
 
     /// The schemas of every entity the store holds, by name.
@@ -184,7 +185,7 @@ extension SQLiteStore {
         return FeedTransaction(writer: writer, location: path, holdsStoreWriter: true) { body in
             try pool.writeWithoutTransaction { db in
                 let database = PassDatabase(
-                    connection: SQLiteSQLConnection(db: db),
+                    connection: SQLiteSQLConnection(db: db, location: path),
                     writer: { binding in
                         SQLiteEntityWriter(
                             schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp, db: db)
