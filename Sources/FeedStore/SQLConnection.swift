@@ -49,6 +49,14 @@ package protocol SQLConnection {
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]]
     /// The bytes in the first column of the first row of `sql`, or `nil` when it has no row.
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data?
+    /// Runs `sql` with `arguments` and hands its rows to `body` one at a time, never collecting
+    /// them (the same array, refilled), each column read as the SQLite store holds a value of
+    /// its type in `types` (booleans as 1 and 0; decimals, times and JSON as text); returns the
+    /// number of rows. On a server the rows come through a cursor, which needs the connection
+    /// in a transaction (``SQLDatabase/snapshotSQL(_:)``'s).
+    func forEachRow(
+        _ sql: String, _ arguments: [FieldValue], types: [ColumnType], _ body: ([FieldValue]) throws -> Void
+    ) throws -> Int
 
     // The edits of entity tables that differ by database (as GRDB's `Database` has
     // `create(table:)` and `alter(table:)`), which ``SchemaPreparation`` and ``StoreDrop`` make.
@@ -88,4 +96,8 @@ package protocol SQLDatabase: Sendable {
     func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// Runs `body` in a write transaction of its own, committed when it returns.
     func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `body` on one consistent, read-only snapshot of the store (an export reads all its
+    /// tables from one), on a thread of the driver's; the errors `body` throws of its own pass
+    /// through unwrapped.
+    func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 }

@@ -51,9 +51,6 @@ package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
     /// text in UTC (whole seconds without a fraction, else milliseconds), JSON as compact text
     /// (PostgreSQL's `jsonb` keeps objects' keys in its own order).
     func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]]
-    /// Runs `body` on one consistent snapshot of the store, on the driver's own thread, which an
-    /// export reads all its tables from; errors of the export itself pass through unwrapped.
-    func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws -> T
     /// Runs a person's `SELECT` or `WITH` statement (serve's SQL page) read-only, on a
     /// connection of its own and a thread of its own, under the request's time and row limits,
     /// without the system tables ``ReadOnlySQLPolicy`` hides.

@@ -64,6 +64,30 @@ struct PostgresSQLConnection: SQLConnection {
         PostgresSQL.qualified(table, in: try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? "")
     }
 
+    /// Fetches the rows through a cursor, a thousand at a time, so memory stays flat; each
+    /// column's text read as `types` says (``PostgresValue/field(_:type:)``).
+    func forEachRow(
+        _ sql: String, _ arguments: [FieldValue], types: [ColumnType], _ body: ([FieldValue]) throws -> Void
+    ) throws -> Int {
+        try connection.execute(
+            "DECLARE feedwork_rows NO SCROLL CURSOR FOR \(sql)", arguments.map(PostgresCopyText.text))
+        defer { _ = try? connection.execute("CLOSE feedwork_rows") }
+        var row = [FieldValue](repeating: .null, count: types.count)
+        var count = 0
+        while true {
+            let rows = try connection.execute("FETCH 1000 FROM feedwork_rows")
+            guard rows.count > 0 else { break }
+            for index in 0..<rows.count {
+                for (column, type) in types.enumerated() {
+                    row[column] = PostgresValue.field(rows[index, column], type: type)
+                }
+                try body(row)
+            }
+            count += rows.count
+        }
+        return count
+    }
+
     private static func parameters(_ arguments: [SQLValue]) -> [String?] {
         arguments.map { argument in
             if case .bytes(let data) = argument { Hex.bytea(data) } else { argument.text }

@@ -23,9 +23,4 @@ extension PostgresStore {
                 AND NOT \(PostgresFeedLease.heldSQL(schema: "$1", feed: "_runs.feed"))
             """, [schema, feeds?.jsonArrayText])
     }
-
-    /// The highest run id whose changes the store holds completely.
-    func completeRun() async throws -> Int64 {
-        try await read { try PostgresSnapshot(connection: $0).completeRun() }
-    }
 }

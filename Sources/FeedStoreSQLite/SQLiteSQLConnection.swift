@@ -71,6 +71,24 @@ struct SQLiteSQLConnection: SQLConnection {
 
     func dropView(of entity: String) throws { try SQLiteEntityView.drop(of: entity, in: db) }
 
+    /// Steps a statement of its own, read as SQLite holds each value (`types` need not be read).
+    func forEachRow(
+        _ sql: String, _ arguments: [FieldValue], types: [ColumnType], _ body: ([FieldValue]) throws -> Void
+    ) throws -> Int {
+        let statement = try SQLiteRawStatement(db, sql)
+        defer { statement.reset() }
+        for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
+        let count = Int(statement.columnCount)
+        var row = [FieldValue](repeating: .null, count: count)
+        var rows = 0
+        while try statement.step(db) {
+            for column in 0..<count { row[column] = statement.value(column: Int32(column)) }
+            try body(row)
+            rows += 1
+        }
+        return rows
+    }
+
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
         StatementArguments(
             values.map { value -> DatabaseValue in

@@ -1,3 +1,4 @@
+import FeedKit
 import FeedStore
 import GRDB
 
@@ -5,12 +6,14 @@ import GRDB
 extension SQLiteStore: StoreReading {
     package var dialect: any SQLDialect { SQLiteDialect() }
 
-    /// Runs `body` in one read transaction; errors of the export itself pass through unwrapped.
-    package func exportSnapshot<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T)
+    /// Runs `body` in one read transaction (a snapshot: SQLite's write-ahead log keeps what it
+    /// began with); errors of `body`'s own pass through unwrapped.
+    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
         async throws -> T
     {
+        let path = path
         do {
-            return try await pool.read { try body(SQLiteSnapshot(db: $0)) }
+            return try await pool.read { try body(SQLiteSQLConnection(db: $0, location: path)) }
         } catch let error as DatabaseError {
             throw StoreError(path: path, error)
         }

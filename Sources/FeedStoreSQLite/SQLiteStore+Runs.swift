@@ -43,16 +43,4 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'")
         }
     }
-
-    /// The highest run id whose changes the store holds completely: runs still `running` have not
-    /// committed, so the bound stops before the first of them.
-    public func completeRun() async throws -> Int64 { try await read(Self.completeRun(in:)) }
-
-    /// ``completeRun()`` on the snapshot of `db`, for reads that must agree with it.
-    static func completeRun(in db: Database) throws -> Int64 {
-        let sql = """
-            SELECT COALESCE((SELECT MIN(id) - 1 FROM _runs WHERE status = 'running'), (SELECT MAX(id) FROM _runs), 0)
-            """
-        return try Int64.fetchOne(db, sql: sql) ?? 0
-    }
 }

@@ -40,7 +40,7 @@ struct PostgresStoreTests {
             let id = try await store.startRun(
                 feed: "shop", adapter: AdapterOrigin(name: "json", module: "JSONFeed"),
                 at: Date(timeIntervalSince1970: 1_767_225_600))
-            #expect(try await store.completeRun() == id - 1)
+            #expect(try await store.exportSnapshot { try $0.completeRun() } == id - 1)
             try await store.writeSQL { try StoreRuns.record(id, outcome: Self.outcome(.ok, inserted: 7), in: $0) }
             let runs = try await store.runs(feed: "shop", limit: 10)
             #expect(runs.count == 1)
@@ -49,7 +49,7 @@ struct PostgresStoreTests {
             #expect(runs.first?.durationMilliseconds == 1500)
             #expect(runs.first?.inserted == 7)
             #expect(runs.first?.status == "ok")
-            #expect(try await store.completeRun() == id)
+            #expect(try await store.exportSnapshot { try $0.completeRun() } == id)
             #expect(try await store.feedsThatRan() == ["shop"])
         }
     }

@@ -99,7 +99,7 @@ public struct Exporter: Sendable {
     }
 
     /// The STATE that ends a Singer stream: the last run the snapshot holds completely.
-    private static func endSingerStream(in snapshot: any ExportSnapshot, to output: ExportOutput) throws {
+    private static func endSingerStream(in snapshot: ExportSnapshot, to output: ExportOutput) throws {
         output.append(SingerState.message(run: try snapshot.completeRun()))
         output.append(UInt8(ascii: "\n"))
     }
@@ -169,7 +169,7 @@ public struct Exporter: Sendable {
 
     /// Reads on one snapshot, on the store's own thread; errors of the export itself pass
     /// through unwrapped.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any ExportSnapshot) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (ExportSnapshot) throws -> T) async throws -> T {
         try await store.exportSnapshot(body)
     }
 }
