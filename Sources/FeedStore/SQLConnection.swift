@@ -59,4 +59,15 @@ package protocol SQLDatabase: Sendable {
     func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// Runs `body` in a write transaction of its own, committed when it returns.
     func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// What the database does beyond its dialect's SQL.
+    var capabilities: StoreCapabilities { get }
+    /// Marks `interrupted` the runs of `feeds` still `running` that no process is running any
+    /// more, in the transaction of a schedule board's claim of them: on a store shared by
+    /// machines (``StoreCapabilities/sharedByMachines``) a worker that died left them so. The
+    /// default does nothing: a store one process holds marks them when it is opened.
+    func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws
+}
+
+extension SQLDatabase {
+    package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {}
 }

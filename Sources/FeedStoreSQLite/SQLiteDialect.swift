@@ -30,4 +30,23 @@ struct SQLiteDialect: SQLDialect {
     func converted(_ column: String, from: ColumnType, to: ColumnType) -> String {
         "CAST(\(column) AS \(to.sqlType))"
     }
+
+    var jsonArrayTexts: String { "SELECT value FROM json_each(?)" }
+
+    /// A subquery that reads each column of the array's objects with `json_extract`: the JSON
+    /// text of a time is the ISO 8601 text SQLite stores.
+    func jsonRecords(_ columns: [(name: String, kind: SystemColumn.Kind)], as alias: String) -> String {
+        let selected = columns.map { "json_extract(value, '$.\($0.name)') AS \($0.name)" }
+        return "(SELECT \(selected.joined(separator: ", ")) FROM json_each(?)) AS \(alias)"
+    }
+
+    /// `min` and `max` of two arguments (null when either is).
+    func least(_ first: String, _ second: String) -> String { "min(\(first), \(second))" }
+
+    func greatest(_ first: String, _ second: String) -> String { "max(\(first), \(second))" }
+
+    var tableExists: String { "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?" }
+
+    /// ISO 8601 UTC text with milliseconds, as ``Timestamp`` writes it.
+    var clock: String { "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" }
 }
