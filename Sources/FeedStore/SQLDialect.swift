@@ -74,10 +74,11 @@ package protocol SQLDialect: Sendable {
     /// a value of its kind.
     func jsonRecords(_ columns: [(name: String, kind: SystemColumn.Kind)], as alias: String) -> String
 
-    /// The smaller of two values, neither of them null.
+    /// The smaller of two values, ignoring a null one (null when both are). Each is written once,
+    /// so a subquery's value is not read twice.
     func least(_ first: String, _ second: String) -> String
 
-    /// The larger of two values, neither of them null.
+    /// The larger of two values, ignoring a null one (null when both are).
     func greatest(_ first: String, _ second: String) -> String
 
     /// A statement that returns a row when the table named by its one parameter exists.

@@ -121,7 +121,7 @@ extension StoreDriver {
         // The earliest free feed and the earliest held one apart, each by its index
         // (`_schedule_due`, `_schedule_held`); either may be null.
         let sql = """
-            SELECT \(dialect.timestampText(dialect.least("coalesce(free, held)", "coalesce(held, free)"))) FROM (SELECT
+            SELECT \(dialect.timestampText(dialect.least("free", "held"))) FROM (SELECT
                 (SELECT next_run_at FROM _schedule
                     WHERE claimed_by IS NULL AND feed NOT IN (\(dialect.jsonArrayTexts))
                     ORDER BY next_run_at LIMIT 1) AS free,

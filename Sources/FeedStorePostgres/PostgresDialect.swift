@@ -92,6 +92,7 @@ struct PostgresDialect: SQLDialect {
         return "jsonb_to_recordset(CAST(? AS jsonb)) AS \(alias)(\(declared.joined(separator: ", ")))"
     }
 
+    /// `least` and `greatest` ignore nulls.
     func least(_ first: String, _ second: String) -> String { "least(\(first), \(second))" }
 
     func greatest(_ first: String, _ second: String) -> String { "greatest(\(first), \(second))" }

@@ -40,10 +40,15 @@ struct SQLiteDialect: SQLDialect {
         return "(SELECT \(selected.joined(separator: ", ")) FROM json_each(?)) AS \(alias)"
     }
 
-    /// `min` and `max` of two arguments (null when either is).
-    func least(_ first: String, _ second: String) -> String { "min(\(first), \(second))" }
+    /// `min` of two arguments, which is null when either is: each is the other when null.
+    func least(_ first: String, _ second: String) -> String {
+        "min(coalesce(\(first), \(second)), coalesce(\(second), \(first)))"
+    }
 
-    func greatest(_ first: String, _ second: String) -> String { "max(\(first), \(second))" }
+    /// `max` of two arguments, each the other when null.
+    func greatest(_ first: String, _ second: String) -> String {
+        "max(coalesce(\(first), \(second)), coalesce(\(second), \(first)))"
+    }
 
     var tableExists: String { "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?" }
 
