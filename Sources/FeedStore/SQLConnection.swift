@@ -100,4 +100,15 @@ package protocol SQLDatabase: Sendable {
     /// tables from one), on a thread of the driver's; the errors `body` throws of its own pass
     /// through unwrapped.
     func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// What the database does beyond its dialect's SQL.
+    var capabilities: StoreCapabilities { get }
+    /// Marks `interrupted` the runs of `feeds` still `running` that no process is running any
+    /// more, in the transaction of a schedule board's claim of them: on a store shared by
+    /// machines (``StoreCapabilities/sharedByMachines``) a worker that died left them so. The
+    /// default does nothing: a store one process holds marks them when it is opened.
+    func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws
+}
+
+extension SQLDatabase {
+    package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {}
 }

@@ -73,6 +73,31 @@ package protocol SQLDialect: Sendable {
     /// The query of the names of the columns of the table named by its one `?` parameter, in
     /// order (none when there is no such table).
     var columnNamesSQL: String { get }
+    /// A `SELECT` of the texts of the JSON array bound to its one parameter, for `IN (...)`.
+    var jsonArrayTexts: String { get }
+
+    /// A `FROM` item: the objects of the JSON array bound to its one parameter as the rows of a
+    /// table aliased `alias`, each of `columns` (a name the objects' keys spell as it is) read as
+    /// a value of its kind.
+    func jsonRecords(_ columns: [(name: String, kind: SystemColumn.Kind)], as alias: String) -> String
+
+    /// The smaller of two values, ignoring a null one (null when both are). Each is written once,
+    /// so a subquery's value is not read twice.
+    func least(_ first: String, _ second: String) -> String
+
+    /// The larger of two values, ignoring a null one (null when both are).
+    func greatest(_ first: String, _ second: String) -> String
+
+    /// A statement that returns a row when the table named by its one parameter exists.
+    var tableExists: String { get }
+
+    /// The database's time as the statement runs (not as its transaction started).
+    var clock: String { get }
+
+    /// What ends the subquery that selects the rows an `UPDATE` takes, so that transactions
+    /// taking rows at once each skip the rows another locked rather than wait for them or
+    /// take them too; nothing (the default) where one writer holds the whole database.
+    var skipLocked: String { get }
 }
 
 extension SQLDialect {
@@ -93,4 +118,7 @@ extension SQLDialect {
     /// `0`.
     package func zero(_ kind: SystemColumn.Kind) -> String { "0" }
     package var inlinesValuesAsText: Bool { false }
+
+    /// Nothing.
+    package var skipLocked: String { "" }
 }

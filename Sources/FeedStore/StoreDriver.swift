@@ -8,7 +8,7 @@ import Foundation
 /// transaction), record how it ended, deliver its outbox; what it reads (the feed's bookmarks
 /// and cached responses, the rows, the schedule) is ``StoreReading``. Writes of a pass go
 /// through its ``FeedTransaction``; the others are each their own transaction.
-package protocol StoreDriver: StoreReading, ScheduleBoard, Sendable {
+package protocol StoreDriver: StoreReading, Sendable {
     /// Takes the lease that keeps a second pass of `feed` from running at the same time, waiting
     /// up to `wait` for it; the lease is held until the returned object goes away. `nil` when the
     /// store needs none (a SQLite store is locked as a whole by the engine).

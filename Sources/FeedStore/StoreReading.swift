@@ -37,10 +37,6 @@ package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
     func cachedResponses(feed: String) async throws -> [String: CachedResponse]
     /// Whether the response cache holds an entry stored by a feed other than `feed`.
     func holdsCachedResponses(besides feed: String) async throws -> Bool
-    /// Every feed on the worker's schedule, by name.
-    func scheduleEntries() async throws -> [String: ScheduleEntry]
-    /// When each feed's latest pass started, by feed.
-    func lastRunStarts() async throws -> [String: Date]
     /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name
     /// to value; an empty array for a statement that returns no rows.
     ///

@@ -98,4 +98,22 @@ struct PostgresDialect: SQLDialect {
         ORDER BY attnum
         """
     }
+    var jsonArrayTexts: String { "SELECT jsonb_array_elements_text(CAST(? AS jsonb))" }
+
+    func jsonRecords(_ columns: [(name: String, kind: SystemColumn.Kind)], as alias: String) -> String {
+        let declared = columns.map { "\($0.name) \(systemType($0.kind))" }
+        return "jsonb_to_recordset(CAST(? AS jsonb)) AS \(alias)(\(declared.joined(separator: ", ")))"
+    }
+
+    /// `least` and `greatest` ignore nulls.
+    func least(_ first: String, _ second: String) -> String { "least(\(first), \(second))" }
+
+    func greatest(_ first: String, _ second: String) -> String { "greatest(\(first), \(second))" }
+
+    var tableExists: String { "SELECT 1 WHERE to_regclass(?) IS NOT NULL" }
+
+    /// `clock_timestamp()`: `now()` is the time the transaction started.
+    var clock: String { "clock_timestamp()" }
+
+    var skipLocked: String { "FOR UPDATE SKIP LOCKED" }
 }

@@ -96,6 +96,15 @@ struct PostgresSQLConnection: SQLConnection {
 }
 
 extension PostgresStore: SQLDatabase {
+    /// Workers on many machines share the store.
+    package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: true) }
+
+    /// ``markInterruptedRuns()`` for the runs of `feeds` only: a worker claiming feeds takes
+    /// over what a dead worker left of them.
+    package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {
+        try Self.markInterruptedRuns(of: feeds, schema: schema, in: connection)
+    }
+
     package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await read { try body(PostgresSQLConnection(connection: $0)) }
     }

@@ -10,17 +10,19 @@ extension PostgresStore {
     /// ``PostgresFeedLease``, is free) are marked: a pass under way elsewhere stays `running`.
     package func markInterruptedRuns() async throws {
         let schema = schema
-        try await write { connection in try Self.markInterruptedRuns(of: nil, schema: schema, in: connection) }
+        try await writeSQL { connection in try Self.markInterruptedRuns(of: nil, schema: schema, in: connection) }
     }
 
     /// ``markInterruptedRuns()`` in a transaction under way, for the runs of `feeds` only (all
-    /// feeds when `nil`): a worker claiming feeds takes over what a dead worker left of them.
-    static func markInterruptedRuns(of feeds: [String]?, schema: String, in connection: PostgresConnection) throws {
-        _ = try connection.execute(
+    /// feeds when `nil`).
+    static func markInterruptedRuns(of feeds: [String]?, schema: String, in connection: any SQLConnection) throws {
+        let names = SQLValue(feeds?.jsonArrayText)
+        try connection.execute(
             """
             UPDATE _runs SET status = 'interrupted'
-            WHERE status = 'running' AND ($2::jsonb IS NULL OR feed IN (SELECT jsonb_array_elements_text($2::jsonb)))
-                AND NOT \(PostgresFeedLease.heldSQL(schema: "$1", feed: "_runs.feed"))
-            """, [schema, feeds?.jsonArrayText])
+            WHERE status = 'running'
+                AND (CAST(? AS jsonb) IS NULL OR feed IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb))))
+                AND NOT \(PostgresFeedLease.heldSQL(schema: "CAST(? AS text)", feed: "_runs.feed"))
+            """, [names, names, .text(schema)])
     }
 }

@@ -34,4 +34,27 @@ struct SQLiteDialect: SQLDialect {
     var caseRule: String { "SQLite table names ignore case" }
 
     var columnNamesSQL: String { "SELECT name FROM pragma_table_info(?) ORDER BY cid" }
+    var jsonArrayTexts: String { "SELECT value FROM json_each(?)" }
+
+    /// A subquery that reads each column of the array's objects with `json_extract`: the JSON
+    /// text of a time is the ISO 8601 text SQLite stores.
+    func jsonRecords(_ columns: [(name: String, kind: SystemColumn.Kind)], as alias: String) -> String {
+        let selected = columns.map { "json_extract(value, '$.\($0.name)') AS \($0.name)" }
+        return "(SELECT \(selected.joined(separator: ", ")) FROM json_each(?)) AS \(alias)"
+    }
+
+    /// `min` of two arguments, which is null when either is: each is the other when null.
+    func least(_ first: String, _ second: String) -> String {
+        "min(coalesce(\(first), \(second)), coalesce(\(second), \(first)))"
+    }
+
+    /// `max` of two arguments, each the other when null.
+    func greatest(_ first: String, _ second: String) -> String {
+        "max(coalesce(\(first), \(second)), coalesce(\(second), \(first)))"
+    }
+
+    var tableExists: String { "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?" }
+
+    /// ISO 8601 UTC text with milliseconds, as ``Timestamp`` writes it.
+    var clock: String { "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" }
 }

@@ -5,7 +5,7 @@ extension SQLiteMigrations {
     /// reads by feed (v9).
     static func registerWorkers(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8: worker schedule") { db in
-            // One row per scheduled feed (see `ScheduleBoard`): when it is next due, and the
+            // One row per scheduled feed (see `StoreSchedule.swift`): when it is next due, and the
             // worker holding it until `lease_until`. Times are ISO 8601 UTC text.
             try db.execute(
                 sql: """

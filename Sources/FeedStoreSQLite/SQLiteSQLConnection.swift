@@ -103,6 +103,9 @@ struct SQLiteSQLConnection: SQLConnection {
 }
 
 extension SQLiteStore: SQLDatabase {
+    /// One process holds the store: the board keeps this machine's time.
+    package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: false) }
+
     package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         let path = self.path
         return try await read { try body(SQLiteSQLConnection(db: $0, location: path)) }

@@ -85,4 +85,64 @@ import Testing
         try await engine.close()
         withExtendedLifetime(harness) {}
     }
+
+    @Test(arguments: HarnessStore.available)
+    func aFeedAnotherWorkerHoldsIsClaimedOnlyOnceItsLeaseRanOut(store: HarnessStore) async throws {
+        let (harness, engine, now) = try await Self.board(store)
+        let board = engine.store
+        func claim(_ worker: String, at time: Date) async throws -> [String] {
+            try await board.claim(
+                excluding: ["b", "c"], worker: worker, now: time, dueBy: time, lease: .seconds(60), limit: 10
+            ).map(\.feed)
+        }
+        #expect(try await claim("w1", at: now) == ["a"])
+        #expect(try await claim("w2", at: now.addingTimeInterval(30)).isEmpty)
+        #expect(try await board.renew(feed: "a", worker: "w2", until: now.addingTimeInterval(90)) == false)
+        let free = try #require(await board.nextClaimable(excluding: ["b", "c"]))
+        #expect(abs(free.timeIntervalSince(now.addingTimeInterval(60))) < 0.01)
+        #expect(try await claim("w2", at: now.addingTimeInterval(61)) == ["a"])
+        #expect(try await board.renew(feed: "a", worker: "w1", until: now.addingTimeInterval(120)) == false)
+        #expect(try await board.renew(feed: "a", worker: "w2", until: now.addingTimeInterval(120)) == true)
+        try await engine.close()
+        withExtendedLifetime(harness) {}
+    }
+
+    @Test(arguments: HarnessStore.available)
+    func aReleasedFeedIsFreeAndDueAtItsNextTime(store: HarnessStore) async throws {
+        let (harness, engine, now) = try await Self.board(store)
+        _ = try await engine.store.claim(
+            excluding: ["b", "c"], worker: "w", now: now, dueBy: now, lease: .seconds(60), limit: 1)
+        #expect(try await engine.store.scheduleEntries()["a"]?.worker == "w")
+        try await engine.store.release(feed: "a", worker: "w", next: now.addingTimeInterval(3600))
+        let entry = try #require(try await engine.store.scheduleEntries()["a"])
+        #expect(entry.worker == nil && entry.leaseUntil == nil)
+        #expect(abs(entry.nextRunAt.timeIntervalSince(now.addingTimeInterval(3600))) < 0.01)
+        try await engine.close()
+        withExtendedLifetime(harness) {}
+    }
+
+    /// On a store that machines share, a claim marks `interrupted` the runs of the feeds it
+    /// claims that a dead worker left `running`, but not a run whose feed's lease a process
+    /// holds; a store one process holds marks them when it is opened instead.
+    @Test(arguments: HarnessStore.available)
+    func aClaimTakesOverTheRunsADeadWorkerLeftRunning(store: HarnessStore) async throws {
+        let (harness, engine, now) = try await Self.board(store)
+        let origin = AdapterOrigin(name: "items", module: "Tests")
+        var runs: [String: Int64] = [:]
+        for feed in ["a", "b", "c"] {
+            runs[feed] = try await engine.store.startRun(feed: feed, adapter: origin, at: now)
+        }
+        let lease = try await engine.store.lease(of: "c", wait: .seconds(5))
+        let claims = try await engine.store.claim(
+            excluding: ["b"], worker: "w", now: now, dueBy: now, lease: .seconds(60), limit: 10)
+        #expect(claims.map(\.feed) == ["a", "c"])
+        let statuses = Dictionary(
+            uniqueKeysWithValues: try await engine.store.runs(feed: nil, limit: 10).map { ($0.run, $0.status) })
+        #expect(statuses[runs["a"] ?? 0] == (store == .postgres ? "interrupted" : "running"))
+        #expect(statuses[runs["b"] ?? 0] == "running")
+        #expect(statuses[runs["c"] ?? 0] == "running")
+        withExtendedLifetime(lease) {}
+        try await engine.close()
+        withExtendedLifetime(harness) {}
+    }
 }

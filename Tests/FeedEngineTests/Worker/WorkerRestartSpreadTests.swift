@@ -9,13 +9,14 @@ import Testing
 /// A worker started after downtime finds feeds that came due while no worker ran: they are due
 /// at their next times, spread over their interval, not all at once.
 @Suite struct WorkerRestartSpreadTests {
-    @Test func feedsLeftOverdueByDowntimeAreDueAtTheirNextTimes() async throws {
+    @Test(arguments: HarnessStore.available)
+    func feedsLeftOverdueByDowntimeAreDueAtTheirNextTimes(store: HarnessStore) async throws {
         let names = (1...20).map { "f\($0)" }
         let harness = try FeedHarness(
             registry: AdapterRegistry([ItemsAdapter.self]),
             yaml: "feeds:\n  - { name: tick, adapter: items, url: items.json, every: 1s }\n"
                 + names.map { "  - { name: \($0), adapter: items, url: items.json, every: 1h }\n" }.joined(),
-            files: ["items.json": Data(#"[{"id": "a", "value": 1}]"#.utf8)])
+            files: ["items.json": Data(#"[{"id": "a", "value": 1}]"#.utf8)], store: store)
         let engine = try await Engine.open(try harness.config())
         // The board as workers stopped two hours ago left it: every hourly feed due back then.
         let stopped = Date().addingTimeInterval(-7200)
