@@ -16,8 +16,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     package init(path: String, _ error: any Error) {
         if let error = error as? StoreError {
             self = error
-        } else if let error = error as? any DriverErrorWording {
-            self.init(path: path, message: error.storeMessage)
         } else {
             self.init(path: path, message: String(describing: error))
         }

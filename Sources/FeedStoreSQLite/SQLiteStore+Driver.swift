@@ -21,7 +21,7 @@ extension SQLiteStore: StoreDriver {
             do {
                 try pool.close()
             } catch {
-                throw StoreError(path: path, error)
+                throw StoreError(sqlite: path, error)
             }
         }
     }

@@ -16,7 +16,7 @@ extension SQLiteStore {
         do {
             try await DatabaseQueue(path: path, configuration: configuration).write { try $0.execute(sql: sql) }
         } catch {
-            throw StoreError(path: path, error)
+            throw StoreError(sqlite: path, error)
         }
     }
 }

@@ -15,7 +15,7 @@ extension SQLiteStore: StoreReading {
         do {
             return try await pool.read { try body(SQLiteSQLConnection(db: $0, location: path)) }
         } catch let error as DatabaseError {
-            throw StoreError(path: path, error)
+            throw StoreError(sqlite: path, error)
         }
     }
 }

@@ -50,7 +50,7 @@ public final class SQLiteStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(path: path, error)
+            throw StoreError(sqlite: path, error)
         }
     }
 
@@ -104,7 +104,7 @@ public final class SQLiteStore: Sendable {
             } catch let error as StoreError {
                 throw error
             } catch {
-                throw StoreError(path: path, error)
+                throw StoreError(sqlite: path, error)
             }
         }
     }
@@ -142,7 +142,7 @@ public final class SQLiteStore: Sendable {
         do {
             return try await pool.read(body)
         } catch {
-            throw StoreError(path: path, error)
+            throw StoreError(sqlite: path, error)
         }
     }
 
@@ -153,7 +153,7 @@ public final class SQLiteStore: Sendable {
         do {
             return try await pool.unsafeRead(body)
         } catch {
-            throw StoreError(path: path, error)
+            throw StoreError(sqlite: path, error)
         }
     }
 
@@ -169,7 +169,7 @@ public final class SQLiteStore: Sendable {
             do {
                 return try pool.write(body)
             } catch {
-                throw StoreError(path: path, error)
+                throw StoreError(sqlite: path, error)
             }
         }
     }
@@ -183,25 +183,37 @@ extension SQLiteStore {
     {
         let (pool, path) = (self.pool, self.path)
         return FeedTransaction(writer: writer, location: path, holdsStoreWriter: true) { body in
-            try pool.writeWithoutTransaction { db in
-                let database = PassDatabase(
-                    connection: SQLiteSQLConnection(db: db, location: path),
-                    writer: { binding in
-                        SQLiteEntityWriter(
-                            schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp, db: db)
-                    },
-                    prepare: { try SQLiteStore.prepare($0, in: db, path: path) },
-                    checkForeignKeys: { entities in
-                        try SQLiteEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: db, path: path)
-                    })
-                let scope = PassWriter(database: database, location: path, feed: feed, run: run, bindings: bindings)
-                defer { scope.close() }
-                try db.inTransaction(.immediate) {
-                    try SQLiteStore.prepare(bindings, in: db, path: path)
-                    guard try body(scope) else { return .rollback }
-                    try scope.sendHeld()
-                    return .commit
-                }
+            do {
+                try Self.runPass(pool: pool, path: path, feed: feed, run: run, stamp: stamp, bindings: bindings, body)
+            } catch let error as DatabaseError {
+                throw StoreError(sqlite: path, error)
+            }
+        }
+    }
+
+    /// The pass's transaction on the writer's connection (``passTransaction(feed:run:stamp:bindings:)``).
+    private static func runPass(
+        pool: DatabasePool, path: String, feed: String, run: Int64, stamp: String, bindings: [EntityBinding],
+        _ body: (PassWriter) throws -> Bool
+    ) throws {
+        try pool.writeWithoutTransaction { db in
+            let database = PassDatabase(
+                connection: SQLiteSQLConnection(db: db, location: path),
+                writer: { binding in
+                    SQLiteEntityWriter(
+                        schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp, db: db)
+                },
+                prepare: { try SQLiteStore.prepare($0, in: db, path: path) },
+                checkForeignKeys: { entities in
+                    try SQLiteEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: db, path: path)
+                })
+            let scope = PassWriter(database: database, location: path, feed: feed, run: run, bindings: bindings)
+            defer { scope.close() }
+            try db.inTransaction(.immediate) {
+                try SQLiteStore.prepare(bindings, in: db, path: path)
+                guard try body(scope) else { return .rollback }
+                try scope.sendHeld()
+                return .commit
             }
         }
     }
