@@ -8,7 +8,8 @@ package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case text(String)
-    /// Bytes: a BLOB on SQLite, `bytea` on PostgreSQL. Read with ``SQLConnection/bytes(_:_:)``.
+    /// Bytes: a BLOB on SQLite, `bytea` on PostgreSQL, as ``SQLConnection/rows(_:_:)`` and
+    /// ``SQLConnection/bytes(_:_:)`` read them.
     case bytes(Data)
 
     /// `value` as text, or NULL for `nil`.
@@ -36,6 +37,16 @@ package enum SQLValue: Sendable, Hashable {
         case .bytes: nil
         }
     }
+
+    /// The value as bytes: text as its UTF-8 (SQLite may hold a text where a BLOB is expected);
+    /// `nil` for NULL or an integer.
+    package var data: Data? {
+        switch self {
+        case .null, .integer: nil
+        case .text(let value): Data(value.utf8)
+        case .bytes(let value): value
+        }
+    }
 }
 
 /// The statements of one connection, in the transaction or snapshot it is in: the primitive
@@ -59,4 +70,17 @@ package protocol SQLDatabase: Sendable {
     func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// Runs `body` in a write transaction of its own, committed when it returns.
     func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `body`, which runs one statement, on a read connection: the statement reads a
+    /// snapshot of its own, so a driver may leave out the transaction ``readSQL(_:)`` opens
+    /// around it (a read that runs once per page of a pass).
+    func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+}
+
+extension SQLDatabase {
+    /// ``readSQL(_:)``, for a driver whose reads open no transaction of their own.
+    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        try await readSQL(body)
+    }
 }

@@ -52,4 +52,12 @@ extension SQLiteStore: SQLDatabase {
     package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await write { try body(SQLiteSQLConnection(db: $0)) }
     }
+
+    /// Without the `BEGIN` and `COMMIT` that ``readSQL(_:)`` sends around the statement
+    /// (``readOneStatement(_:)``).
+    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        try await readOneStatement { try body(SQLiteSQLConnection(db: $0)) }
+    }
 }
