@@ -30,13 +30,6 @@ package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
     func states(feed: String, prefix: String) async throws -> [String: String]
     /// `feed`'s undelivered outbox events, oldest first.
     func pendingOutbox(feed: String) async throws -> [OutboxEvent]
-    /// The cached response for `key`, or `nil`. Without `includingBody`, its body is left out
-    /// (`nil`), which spares reading (and inflating) it.
-    func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse?
-    /// The entries `feed` stored in the response cache, by key, without their bodies.
-    func cachedResponses(feed: String) async throws -> [String: CachedResponse]
-    /// Whether the response cache holds an entry stored by a feed other than `feed`.
-    func holdsCachedResponses(besides feed: String) async throws -> Bool
     /// Every feed on the worker's schedule, by name.
     func scheduleEntries() async throws -> [String: ScheduleEntry]
     /// When each feed's latest pass started, by feed.
@@ -64,10 +57,5 @@ extension StoreReading {
     /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
     package func runs(feed: String?, limit: Int) async throws -> [RunRecord] {
         try await runs(feed: feed, before: nil, limit: limit)
-    }
-
-    /// The cached response for `key`, body included, or `nil`.
-    package func cachedResponse(forKey key: String) async throws -> CachedResponse? {
-        try await cachedResponse(forKey: key, includingBody: true)
     }
 }

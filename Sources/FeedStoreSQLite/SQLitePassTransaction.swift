@@ -105,10 +105,7 @@ final class SQLitePassTransaction: PassWriting {
     func storeCache(_ write: CacheWrite) throws {
         let entry = write.entry
         guard let body = entry.body else {
-            // Without its body the entry can only refresh a row; one that is gone stays gone.
-            try db.cachedStatement(
-                sql: "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?"
-            ).execute(arguments: [Timestamp.string(entry.fetchedAt), entry.etag, entry.lastModified, entry.key])
+            try StoreResponseCache.refresh(entry, in: SQLiteSQLConnection(db: db))
             return
         }
         try db.cachedStatement(
