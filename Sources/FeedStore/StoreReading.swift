@@ -15,8 +15,6 @@ package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
     var location: String { get }
     /// The dialect of the store's SQL, for the export's queries.
     var dialect: any SQLDialect { get }
-    /// The schemas of every entity the store holds, by name.
-    func schemas() async throws -> [String: EntitySchema]
     /// The names of the feeds that have run on the store, sorted.
     func feedsThatRan() async throws -> [String]
     /// The runs of `feed` (or of every feed) older than run `before` (when given), newest

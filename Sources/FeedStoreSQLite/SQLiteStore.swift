@@ -122,17 +122,9 @@ public final class SQLiteStore: Sendable {
         try SchemaPreparation.prepare(bindings, on: SQLiteSchemaPreparer(db: db, location: path))
     }
 
-    /// The schemas of every entity the store holds, by name.
-    public func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
-
     /// The schemas recorded in `_entities` of `db`, by entity name.
     static func schemas(in db: Database) throws -> [String: EntitySchema] {
-        var result: [String: EntitySchema] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, schema FROM _entities") {
-            let json: String = row["schema"]
-            result[row["name"]] = try JSONDecoder().decode(EntitySchema.self, from: Data(json.utf8))
-        }
-        return result
+        try StoreSchemas.read(in: SQLiteSQLConnection(db: db))
     }
 
     /// Runs `body` with a read-only connection on a consistent snapshot, on one of GRDB's reader
