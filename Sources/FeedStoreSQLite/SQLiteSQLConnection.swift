@@ -14,17 +14,22 @@ struct SQLiteSQLConnection: SQLConnection {
     }
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
-        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments)).map { row in
-            row.databaseValues.map { value in
-                switch value.storage {
-                case .null: .null
-                case .int64(let integer): .integer(integer)
-                case .double(let real): .text(String(real))
-                case .string(let text): .text(text)
-                case .blob(let data): .bytes(data)
-                }
-            }
+        // A cursor's row is read in place: each value is copied out once, not the row first.
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
+        var rows: [[SQLValue]] = []
+        while let row = try cursor.next() {
+            rows.append(
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: .null
+                    case .int64(let integer): .integer(integer)
+                    case .double(let real): .text(String(real))
+                    case .string(let text): .text(text)
+                    case .blob(let data): .bytes(data)
+                    }
+                })
         }
+        return rows
     }
 
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data? {
