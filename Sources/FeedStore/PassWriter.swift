@@ -121,7 +121,7 @@ package final class PassWriter {
     package func storeCache(_ write: CacheWrite) throws {
         guard write.entry.body != nil else {
             try sendHeld()
-            try StoreCacheWrites.refresh(write.entry, in: connection)
+            try StoreResponseCache.refresh(write.entry, in: connection)
             return
         }
         if heldCacheKeys.contains(write.entry.key) { try sendHeld() }
@@ -154,7 +154,7 @@ package final class PassWriter {
         var start = 0
         while start < writes.count {
             let end = min(start + Self.cacheBatch, writes.count)
-            try StoreCacheWrites.store(writes[start..<end], feed: feed, in: connection)
+            try StoreResponseCache.store(writes[start..<end], feed: feed, in: connection)
             start = end
         }
     }

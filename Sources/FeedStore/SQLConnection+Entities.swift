@@ -10,8 +10,9 @@ extension SQLConnection {
         try rows("SELECT name FROM _entities", []).compactMap { $0.first?.text }
     }
 
-    /// The schemas of the entities the store holds, by name.
-    func entitySchemas() throws -> [String: EntitySchema] {
+    /// The schemas of the entities the store holds, by name, in the transaction under way when
+    /// there is one (a schema's preparation or drop reads what it is about to change).
+    package func entitySchemas() throws -> [String: EntitySchema] {
         var result: [String: EntitySchema] = [:]
         for row in try rows("SELECT name, CAST(schema AS TEXT) FROM _entities", []) {
             guard row.count == 2, let name = row[0].text else { continue }

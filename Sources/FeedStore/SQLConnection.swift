@@ -9,7 +9,8 @@ package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case text(String)
-    /// Bytes: a BLOB on SQLite, `bytea` on PostgreSQL. Read with ``SQLConnection/bytes(_:_:)``.
+    /// Bytes: a BLOB on SQLite, `bytea` on PostgreSQL, as ``SQLConnection/rows(_:_:)`` and
+    /// ``SQLConnection/bytes(_:_:)`` read them.
     case bytes(Data)
 
     /// `value` as text, or NULL for `nil`.
@@ -35,6 +36,16 @@ package enum SQLValue: Sendable, Hashable {
         case .integer(let value): value
         case .text(let value): Int64(value)
         case .bytes: nil
+        }
+    }
+
+    /// The value as bytes: text as its UTF-8 (SQLite may hold a text where a BLOB is expected);
+    /// `nil` for NULL or an integer.
+    package var data: Data? {
+        switch self {
+        case .null, .integer: nil
+        case .text(let value): Data(value.utf8)
+        case .bytes(let value): value
         }
     }
 }
@@ -107,8 +118,19 @@ package protocol SQLDatabase: Sendable {
     /// machines (``StoreCapabilities/sharedByMachines``) a worker that died left them so. The
     /// default does nothing: a store one process holds marks them when it is opened.
     func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws
+    /// Runs `body`, which runs one statement, on a read connection: the statement reads a
+    /// snapshot of its own, so a driver may leave out the transaction ``readSQL(_:)`` opens
+    /// around it (a read that runs once per page of a pass).
+    func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 }
 
 extension SQLDatabase {
     package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {}
+
+    /// ``readSQL(_:)``, for a driver whose reads open no transaction of their own.
+    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        try await readSQL(body)
+    }
 }

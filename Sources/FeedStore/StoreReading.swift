@@ -7,36 +7,21 @@ import Foundation
 /// opened by ``StoreFactory/reading(_:redactor:)``, or the one the engine writes with
 /// (``StoreDriver``).
 ///
+/// The reads that are the same on every database are written once, on the store's connections
+/// (``SQLDatabase``), in extensions named for their tables (`StoreRuns`, `StoreRejects`,
+/// `StoreOutbox`, `StoreResponseCache`, `StoreSchemas`...); the requirements here are the reads
+/// a driver makes its own way.
+///
 /// Every read is `async`: each driver runs it on its own threads (SQLite on GRDB's reader pool,
 /// PostgreSQL on its read connection's thread), never blocking Swift's cooperative pool, so a
 /// slow statement delays only its caller.
 package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
-    /// The dialect of the store's SQL, for the export's queries.
-    var dialect: any SQLDialect { get }
-    /// The schemas of every entity the store holds, by name.
-    func schemas() async throws -> [String: EntitySchema]
-    /// The names of the feeds that have run on the store, sorted.
-    func feedsThatRan() async throws -> [String]
-    /// The runs of `feed` (or of every feed) older than run `before` (when given), newest
-    /// first, at most `limit` of them: a page of the history, by run id.
-    func runs(feed: String?, before: Int64?, limit: Int) async throws -> [RunRecord]
-    /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
-    func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord]
     /// The value `feed` stored under `key`, or `nil`.
     func state(feed: String, key: String) async throws -> String?
     /// The values `feed` stored under keys starting with `prefix`, by key.
     func states(feed: String, prefix: String) async throws -> [String: String]
-    /// `feed`'s undelivered outbox events, oldest first.
-    func pendingOutbox(feed: String) async throws -> [OutboxEvent]
-    /// The cached response for `key`, or `nil`. Without `includingBody`, its body is left out
-    /// (`nil`), which spares reading (and inflating) it.
-    func cachedResponse(forKey key: String, includingBody: Bool) async throws -> CachedResponse?
-    /// The entries `feed` stored in the response cache, by key, without their bodies.
-    func cachedResponses(feed: String) async throws -> [String: CachedResponse]
-    /// Whether the response cache holds an entry stored by a feed other than `feed`.
-    func holdsCachedResponses(besides feed: String) async throws -> Bool
     /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name
     /// to value; an empty array for a statement that returns no rows.
     ///
@@ -57,10 +42,5 @@ extension StoreReading {
     /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
     package func runs(feed: String?, limit: Int) async throws -> [RunRecord] {
         try await runs(feed: feed, before: nil, limit: limit)
-    }
-
-    /// The cached response for `key`, body included, or `nil`.
-    package func cachedResponse(forKey key: String) async throws -> CachedResponse? {
-        try await cachedResponse(forKey: key, includingBody: true)
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 
 /// A PostgreSQL connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``): `?` parameters numbered, every value sent and read as text, bytes in
-/// `bytea`'s hex form. Its edits of entity tables are ``PostgresEntityTable``'s,
-/// ``PostgresEntityView``'s and ``PostgresSearchIndex``'s, in the connection's schema.
+/// `bytea`'s hex form (a `bytea` column reads back as ``SQLValue/bytes(_:)``, as a BLOB does on
+/// SQLite). Its edits of entity tables are ``PostgresEntityTable``'s, ``PostgresEntityView``'s
+/// and ``PostgresSearchIndex``'s, in the connection's schema.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
 
@@ -17,8 +18,13 @@ struct PostgresSQLConnection: SQLConnection {
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         let rows = try connection.execute(PostgresDialect().numbered(sql), Self.parameters(arguments))
-        let width = rows.columns.count
-        return (0..<rows.count).map { row in (0..<width).map { SQLValue(rows[row, $0]) } }
+        let byteColumns = (0..<rows.columns.count).map { rows.typeOID(ofColumn: $0) == Self.byteaOID }
+        return (0..<rows.count).map { row in
+            byteColumns.indices.map { column in
+                guard byteColumns[column] else { return SQLValue(rows[row, column]) }
+                return rows[row, column].flatMap(Hex.bytea).map(SQLValue.bytes) ?? .null
+            }
+        }
     }
 
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data? {
@@ -87,6 +93,9 @@ struct PostgresSQLConnection: SQLConnection {
         }
         return count
     }
+
+    /// `bytea`'s type (its `pg_type.oid`).
+    private static let byteaOID: UInt32 = 17
 
     private static func parameters(_ arguments: [SQLValue]) -> [String?] {
         arguments.map { argument in

@@ -5,18 +5,9 @@ import Foundation
 /// Reading entities back from PostgreSQL: their schemas, and rows through the export's query
 /// builder in PostgreSQL's dialect.
 extension PostgresStore {
-    /// The schemas of every entity the store holds, by name.
-    package func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
-
     /// The schemas recorded in `_entities`, read on `connection`, by entity name.
     static func schemas(in connection: PostgresConnection) throws -> [String: EntitySchema] {
-        let rows = try connection.execute("SELECT name, schema::text FROM _entities")
-        var result: [String: EntitySchema] = [:]
-        for row in 0..<rows.count {
-            result[rows[row, 0] ?? ""] = try JSONDecoder().decode(
-                EntitySchema.self, from: Data((rows[row, 1] ?? "").utf8))
-        }
-        return result
+        try PostgresSQLConnection(connection: connection).entitySchemas()
     }
 
     package func rows(of entity: String, where filters: [String], order: [String], limit: Int?) async throws

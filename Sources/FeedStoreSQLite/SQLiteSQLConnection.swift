@@ -18,17 +18,22 @@ struct SQLiteSQLConnection: SQLConnection {
     }
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
-        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments)).map { row in
-            row.databaseValues.map { value in
-                switch value.storage {
-                case .null: .null
-                case .int64(let integer): .integer(integer)
-                case .double(let real): .text(String(real))
-                case .string(let text): .text(text)
-                case .blob(let data): .bytes(data)
-                }
-            }
+        // A cursor's row is read in place: each value is copied out once, not the row first.
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
+        var rows: [[SQLValue]] = []
+        while let row = try cursor.next() {
+            rows.append(
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: .null
+                    case .int64(let integer): .integer(integer)
+                    case .double(let real): .text(String(real))
+                    case .string(let text): .text(text)
+                    case .blob(let data): .bytes(data)
+                    }
+                })
         }
+        return rows
     }
 
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data? {
@@ -114,5 +119,13 @@ extension SQLiteStore: SQLDatabase {
     package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         let path = self.path
         return try await write { try body(SQLiteSQLConnection(db: $0, location: path)) }
+    }
+
+    /// Without the `BEGIN` and `COMMIT` that ``readSQL(_:)`` sends around the statement
+    /// (``readOneStatement(_:)``).
+    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        try await readOneStatement { try body(SQLiteSQLConnection(db: $0)) }
     }
 }

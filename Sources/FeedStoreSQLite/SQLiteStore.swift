@@ -123,17 +123,9 @@ public final class SQLiteStore: Sendable {
             bindings, on: SQLiteSQLConnection(db: db, location: path), dialect: SQLiteDialect())
     }
 
-    /// The schemas of every entity the store holds, by name.
-    public func schemas() async throws -> [String: EntitySchema] { try await read(Self.schemas(in:)) }
-
     /// The schemas recorded in `_entities` of `db`, by entity name.
     static func schemas(in db: Database) throws -> [String: EntitySchema] {
-        var result: [String: EntitySchema] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, schema FROM _entities") {
-            let json: String = row["schema"]
-            result[row["name"]] = try JSONDecoder().decode(EntitySchema.self, from: Data(json.utf8))
-        }
-        return result
+        try SQLiteSQLConnection(db: db, location: "").entitySchemas()
     }
 
     /// Runs `body` with a read-only connection on a consistent snapshot, on one of GRDB's reader

@@ -30,7 +30,7 @@ import Testing
                 lastModified: nil, fetchedAt: Date(timeIntervalSince1970: 1_767_225_600.25), body: body)
             let write = CacheWrite(entry)
             #expect(write.compressed != nil)
-            try await store.writeSQL { try StoreCacheWrites.store([write], feed: "shop", in: $0) }
+            try await store.writeSQL { try StoreResponseCache.store([write], feed: "shop", in: $0) }
             let read = try #require(try await store.cachedResponse(forKey: "k", includingBody: true))
             #expect(read.body == body)
             #expect(read.etag == "\"v1\"")
@@ -42,7 +42,7 @@ import Testing
             copy.body = body.prefix(100)  // too small to be worth deflating
             let plain = CacheWrite(copy)
             #expect(plain.compressed == nil)
-            try await store.writeSQL { try StoreCacheWrites.store([plain], feed: "shop", in: $0) }
+            try await store.writeSQL { try StoreResponseCache.store([plain], feed: "shop", in: $0) }
             #expect(try await store.cachedResponse(forKey: "plain", includingBody: true)?.body == body.prefix(100))
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 
 /// `_http_cache` written by a pass (``PassWriter``): the responses it fetched, bodies in
 /// `_http_cache_body`, deflated when that makes them smaller (``BodyCompression``).
-package enum StoreCacheWrites {
+extension StoreResponseCache {
     /// Stores responses with bodies for `feed`, in two statements whatever their number (a
     /// pass holds its pages' responses and stores them together). Their keys must differ: a
     /// statement changes a row once.
@@ -38,17 +38,6 @@ package enum StoreCacheWrites {
             INSERT INTO _http_cache_body(key, body, body_size) VALUES \(rows(writes.count, width: 3))
             ON CONFLICT (key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
             """, bodies)
-    }
-
-    /// Refreshes the stored response of `entry`'s key (a response without a body: a
-    /// revalidation); one that is gone stays gone.
-    package static func refresh(_ entry: CachedResponse, in connection: any SQLConnection) throws {
-        try connection.execute(
-            "UPDATE _http_cache SET fetched_at = ?, etag = ?, last_modified = ? WHERE key = ?",
-            [
-                .text(Timestamp.string(entry.fetchedAt)), SQLValue(entry.etag), SQLValue(entry.lastModified),
-                .text(entry.key),
-            ])
     }
 
     /// `count` rows of `width` parameters, for a `VALUES` list.
