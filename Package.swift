@@ -17,8 +17,8 @@ import PackageDescription
 /// - `FeedKit`: the adapter SDK, and all an adapter may import. No SQL is reachable from it.
 /// - `FeedEngine`: config, fetcher, engine, worker, export and browsing, over the store
 ///   layer's protocols; it re-exports `FeedStore` and never names an adapter or a driver.
-/// - `FeedStore`: the store layer's protocols (`StoreReading`, `StoreDriver`, `ScheduleBoard`,
-///   `SQLDialect`...) and shared types; `FeedStoreSQLite` and `FeedStorePostgres`: the drivers;
+/// - `FeedStore`: the store layer's protocols (`StoreDriver`, `SQLConnection`, `SQLDialect`,
+///   `EntityWriting`...), shared types and the jobs written once for every driver; `FeedStoreSQLite` and `FeedStorePostgres`: the drivers;
 ///   `FeedStoreDrivers`: `StoreFactory`, the one place that names a driver.
 /// - `FeedServer`: `feedwork serve` and the worker's metrics and health endpoints.
 /// - `FeedMCP`: `feedwork mcp`, a Model Context Protocol server over the store, read-only.
@@ -93,10 +93,10 @@ let package = Package(
         // the currency adapter's entities, in one place.
         .target(name: "FeedPricing", dependencies: ["FeedKit"]),
         // The store layer's protocols and shared types: what every driver implements and the
-        // engine calls (StoreReading, StoreDriver, ScheduleBoard, SQLDialect...), the run records,
-        // the system tables' description, and the export's queries and writers that a driver's
-        // snapshot streams into. No database library: a driver words its library's errors
-        // (DriverErrorWording), so the compiler keeps shared code from knowing a driver.
+        // engine calls (StoreReading, StoreDriver, SQLConnection, SQLDialect...), the jobs
+        // written once on them, the run records, the system tables' description, and the
+        // export's queries and writers. No database library: a driver words its library's
+        // errors itself, so the compiler keeps shared code from knowing a driver.
         .target(name: "FeedStore", dependencies: ["FeedKit", "CZstd", "CZlib"]),
         // The SQLite driver: a store in one file, through GRDB.
         .target(

@@ -126,6 +126,7 @@ extension SQLiteStore: SQLDatabase {
     package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
         -> T
     {
-        try await readOneStatement { try body(SQLiteSQLConnection(db: $0)) }
+        let path = self.path
+        return try await readOneStatement { try body(SQLiteSQLConnection(db: $0, location: path)) }
     }
 }
