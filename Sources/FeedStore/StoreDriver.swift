@@ -40,8 +40,6 @@ package protocol StoreDriver: StoreReading, Sendable {
     func setAsideCredentials(_ credentials: [String: String?], feed: String) async throws
     /// Marks runs left `running` by a process that died as `interrupted`.
     func markInterruptedRuns() async throws
-    func markOutboxDelivered(_ id: Int64) async throws
-    func markOutboxFailed(_ id: Int64, error: String) async throws
     /// Drops an entity or a feed in one transaction (``StoreDrop``); returns what was removed.
     func drop(_ target: DropTarget) async throws -> String
     /// Closes the store's connections once the engine is done with it; nothing may use the

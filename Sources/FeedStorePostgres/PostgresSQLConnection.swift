@@ -105,6 +105,8 @@ struct PostgresSQLConnection: SQLConnection {
 }
 
 extension PostgresStore: SQLDatabase {
+    package var dialect: any SQLDialect { PostgresDialect() }
+
     /// Workers on many machines share the store.
     package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: true) }
 
@@ -120,5 +122,17 @@ extension PostgresStore: SQLDatabase {
 
     package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         try await write { try body(PostgresSQLConnection(connection: $0)) }
+    }
+
+    /// Runs `body` in one read-only `REPEATABLE READ` transaction, on the reader thread: every
+    /// statement sees the same data.
+    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
+        async throws -> T
+    {
+        try await read { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { _ = try? connection.execute("COMMIT") }
+            return try body(PostgresSQLConnection(connection: connection))
+        }
     }
 }

@@ -58,3 +58,17 @@ struct SQLiteDialect: SQLDialect {
     /// ISO 8601 UTC text with milliseconds, as ``Timestamp`` writes it.
     var clock: String { "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" }
 }
+
+/// How the SQLite store declares its system tables (``SystemTables``): times are ISO 8601 UTC
+/// text, JSON is text, booleans are `0`/`1`.
+extension SQLiteDialect {
+    func systemType(_ kind: SystemColumn.Kind) -> String {
+        switch kind {
+        case .serial, .integer, .boolean: "INTEGER"
+        case .text, .time, .json: "TEXT"
+        case .bytes: "BLOB"
+        }
+    }
+
+    var serialPrimaryKey: String { "INTEGER PRIMARY KEY AUTOINCREMENT" }
+}

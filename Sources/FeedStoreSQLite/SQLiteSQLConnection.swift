@@ -108,6 +108,8 @@ struct SQLiteSQLConnection: SQLConnection {
 }
 
 extension SQLiteStore: SQLDatabase {
+    package var dialect: any SQLDialect { SQLiteDialect() }
+
     /// One process holds the store: the board keeps this machine's time.
     package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: false) }
 
@@ -128,5 +130,18 @@ extension SQLiteStore: SQLDatabase {
     {
         let path = self.path
         return try await readOneStatement { try body(SQLiteSQLConnection(db: $0, location: path)) }
+    }
+
+    /// Runs `body` in one read transaction (a snapshot: SQLite's write-ahead log keeps what it
+    /// began with); errors of `body`'s own pass through unwrapped.
+    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
+        async throws -> T
+    {
+        let path = path
+        do {
+            return try await pool.read { try body(SQLiteSQLConnection(db: $0, location: path)) }
+        } catch let error as DatabaseError {
+            throw StoreError(sqlite: path, error)
+        }
     }
 }
