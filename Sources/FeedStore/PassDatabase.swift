@@ -17,17 +17,23 @@ package struct PassDatabase {
     /// Throws unless the pass may still commit: on a store many processes share, whether the
     /// pass still holds its feed (PostgreSQL's run fence). Nothing by default.
     package var checkRunMayCommit: () throws -> Void
+    /// Whether the pass holds its responses and state to store them together, while an entity's
+    /// rows are on their way to the database anyway (``PassWriter/storeCache(_:)``): worth it
+    /// where each statement is a round trip to a server. Without it each is stored at once and
+    /// nothing waits in memory (a page's body is held until stored).
+    package var holdsWrites: Bool
 
     package init(
         connection: any SQLConnection, writer: @escaping (EntityBinding) -> any EntityWriting,
         prepare: @escaping ([EntityBinding]) throws -> Void,
         checkForeignKeys: @escaping (_ entities: Set<String>) throws -> Void,
-        checkRunMayCommit: @escaping () throws -> Void = {}
+        checkRunMayCommit: @escaping () throws -> Void = {}, holdsWrites: Bool = false
     ) {
         self.connection = connection
         self.writer = writer
         self.prepare = prepare
         self.checkForeignKeys = checkForeignKeys
         self.checkRunMayCommit = checkRunMayCommit
+        self.holdsWrites = holdsWrites
     }
 }

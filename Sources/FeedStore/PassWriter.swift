@@ -112,13 +112,22 @@ package final class PassWriter {
         if firstReject == nil { firstReject = rejects.first }
     }
 
-    /// Holds a response with a body, to be stored with others in one statement
-    /// (``sendHeld()``): a page then costs no statement of its own, nor a wait for the rows
-    /// the database may be storing. Nothing in the pass reads the cache. The held ones are
+    /// Stores a response, or on a database whose pass holds its writes
+    /// (``PassDatabase/holdsWrites``) holds one with a body, to be stored with others in one
+    /// statement (``sendHeld()``): a page then costs no round trip of its own, nor a wait for
+    /// the rows the server may be storing. Nothing in the pass reads the cache. The held ones are
     /// stored when an entity's writer is to wait for the database anyway
     /// (``write(_:hashes:)``), when ``heldLimit`` of them wait, before a response of the same
     /// key or one without a body (a refresh of a stored row), and before the commit.
     package func storeCache(_ write: CacheWrite) throws {
+        guard database.holdsWrites else {
+            if write.entry.body == nil {
+                try StoreResponseCache.refresh(write.entry, in: connection)
+            } else {
+                try StoreResponseCache.store([write], feed: feed, in: connection)
+            }
+            return
+        }
         guard write.entry.body != nil else {
             try sendHeld()
             try StoreResponseCache.refresh(write.entry, in: connection)
@@ -130,10 +139,11 @@ package final class PassWriter {
         if heldCache.count >= Self.heldLimit { try sendHeld() }
     }
 
-    /// Holds the value, stored with the held responses (``storeCache(_:)``): nothing in the
-    /// pass's transaction reads `_state` (a pass reads the state its feed's last pass
+    /// Stores the value, or holds it to be stored with the held responses (``storeCache(_:)``):
+    /// nothing in the pass's transaction reads `_state` (a pass reads the state its feed's last pass
     /// committed), and the last value of a key is the one stored.
     package func setState(_ key: String, _ value: String?) throws {
+        guard database.holdsWrites else { return try StoreState.set([key: value], feed: feed, in: connection) }
         heldState[key] = .some(value)
         if heldState.count >= Self.heldLimit { try sendHeld() }
     }

@@ -71,7 +71,8 @@ extension PostgresStore: StoreDriver {
                 checkForeignKeys: { entities in
                     try PostgresEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: connection)
                 },
-                checkRunMayCommit: { try PostgresRunFence.check(run: run, feed: feed, in: connection) })
+                checkRunMayCommit: { try PostgresRunFence.check(run: run, feed: feed, in: connection) },
+                holdsWrites: true)
             let scope = PassWriter(database: database, location: location, feed: feed, run: run, bindings: bindings)
             defer { scope.close() }
             do {
