@@ -64,7 +64,7 @@ package protocol SQLConnection {
     /// them (the same array, refilled), each column read as the SQLite store holds a value of
     /// its type in `types` (booleans as 1 and 0; decimals, times and JSON as text); returns the
     /// number of rows. On a server the rows come through a cursor, which needs the connection
-    /// in a transaction (``SQLDatabase/snapshotSQL(_:)``'s).
+    /// in a transaction (``StoreReading/snapshotSQL(_:)``'s).
     func forEachRow(
         _ sql: String, _ arguments: [FieldValue], types: [ColumnType], _ body: ([FieldValue]) throws -> Void
     ) throws -> Int
@@ -96,41 +96,4 @@ package protocol SQLConnection {
     func dropTable(_ table: String) throws
     /// Drops the view of `entity` when Feedwork wrote it (a view of the user's is left alone).
     func dropView(of entity: String) throws
-}
-
-/// A store's connections for the jobs written once for every driver: reads on a consistent
-/// snapshot, writes each in a transaction of its own, both off Swift's cooperative pool.
-package protocol SQLDatabase: Sendable {
-    /// The SQL that differs from one database to the other.
-    var dialect: any SQLDialect { get }
-    /// Runs `body` on a read connection.
-    func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// Runs `body` in a write transaction of its own, committed when it returns.
-    func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// Runs `body` on one consistent, read-only snapshot of the store (an export reads all its
-    /// tables from one), on a thread of the driver's; the errors `body` throws of its own pass
-    /// through unwrapped.
-    func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// What the database does beyond its dialect's SQL.
-    var capabilities: StoreCapabilities { get }
-    /// Marks `interrupted` the runs of `feeds` still `running` that no process is running any
-    /// more, in the transaction of a schedule board's claim of them: on a store shared by
-    /// machines (``StoreCapabilities/sharedByMachines``) a worker that died left them so. The
-    /// default does nothing: a store one process holds marks them when it is opened.
-    func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws
-    /// Runs `body`, which runs one statement, on a read connection: the statement reads a
-    /// snapshot of its own, so a driver may leave out the transaction ``readSQL(_:)`` opens
-    /// around it (a read that runs once per page of a pass).
-    func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-}
-
-extension SQLDatabase {
-    package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {}
-
-    /// ``readSQL(_:)``, for a driver whose reads open no transaction of their own.
-    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
-        -> T
-    {
-        try await readSQL(body)
-    }
 }

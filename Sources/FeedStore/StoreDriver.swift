@@ -9,6 +9,14 @@ import Foundation
 /// and cached responses, the rows, the schedule) is ``StoreReading``. Writes of a pass go
 /// through its ``FeedTransaction``; the others are each their own transaction.
 package protocol StoreDriver: StoreReading, Sendable {
+    /// Runs `body` in a write transaction of its own, committed when it returns (the primitive
+    /// of the writes written once, as GRDB's `DatabaseWriter`'s).
+    func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Marks `interrupted` the runs of `feeds` still `running` that no process is running any
+    /// more, in the transaction of a schedule board's claim of them: on a store shared by
+    /// machines (``StoreCapabilities/sharedByMachines``) a worker that died left them so. The
+    /// default does nothing: a store one process holds marks them when it is opened.
+    func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws
     /// Takes the lease that keeps a second pass of `feed` from running at the same time, waiting
     /// up to `wait` for it; the lease is held until the returned object goes away. `nil` when the
     /// store needs none (a SQLite store is locked as a whole by the engine).
@@ -51,4 +59,8 @@ package protocol StoreDriver: StoreReading, Sendable {
     /// Whether this process holds the store's exclusive lock (a SQLite store opened for running
     /// feeds), so that no other process is using the store.
     var holdsExclusiveLock: Bool { get }
+}
+
+extension StoreDriver {
+    package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {}
 }

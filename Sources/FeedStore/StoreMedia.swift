@@ -2,12 +2,12 @@ import Foundation
 
 /// Mirrored media in a store (`_media`, `_media_urls`): what the engine's ``MediaMirror``
 /// writes after a pass commits, and what `serve`, `export --media`, `list` and `gc` read,
-/// written once for every driver on its connections (``SQLDatabase``).
+/// written once for every driver on its connections (``StoreReading/readSQL(_:)``, ``StoreDriver/writeSQL(_:)``).
 ///
 /// The bytes live in the store itself (a BLOB in the SQLite file, `bytea` on PostgreSQL): one
 /// file to copy for SQLite, one server for every machine on PostgreSQL, and an image and the
 /// row naming it always commit together (Benchmarks/media-storage.sh has the figures).
-extension SQLDatabase {
+extension StoreReading {
     /// The distinct values of `column` in the rows of `table` that `feed` wrote, nulls and
     /// empty texts left out.
     package func mediaReferences(feed: String, table: String, column: String) async throws -> Set<String> {
@@ -41,6 +41,55 @@ extension SQLDatabase {
         }
     }
 
+    /// The image of `hash`, or `nil`.
+    package func media(hash: String) async throws -> StoredMedia? {
+        try await readSQL { connection in
+            guard
+                let type = try connection.rows("SELECT type FROM _media WHERE hash = ?", [.text(hash)]).first?[0].text,
+                let bytes = try connection.bytes("SELECT bytes FROM _media WHERE hash = ?", [.text(hash)])
+            else { return nil }
+            return StoredMedia(hash: hash, type: type, bytes: bytes)
+        }
+    }
+
+    /// The hashes of the mirrored images of `urls` (any feed's), by URL.
+    package func mediaHashes(urls: [String]) async throws -> [String: String] {
+        guard !urls.isEmpty else { return [:] }
+        return try await readSQL { connection in
+            var result: [String: String] = [:]
+            for url in Set(urls) {
+                let rows = try connection.rows(
+                    "SELECT u.hash FROM _media_urls u JOIN _media m ON m.hash = u.hash WHERE u.url = ? LIMIT 1",
+                    [.text(url)])
+                if let hash = rows.first?[0].text { result[url] = hash }
+            }
+            return result
+        }
+    }
+
+    /// Per feed: media referenced, mirrored, failed, and the bytes of those mirrored.
+    package func mediaSummaries() async throws -> [String: MediaSummary] {
+        try await readSQL { connection in
+            let rows = try connection.rows(
+                """
+                SELECT u.feed, count(*), count(m.hash),
+                    sum(CASE WHEN m.hash IS NULL AND u.failures > 0 THEN 1 ELSE 0 END),
+                    (SELECT sum(size) FROM _media WHERE hash IN (SELECT hash FROM _media_urls WHERE feed = u.feed))
+                FROM _media_urls u LEFT JOIN _media m ON m.hash = u.hash
+                GROUP BY u.feed
+                """, [])
+            var result: [String: MediaSummary] = [:]
+            for row in rows {
+                func number(_ column: Int) -> Int { Int(row[column].integer ?? 0) }
+                result[row[0].text ?? ""] = MediaSummary(
+                    referenced: number(1), mirrored: number(2), failed: number(3), bytes: number(4))
+            }
+            return result
+        }
+    }
+}
+
+extension StoreDriver {
     /// Records a fetch of `url` for `feed` in one transaction: the image (kept once by its hash)
     /// and the URL's row pointing at it, or, with `media` nil (304 Not Modified), the URL's
     /// check time and validators only.
@@ -103,53 +152,6 @@ extension SQLDatabase {
             for url in gone {
                 try connection.execute("DELETE FROM _media_urls WHERE feed = ? AND url = ?", [.text(feed), .text(url)])
             }
-        }
-    }
-
-    /// The image of `hash`, or `nil`.
-    package func media(hash: String) async throws -> StoredMedia? {
-        try await readSQL { connection in
-            guard
-                let type = try connection.rows("SELECT type FROM _media WHERE hash = ?", [.text(hash)]).first?[0].text,
-                let bytes = try connection.bytes("SELECT bytes FROM _media WHERE hash = ?", [.text(hash)])
-            else { return nil }
-            return StoredMedia(hash: hash, type: type, bytes: bytes)
-        }
-    }
-
-    /// The hashes of the mirrored images of `urls` (any feed's), by URL.
-    package func mediaHashes(urls: [String]) async throws -> [String: String] {
-        guard !urls.isEmpty else { return [:] }
-        return try await readSQL { connection in
-            var result: [String: String] = [:]
-            for url in Set(urls) {
-                let rows = try connection.rows(
-                    "SELECT u.hash FROM _media_urls u JOIN _media m ON m.hash = u.hash WHERE u.url = ? LIMIT 1",
-                    [.text(url)])
-                if let hash = rows.first?[0].text { result[url] = hash }
-            }
-            return result
-        }
-    }
-
-    /// Per feed: media referenced, mirrored, failed, and the bytes of those mirrored.
-    package func mediaSummaries() async throws -> [String: MediaSummary] {
-        try await readSQL { connection in
-            let rows = try connection.rows(
-                """
-                SELECT u.feed, count(*), count(m.hash),
-                    sum(CASE WHEN m.hash IS NULL AND u.failures > 0 THEN 1 ELSE 0 END),
-                    (SELECT sum(size) FROM _media WHERE hash IN (SELECT hash FROM _media_urls WHERE feed = u.feed))
-                FROM _media_urls u LEFT JOIN _media m ON m.hash = u.hash
-                GROUP BY u.feed
-                """, [])
-            var result: [String: MediaSummary] = [:]
-            for row in rows {
-                func number(_ column: Int) -> Int { Int(row[column].integer ?? 0) }
-                result[row[0].text ?? ""] = MediaSummary(
-                    referenced: number(1), mirrored: number(2), failed: number(3), bytes: number(4))
-            }
-            return result
         }
     }
 

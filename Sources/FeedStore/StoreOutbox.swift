@@ -6,7 +6,7 @@ import Foundation
 /// Events are queued in a pass's transaction, or after a failed pass with its run's end
 /// (``StoreDriver/recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``); the engine
 /// delivers them once the pass commits.
-extension SQLDatabase {
+extension StoreReading {
     /// `feed`'s undelivered events, oldest first.
     package func pendingOutbox(feed: String) async throws -> [OutboxEvent] {
         try await readSQL { connection in
@@ -16,6 +16,9 @@ extension SQLDatabase {
         }
     }
 
+}
+
+extension StoreDriver {
     /// Marks event `id` delivered now: it is never sent again.
     package func markOutboxDelivered(_ id: Int64) async throws {
         try await writeSQL { connection in

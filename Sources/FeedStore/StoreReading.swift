@@ -8,14 +8,34 @@ import Foundation
 /// (``StoreDriver``).
 ///
 /// The reads that are the same on every database are written once, on the store's connections
-/// (``SQLDatabase``), in extensions named for their tables (`StoreRuns`, `StoreRejects`,
+/// (``readSQL(_:)``), in extensions named for their tables (`StoreRuns`, `StoreRejects`,
 /// `StoreOutbox`, `StoreResponseCache`, `StoreSchemas`...); the requirements here are the reads
 /// a driver makes its own way.
 ///
 /// Every read is `async`: each driver runs it on its own threads (SQLite on GRDB's reader pool,
 /// PostgreSQL on its read connection's thread), never blocking Swift's cooperative pool, so a
 /// slow statement delays only its caller.
-package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
+package protocol StoreReading: StoredRows, Sendable {
+    // The primitives the reads written once use (as GRDB's `DatabaseReader`'s): connections
+    // on the driver's threads, never on Swift's cooperative pool.
+
+    /// The SQL that differs from one database to the other.
+    var dialect: any SQLDialect { get }
+    /// What the database does beyond its dialect's SQL.
+    var capabilities: StoreCapabilities { get }
+    /// Runs `body` on a read connection.
+    func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `body`, which runs one statement, on a read connection: the statement reads a
+    /// snapshot of its own, so a driver may leave out the transaction ``readSQL(_:)`` opens
+    /// around it (a read that runs once per page of a pass).
+    func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `body` on one consistent, read-only snapshot of the store (an export reads all its
+    /// tables from one), on a thread of the driver's; the errors `body` throws of its own pass
+    /// through unwrapped.
+    func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+
+    // What each driver reads its own way.
+
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
     /// The value `feed` stored under `key`, or `nil`.
@@ -39,6 +59,13 @@ package protocol StoreReading: StoredRows, SQLDatabase, Sendable {
 }
 
 extension StoreReading {
+    /// ``readSQL(_:)``, for a driver whose reads open no transaction of their own.
+    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        try await readSQL(body)
+    }
+
     /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.
     package func runs(feed: String?, limit: Int) async throws -> [RunRecord] {
         try await runs(feed: feed, before: nil, limit: limit)

@@ -2,7 +2,7 @@ import FeedKit
 
 /// `_rejects`: the records a pass set aside, with why; written once for every driver. With the
 /// runs, the store's history (`feedwork rejects`).
-extension SQLDatabase {
+extension StoreReading {
     /// The rejects of `feed` and of run `run` (each, when given), newest first, at most `limit`.
     package func rejects(feed: String?, run: Int64?, limit: Int) async throws -> [RejectRecord] {
         var filter = SQLFilter()

@@ -64,7 +64,7 @@ extension StoreDriver {
     /// candidate's name with each claim was half of a worker's CPU and most of the server's.
     ///
     /// On a store shared by machines, the claim also takes over what dead workers left of the
-    /// feeds it claims (``SQLDatabase/takeOverRuns(of:in:)``), in its transaction.
+    /// feeds it claims (``StoreDriver/takeOverRuns(of:in:)``), in its transaction.
     package func claim(
         excluding excluded: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
     ) async throws -> [ScheduleClaim] {

@@ -104,7 +104,8 @@ struct PostgresSQLConnection: SQLConnection {
     }
 }
 
-extension PostgresStore: SQLDatabase {
+/// The store's connections for the jobs written once (``StoreReading`` and ``StoreDriver``'s primitives).
+extension PostgresStore {
     package var dialect: any SQLDialect { PostgresDialect() }
 
     /// Workers on many machines share the store.

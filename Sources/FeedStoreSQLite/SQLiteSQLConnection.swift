@@ -107,7 +107,8 @@ struct SQLiteSQLConnection: SQLConnection {
     }
 }
 
-extension SQLiteStore: SQLDatabase {
+/// The store's connections for the jobs written once (``StoreReading`` and ``StoreDriver``'s primitives).
+extension SQLiteStore {
     package var dialect: any SQLDialect { SQLiteDialect() }
 
     /// One process holds the store: the board keeps this machine's time.

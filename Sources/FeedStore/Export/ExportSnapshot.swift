@@ -1,7 +1,7 @@
 import FeedKit
 
 /// One consistent view of a store that an export reads all its tables from: a connection in a
-/// read-only snapshot (``SQLDatabase/snapshotSQL(_:)``), the same for every driver.
+/// read-only snapshot (``StoreReading/snapshotSQL(_:)``), the same for every driver.
 package struct ExportSnapshot {
     /// The snapshot's connection.
     let connection: any SQLConnection
