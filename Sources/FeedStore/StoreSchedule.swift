@@ -50,7 +50,7 @@ extension StoreDriver {
                 AND _schedule.claimed_by IS NULL
             """
         try await writeSQL { connection in
-            try connection.execute(sql, [.text(text), .text(Timestamp.string(overdueBefore))])
+            _ = try connection.execute(sql, [.text(text), .text(Timestamp.string(overdueBefore))])
         }
     }
 
@@ -106,7 +106,7 @@ extension StoreDriver {
     /// Gives `feed` back, due next at `next`.
     package func release(feed: String, worker: String, next: Date) async throws {
         try await writeSQL { connection in
-            try connection.execute(
+            _ = try connection.execute(
                 """
                 UPDATE _schedule SET claimed_by = NULL, lease_until = NULL, next_run_at = ?
                 WHERE feed = ? AND claimed_by = ?
