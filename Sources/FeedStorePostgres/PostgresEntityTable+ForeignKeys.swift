@@ -47,7 +47,7 @@ extension PostgresEntityTable {
             try connection.execute("DROP INDEX IF EXISTS \(PostgresSQL.identifier(namespace)).\(referenceIndex(key))")
         }
         guard !wanted.isEmpty else { return }
-        let schemas = try PostgresStore.schemas(in: connection)
+        let schemas = try PostgresSQLConnection(connection: connection).entitySchemas()
         for key in wanted {
             let parentColumn = try parentKeyColumn(key, child: schema, schemas: schemas, in: connection)
             let column = PostgresSQL.identifier(key.column)
@@ -148,7 +148,7 @@ extension PostgresEntityTable {
             guard error.sqlState == "23503" else { throw error }  // foreign_key_violation
             try connection.execute("ROLLBACK TO SAVEPOINT feedwork_foreign_keys")
         }
-        let schemas = try PostgresStore.schemas(in: connection)
+        let schemas = try PostgresSQLConnection(connection: connection).entitySchemas()
         let keys = schemas.values.flatMap(ForeignKey.declared(by:)).sorted { $0.name < $1.name }
         for key in keys where entities.contains(key.entity) || entities.contains(key.parent) {
             let parentColumn = schemas[key.parent]?.key.first ?? "_key"

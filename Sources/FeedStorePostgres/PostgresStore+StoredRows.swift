@@ -2,14 +2,9 @@ import FeedKit
 import FeedStore
 import Foundation
 
-/// Reading entities back from PostgreSQL: their schemas, and rows through the export's query
-/// builder in PostgreSQL's dialect.
+/// Reading entities back from PostgreSQL: rows through the export's query builder in
+/// PostgreSQL's dialect.
 extension PostgresStore {
-    /// The schemas recorded in `_entities`, read on `connection`, by entity name.
-    static func schemas(in connection: PostgresConnection) throws -> [String: EntitySchema] {
-        try PostgresSQLConnection(connection: connection).entitySchemas()
-    }
-
     package func rows(of entity: String, where filters: [String], order: [String], limit: Int?) async throws
         -> [[String: FieldValue]]
     {

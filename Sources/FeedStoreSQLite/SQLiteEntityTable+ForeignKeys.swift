@@ -57,7 +57,7 @@ extension SQLiteEntityTable {
         let table = schema.name
         let wanted = FeedStore.ForeignKey.declared(by: schema)
         if !wanted.isEmpty {
-            let schemas = try SQLiteStore.schemas(in: db)
+            let schemas = try SQLiteSQLConnection(db: db, location: path).entitySchemas()
             for key in wanted {
                 let history = try Bool.fetchOne(
                     db, sql: "SELECT history FROM _entities WHERE name = ?", arguments: [key.parent])
@@ -125,7 +125,7 @@ extension SQLiteEntityTable {
         var highest: Int32 = 0
         sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highest, 0)
         guard pending > 0 else { return }
-        let keys = try SQLiteStore.schemas(in: db).values.flatMap(FeedStore.ForeignKey.declared(by:))
+        let keys = try SQLiteSQLConnection(db: db, location: path).entitySchemas().values.flatMap(FeedStore.ForeignKey.declared(by:))
         for key in keys.sorted(by: { $0.name < $1.name })
         where entities.contains(key.entity) || entities.contains(key.parent) {
             if let violation = try firstDangling(key, feed: feed, in: db) { throw violation }

@@ -123,11 +123,6 @@ public final class SQLiteStore: Sendable {
             bindings, on: SQLiteSQLConnection(db: db, location: path), dialect: SQLiteDialect())
     }
 
-    /// The schemas recorded in `_entities` of `db`, by entity name.
-    static func schemas(in db: Database) throws -> [String: EntitySchema] {
-        try SQLiteSQLConnection(db: db, location: "").entitySchemas()
-    }
-
     /// Runs `body` with a read-only connection on a consistent snapshot, on one of GRDB's reader
     /// threads: the caller awaits without blocking its own.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {

@@ -17,7 +17,7 @@ import Testing
             .first { $0.hasPrefix("feedwork_running_passes ") }.map(String.init)
     }
 
-    @Test func aSkippedPassThatNeverStartedLeavesNoPassRunning() {
+    @Test func aDependentPassNotRunBecauseItsParentFailedLeavesNoPassRunning() {
         let metrics = WorkerMetrics()
         metrics.worker(.passStarted(feed: "parent", due: Date(), lag: 0))
         metrics.worker(.passFinished(report("parent", .failed), due: Date(), lag: 0, next: Date()))
