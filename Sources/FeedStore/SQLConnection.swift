@@ -60,6 +60,13 @@ package protocol SQLConnection {
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]]
     /// The bytes in the first column of the first row of `sql`, or `nil` when it has no row.
     func bytes(_ sql: String, _ arguments: [SQLValue]) throws -> Data?
+    /// The rows `sql` returns with `arguments` (parameters written `$1`, `$2`...), each as column
+    /// name to value, read by the type the database gives each column as the SQLite store holds
+    /// a value: integers and booleans as ``FieldValue/integer(_:)`` (`1`/`0`), decimals as their
+    /// exact text, timestamps as ISO 8601 text in UTC (whole seconds without a fraction, else
+    /// milliseconds), JSON as compact text (PostgreSQL's `jsonb` keeps objects' keys in its own
+    /// order).
+    func namedRows(_ sql: String, _ arguments: [FieldValue]) throws -> [[String: FieldValue]]
     /// Runs `sql` with `arguments` and hands its rows to `body` one at a time, never collecting
     /// them (the same array, refilled), each column read as the SQLite store holds a value of
     /// its type in `types` (booleans as 1 and 0; decimals, times and JSON as text); returns the
@@ -74,6 +81,10 @@ package protocol SQLConnection {
 
     /// The store, for messages.
     var location: String { get }
+    /// Takes the lock that serializes changes to the tables of `entity` until the transaction
+    /// ends, where processes share the store and its transactions change tables at the same
+    /// time; a database with one writer needs none.
+    func lockChanges(of entity: String) throws
     /// Creates the tables of `schema` when missing, adds new columns and keys them (`keyed`).
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
     /// Changes the type of `column` of `table`, the table of `schema` (as the store has it) or

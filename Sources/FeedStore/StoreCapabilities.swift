@@ -4,7 +4,7 @@ package struct StoreCapabilities: Sendable, Hashable {
     /// Whether workers on many machines share the store (PostgreSQL). Its schedule board then
     /// keeps time by the database server's clock (``StoreDriver/clock()``), not the machines',
     /// and a claim takes over what dead workers left of the feeds it claims
-    /// (``StoreDriver/takeOverRuns(of:in:)``). A store one process holds (SQLite) has neither.
+    /// (``StoreDriver/interruptAbandonedRuns(of:in:)``). A store one process holds (SQLite) has neither.
     package var sharedByMachines: Bool
 
     package init(sharedByMachines: Bool) {

@@ -12,6 +12,17 @@ public enum DropTarget: Sendable, Hashable {
     case column(entity: String, column: String)
 }
 
+extension StoreDriver {
+    /// Drops `target` in one transaction (``StoreDrop``), and a dropped feed's credentials set
+    /// aside (``StoreReading/credentialJournal``); returns what was removed.
+    package func drop(_ target: DropTarget) async throws -> String {
+        let dialect = self.dialect
+        let dropped = try await writeSQL { try StoreDrop.drop(target, on: $0, dialect: dialect) }
+        if case .feed(let feed) = target { try credentialJournal?.forgetAll(feed: feed) }
+        return dropped
+    }
+}
+
 /// Dropping an entity or a feed from a store, once for every driver, in one transaction: the
 /// statements of `connection`, whose own edits drop a database's tables, columns and views.
 package enum StoreDrop {
@@ -24,6 +35,10 @@ package enum StoreDrop {
         throws -> String
     {
         switch target {
+        case .entity(let name), .column(let name, _): try connection.lockChanges(of: name)
+        case .feed: break
+        }
+        return switch target {
         case .entity(let name): try dropEntity(name, on: connection)
         case .feed(let name): try dropFeed(name, on: connection)
         case .column(let entity, let column): try dropColumn(column, of: entity, on: connection, dialect: dialect)

@@ -38,20 +38,10 @@ package protocol StoreReading: StoredRows, Sendable {
 
     /// The store, for messages: a file path or a server URL without its password.
     var location: String { get }
-    /// The value `feed` stored under `key`, or `nil`.
-    func state(feed: String, key: String) async throws -> String?
-    /// The values `feed` stored under keys starting with `prefix`, by key.
-    func states(feed: String, prefix: String) async throws -> [String: String]
-    /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name
-    /// to value; an empty array for a statement that returns no rows.
-    ///
-    /// The statement is the database's own SQL; parameters are written `$1`, `$2`... (both
-    /// databases read them; SQLite binds them in order of first use). Values come back as the
-    /// SQLite store holds them, so one assertion fits both stores: integers and booleans as
-    /// ``FieldValue/integer(_:)`` (`1`/`0`), decimals as their exact text, timestamps as ISO 8601
-    /// text in UTC (whole seconds without a fraction, else milliseconds), JSON as compact text
-    /// (PostgreSQL's `jsonb` keeps objects' keys in its own order).
-    func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]]
+    /// Credentials set aside beside the store while a pass holds its one writer, read in place
+    /// of the stored ones (``StoreDriver/setAsideCredentials(_:feed:)``); `nil` for a store
+    /// whose passes write on connections of their own.
+    var credentialJournal: CredentialJournal? { get }
     /// Runs a person's `SELECT` or `WITH` statement (serve's SQL page) read-only, on a
     /// connection of its own and a thread of its own, under the request's time and row limits,
     /// without the system tables ``ReadOnlySQLPolicy`` hides.
@@ -64,6 +54,16 @@ extension StoreReading {
         -> T
     {
         try await readSQL(body)
+    }
+
+    /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name
+    /// to value; an empty array for a statement that returns no rows.
+    ///
+    /// The statement is the database's own SQL; parameters are written `$1`, `$2`... (both
+    /// databases read them; SQLite binds them in order of first use). Values come back as
+    /// ``SQLConnection/namedRows(_:_:)`` reads them, the same on both stores.
+    package func query(_ sql: String, arguments: [FieldValue] = []) async throws -> [[String: FieldValue]] {
+        try await readSQL { connection in try connection.namedRows(sql, arguments) }
     }
 
     /// The runs of `feed` (or of every feed), newest first, at most `limit` of them.

@@ -1,8 +1,10 @@
 import FeedKit
+import Foundation
 
-/// `_runs`: one row per feed per pass, from `running` to its outcome; what both drivers do
-/// alike, written once. Starting a run and marking the runs of dead processes `interrupted`
-/// stay with each driver: PostgreSQL fences runs and reads its leases (``StoreDriver``).
+/// `_runs`: one row per feed per pass, from `running` to its outcome, written once for every
+/// driver. Where processes share the store (PostgreSQL), its driver's hooks fence a new run and
+/// leave the runs of live processes alone (``StoreDriver/beginRun(of:in:)``,
+/// ``StoreDriver/interruptAbandonedRuns(of:in:)``).
 extension StoreReading {
     /// The runs of `feed` (or of every feed) older than run `before` (when given), newest first,
     /// at most `limit` of them.
@@ -43,13 +45,45 @@ extension StoreReading {
 }
 
 extension StoreDriver {
-    /// Records a failed pass (``writeFailedRun(_:feed:outcome:outbox:rejects:credentials:)``).
+    /// Records the start of `feed`'s pass, which holds the feed's lease. Its tables are prepared
+    /// in the pass's own transaction (``passTransaction(feed:run:stamp:bindings:)``), so a pass
+    /// that fails leaves no table, column or view behind.
+    ///
+    /// - Returns: the run id, which rows the pass changes carry in `_run`.
+    package func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64 {
+        try await writeSQL { connection in
+            try self.beginRun(of: feed, in: connection)
+            let rows = try connection.rows(
+                "INSERT INTO _runs(feed, adapter, adapter_module, started_at, status) VALUES (?, ?, ?, ?, 'running') RETURNING id",
+                [.text(feed), .text(adapter.name), .text(adapter.module), .text(Timestamp.string(started))])
+            guard let id = rows.first?.first?.integer else {
+                throw StoreError(path: connection.location, message: "the run of feed '\(feed)' got no id")
+            }
+            return id
+        }
+    }
+
+    /// Marks runs left `running` by a process that died as `interrupted`
+    /// (``interruptAbandonedRuns(of:in:)``). Looked for first with a read: usually there is none,
+    /// and the store opens without a write.
+    package func markInterruptedRuns() async throws {
+        let found = try await readSQL { connection in
+            try !connection.rows("SELECT 1 FROM _runs WHERE status = 'running' LIMIT 1", []).isEmpty
+        }
+        guard found else { return }
+        try await writeSQL { connection in try self.interruptAbandonedRuns(of: nil, in: connection) }
+    }
+
+    /// Records a failed pass (``writeFailedRun(_:feed:outcome:outbox:rejects:credentials:)``),
+    /// then forgets the credentials set aside (``StoreReading/credentialJournal``), which
+    /// `_state` now holds.
     package func recordFailedRun(
         _ id: Int64, feed: String, outcome: RunOutcome, outbox: [String], rejects: [Reject],
         credentials: [String: String?]
     ) async throws {
         try await writeFailedRun(
             id, feed: feed, outcome: outcome, outbox: outbox, rejects: rejects, credentials: credentials)
+        try credentialJournal?.forget(credentials, feed: feed)
     }
 
     /// Records a failed pass in a transaction of its own (the pass's was rolled back): its
@@ -70,6 +104,18 @@ extension StoreDriver {
 
 /// Writing a run's row in a transaction under way.
 package enum StoreRuns {
+    /// Marks `interrupted` the runs still `running` of `feeds` (of every feed when `nil`).
+    package static func interrupt(of feeds: [String]?, in connection: any SQLConnection) throws {
+        guard let feeds else {
+            _ = try connection.execute("UPDATE _runs SET status = 'interrupted' WHERE status = 'running'", [])
+            return
+        }
+        for feed in feeds {
+            _ = try connection.execute(
+                "UPDATE _runs SET status = 'interrupted' WHERE status = 'running' AND feed = ?", [.text(feed)])
+        }
+    }
+
     /// Records a pass's outcome in its run row `id`.
     package static func record(_ id: Int64, outcome: RunOutcome, in connection: any SQLConnection) throws {
         let counts = outcome.counts

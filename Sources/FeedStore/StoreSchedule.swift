@@ -64,7 +64,7 @@ extension StoreDriver {
     /// candidate's name with each claim was half of a worker's CPU and most of the server's.
     ///
     /// On a store shared by machines, the claim also takes over what dead workers left of the
-    /// feeds it claims (``StoreDriver/takeOverRuns(of:in:)``), in its transaction.
+    /// feeds it claims (``StoreDriver/interruptAbandonedRuns(of:in:)``), in its transaction.
     package func claim(
         excluding excluded: [String], worker: String, now: Date, dueBy: Date, lease: FeedDuration, limit: Int
     ) async throws -> [ScheduleClaim] {
@@ -88,7 +88,7 @@ extension StoreDriver {
                 ScheduleClaim(feed: row[0].text ?? "", due: row[1].text.flatMap(Timestamp.date) ?? now)
             }.sorted { ($0.due, $0.feed) < ($1.due, $1.feed) }
             if takesOver && !claims.isEmpty {
-                try self.takeOverRuns(of: claims.map(\.feed), in: connection)
+                try self.interruptAbandonedRuns(of: claims.map(\.feed), in: connection)
             }
             return claims
         }

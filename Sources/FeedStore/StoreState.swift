@@ -1,3 +1,5 @@
+import FeedKit
+
 /// `_state`: what each feed remembers between passes (bookmarks, page summaries, credentials),
 /// by key; written once for every driver.
 ///
@@ -5,20 +7,25 @@
 /// pass changes nothing but its credentials, which ``StoreDriver/recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``
 /// and ``StoreDriver/recordCredentials(_:feed:)`` keep in transactions of their own.
 extension StoreReading {
-    /// The value `feed` stored under `key`, or `nil`: what ``state(feed:key:)`` reads unless a
-    /// driver keeps values elsewhere too (SQLite sets credentials aside beside the store).
-    package func storedState(feed: String, key: String) async throws -> String? {
-        try await readSQL { connection in
+    /// The value `feed` stored under `key`, or `nil`; a credential set aside
+    /// (``credentialJournal``) is newer than the stored one.
+    package func state(feed: String, key: String) async throws -> String? {
+        if key.hasPrefix(FeedPass.credentialStatePrefix), let setAside = try credentialJournal?.entries(feed: feed)[key]
+        {
+            return setAside
+        }
+        return try await readSQL { connection in
             try connection.rows("SELECT value FROM _state WHERE feed = ? AND key = ?", [.text(feed), .text(key)])
                 .first?[0].text
         }
     }
 
-    /// The values `feed` stored under keys starting with `prefix`, by key.
-    package func storedStates(feed: String, prefix: String) async throws -> [String: String] {
+    /// The values `feed` stored under keys starting with `prefix`, by key, with the credentials
+    /// set aside in place of the stored ones.
+    package func states(feed: String, prefix: String) async throws -> [String: String] {
         // Both databases count a text's characters as Unicode scalars: neither Swift's
         // characters (`é` written as `e` and an accent is one) nor UTF-8 bytes.
-        try await readSQL { connection in
+        var values = try await readSQL { connection in
             var values: [String: String] = [:]
             for row in try connection.rows(
                 "SELECT key, value FROM _state WHERE feed = ? AND substr(key, 1, ?) = ?",
@@ -28,27 +35,35 @@ extension StoreReading {
             }
             return values
         }
-    }
-
-    package func state(feed: String, key: String) async throws -> String? {
-        try await storedState(feed: feed, key: key)
-    }
-
-    package func states(feed: String, prefix: String) async throws -> [String: String] {
-        try await storedStates(feed: feed, prefix: prefix)
+        for (key, value) in try credentialJournal?.entries(feed: feed) ?? [:] where key.hasPrefix(prefix) {
+            values[key] = value
+        }
+        return values
     }
 }
 
 extension StoreDriver {
-    /// Keeps credential `_state` of `feed` in a transaction of its own, committed at once.
+    /// Keeps credential `_state` of `feed` in a transaction of its own, committed at once. Set
+    /// aside first (``credentialJournal``) and forgotten after the commit, so that what is set
+    /// aside is never older.
     package func recordCredentials(_ credentials: [String: String?], feed: String) async throws {
+        try credentialJournal?.keep(credentials, feed: feed)
         try await writeSQL { connection in try StoreState.set(credentials, feed: feed, in: connection) }
+        try credentialJournal?.forget(credentials, feed: feed)
     }
 
-    /// A store whose passes never hold the writer of its other writes (PostgreSQL: each has
-    /// connections of its own) commits credentials at once, as always.
+    /// Keeps credential `_state` of `feed` durable at once while the pass's transaction may hold
+    /// the store's one writer, so that ``recordCredentials(_:feed:)`` would wait for the pass: a
+    /// token renewed mid-pass must outlive a process killed before the commit. Set aside beside
+    /// the store (``credentialJournal``), the pass's commit or the next write of them stores
+    /// them; a store without a journal (its passes never hold the writer of other writes)
+    /// commits them at once.
     package func setAsideCredentials(_ credentials: [String: String?], feed: String) async throws {
-        try await recordCredentials(credentials, feed: feed)
+        if let journal = credentialJournal {
+            try journal.keep(credentials, feed: feed)
+        } else {
+            try await recordCredentials(credentials, feed: feed)
+        }
     }
 }
 

@@ -32,6 +32,27 @@ struct PostgresSQLConnection: SQLConnection {
         return rows.count > 0 ? rows[0, 0].flatMap(Hex.bytea) : nil
     }
 
+    /// In the connection's schema and in UTC (a reading connection's session), each column read
+    /// by its type's OID (``PostgresValueType``).
+    func namedRows(_ sql: String, _ arguments: [FieldValue]) throws -> [[String: FieldValue]] {
+        let rows = try connection.execute(sql, arguments.map(PostgresValueType.parameter))
+        let columns = rows.columns
+        let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
+        return (0..<rows.count).map { row in
+            var result: [String: FieldValue] = [:]
+            for (column, name) in columns.enumerated() {
+                result[name] = types[column].value(rows[row, column])
+            }
+            return result
+        }
+    }
+
+    /// An advisory lock of the transaction on the entity's name in the schema
+    /// (``PostgresSQL/entityChangeLockSQL``).
+    func lockChanges(of entity: String) throws {
+        try connection.execute(PostgresSQL.entityChangeLockSQL, [entity.lowercased()])
+    }
+
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
         try PostgresEntityTable.ensure(schema, keyed: keyed, in: connection)
     }
@@ -100,40 +121,6 @@ struct PostgresSQLConnection: SQLConnection {
     private static func parameters(_ arguments: [SQLValue]) -> [String?] {
         arguments.map { argument in
             if case .bytes(let data) = argument { Hex.bytea(data) } else { argument.text }
-        }
-    }
-}
-
-/// The store's connections for the jobs written once (``StoreReading`` and ``StoreDriver``'s primitives).
-extension PostgresStore {
-    package var dialect: any SQLDialect { PostgresDialect() }
-
-    /// Workers on many machines share the store.
-    package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: true) }
-
-    /// ``markInterruptedRuns()`` for the runs of `feeds` only: a worker claiming feeds takes
-    /// over what a dead worker left of them.
-    package func takeOverRuns(of feeds: [String], in connection: any SQLConnection) throws {
-        try Self.markInterruptedRuns(of: feeds, schema: schema, in: connection)
-    }
-
-    package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await read { try body(PostgresSQLConnection(connection: $0)) }
-    }
-
-    package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await write { try body(PostgresSQLConnection(connection: $0)) }
-    }
-
-    /// Runs `body` in one read-only `REPEATABLE READ` transaction, on the reader thread: every
-    /// statement sees the same data.
-    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
-        async throws -> T
-    {
-        try await read { connection in
-            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            defer { _ = try? connection.execute("COMMIT") }
-            return try body(PostgresSQLConnection(connection: connection))
         }
     }
 }

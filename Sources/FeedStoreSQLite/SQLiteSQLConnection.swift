@@ -40,6 +40,36 @@ struct SQLiteSQLConnection: SQLConnection {
         try Data.fetchOne(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
     }
 
+    /// Values as SQLite holds them: a BLOB as its UTF-8 text.
+    func namedRows(_ sql: String, _ arguments: [FieldValue]) throws -> [[String: FieldValue]] {
+        let values = arguments.map { value -> (any DatabaseValueConvertible)? in
+            switch value {
+            case .null: nil
+            case .integer(let number): number
+            case .real(let number): number
+            case .text(let text): text
+            case .bool(let flag): flag
+            }
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).map { row in
+            var result: [String: FieldValue] = [:]
+            for (name, value) in row {
+                result[name] =
+                    switch value.storage {
+                    case .null: .null
+                    case .int64(let number): .integer(number)
+                    case .double(let number): .real(number)
+                    case .string(let text): .text(text)
+                    case .blob(let data): .text(String(decoding: data, as: UTF8.self))
+                    }
+            }
+            return result
+        }
+    }
+
+    /// None: SQLite has one writer, whose transaction holds the whole store.
+    func lockChanges(of entity: String) throws {}
+
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
         try SQLiteEntityTable.ensure(schema, keyed: keyed, in: db, path: location)
     }
@@ -104,45 +134,5 @@ struct SQLiteSQLConnection: SQLConnection {
                 case .bytes(let data): data.databaseValue
                 }
             })
-    }
-}
-
-/// The store's connections for the jobs written once (``StoreReading`` and ``StoreDriver``'s primitives).
-extension SQLiteStore {
-    package var dialect: any SQLDialect { SQLiteDialect() }
-
-    /// One process holds the store: the board keeps this machine's time.
-    package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: false) }
-
-    package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        let path = self.path
-        return try await read { try body(SQLiteSQLConnection(db: $0, location: path)) }
-    }
-
-    package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        let path = self.path
-        return try await write { try body(SQLiteSQLConnection(db: $0, location: path)) }
-    }
-
-    /// Without the `BEGIN` and `COMMIT` that ``readSQL(_:)`` sends around the statement
-    /// (``readOneStatement(_:)``).
-    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
-        -> T
-    {
-        let path = self.path
-        return try await readOneStatement { try body(SQLiteSQLConnection(db: $0, location: path)) }
-    }
-
-    /// Runs `body` in one read transaction (a snapshot: SQLite's write-ahead log keeps what it
-    /// began with); errors of `body`'s own pass through unwrapped.
-    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
-        async throws -> T
-    {
-        let path = path
-        do {
-            return try await pool.read { try body(SQLiteSQLConnection(db: $0, location: path)) }
-        } catch let error as DatabaseError {
-            throw StoreError(sqlite: path, error)
-        }
     }
 }

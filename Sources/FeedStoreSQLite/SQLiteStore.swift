@@ -9,14 +9,14 @@ import GRDB
 ///
 /// The file is opened in WAL mode, so readers (`export`, `list`) work while a run writes.
 /// Writes happen in one transaction per feed pass; see ``FeedTransaction``.
-public final class SQLiteStore: Sendable {
+package final class SQLiteStore: Sendable {
     /// The store file's path.
-    public let path: String
+    package let path: String
     let pool: DatabasePool
     /// The thread every write runs on.
     let writer = StoreThread(label: "feedwork.writer")
     /// Credentials renewed while a pass's transaction held the writer, until `_state` has them.
-    let credentialJournal: SQLiteCredentialJournal
+    package let credentialJournal: CredentialJournal?
     /// The store's run lock, when it was opened to run feeds: held as long as the store.
     private let lock: SQLiteStoreLock?
     /// Whether this store holds the file's exclusive lock: no other process writes it.
@@ -33,9 +33,9 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Throws: ``StoreError`` when the file cannot be opened, is not a Feedwork store, or was
     ///   written by a newer Feedwork (whose tables this one would misread).
-    public init(path: String, holding lock: SQLiteStoreLock? = nil) throws {
+    package init(path: String, holding lock: SQLiteStoreLock? = nil) throws {
         self.path = path
-        credentialJournal = SQLiteCredentialJournal(storePath: path)
+        credentialJournal = CredentialJournal(storePath: path)
         self.lock = lock
         _ = Self.sqliteConfigured
         do {
@@ -63,9 +63,9 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Throws: ``StoreError`` when the file cannot be read, is not a Feedwork store, or was
     ///   written by an older Feedwork and needs a run (with write access) to be brought up to date.
-    public init(readingAt path: String) throws {
+    package init(readingAt path: String) throws {
         self.path = path
-        credentialJournal = SQLiteCredentialJournal(storePath: path)
+        credentialJournal = CredentialJournal(storePath: path)
         lock = nil
         _ = Self.sqliteConfigured
         var configuration = Configuration()
@@ -125,7 +125,7 @@ public final class SQLiteStore: Sendable {
 
     /// Runs `body` with a read-only connection on a consistent snapshot, on one of GRDB's reader
     /// threads: the caller awaits without blocking its own.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
         } catch {
@@ -162,7 +162,68 @@ public final class SQLiteStore: Sendable {
     }
 }
 
-extension SQLiteStore {
+/// What the jobs written once for every driver need of the SQLite store (``StoreDriver``): its
+/// connections, its one writer's pass transactions and its credential journal.
+extension SQLiteStore: StoreDriver {
+    package var location: String { path }
+    package var file: String? { path }
+    package var holdsExclusiveLock: Bool { holdsLock }
+    package var dialect: any SQLDialect { SQLiteDialect() }
+
+    /// One process holds the store: the board keeps this machine's time.
+    package var capabilities: StoreCapabilities { StoreCapabilities(sharedByMachines: false) }
+
+    package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        let path = self.path
+        return try await read { try body(SQLiteSQLConnection(db: $0, location: path)) }
+    }
+
+    package func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        let path = self.path
+        return try await write { try body(SQLiteSQLConnection(db: $0, location: path)) }
+    }
+
+    /// Without the `BEGIN` and `COMMIT` that ``readSQL(_:)`` sends around the statement
+    /// (``readOneStatement(_:)``).
+    package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        let path = self.path
+        return try await readOneStatement { try body(SQLiteSQLConnection(db: $0, location: path)) }
+    }
+
+    /// Runs `body` in one read transaction (a snapshot: SQLite's write-ahead log keeps what it
+    /// began with); errors of `body`'s own pass through unwrapped.
+    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
+        async throws -> T
+    {
+        let path = path
+        do {
+            return try await pool.read { try body(SQLiteSQLConnection(db: $0, location: path)) }
+        } catch let error as DatabaseError {
+            throw StoreError(sqlite: path, error)
+        }
+    }
+
+    /// None: the engine holds the store's lock (``SQLiteStoreLock``) for the whole run.
+    package func lease(of feed: String, wait: FeedDuration) async throws -> AnyObject? { nil }
+
+    /// Closes the readers' connections, then the writer's, on the writer thread. The last
+    /// connection to close checkpoints the write-ahead log into the file and deletes it; a
+    /// process that ends with its connections open leaves the log (24 MB after W1's 100,000
+    /// rows), which the next process to open the store reads whole before its first statement.
+    package func close() async throws {
+        let (pool, path) = (self.pool, self.path)
+        try await writer.perform {
+            pool.releaseMemory()
+            do {
+                try pool.close()
+            } catch {
+                throw StoreError(sqlite: path, error)
+            }
+        }
+    }
+
     /// The transaction of one feed's pass: `BEGIN IMMEDIATE` on the writer thread, the tables
     /// of `bindings` prepared first (so they roll back with a pass that fails), then the pass's
     /// jobs applied by a ``PassWriter``.

@@ -1,4 +1,3 @@
-import FeedStore
 import Foundation
 import Synchronization
 
@@ -6,9 +5,10 @@ import Synchronization
     import Glibc
 #endif
 
-/// Credentials set aside in files beside the SQLite store (`feeds.sqlite-credentials/`), for
-/// the one moment `_state` cannot take them at once: a pass that renews a token after its
-/// transaction took SQLite's one writer (a long pass, a 401 mid-pass). The endpoint may have
+/// Credentials set aside in files beside a store file (`feeds.sqlite-credentials/`), for the
+/// one moment `_state` cannot take them at once: a pass that renews a token after its
+/// transaction took the store's one writer (SQLite's; a long pass, a 401 mid-pass). A store
+/// whose passes write on connections of their own (PostgreSQL) has none: it commits them. The endpoint may have
 /// rotated the refresh token, so the new one must outlive a process killed before the pass
 /// commits: it is written here, synced, before the pass sends anything with it.
 ///
@@ -19,20 +19,20 @@ import Synchronization
 /// One file per feed (its name hex-encoded), readable by its owner alone, as the store's own
 /// file holds the same secrets; the folder is made when first needed. Only the process holding
 /// the store's run lock writes the store, so the files have one writer.
-final class SQLiteCredentialJournal: Sendable {
+package final class CredentialJournal: Sendable {
     /// The folder beside the store.
-    let folder: String
+    package let folder: String
     /// Serializes the read-modify-write of a feed's file within the process.
     private let serial = Mutex(())
 
-    init(storePath: String) {
+    package init(storePath: String) {
         folder = storePath + "-credentials"
     }
 
     /// The credentials set aside for `feed` (`nil` values are removed keys), none when no file.
     ///
     /// - Throws: ``StoreError`` when the file exists but cannot be read or is not a journal.
-    func entries(feed: String) throws -> [String: String?] {
+    package func entries(feed: String) throws -> [String: String?] {
         let path = file(feed)
         guard let data = FileManager.default.contents(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return [:] }
@@ -46,7 +46,7 @@ final class SQLiteCredentialJournal: Sendable {
     }
 
     /// Sets `credentials` aside for `feed`, merged into what is there, durably.
-    func keep(_ credentials: [String: String?], feed: String) throws {
+    package func keep(_ credentials: [String: String?], feed: String) throws {
         guard !credentials.isEmpty else { return }
         try serial.withLock { _ in
             var entries = try entries(feed: feed)
@@ -57,7 +57,7 @@ final class SQLiteCredentialJournal: Sendable {
 
     /// Forgets `credentials` of `feed` once `_state` holds them, unless a newer value was set
     /// aside since.
-    func forget(_ credentials: [String: String?], feed: String) throws {
+    package func forget(_ credentials: [String: String?], feed: String) throws {
         try serial.withLock { _ in
             var entries = try entries(feed: feed)
             guard !entries.isEmpty else { return }
@@ -71,7 +71,7 @@ final class SQLiteCredentialJournal: Sendable {
     }
 
     /// Removes everything set aside for `feed` (the feed was dropped).
-    func forgetAll(feed: String) throws {
+    package func forgetAll(feed: String) throws {
         try serial.withLock { _ in try remove(feed: feed) }
     }
 

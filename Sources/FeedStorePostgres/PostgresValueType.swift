@@ -2,36 +2,6 @@ import FeedKit
 import FeedStore
 import Foundation
 
-extension PostgresStore {
-    /// Runs `sql` on the read connection, in the store's schema and in UTC; values typed as
-    /// ``StoreReading/query(_:arguments:)`` describes.
-    package func query(_ sql: String, arguments: [FieldValue]) async throws -> [[String: FieldValue]] {
-        try await read { connection in
-            let rows = try connection.execute(sql, arguments.map(Self.parameter))
-            let columns = rows.columns
-            let types = columns.indices.map { PostgresValueType(oid: rows.typeOID(ofColumn: $0)) }
-            return (0..<rows.count).map { row in
-                var result: [String: FieldValue] = [:]
-                for (column, name) in columns.enumerated() {
-                    result[name] = types[column].value(rows[row, column])
-                }
-                return result
-            }
-        }
-    }
-
-    /// `value` as the text of a parameter; `nil` for NULL.
-    private static func parameter(_ value: FieldValue) -> String? {
-        switch value {
-        case .null: nil
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        case .text(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        }
-    }
-}
-
 /// How the text of a PostgreSQL result column reads back as the value the SQLite store holds.
 enum PostgresValueType {
     case integer, real, boolean, timestamp, json, text
@@ -45,6 +15,17 @@ enum PostgresValueType {
         case 1184, 1114: self = .timestamp  // timestamptz, timestamp
         case 3802, 114: self = .json  // jsonb, json
         default: self = .text  // text, numeric (exact digits), jsonb, ...
+        }
+    }
+
+    /// `value` as the text of a parameter; `nil` for NULL.
+    static func parameter(_ value: FieldValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): text
+        case .bool(let flag): flag ? "true" : "false"
         }
     }
 
@@ -105,5 +86,21 @@ enum PostgresValueType {
         let fraction = String(time[1].prefix(6))
         let digits = fraction.count < 3 ? fraction.padding(toLength: 3, withPad: "0", startingAt: 0) : fraction
         return "\(parts[0])T\(time[0]).\(digits)Z"
+    }
+}
+
+/// Values read from PostgreSQL's text form back into Feedwork's ``FieldValue`` (they are sent
+/// as ``PostgresCopyText`` gives them).
+enum PostgresValue {
+    /// A column's text read back as the value SQLite would give for a column of `type`:
+    /// booleans as 1 and 0, exact decimals, timestamps (selected as ISO 8601) and JSON as text.
+    static func field(_ text: String?, type: ColumnType) -> FieldValue {
+        guard let text else { return .null }
+        switch type {
+        case .integer: return Int64(text).map(FieldValue.integer) ?? .text(text)
+        case .real: return Double(text).map(FieldValue.real) ?? .text(text)
+        case .boolean: return .integer(text == "t" ? 1 : 0)
+        case .text, .decimal, .timestamp, .date, .json: return .text(text)
+        }
     }
 }
