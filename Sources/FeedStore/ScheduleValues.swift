@@ -1,6 +1,6 @@
 import Foundation
 
-/// A feed to put on the board (``StoreDriver/plan(_:overdueBefore:)``).
+/// A feed to put on the board (``Store/plan(_:overdueBefore:)``).
 package struct PlannedFeed: Sendable {
     package var feed: String
     /// The schedule as ``FeedSchedule/description`` writes it.

@@ -2,7 +2,7 @@
 /// jobs written once for every driver ask when they differ by it.
 package struct StoreCapabilities: Sendable, Hashable {
     /// Whether workers on many machines share the store (PostgreSQL). Its schedule board then
-    /// keeps time by the database server's clock (``StoreDriver/clock()``), not the machines',
+    /// keeps time by the database server's clock (``Store/clock()``), not the machines',
     /// and a claim takes over what dead workers left of the feeds it claims
     /// (``StoreDriver/interruptAbandonedRuns(of:in:)``). A store one process holds (SQLite) has neither.
     package var sharedByMachines: Bool

@@ -12,7 +12,7 @@ public enum DropTarget: Sendable, Hashable {
     case column(entity: String, column: String)
 }
 
-extension StoreDriver {
+extension Store {
     /// Drops `target` in one transaction (``StoreDrop``), and a dropped feed's credentials set
     /// aside (``StoreReading/credentialJournal``); returns what was removed.
     package func drop(_ target: DropTarget) async throws -> String {

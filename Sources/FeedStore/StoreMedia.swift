@@ -89,7 +89,7 @@ extension StoreReading {
     }
 }
 
-extension StoreDriver {
+extension Store {
     /// Records a fetch of `url` for `feed` in one transaction: the image (kept once by its hash)
     /// and the URL's row pointing at it, or, with `media` nil (304 Not Modified), the URL's
     /// check time and validators only.

@@ -4,7 +4,7 @@ import Foundation
 /// driver.
 ///
 /// Events are queued in a pass's transaction, or after a failed pass with its run's end
-/// (``StoreDriver/recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``); the engine
+/// (``Store/recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``); the engine
 /// delivers them once the pass commits.
 extension StoreReading {
     /// `feed`'s undelivered events, oldest first.
@@ -18,7 +18,7 @@ extension StoreReading {
 
 }
 
-extension StoreDriver {
+extension Store {
     /// Marks event `id` delivered now: it is never sent again.
     package func markOutboxDelivered(_ id: Int64) async throws {
         try await writeSQL { connection in

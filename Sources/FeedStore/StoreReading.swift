@@ -3,57 +3,53 @@ import Foundation
 
 /// Everything a store is asked to read, whichever database holds it: the rows (``StoredRows``,
 /// what adapters and pricing see), the run history and rejects, the feeds' state and cached
-/// responses, the worker's schedule, SQL for tools, and the snapshot an export reads. A driver
-/// opened by ``StoreFactory/reading(_:redactor:)``, or the one the engine writes with
-/// (``StoreDriver``).
+/// responses, the worker's schedule, SQL for tools, and the snapshot an export reads: what a
+/// store opened by ``StoreFactory/reading(_:redactor:)`` offers, and the ``Store`` the engine
+/// writes with.
 ///
-/// The reads that are the same on every database are written once, on the store's connections
-/// (``readSQL(_:)``), in extensions named for their tables (`StoreRuns`, `StoreRejects`,
-/// `StoreOutbox`, `StoreResponseCache`, `StoreSchemas`...); the requirements here are the reads
-/// a driver makes its own way.
-///
-/// Every read is `async`: each driver runs it on its own threads (SQLite on GRDB's reader pool,
-/// PostgreSQL on its read connection's thread), never blocking Swift's cooperative pool, so a
-/// slow statement delays only its caller.
+/// The reads are written once, on the driver's connections (``StoreDriver/readSQL(_:)``), in
+/// extensions named for their tables (`StoreRuns`, `StoreRejects`, `StoreOutbox`,
+/// `StoreResponseCache`, `StoreSchemas`...).
 package protocol StoreReading: StoredRows, Sendable {
-    // The primitives the reads written once use (as GRDB's `DatabaseReader`'s): connections
-    // on the driver's threads, never on Swift's cooperative pool.
-
-    /// The SQL that differs from one database to the other.
-    var dialect: any SQLDialect { get }
-    /// What the database does beyond its dialect's SQL.
-    var capabilities: StoreCapabilities { get }
-    /// Runs `body` on a read connection.
-    func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// Runs `body`, which runs one statement, on a read connection: the statement reads a
-    /// snapshot of its own, so a driver may leave out the transaction ``readSQL(_:)`` opens
-    /// around it (a read that runs once per page of a pass).
-    func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// Runs `body` on one consistent, read-only snapshot of the store (an export reads all its
-    /// tables from one), on a thread of the driver's; the errors `body` throws of its own pass
-    /// through unwrapped.
-    func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-
-    // What each driver reads its own way.
-
-    /// The store, for messages: a file path or a server URL without its password.
-    var location: String { get }
-    /// Credentials set aside beside the store while a pass holds its one writer, read in place
-    /// of the stored ones (``StoreDriver/setAsideCredentials(_:feed:)``); `nil` for a store
-    /// whose passes write on connections of their own.
-    var credentialJournal: CredentialJournal? { get }
-    /// Runs a person's `SELECT` or `WITH` statement (serve's SQL page) read-only, on a
-    /// connection of its own and a thread of its own, under the request's time and row limits,
-    /// without the system tables ``ReadOnlySQLPolicy`` hides.
-    func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult
+    /// The database under the store.
+    var driver: any StoreDriver { get }
 }
 
 extension StoreReading {
-    /// ``readSQL(_:)``, for a driver whose reads open no transaction of their own.
+    /// The store, for messages: a file path or a server URL without its password.
+    package var location: String { driver.location }
+    /// The SQL that differs from one database to the other.
+    package var dialect: any SQLDialect { driver.dialect }
+    /// What the database does beyond its dialect's SQL.
+    package var capabilities: StoreCapabilities { driver.capabilities }
+    /// Credentials set aside beside the store (``StoreDriver/credentialJournal``).
+    package var credentialJournal: CredentialJournal? { driver.credentialJournal }
+
+    /// Runs `body` on a read connection (``StoreDriver/readSQL(_:)``).
+    package func readSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await driver.readSQL(body)
+    }
+
+    /// Runs `body`, which runs one statement, on a read connection
+    /// (``StoreDriver/readOneSQL(_:)``).
     package func readOneSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
         -> T
     {
-        try await readSQL(body)
+        try await driver.readOneSQL(body)
+    }
+
+    /// Runs `body` on one consistent, read-only snapshot of the store
+    /// (``StoreDriver/snapshotSQL(_:)``).
+    package func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws
+        -> T
+    {
+        try await driver.snapshotSQL(body)
+    }
+
+    /// Runs a person's read-only statement under the request's limits
+    /// (``StoreDriver/runReadOnly(_:)``).
+    package func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult {
+        try await driver.runReadOnly(request)
     }
 
     /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name

@@ -44,7 +44,7 @@ extension StoreReading {
     }
 }
 
-extension StoreDriver {
+extension Store {
     /// Records the start of `feed`'s pass, which holds the feed's lease. Its tables are prepared
     /// in the pass's own transaction (``passTransaction(feed:run:stamp:bindings:)``), so a pass
     /// that fails leaves no table, column or view behind.
@@ -52,7 +52,7 @@ extension StoreDriver {
     /// - Returns: the run id, which rows the pass changes carry in `_run`.
     package func startRun(feed: String, adapter: AdapterOrigin, at started: Date) async throws -> Int64 {
         try await writeSQL { connection in
-            try self.beginRun(of: feed, in: connection)
+            try self.driver.beginRun(of: feed, in: connection)
             let rows = try connection.rows(
                 "INSERT INTO _runs(feed, adapter, adapter_module, started_at, status) VALUES (?, ?, ?, ?, 'running') RETURNING id",
                 [.text(feed), .text(adapter.name), .text(adapter.module), .text(Timestamp.string(started))])
@@ -71,7 +71,7 @@ extension StoreDriver {
             try !connection.rows("SELECT 1 FROM _runs WHERE status = 'running' LIMIT 1", []).isEmpty
         }
         guard found else { return }
-        try await writeSQL { connection in try self.interruptAbandonedRuns(of: nil, in: connection) }
+        try await writeSQL { connection in try self.driver.interruptAbandonedRuns(of: nil, in: connection) }
     }
 
     /// Records a failed pass (``writeFailedRun(_:feed:outcome:outbox:rejects:credentials:)``),

@@ -15,7 +15,7 @@ import Foundation
 /// Times are on the board's clock (``clock()``): on a store shared by machines, its database
 /// server's, so that workers on machines whose clocks disagree (a clock 30 s ahead, one stepped
 /// back) still agree on when a feed is due and when a lease runs out.
-extension StoreDriver {
+extension Store {
     /// The board's own time, when it keeps one: the database server's on a store shared by
     /// machines (``StoreCapabilities/sharedByMachines``), which every worker sharing the store
     /// keeps its schedule by (``ScheduleTime``). `nil` for a board on this machine, whose clock
@@ -88,7 +88,7 @@ extension StoreDriver {
                 ScheduleClaim(feed: row[0].text ?? "", due: row[1].text.flatMap(Timestamp.date) ?? now)
             }.sorted { ($0.due, $0.feed) < ($1.due, $1.feed) }
             if takesOver && !claims.isEmpty {
-                try self.interruptAbandonedRuns(of: claims.map(\.feed), in: connection)
+                try self.driver.interruptAbandonedRuns(of: claims.map(\.feed), in: connection)
             }
             return claims
         }

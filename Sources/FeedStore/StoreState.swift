@@ -4,8 +4,8 @@ import FeedKit
 /// by key; written once for every driver.
 ///
 /// A pass's values are written in its transaction (``StoreState/set(_:feed:in:)``), so a failed
-/// pass changes nothing but its credentials, which ``StoreDriver/recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``
-/// and ``StoreDriver/recordCredentials(_:feed:)`` keep in transactions of their own.
+/// pass changes nothing but its credentials, which ``Store/recordFailedRun(_:feed:outcome:outbox:rejects:credentials:)``
+/// and ``Store/recordCredentials(_:feed:)`` keep in transactions of their own.
 extension StoreReading {
     /// The value `feed` stored under `key`, or `nil`; a credential set aside
     /// (``credentialJournal``) is newer than the stored one.
@@ -42,7 +42,7 @@ extension StoreReading {
     }
 }
 
-extension StoreDriver {
+extension Store {
     /// Keeps credential `_state` of `feed` in a transaction of its own, committed at once. Set
     /// aside first (``credentialJournal``) and forgotten after the commit, so that what is set
     /// aside is never older.

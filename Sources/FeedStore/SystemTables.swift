@@ -103,7 +103,7 @@ package enum SystemTables {
 
     /// The worker's schedule: when each feed is next due, and the worker holding it. A claim
     /// reads the due feeds in due order and the held ones apart
-    /// (``StoreDriver/nextClaimable(excluding:)``), by index: with 10,000 feeds, reading the
+    /// (``Store/nextClaimable(excluding:)``), by index: with 10,000 feeds, reading the
     /// whole board at each claim was most of the server's work.
     package static let schedule = SystemTable(
         name: "_schedule",

@@ -24,16 +24,17 @@ package enum StoreFactory {
     ///   password.
     package static func writing(
         _ location: StoreLocation, wait: FeedDuration, silence: FeedDuration? = nil, redactor: Redactor
-    ) throws -> any StoreDriver {
+    ) throws -> Store {
         switch Driver(location.store) {
         case .sqlite:
             let lock = try SQLiteStoreLock(storePath: location.store, wait: wait)
-            return try SQLiteStore(path: location.store, holding: lock)
+            return Store(try SQLiteStore(path: location.store, holding: lock))
         case .postgres:
             do {
-                return try PostgresStore(
-                    url: location.store, schema: schema(of: location), migrating: true,
-                    silence: silence.map { .milliseconds($0.milliseconds) } ?? PostgresLiveness.defaultSilence)
+                return Store(
+                    try PostgresStore(
+                        url: location.store, schema: schema(of: location), migrating: true,
+                        silence: silence.map { .milliseconds($0.milliseconds) } ?? PostgresLiveness.defaultSilence))
             } catch {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
             }
@@ -48,10 +49,10 @@ package enum StoreFactory {
     package static func reading(_ location: StoreLocation, redactor: Redactor) throws -> any StoreReading {
         switch Driver(location.store) {
         case .sqlite:
-            return try SQLiteStore(readingAt: location.store)
+            return Store(try SQLiteStore(readingAt: location.store))
         case .postgres:
             do {
-                return try PostgresStore(url: location.store, schema: schema(of: location), migrating: false)
+                return Store(try PostgresStore(url: location.store, schema: schema(of: location), migrating: false))
             } catch {
                 throw StoreError(path: location.description, message: redactor.redact(error.message))
             }

@@ -57,7 +57,7 @@ struct MediaKillTests {
         let server = try Self.server()
         try await Self.killWhileMirroring(in: directory, server: server)
 
-        let store = try SQLiteStore(path: directory.appendingPathComponent("feeds.sqlite").path)
+        let store = Store(try SQLiteStore(path: directory.appendingPathComponent("feeds.sqlite").path))
         #expect(try await store.query("PRAGMA integrity_check", arguments: []).first?.values.first == .text("ok"))
         #expect(try await store.query("SELECT count(*) AS n FROM ad", arguments: []).first?["n"] == .integer(40))
         let dangling = try await store.query(

@@ -61,7 +61,7 @@ struct StoreIdentityLockTests {
         let second = try await secondRunThrough(store, config: config)
         #expect(second.status == 1)
         #expect(second.stderr.contains("store in use"), "\(second.stderr)")
-        let check = try await SQLiteStore(path: store.directory.appendingPathComponent("feeds.sqlite").path)
+        let check = try await Store(SQLiteStore(path: store.directory.appendingPathComponent("feeds.sqlite").path))
             .query("PRAGMA integrity_check")
         #expect(check.first?.values.first == .text("ok"))
     }

@@ -55,6 +55,7 @@ struct PostgresConnectionPoolTests {
 
     @Test func passesAndLeasesOfOneFeedAfterAnotherOpenNoFurtherConnection() async throws {
         try await PostgresTestServer.withStore { store, _ in
+            let pool = try store.postgres.pool
             for run in 1...4 {
                 let lease = try await store.lease(of: "shop", wait: .seconds(5))
                 let transaction = store.passTransaction(
@@ -65,25 +66,27 @@ struct PostgresConnectionPoolTests {
             }
             // The first pass made its two connections, its lease's and its transaction's; the
             // next three reused them.
-            #expect(store.pool.openedCount == 2)
-            #expect(store.pool.idleCount == 2)
+            #expect(pool.openedCount == 2)
+            #expect(pool.idleCount == 2)
         }
     }
 
     @Test func aFailedPassClosesItsConnectionRatherThanGivingItBack() async throws {
         try await PostgresTestServer.withStore { store, _ in
+            let pool = try store.postgres.pool
             let transaction = store.passTransaction(
                 feed: "shop", run: 1, stamp: "2026-01-01T00:00:01.000Z", bindings: [])
             struct Refused: Error {}
             try? await transaction.send { _ in throw Refused() }
             await #expect(throws: StoreError.self) { try await transaction.finish(commit: true) }
-            #expect(store.pool.openedCount == 1)
-            #expect(store.pool.idleCount == 0)
+            #expect(pool.openedCount == 1)
+            #expect(pool.idleCount == 0)
         }
     }
 
     @Test func aReleasedLeaseLeavesNoLockOnItsPooledConnection() async throws {
         try await PostgresTestServer.withStore { store, schema in
+            let pool = try store.postgres.pool
             let url = try #require(PostgresTestServer.url)
             let lease = try await store.lease(of: "shop", wait: .seconds(5))
             (lease as? PostgresFeedLease)?.release()
@@ -91,7 +94,7 @@ struct PostgresConnectionPoolTests {
             let other = try PostgresStore(url: url, schema: schema)
             let taken = try await other.lease(of: "shop", wait: .milliseconds(0))
             #expect(taken != nil)
-            #expect(store.pool.idleCount == 1)
+            #expect(pool.idleCount == 1)
         }
     }
 }

@@ -12,7 +12,7 @@ struct PostgresRunFenceTests {
     static let origin = AdapterOrigin(name: "items", module: "Tests")
 
     /// Starts a pass of `shop` in `store`, its transaction open with a write in it.
-    static func openPass(_ store: PostgresStore) async throws -> (run: Int64, FeedTransaction) {
+    static func openPass(_ store: Store) async throws -> (run: Int64, FeedTransaction) {
         let run = try await store.startRun(feed: "shop", adapter: origin, at: Date())
         let transaction = store.passTransaction(feed: "shop", run: run, stamp: Timestamp.string(Date()), bindings: [])
         try await transaction.send { scope in try scope.setState("cursor", "42") }

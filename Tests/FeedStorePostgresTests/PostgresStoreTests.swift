@@ -22,7 +22,7 @@ struct PostgresStoreTests {
             let again = try PostgresStore(url: try #require(PostgresTestServer.url), schema: schema)
             let version = try await again.read { try PostgresMigrations.version($0) }
             #expect(version == PostgresMigrations.latest)
-            let tables = try await store.read { connection in
+            let tables = try await store.postgres.read { connection in
                 let rows = try connection.execute(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema])
                 return (0..<rows.count).compactMap { rows[$0, 0] }

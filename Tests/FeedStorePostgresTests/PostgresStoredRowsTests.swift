@@ -18,9 +18,9 @@ struct PostgresStoredRowsTests {
         name: "category", columns: [Column("id", .integer), Column("label", .text)], key: ["id"])
 
     /// Three items and two categories, in the PostgreSQL store's tables.
-    static func fill(_ store: PostgresStore) async throws {
+    static func fill(_ store: Store) async throws {
         let schemas = try [item, category].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        try await store.write { connection in
+        try await store.postgres.write { connection in
             try PostgresEntityTable.ensure(Self.item, in: connection)
             try PostgresEntityTable.ensure(Self.category, in: connection)
             try connection.execute("INSERT INTO _entities(name, schema) VALUES ('item', $1), ('category', $2)", schemas)
@@ -46,7 +46,7 @@ struct PostgresStoredRowsTests {
         }
     }
 
-    func ids(_ store: PostgresStore, _ filters: [String], order: [String] = ["id"], limit: Int? = nil) async throws
+    func ids(_ store: Store, _ filters: [String], order: [String] = ["id"], limit: Int? = nil) async throws
         -> [Int64]
     {
         try await store.rows(of: "item", where: filters, order: order, limit: limit).compactMap {

@@ -36,10 +36,23 @@ enum PostgresTestServer {
 
     /// Runs `body` with a store in a new schema, dropped afterwards; reports the server's
     /// absence instead when there is none.
-    static func withStore(_ body: (PostgresStore, String) async throws -> Void) async throws {
+    static func withStore(_ body: (Store, String) async throws -> Void) async throws {
         guard let url else { return reportAbsence() }
         let schema = HarnessStore.schemaName("test")
         defer { _ = try? PostgresConnection(url: url).execute("DROP SCHEMA \(schema) CASCADE") }
-        try await body(try PostgresStore(url: url, schema: schema), schema)
+        try await body(Store(try PostgresStore(url: url, schema: schema)), schema)
+    }
+}
+
+extension Store {
+    /// The PostgreSQL driver under a test's store, for what only the driver has (its pool, its
+    /// connections).
+    var postgres: PostgresStore {
+        get throws {
+            guard let driver = driver as? PostgresStore else {
+                throw StoreError(path: location, message: "not a PostgreSQL store")
+            }
+            return driver
+        }
     }
 }

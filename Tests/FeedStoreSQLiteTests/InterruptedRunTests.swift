@@ -15,21 +15,24 @@ struct InterruptedRunTests {
     @Test func aRunLeftRunningIsMarkedInterrupted() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let store = try SQLiteStore(path: path)
+            let driver = try SQLiteStore(path: path)
+            let store = Store(driver)
             _ = try await store.startRun(
                 feed: "items", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
             try await store.close()  // the run is never finished, as when its process dies
         }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.markInterruptedRuns()
-        let statuses = try await store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
+        let statuses = try await driver.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
         #expect(statuses == ["interrupted"])
     }
 
     @Test func aStoreWithNoRunLeftRunningOpensWithoutAWrite() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let store = try SQLiteStore(path: path)
+            let driver = try SQLiteStore(path: path)
+            let store = Store(driver)
             let run = try await store.startRun(
                 feed: "items", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
             try await store.recordFailedRun(
@@ -40,10 +43,11 @@ struct InterruptedRunTests {
                 outbox: [], rejects: [], credentials: [:])
             try await store.close()
         }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.markInterruptedRuns()
-        #expect(!store.writer.hasStarted, "opening the store started its writer thread")
-        let statuses = try await store.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
+        #expect(!driver.writer.hasStarted, "opening the store started its writer thread")
+        let statuses = try await driver.read { db in try String.fetchAll(db, sql: "SELECT status FROM _runs") }
         #expect(statuses == ["failed"])
     }
 }

@@ -87,7 +87,7 @@ struct SQLiteSystemTablesTests {
         let migrator = SQLiteMigrations.migrator
         #expect(try await queue.read(migrator.appliedIdentifiers) == Set(migrator.migrations))
         try queue.close()
-        let reader = try SQLiteStore(readingAt: path)
+        let reader = Store(try SQLiteStore(readingAt: path))
         #expect(try await reader.query("SELECT count(*) AS n FROM _runs") == [["n": .integer(0)]])
     }
 }

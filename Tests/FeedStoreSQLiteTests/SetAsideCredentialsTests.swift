@@ -21,7 +21,8 @@ struct SetAsideCredentialsTests {
 
     @Test func aSetAsideValueIsReadInPlaceOfTheStoredOne() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.recordCredentials([key: "old"], feed: "orders")
         try await store.setAsideCredentials([key: "rotated"], feed: "orders")
         #expect(try await store.state(feed: "orders", key: key) == "rotated")
@@ -32,7 +33,8 @@ struct SetAsideCredentialsTests {
 
     @Test func aRemovedKeySetAsideReadsAsRemoved() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.recordCredentials([key: "old"], feed: "orders")
         try await store.setAsideCredentials([key: nil], feed: "orders")
         #expect(try await store.state(feed: "orders", key: key) == nil)
@@ -42,7 +44,8 @@ struct SetAsideCredentialsTests {
 
     @Test func theFileIsReadableByItsOwnerAlone() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.setAsideCredentials([key: "rotated"], feed: "orders")
         let file = try #require(setAsideFiles().first)
         let attributes = try FileManager.default.attributesOfItem(atPath: path + "-credentials/" + file)
@@ -54,7 +57,8 @@ struct SetAsideCredentialsTests {
 
     @Test func aCommittedWriteOfTheSameCredentialsRemovesTheFile() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.setAsideCredentials([key: "rotated"], feed: "orders")
         try await store.recordCredentials([key: "rotated"], feed: "orders")
         #expect(setAsideFiles().isEmpty)
@@ -64,7 +68,8 @@ struct SetAsideCredentialsTests {
 
     @Test func droppingTheFeedRemovesWhatWasSetAside() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         let run = try await store.startRun(
             feed: "orders", adapter: AdapterOrigin(name: "json", module: "JSONFeed"), at: Date())
         try await store.recordFailedRun(
@@ -82,7 +87,8 @@ struct SetAsideCredentialsTests {
 
     @Test func anUnreadableFileIsAStoreErrorNamingIt() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: path)
+        let driver = try SQLiteStore(path: path)
+        let store = Store(driver)
         try await store.setAsideCredentials([key: "rotated"], feed: "orders")
         let file = try #require(setAsideFiles().first)
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: path + "-credentials/" + file))

@@ -9,7 +9,7 @@ import Logging
 public struct Engine: Sendable {
     public private(set) var config: FeedsConfig
     /// The store, opened and locked by ``open(_:fetcher:storePath:wait:offline:startDate:deliversOutbox:)``.
-    let store: any StoreDriver
+    let store: Store
     public let fetcher: any Fetching
     /// Use only cached responses.
     public var offline: Bool
@@ -40,7 +40,7 @@ public struct Engine: Sendable {
     let budgets = RequestBudgets()
 
     init(
-        config: FeedsConfig, store: any StoreDriver, fetcher: any Fetching, offline: Bool = false,
+        config: FeedsConfig, store: Store, fetcher: any Fetching, offline: Bool = false,
         startDate: Date? = nil,
         deliversOutbox: Bool = true
     ) {

@@ -8,7 +8,7 @@ import Synchronization
 /// feed's transaction, reads to the store, and counters into the pass's statistics.
 final class EnginePassBackend: PassBackend {
     let feed: String
-    let store: any StoreDriver
+    let store: Store
     let fetcher: any Fetching
     let context: FetchContext
     let transaction: FeedTransaction
@@ -31,7 +31,7 @@ final class EnginePassBackend: PassBackend {
     private let fields: Mutex<[String: EntityFields]>
 
     init(
-        feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext,
+        feed: String, store: Store, fetcher: any Fetching, context: FetchContext,
         transaction: FeedTransaction, bindings: [EntityBinding],
         readsStoredState: Bool = true, contract: SchemaContract = .evolve
     ) {

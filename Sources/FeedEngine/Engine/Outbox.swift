@@ -13,7 +13,7 @@ enum Outbox {
     ///
     /// - Returns: how many were delivered and how many remain.
     static func deliver(
-        feed: String, store: any StoreDriver, fetcher: any Fetching, context: FetchContext, redaction: PassRedaction
+        feed: String, store: Store, fetcher: any Fetching, context: FetchContext, redaction: PassRedaction
     ) async -> (delivered: Int, pending: Int) {
         guard let pending = try? await store.pendingOutbox(feed: feed) else { return (0, 0) }
         var delivered = 0

@@ -23,7 +23,7 @@ import Synchronization
 /// ``retryBase`` (doubled with each further failure, at most a day) before the next pass tries
 /// it again.
 struct MediaMirror: Sendable {
-    var store: any StoreDriver
+    var store: Store
     var fetcher: any Fetching
     var context: FetchContext
     /// Fetches in flight at once.

@@ -3,9 +3,9 @@ import FeedKit
 /// What the ``OAuth2Session`` of a feed's mirrored images sends through, after the pass
 /// committed: the mirror's fetches (its size limit, no retry), the feed's committed `_state`,
 /// and a renewed token kept there at once, in a transaction of its own
-/// (``StoreDriver/recordCredentials(_:feed:)``).
+/// (``Store/recordCredentials(_:feed:)``).
 struct MediaTokenCarrier: OAuth2Carrier {
-    let store: any StoreDriver
+    let store: Store
     let fetcher: any Fetching
     let context: FetchContext
     let feed: String

@@ -24,7 +24,7 @@ public struct SystemWorkerClock: WorkerClock {
 }
 
 /// The time a worker schedules by: the board's time when the worker started (the PostgreSQL
-/// server's clock, ``StoreDriver/clock()``; else this machine's wall clock), advanced by the
+/// server's clock, ``Store/clock()``; else this machine's wall clock), advanced by the
 /// monotonic clock since. A step of the wall clock (an hour back, three days forward and back)
 /// neither stalls the schedule nor bunches its passes; `every:` keeps its rhythm; and workers
 /// whose machines' clocks disagree share one board's due times and leases.

@@ -10,7 +10,7 @@ extension Worker {
     /// the others is due (at the end of its lease when another worker holds it), and at the
     /// latest after `poll`.
     static func claim(
-        excluding excluded: [String], store: any StoreDriver, worker: String, time: ScheduleTime, lease: FeedDuration,
+        excluding excluded: [String], store: Store, worker: String, time: ScheduleTime, lease: FeedDuration,
         horizon: TimeInterval, poll: TimeInterval, limit: Int, logger: Logger
     ) async -> WorkerLoop.Event {
         let asked = time.now()

@@ -7,7 +7,7 @@ import Logging
 /// once, until told to stop.
 ///
 /// Due feeds are claimed from the store's schedule board
-/// (``StoreDriver/claim(excluding:worker:now:dueBy:lease:limit:)``), so any number of workers
+/// (``Store/claim(excluding:worker:now:dueBy:lease:limit:)``), so any number of workers
 /// can share a PostgreSQL store: each due feed is run by exactly one of them, and the
 /// feeds of a worker that dies are taken over once its claims' lease runs out. A claim is
 /// renewed every third of the lease while its pass runs.

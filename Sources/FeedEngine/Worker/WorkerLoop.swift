@@ -48,7 +48,7 @@ struct WorkerLoop {
     let worker: Worker
     let time: ScheduleTime
     let sink: AsyncStream<Event>.Continuation
-    let store: any StoreDriver
+    let store: Store
     /// The schedules in use, read by each pass as it ends for its feed's next due time.
     let current: CurrentSchedules
     /// Claims that did not start go back for other workers only on a board shared with

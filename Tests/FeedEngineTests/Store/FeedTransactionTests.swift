@@ -16,7 +16,7 @@ struct FeedTransactionTests {
     @Test func aFinishedTransactionKeepsNoJobAndSoNoPassAlive() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("transaction-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: folder.appendingPathComponent("feeds.sqlite").path)
+        let store = Store(try SQLiteStore(path: folder.appendingPathComponent("feeds.sqlite").path))
         weak var released: FeedTransaction?
         do {
             let pass = Pass()

@@ -10,7 +10,7 @@ import Testing
 /// and stored together, state held with them, each coming back as it was sent.
 @Suite struct PassWriterTests {
     /// Runs `body` with an empty store of the kind `kind`, opened as the engine opens it.
-    func withStore(_ kind: HarnessStore, _ body: (any StoreDriver) async throws -> Void) async throws {
+    func withStore(_ kind: HarnessStore, _ body: (Store) async throws -> Void) async throws {
         let harness = try FeedHarness(
             registry: AdapterRegistry([ItemsAdapter.self]),
             yaml: "feeds:\n  - { name: a, adapter: items, url: items.json }\n",

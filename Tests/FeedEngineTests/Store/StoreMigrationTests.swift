@@ -86,7 +86,7 @@ struct StoreMigrationTests {
         #expect(try await old.read { try $0.tableExists("_outbox") } == false)
         try old.close()
 
-        let store = try SQLiteStore(path: path)
+        let store = Store(try SQLiteStore(path: path))
         let tables = try await store.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_outbox'")
         #expect(tables.count == 1, "the missing migration ran")
         #expect(try await store.query("SELECT count(*) AS n FROM _tombstones") == [["n": .integer(0)]])
@@ -119,7 +119,7 @@ struct StoreMigrationTests {
         }
         try old.close()
 
-        let store = try SQLiteStore(path: path)
+        let store = Store(try SQLiteStore(path: path))
         #expect(
             try await store.query("SELECT path, url, page FROM _rejects")
                 == [["path": .text("$[0].id"), "url": .null, "page": .null]])
@@ -144,7 +144,7 @@ struct StoreMigrationTests {
         }
         try old.close()
 
-        let store = try SQLiteStore(path: path)
+        let store = Store(try SQLiteStore(path: path))
         #expect(
             try await store.query("SELECT fetched_at, typeof(fetched_at) AS type FROM _http_cache") == [
                 ["fetched_at": .text("2026-01-01T00:00:00.250Z"), "type": .text("text")]
@@ -175,7 +175,7 @@ struct StoreMigrationTests {
         }
         try old.close()
 
-        let store = try SQLiteStore(path: path)
+        let store = Store(try SQLiteStore(path: path))
         let columns = try await store.query("SELECT name FROM pragma_table_info('_http_cache') ORDER BY cid").map {
             $0["name"]
         }
@@ -218,8 +218,8 @@ struct StoreMigrationTests {
         let report = try await Engine.open(config).run()
         #expect(report.feeds.first?.counts.updated == 1, "the old row, found by its key")
         #expect(report.feeds.first?.counts.inserted == 1)
-        let store = try SQLiteStore(path: path)
-        #expect(try await store.read { try SQLiteEntityTable.isKeyed("item", in: $0) })
-        #expect(try await store.query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
+        let driver = try SQLiteStore(path: path)
+        #expect(try await driver.read { try SQLiteEntityTable.isKeyed("item", in: $0) })
+        #expect(try await Store(driver).query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import FeedEngine
 
 /// Workers sharing a PostgreSQL store keep the board's times on the server's clock
-/// (``StoreDriver/clock()``): a worker whose machine's clock is minutes off neither takes a
+/// (``Store/clock()``): a worker whose machine's clock is minutes off neither takes a
 /// feed whose lease another worker still holds nor waits minutes past a lease that ran out.
 @Suite("Worker: a machine's clock minutes off")
 struct WorkerSkewTests {
