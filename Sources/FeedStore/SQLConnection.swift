@@ -81,6 +81,8 @@ package protocol SQLConnection {
 
     /// The store, for messages.
     var location: String { get }
+    /// The SQL that differs from one database to the other, this connection's.
+    var dialect: any SQLDialect { get }
     /// Takes the lock that serializes changes to the tables of `entity` until the transaction
     /// ends, where processes share the store and its transactions change tables at the same
     /// time; a database with one writer needs none.
@@ -89,15 +91,13 @@ package protocol SQLConnection {
     func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
     /// Changes the type of `column` of `table`, the table of `schema` (as the store has it) or
     /// one of its child tables, to `type`, each value becoming `expression`
-    /// (``ColumnConversion``): dropping the entity's view, which ``ensureView(_:schemas:)``
+    /// (``ColumnConversion``): dropping the entity's view, which ``EntityView/ensure(_:schemas:on:)``
     /// writes again.
     func convert(
         _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
     ) throws
     /// Declares the foreign keys of the enforced relations of `schema`.
     func setForeignKeys(_ schema: EntitySchema) throws
-    /// Writes the view of `schema`; `schemas` are the store's entities, for relation labels.
-    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws
     /// Brings the full-text index of `schema` (``SearchIndex``) to what it declares: builds it
     /// from the table's rows when new, drops it when the schema declares no search.
     func ensureSearch(_ schema: EntitySchema) throws
@@ -105,6 +105,4 @@ package protocol SQLConnection {
     func dropColumn(_ column: String, of table: String) throws
     /// Drops `table` (and its full-text index) when it is there.
     func dropTable(_ table: String) throws
-    /// Drops the view of `entity` when Feedwork wrote it (a view of the user's is left alone).
-    func dropView(of entity: String) throws
 }

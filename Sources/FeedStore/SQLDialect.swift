@@ -88,8 +88,18 @@ package protocol SQLDialect: Sendable {
     /// The larger of two values, ignoring a null one (null when both are).
     func greatest(_ first: String, _ second: String) -> String
 
-    /// A statement that returns a row when the table named by its one parameter exists.
+    /// A statement that returns a row when the table named by its one parameter (the name as it
+    /// is, unquoted) exists.
     var tableExists: String { get }
+    /// A statement that reads what holds the name `?` (a table's or view's): `1` when it is a
+    /// view (else `0`), and the text the database records of it in which a view Feedwork wrote
+    /// holds ``viewMark`` (``EntityView``); no row when nothing holds the name.
+    var viewRecordSQL: String { get }
+    /// The text that a view Feedwork wrote holds in its record (``viewRecordSQL``).
+    var viewMark: String { get }
+    /// The statements that write the view `name` of the query `select`, with what
+    /// ``viewRecordSQL`` then reads of it.
+    func createView(_ name: String, as select: String) -> (record: String, statements: [String])
 
     /// The database's time as the statement runs (not as its transaction started).
     var clock: String { get }

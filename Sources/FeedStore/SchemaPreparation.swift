@@ -57,7 +57,7 @@ package enum SchemaPreparation {
         // went with the old table on SQLite.
         for binding in bindings { try connection.ensureSearch(binding.schema) }
         let known = try connection.entitySchemas()
-        for binding in bindings { try connection.ensureView(binding.schema, schemas: known) }
+        for binding in bindings { try EntityView.ensure(binding.schema, schemas: known, on: connection) }
     }
 
     /// Whether the store records each of `bindings` as it is wanted (its schema, and its

@@ -63,7 +63,7 @@ package enum StoreDrop {
             throw StoreError(
                 path: connection.location, message: "cannot drop column '\(column)' of entity '\(entity)': \(reason)")
         }
-        try connection.dropView(of: entity)
+        try EntityView.drop(of: entity, on: connection)
         try connection.dropColumn(column, of: entity)
         let marks = RetiredColumn.decode(try connection.retiredColumns(of: entity))
         if marks.contains(where: { $0.name == column }) {
@@ -73,7 +73,7 @@ package enum StoreDrop {
                 try connection.execute("UPDATE _entities SET retired = NULL WHERE name = ?", [.text(entity)])
             }
         }
-        try connection.ensureView(schema, schemas: schemas)
+        try EntityView.ensure(schema, schemas: schemas, on: connection)
         return "dropped column '\(column)' of entity '\(entity)'"
     }
 
@@ -105,13 +105,13 @@ package enum StoreDrop {
         // The views of entities labelled from this one read its table: written again without it.
         let labelled = schemas.values.sorted(by: { $0.name < $1.name })
             .filter { $0.relations.contains { $0.entity == name } }
-        for other in labelled { try connection.dropView(of: other.name) }
-        try connection.dropView(of: name)
+        for other in labelled { try EntityView.drop(of: other.name, on: connection) }
+        try EntityView.drop(of: name, on: connection)
         for child in schema.children { try connection.dropTable(schema.childTableName(child)) }
         try connection.dropTable(name)
         try connection.execute("DELETE FROM _entities WHERE name = ?", [.text(name)])
         try connection.execute("DELETE FROM _tombstones WHERE entity = ?", [.text(name)])
-        for other in labelled { try connection.ensureView(other, schemas: schemas) }
+        for other in labelled { try EntityView.ensure(other, schemas: schemas, on: connection) }
         return "dropped entity '\(name)': its table (\(rows) row\(rows == 1 ? "" : "s"))"
             + (schema.children.isEmpty ? "" : ", \(schema.children.count) child table(s)") + " and view"
     }

@@ -1,5 +1,6 @@
 import FeedKit
 import FeedStore
+import Foundation
 
 /// PostgreSQL's SQL where the stores differ (``SQLDialect``): values are read back as the
 /// SQLite store holds them, so an export is the same from either store.
@@ -110,7 +111,34 @@ struct PostgresDialect: SQLDialect {
 
     func greatest(_ first: String, _ second: String) -> String { "greatest(\(first), \(second))" }
 
-    var tableExists: String { "SELECT 1 WHERE to_regclass(?) IS NOT NULL" }
+    var tableExists: String { "SELECT 1 WHERE to_regclass(quote_ident(?)) IS NOT NULL" }
+
+    /// The comment of what holds the name in the store's schema: PostgreSQL keeps no view's text
+    /// as it was written, so a view Feedwork wrote carries a comment (`COMMENT ON VIEW`) that
+    /// begins with ``viewMark`` and ends with the view's query.
+    var viewRecordSQL: String {
+        """
+        SELECT CASE WHEN c.relkind = 'v' THEN 1 ELSE 0 END, obj_description(c.oid, 'pg_class') FROM pg_class AS c
+        WHERE c.relname = ? AND c.relnamespace = current_schema()::regnamespace
+        """
+    }
+
+    var viewMark: String {
+        "Written by Feedwork at the start of each pass; a view of this name without this comment is left alone. Query: "
+    }
+
+    /// The view, then its comment. Unqualified, the name is the store's schema's: it is first on
+    /// the connection's search path, and no entity's view can take a name of PostgreSQL's
+    /// catalog, which is searched before it (``PostgresNames``: no entity begins with `pg_`).
+    func createView(_ name: String, as select: String) -> (record: String, statements: [String]) {
+        let comment = viewMark + select
+        let view = SQLIdentifier.quoted(name)
+        // An escape string literal (`COMMENT ON` takes no parameters), which reads the same
+        // whatever the server's `standard_conforming_strings`.
+        let literal =
+            "E'" + comment.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+        return (comment, ["CREATE VIEW \(view) AS \(select)", "COMMENT ON VIEW \(view) IS \(literal)"])
+    }
 
     /// `clock_timestamp()`: `now()` is the time the transaction started.
     var clock: String { "clock_timestamp()" }

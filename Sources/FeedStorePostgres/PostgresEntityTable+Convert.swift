@@ -4,8 +4,8 @@ import FeedStore
 /// Changing the type of an entity table's column in place (``ColumnConversion``).
 extension PostgresEntityTable {
     /// Gives `column` of `table` the PostgreSQL type of `type` with `ALTER COLUMN ... TYPE ...
-    /// USING expression`, after dropping the entity's view (Feedwork's only; it is written
-    /// again once the table is prepared), which PostgreSQL would not let the column change under.
+    /// USING expression`; the entity's view, which PostgreSQL would not let the column change
+    /// under, was dropped first (``PostgresSQLConnection/convert(_:of:in:to:expression:)``).
     ///
     /// - Throws: ``PostgresEntityError`` naming the entity and column when the server refuses
     ///   (a view of the user's reads the column, say).
@@ -13,7 +13,6 @@ extension PostgresEntityTable {
         _ column: String, of table: String, to type: ColumnType, expression: String,
         in connection: PostgresConnection
     ) throws(PostgresEntityError) {
-        try PostgresEntityView.drop(of: table, in: connection)
         do {
             let namespace = try connection.execute(PostgresSQL.currentSchemaSQL).first(column: 0) ?? ""
             try connection.execute(

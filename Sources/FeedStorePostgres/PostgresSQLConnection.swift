@@ -5,12 +5,14 @@ import Foundation
 /// A PostgreSQL connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``): `?` parameters numbered, every value sent and read as text, bytes in
 /// `bytea`'s hex form (a `bytea` column reads back as ``SQLValue/bytes(_:)``, as a BLOB does on
-/// SQLite). Its edits of entity tables are ``PostgresEntityTable``'s, ``PostgresEntityView``'s
+/// SQLite). Its edits of entity tables are ``PostgresEntityTable``'s
 /// and ``PostgresSearchIndex``'s, in the connection's schema.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
 
     var location: String { connection.location }
+
+    var dialect: any SQLDialect { PostgresDialect() }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try connection.execute(PostgresDialect().numbered(sql), Self.parameters(arguments)).changed
@@ -60,15 +62,14 @@ struct PostgresSQLConnection: SQLConnection {
     func convert(
         _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
     ) throws {
+        // PostgreSQL would not let the column change under the entity's view (Feedwork's only;
+        // it is written again once the table is prepared).
+        try EntityView.drop(of: table, on: self)
         try PostgresEntityTable.convert(column, of: table, to: type, expression: expression, in: connection)
     }
 
     func setForeignKeys(_ schema: EntitySchema) throws {
         try PostgresEntityTable.setForeignKeys(schema, in: connection)
-    }
-
-    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
-        try PostgresEntityView.ensure(schema, schemas: schemas, in: connection)
     }
 
     func ensureSearch(_ schema: EntitySchema) throws { try PostgresSearchIndex.ensure(schema, in: connection) }
@@ -82,8 +83,6 @@ struct PostgresSQLConnection: SQLConnection {
     func dropTable(_ table: String) throws {
         try connection.execute("DROP TABLE IF EXISTS \(try qualified(table))")
     }
-
-    func dropView(of entity: String) throws { try PostgresEntityView.drop(of: entity, in: connection) }
 
     /// `table` in the connection's schema, as the statements that change or drop a table name it
     /// (``PostgresSQL/qualified(_:in:)``).

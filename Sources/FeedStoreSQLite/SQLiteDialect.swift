@@ -55,6 +55,18 @@ struct SQLiteDialect: SQLDialect {
 
     var tableExists: String { "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?" }
 
+    /// The `CREATE` statement SQLite keeps of a table or view, in which a view Feedwork wrote
+    /// holds ``EntityView/marker``.
+    var viewRecordSQL: String { "SELECT type = 'view', sql FROM sqlite_master WHERE name = ?" }
+
+    var viewMark: String { EntityView.marker }
+
+    /// One `CREATE VIEW` whose text (which SQLite keeps) holds the mark before the query.
+    func createView(_ name: String, as select: String) -> (record: String, statements: [String]) {
+        let create = "CREATE VIEW \(SQLIdentifier.quoted(name)) AS \(EntityView.marker) \(select)"
+        return (create, [create])
+    }
+
     /// ISO 8601 UTC text with milliseconds, as ``Timestamp`` writes it.
     var clock: String { "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" }
 }

@@ -6,11 +6,13 @@ import GRDB
 /// A GRDB connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``), each statement prepared once per connection (a pass may keep thousands
 /// of rejects). A real (which those jobs never read) comes back as its text. Its edits of entity
-/// tables are ``SQLiteEntityTable``'s, ``SQLiteEntityView``'s and ``SQLiteSearchIndex``'s.
+/// tables are ``SQLiteEntityTable``'s and ``SQLiteSearchIndex``'s.
 struct SQLiteSQLConnection: SQLConnection {
     let db: Database
     /// The store's file, for messages.
     let location: String
+
+    var dialect: any SQLDialect { SQLiteDialect() }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
@@ -87,10 +89,6 @@ struct SQLiteSQLConnection: SQLConnection {
         try SQLiteEntityTable.setForeignKeys(schema, in: db, path: location)
     }
 
-    func ensureView(_ schema: EntitySchema, schemas: [String: EntitySchema]) throws {
-        try SQLiteEntityView.ensure(schema, schemas: schemas, in: db)
-    }
-
     func ensureSearch(_ schema: EntitySchema) throws { try SQLiteSearchIndex.ensure(schema, in: db) }
 
     func dropColumn(_ column: String, of table: String) throws {
@@ -103,8 +101,6 @@ struct SQLiteSQLConnection: SQLConnection {
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(table))")
         try SQLiteSearchIndex.drop(of: table, in: db)
     }
-
-    func dropView(of entity: String) throws { try SQLiteEntityView.drop(of: entity, in: db) }
 
     /// Steps a statement of its own, read as SQLite holds each value (`types` need not be read).
     func forEachRow(
