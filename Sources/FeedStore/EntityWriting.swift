@@ -11,7 +11,7 @@ package protocol EntityWriting: AnyObject {
     var mode: WriteMode { get }
     /// What the writer did so far; ``WriteCounts/rejected`` is the pass's.
     var counts: WriteCounts { get }
-    /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen()``).
+    /// The rows a `replace` pass deleted because it did not deliver them.
     var undelivered: Int { get }
     /// The first few distinct keys delivered twice in this pass (at most three).
     var duplicateExamples: [String] { get }
@@ -28,12 +28,12 @@ package protocol EntityWriting: AnyObject {
     func mayWait(writing count: Int) -> Bool
     /// Counts records the adapter did not write because it knows them to be unchanged.
     func countUnchanged(_ count: Int)
-    /// Deletes the feed's rows with these keys (and their child rows), leaving a tombstone in
-    /// `_tombstones` for each and counting them as deleted.
-    func delete(_ keys: [String]) throws
-    /// For `replace`: deletes the feed's rows that this pass did not deliver, leaving a
-    /// tombstone for each (for `export --include-deleted`).
-    func deleteUnseen() throws
+    /// Sends every record the writer holds and reads their outcome, so that a statement of the
+    /// pass's own about the entity's rows (``EntityDeletion``) finds them.
+    func sendAll() throws
+    /// Counts rows of the entity deleted (``EntityDeletion``); `undelivered` when a `replace`
+    /// pass deleted them because it did not deliver them.
+    func countDeleted(_ count: Int, undelivered: Bool)
     /// Releases what the writer holds on to, on the connection's thread, as the transaction ends.
     func close()
 }

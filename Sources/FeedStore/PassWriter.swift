@@ -10,6 +10,8 @@ package final class PassWriter {
     private let location: String
     private let feed: String
     private let run: Int64
+    /// The pass's time, which the rows it writes carry in `_last_seen`.
+    private let stamp: String
     private var writers: [String: any EntityWriting] = [:]
     private var writerOrder: [String] = []
     private var rejected = 0
@@ -29,11 +31,14 @@ package final class PassWriter {
 
     private var connection: any SQLConnection { database.connection }
 
-    package init(database: PassDatabase, location: String, feed: String, run: Int64, bindings: [EntityBinding]) {
+    package init(
+        database: PassDatabase, location: String, feed: String, run: Int64, stamp: String, bindings: [EntityBinding]
+    ) {
         self.database = database
         self.location = location
         self.feed = feed
         self.run = run
+        self.stamp = stamp
         for binding in bindings { addWriter(binding) }
     }
 
@@ -102,7 +107,17 @@ package final class PassWriter {
     /// tombstone in `_tombstones` for each and counting them as deleted.
     package func delete(_ keys: [String], entity: String) throws {
         try settleWriters()
-        try writer(of: entity, for: "deleted from").delete(keys)
+        let writer = try writer(of: entity, for: "deleted from")
+        try delete(.keys(keys), of: writer)
+    }
+
+    /// Deletes `rows` of `writer`'s entity (``EntityDeletion``) once it sent what it holds.
+    private func delete(_ rows: EntityDeletion.Rows, of writer: any EntityWriting) throws {
+        try writer.sendAll()
+        let deleted = try EntityDeletion.delete(
+            rows, of: writer.schema, feed: feed, run: run, stamp: stamp, on: connection)
+        let undelivered = if case .undelivered = rows { true } else { false }
+        writer.countDeleted(deleted, undelivered: undelivered)
     }
 
     package func reject(_ rejects: [Reject]) throws {
@@ -187,7 +202,9 @@ package final class PassWriter {
     package func finishWrites() throws -> (counts: WriteCounts, notes: [String]) {
         try sendHeld()
         let writers = writerOrder.compactMap { self.writers[$0] }
-        for writer in writers { try writer.deleteUnseen() }
+        for writer in writers {
+            if writer.mode == .replace { try delete(.undelivered, of: writer) } else { try writer.sendAll() }
+        }
         try database.checkForeignKeys(Set(writerOrder))
         return writers.totals(rejected: rejected)
     }

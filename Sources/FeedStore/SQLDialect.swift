@@ -91,6 +91,11 @@ package protocol SQLDialect: Sendable {
     /// A statement that returns a row when the table named by its one parameter (the name as it
     /// is, unquoted) exists.
     var tableExists: String { get }
+    /// The JSON array of the key columns' values of a row of `schema`'s table, for its tombstone
+    /// (``EntityDeletion``), as SQLite's `json_array` gives them: numbers for integer and real
+    /// columns, 1 or 0 for booleans, and strings for the rest (a decimal's stored digits, a
+    /// timestamp as ISO 8601 UTC with milliseconds, a date as `YYYY-MM-DD`, JSON as its text).
+    func tombstoneKeyValues(_ schema: EntitySchema) -> String
     /// A statement that reads what holds the name `?` (a table's or view's): `1` when it is a
     /// view (else `0`), and the text the database records of it in which a view Feedwork wrote
     /// holds ``viewMark`` (``EntityView``); no row when nothing holds the name.

@@ -113,6 +113,22 @@ struct PostgresDialect: SQLDialect {
 
     var tableExists: String { "SELECT 1 WHERE to_regclass(quote_ident(?)) IS NOT NULL" }
 
+    /// Each key column cast to what SQLite's `json_array` gives: booleans as 1 or 0, decimals,
+    /// dates and JSON as their text (a JSON column's as PostgreSQL normalizes it), timestamps as
+    /// ISO 8601 UTC with milliseconds.
+    func tombstoneKeyValues(_ schema: EntitySchema) -> String {
+        let values = schema.key.map { name -> String in
+            let column = PostgresSQL.identifier(name)
+            switch schema.columns.first(where: { $0.name == name })?.type {
+            case .boolean: return "\(column)::int"
+            case .decimal, .date, .json: return "\(column)::text"
+            case .timestamp: return PostgresSQL.isoText(column)
+            case .integer, .real, .text, nil: return column
+            }
+        }
+        return "jsonb_build_array(\(values.joined(separator: ", ")))"
+    }
+
     /// The comment of what holds the name in the store's schema: PostgreSQL keeps no view's text
     /// as it was written, so a view Feedwork wrote carries a comment (`COMMENT ON VIEW`) that
     /// begins with ``viewMark`` and ends with the view's query.

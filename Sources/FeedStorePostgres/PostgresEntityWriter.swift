@@ -28,7 +28,7 @@ final class PostgresEntityWriter {
     let stamp: String
     /// What the pass did so far; only this writer (and its extensions) changes it.
     var counts = WriteCounts()
-    /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen(in:)``).
+    /// The rows a `replace` pass deleted because it did not deliver them (``EntityDeletion``).
     var undelivered = 0
     /// The first few distinct keys delivered twice in this pass, for the report's note.
     private(set) var duplicateExamples: [String] = []
@@ -42,7 +42,7 @@ final class PostgresEntityWriter {
     var checkedFreshness = false
     /// Records known to be new, not yet sent, as the COPY text of their rows: COPYed together
     /// once ``directBatch`` of them are waiting, before any other statement reads the entity's
-    /// table, and when the pass ends (``deleteUnseen(in:)``); see `+Direct`.
+    /// table, and when the pass ends (``sendAll()``); see `+Direct`.
     var pendingDirect = PostgresCopyBuffer()
     /// The rows of each child list (``PostgresWriterSQL/children``) of ``pendingDirect``'s records.
     var pendingChildren: [PostgresCopyBuffer]
@@ -214,9 +214,13 @@ extension PostgresEntityWriter: EntityWriting {
 
     func settle() throws { try settle(connection) }
 
-    func delete(_ keys: [String]) throws { try delete(keys, in: connection) }
+    /// Sends the new records still held (`+Direct`) and reads the outcome.
+    func sendAll() throws { try sendDirect(connection) }
 
-    func deleteUnseen() throws { try deleteUnseen(in: connection) }
+    func countDeleted(_ count: Int, undelivered: Bool) {
+        counts.deleted += count
+        if undelivered { self.undelivered += count }
+    }
 
     /// Nothing: the writer's staging tables go with the transaction.
     func close() {}

@@ -208,7 +208,8 @@ extension PostgresStore: StoreDriver {
                 },
                 checkRunMayCommit: { try PostgresRunFence.check(run: run, feed: feed, in: connection) },
                 holdsWrites: true)
-            let scope = PassWriter(database: database, location: location, feed: feed, run: run, bindings: bindings)
+            let scope = PassWriter(
+                database: database, location: location, feed: feed, run: run, stamp: stamp, bindings: bindings)
             defer { scope.close() }
             do {
                 try Self.prepare(bindings, in: connection)

@@ -55,6 +55,10 @@ struct SQLiteDialect: SQLDialect {
 
     var tableExists: String { "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?" }
 
+    func tombstoneKeyValues(_ schema: EntitySchema) -> String {
+        "json_array(" + schema.key.map(SQLIdentifier.quoted).joined(separator: ", ") + ")"
+    }
+
     /// The `CREATE` statement SQLite keeps of a table or view, in which a view Feedwork wrote
     /// holds ``EntityView/marker``.
     var viewRecordSQL: String { "SELECT type = 'view', sql FROM sqlite_master WHERE name = ?" }

@@ -17,7 +17,7 @@ final class SQLiteEntityWriter {
     /// The pass's timestamp; rows delivered by this pass carry it in `_last_seen`.
     let stamp: String
     private(set) var counts = WriteCounts()
-    /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen(in:)``).
+    /// The rows a `replace` pass deleted because it did not deliver them (``EntityDeletion``).
     private(set) var undelivered = 0
     /// The first few distinct keys delivered twice in this pass, for the report's note.
     private(set) var duplicateExamples: [String] = []
@@ -215,7 +215,10 @@ final class SQLiteEntityWriter {
     func countUnchanged(_ count: Int) { counts.unchanged += count }
 
     /// Counts rows deleted at the adapter's request (`+Delete`).
-    func countDeleted(_ count: Int) { counts.deleted += count }
+    func countDeleted(_ count: Int, undelivered: Bool) {
+        counts.deleted += count
+        if undelivered { self.undelivered += count }
+    }
 
     /// Binds the pass's constants of the insert and update statements: feed, run and stamps.
     private func bindConstants(_ statement: SQLiteRawStatement) {
@@ -303,30 +306,6 @@ final class SQLiteEntityWriter {
         }
         firstPass?.clearBindings()
     }
-
-    /// For `replace`: deletes the feed's rows that this pass did not deliver, leaving a tombstone
-    /// in `_tombstones` for each (for `export --include-deleted`).
-    func deleteUnseen(in db: Database) throws {
-        try flush(in: db)
-        guard mode == .replace else { return }
-        let keyValues = "json_array(" + schema.key.map(SQLIdentifier.quoted).joined(separator: ", ") + ")"
-        try db.execute(
-            sql: """
-                INSERT INTO _tombstones(feed, entity, key, key_values, run, deleted_at)
-                SELECT _feed, ?, _key, \(keyValues), ?, ? FROM \(table) WHERE _feed = ? AND _last_seen <> ?
-                """, arguments: [schema.name, run, stamp, feed, stamp])
-        try db.execute(
-            sql: "DELETE FROM \(table) WHERE _feed = ? AND _last_seen <> ?", arguments: [feed, stamp])
-        counts.deleted += db.changesCount
-        undelivered += db.changesCount
-        for child in schema.children {
-            let childTable = SQLIdentifier.quoted(schema.childTableName(child))
-            try db.execute(
-                sql:
-                    "DELETE FROM \(childTable) WHERE _feed = ?1 AND _key NOT IN (SELECT _key FROM \(table) WHERE _feed = ?1)",
-                arguments: [feed])
-        }
-    }
 }
 
 /// The writer as a pass drives it (``PassWriter``), on the pass's connection.
@@ -344,7 +323,6 @@ extension SQLiteEntityWriter: EntityWriting {
     /// Never: SQLite's statements run in this process.
     func mayWait(writing count: Int) -> Bool { false }
 
-    func delete(_ keys: [String]) throws { try delete(keys, in: db) }
-
-    func deleteUnseen() throws { try deleteUnseen(in: db) }
+    /// Inserts the records held for a multi-row insert.
+    func sendAll() throws { try flush(in: db) }
 }

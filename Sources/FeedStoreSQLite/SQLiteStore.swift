@@ -255,7 +255,8 @@ extension SQLiteStore: StoreDriver {
                 checkForeignKeys: { entities in
                     try SQLiteEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: db, path: path)
                 })
-            let scope = PassWriter(database: database, location: path, feed: feed, run: run, bindings: bindings)
+            let scope = PassWriter(
+                database: database, location: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
             defer { scope.close() }
             try db.inTransaction(.immediate) {
                 try SQLiteStore.prepare(bindings, in: db, path: path)

@@ -114,7 +114,7 @@ struct PostgresEntityTableTests {
                 connection: connection)
             try connection.execute("BEGIN")
             try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
-            try writer.deleteUnseen(in: connection)
+            try writer.sendDirect(connection)
             try connection.execute("COMMIT")
             let rows = try connection.execute(
                 """
@@ -137,7 +137,7 @@ struct PostgresEntityTableTests {
     }
 
     /// The error of a first pass writing `records` of ``typed`` in a new schema: new records
-    /// may be held until the pass ends (deleteUnseen), where the server refuses them.
+    /// may be held until the pass ends (sendAll), where the server refuses them.
     func refusal(of records: [EntityRecord]) throws -> PostgresEntityError {
         var refused: PostgresEntityError?
         try PostgresTestServer.withSchema { connection, _ in
@@ -150,7 +150,7 @@ struct PostgresEntityTableTests {
             refused = try #require(throws: PostgresEntityError.self) {
                 try writer.write(
                     records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
-                try writer.deleteUnseen(in: connection)
+                try writer.sendDirect(connection)
             }
         }
         return try #require(refused)

@@ -257,7 +257,7 @@ struct PostgresEntityWriterTests {
             try write(try records(0..<batch))
             try write(try records(batch..<batch + 1))
             #expect(writer.unsettledCopy?.keys.count == batch)
-            let error = try #require(throws: PostgresEntityError.self) { try writer.deleteUnseen(in: connection) }
+            let error = try #require(throws: PostgresEntityError.self) { try writer.sendDirect(connection) }
             #expect(error.table == PostgresSQL.identifier("item"))
             #expect(error.key == "k\(batch - 1)")
         }

@@ -69,7 +69,7 @@ struct PostgresWriterBenchmark {
             try writer.write(Array(records[start..<end]), hashes: Array(hashes[start..<end]), in: connection)
             start = end
         }
-        try writer.deleteUnseen(in: connection)
+        try writer.sendDirect(connection)
         try connection.execute("COMMIT")
         return writer.counts
     }

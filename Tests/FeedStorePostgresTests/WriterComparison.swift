@@ -91,7 +91,13 @@ final class WriterComparison {
             for record in batches.joined() {
                 try writer.write(record, hash: ContentHash.of(record, fields: ContentHash()), in: db)
             }
-            try writer.deleteUnseen(in: db)
+            try writer.flush(in: db)
+            if mode == .replace {
+                let deleted = try EntityDeletion.delete(
+                    .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp,
+                    on: SQLiteSQLConnection(db: db, location: "comparison"))
+                writer.countDeleted(deleted, undelivered: true)
+            }
             return (writer.counts, writer.duplicateNote)
         }
         try postgres.execute("BEGIN")
@@ -101,7 +107,13 @@ final class WriterComparison {
             for batch in batches {
                 try writer.write(batch, hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }, in: postgres)
             }
-            try writer.deleteUnseen(in: postgres)
+            try writer.sendDirect(postgres)
+            if mode == .replace {
+                let deleted = try EntityDeletion.delete(
+                    .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp,
+                    on: PostgresSQLConnection(connection: postgres))
+                writer.countDeleted(deleted, undelivered: true)
+            }
             try postgres.execute("COMMIT")
         } catch {
             _ = try? postgres.execute("ROLLBACK")
