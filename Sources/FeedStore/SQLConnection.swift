@@ -98,9 +98,6 @@ package protocol SQLConnection {
     ) throws
     /// Declares the foreign keys of the enforced relations of `schema`.
     func setForeignKeys(_ schema: EntitySchema) throws
-    /// Brings the full-text index of `schema` (``SearchIndex``) to what it declares: builds it
-    /// from the table's rows when new, drops it when the schema declares no search.
-    func ensureSearch(_ schema: EntitySchema) throws
     /// Drops `column` of `table`.
     func dropColumn(_ column: String, of table: String) throws
     /// Drops `table` (and its full-text index) when it is there.

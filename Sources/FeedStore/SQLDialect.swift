@@ -61,6 +61,14 @@ package protocol SQLDialect: Sendable {
     /// The SQL of a full-text search of `schema`'s table, aliased `t`, through its index
     /// (``SearchIndex``), for the words of `query`.
     func search(_ schema: EntitySchema, for query: SearchQuery) -> SearchSQL
+    /// The full-text index of `schema`'s search columns (``SearchIndex``): what the database
+    /// records of it once written, and the statements that write and build it.
+    func searchIndex(_ schema: EntitySchema) -> SearchIndexStatements
+    /// A statement that reads, for the index named `?` (``SearchIndex/name(_:)``), each object
+    /// it is made of that is there: its name, and what the database records of it.
+    var searchIndexRecordSQL: String { get }
+    /// The statements that drop the full-text index of `entity` when it is there.
+    func dropSearchIndex(of entity: String) -> [String]
 
     /// Whether values written into a statement as literals are all quoted text, which takes
     /// its column's type as a parameter's text does (PostgreSQL); else numbers stay bare.

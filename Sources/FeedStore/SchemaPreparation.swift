@@ -55,7 +55,7 @@ package enum SchemaPreparation {
         for binding in bindings { try connection.setForeignKeys(binding.schema) }
         // After every rebuild of a table (a key, a foreign key, a conversion), whose triggers
         // went with the old table on SQLite.
-        for binding in bindings { try connection.ensureSearch(binding.schema) }
+        for binding in bindings { try SearchIndex.ensure(binding.schema, on: connection) }
         let known = try connection.entitySchemas()
         for binding in bindings { try EntityView.ensure(binding.schema, schemas: known, on: connection) }
     }

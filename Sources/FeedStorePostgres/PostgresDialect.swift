@@ -180,3 +180,56 @@ extension PostgresDialect {
 
     func zero(_ kind: SystemColumn.Kind) -> String { kind == .boolean ? "false" : "0" }
 }
+
+/// The full-text index on PostgreSQL (``SearchIndex``): a GIN index on
+/// ``searchDocument(_:table:)``, the `simple` `tsvector` of the columns. An expression index
+/// rather than a column, so the entity's table has the same columns as on SQLite; queries
+/// repeat the expression, which PostgreSQL then reads from the index. The index carries a
+/// comment naming its columns, by which a pass knows it is as the schema declares it.
+extension PostgresDialect {
+    /// The `tsvector` of `schema`'s search columns of the table aliased `table` (none: bare
+    /// names), exactly as the index is written.
+    func searchDocument(_ schema: EntitySchema, table: String? = nil) -> String {
+        let prefix = table.map { $0 + "." } ?? ""
+        let text = schema.search.map { "coalesce(\(prefix)\(PostgresSQL.identifier($0)), '')" }
+            .joined(separator: " || ' ' || ")
+        return "to_tsvector('simple'::regconfig, \(text))"
+    }
+
+    /// The indexed expression matched against the words (all of them), ranked by `ts_rank` as
+    /// a `float8`, whose text reads back as the same number in a page's cursor.
+    func search(_ schema: EntitySchema, for query: SearchQuery) -> SearchSQL {
+        let document = searchDocument(schema, table: "t")
+        return SearchSQL(
+            from:
+                "\(SQLIdentifier.quoted(schema.name)) AS t CROSS JOIN plainto_tsquery('simple'::regconfig, ?) AS s(query)",
+            argument: .text(query.plainText), condition: "\(document) @@ s.query",
+            rank: "ts_rank(\(document), s.query)::float8")
+    }
+
+    /// The index (which indexes the table's rows as it is made), then its comment. Unqualified,
+    /// its name is the store's schema's: no name of PostgreSQL's catalog begins with `_`.
+    func searchIndex(_ schema: EntitySchema) -> SearchIndexStatements {
+        guard !schema.search.isEmpty else { return SearchIndexStatements(records: [:], statements: []) }
+        let name = SearchIndex.name(schema.name)
+        let comment = "feedwork search: " + schema.search.joined(separator: ", ")
+        let index = SQLIdentifier.quoted(name)
+        return SearchIndexStatements(
+            records: [name: comment],
+            statements: [
+                "CREATE INDEX \(index) ON \(SQLIdentifier.quoted(schema.name)) USING gin (\(searchDocument(schema)))",
+                "COMMENT ON INDEX \(index) IS '\(comment.replacingOccurrences(of: "'", with: "''"))'",
+            ])
+    }
+
+    var searchIndexRecordSQL: String {
+        """
+        SELECT c.relname::text, coalesce(obj_description(c.oid, 'pg_class'), '') FROM pg_class AS c
+        WHERE c.relname = ? AND c.relkind = 'i' AND c.relnamespace = current_schema()::regnamespace
+        """
+    }
+
+    func dropSearchIndex(of entity: String) -> [String] {
+        ["DROP INDEX IF EXISTS \(SQLIdentifier.quoted(SearchIndex.name(entity)))"]
+    }
+}

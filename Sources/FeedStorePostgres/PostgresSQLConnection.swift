@@ -5,8 +5,8 @@ import Foundation
 /// A PostgreSQL connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``): `?` parameters numbered, every value sent and read as text, bytes in
 /// `bytea`'s hex form (a `bytea` column reads back as ``SQLValue/bytes(_:)``, as a BLOB does on
-/// SQLite). Its edits of entity tables are ``PostgresEntityTable``'s
-/// and ``PostgresSearchIndex``'s, in the connection's schema.
+/// SQLite). Its edits of entity tables are ``PostgresEntityTable``'s, in the connection's
+/// schema.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
 
@@ -71,8 +71,6 @@ struct PostgresSQLConnection: SQLConnection {
     func setForeignKeys(_ schema: EntitySchema) throws {
         try PostgresEntityTable.setForeignKeys(schema, in: connection)
     }
-
-    func ensureSearch(_ schema: EntitySchema) throws { try PostgresSearchIndex.ensure(schema, in: connection) }
 
     func dropColumn(_ column: String, of table: String) throws {
         try connection.execute(

@@ -88,3 +88,68 @@ extension SQLiteDialect {
 
     var serialPrimaryKey: String { "INTEGER PRIMARY KEY AUTOINCREMENT" }
 }
+
+/// The full-text index on SQLite (``SearchIndex``): an FTS5 external-content table over the
+/// entity's table, and three triggers that keep it as the table's rows are inserted, updated
+/// and deleted, whichever statement does it.
+extension SQLiteDialect {
+    /// The FTS5 table first, with the words as its argument, then the entity's rows by rowid:
+    /// the index finds the matches, the table is read for them alone. FTS5's `rank` (BM25) is
+    /// lower for a better match.
+    func search(_ schema: EntitySchema, for query: SearchQuery) -> SearchSQL {
+        SearchSQL(
+            from:
+                "\(SQLIdentifier.quoted(SearchIndex.name(schema.name)))(?) AS s CROSS JOIN \(SQLIdentifier.quoted(schema.name)) AS t",
+            argument: .text(query.ftsMatch), condition: "t.rowid = s.rowid", rank: "(-s.rank)")
+    }
+
+    /// The table and its triggers, as `sqlite_master` then holds them, then the rebuild that
+    /// indexes the rows already there.
+    func searchIndex(_ schema: EntitySchema) -> SearchIndexStatements {
+        guard !schema.search.isEmpty else { return SearchIndexStatements(records: [:], statements: []) }
+        let index = SearchIndex.name(schema.name)
+        let fts = SQLIdentifier.quoted(index)
+        let table = SQLIdentifier.quoted(schema.name)
+        let columns = schema.search.map(SQLIdentifier.quoted)
+        let names = columns.joined(separator: ", ")
+        let new = columns.map { "new." + $0 }.joined(separator: ", ")
+        let old = columns.map { "old." + $0 }.joined(separator: ", ")
+        let remove = "INSERT INTO \(fts)(\(fts), rowid, \(names)) VALUES ('delete', old.rowid, \(old));"
+        let add = "INSERT INTO \(fts)(rowid, \(names)) VALUES (new.rowid, \(new));"
+        // Accents are kept (remove_diacritics 0), as PostgreSQL's `simple` keeps them.
+        let objects = [
+            (
+                index,
+                "CREATE VIRTUAL TABLE \(fts) USING fts5(\(names), content=\(table), "
+                    + "content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
+            ),
+            (
+                index + "_insert",
+                "CREATE TRIGGER \(SQLIdentifier.quoted(index + "_insert")) AFTER INSERT ON \(table) BEGIN \(add) END"
+            ),
+            (
+                index + "_delete",
+                "CREATE TRIGGER \(SQLIdentifier.quoted(index + "_delete")) AFTER DELETE ON \(table) BEGIN \(remove) END"
+            ),
+            (
+                index + "_update",
+                "CREATE TRIGGER \(SQLIdentifier.quoted(index + "_update")) AFTER UPDATE OF \(names) ON \(table) "
+                    + "BEGIN \(remove) \(add) END"
+            ),
+        ]
+        return SearchIndexStatements(
+            records: Dictionary(objects, uniquingKeysWith: { first, _ in first }),
+            statements: objects.map(\.1) + ["INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')"])
+    }
+
+    var searchIndexRecordSQL: String {
+        "SELECT name, sql FROM sqlite_master WHERE name IN (?1, ?1 || '_insert', ?1 || '_delete', ?1 || '_update')"
+    }
+
+    /// The triggers, then the table.
+    func dropSearchIndex(of entity: String) -> [String] {
+        let index = SearchIndex.name(entity)
+        return ["_insert", "_delete", "_update"].map { "DROP TRIGGER IF EXISTS \(SQLIdentifier.quoted(index + $0))" }
+            + ["DROP TABLE IF EXISTS \(SQLIdentifier.quoted(index))"]
+    }
+}

@@ -6,7 +6,7 @@ import GRDB
 /// A GRDB connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``), each statement prepared once per connection (a pass may keep thousands
 /// of rejects). A real (which those jobs never read) comes back as its text. Its edits of entity
-/// tables are ``SQLiteEntityTable``'s and ``SQLiteSearchIndex``'s.
+/// tables are ``SQLiteEntityTable``'s.
 struct SQLiteSQLConnection: SQLConnection {
     let db: Database
     /// The store's file, for messages.
@@ -89,17 +89,15 @@ struct SQLiteSQLConnection: SQLConnection {
         try SQLiteEntityTable.setForeignKeys(schema, in: db, path: location)
     }
 
-    func ensureSearch(_ schema: EntitySchema) throws { try SQLiteSearchIndex.ensure(schema, in: db) }
-
     func dropColumn(_ column: String, of table: String) throws {
         try db.execute(
             sql: "ALTER TABLE \(SQLIdentifier.quoted(table)) DROP COLUMN \(SQLIdentifier.quoted(column))")
     }
 
-    /// With an entity's table goes its full-text index (``SQLiteSearchIndex``), a table of its own.
+    /// With an entity's table goes its full-text index (``SearchIndex``), a table of its own.
     func dropTable(_ table: String) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quoted(table))")
-        try SQLiteSearchIndex.drop(of: table, in: db)
+        for statement in dialect.dropSearchIndex(of: table) { try db.execute(sql: statement) }
     }
 
     /// Steps a statement of its own, read as SQLite holds each value (`types` need not be read).
