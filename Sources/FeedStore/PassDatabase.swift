@@ -11,9 +11,11 @@ package struct PassDatabase {
     /// Creates or extends the tables of entities the adapter declares during the pass
     /// (``SchemaPreparation``), in the pass's transaction.
     package var prepare: ([EntityBinding]) throws -> Void
-    /// Throws when a row the pass wrote into one of `entities` points at nothing through an
-    /// enforced relation.
-    package var checkForeignKeys: (_ entities: Set<String>) throws -> Void
+    /// Whether a row the pass wrote points at nothing through an enforced relation, so that its
+    /// commit would fail: the database's count of the deferred checks' violations (SQLite), or
+    /// the checks run now and taken back (PostgreSQL). Then ``PassWriter`` looks for the row
+    /// (``ForeignKey/violation(ofPass:entities:on:)``).
+    package var foreignKeysBroken: () throws -> Bool
     /// Throws unless the pass may still commit: on a store many processes share, whether the
     /// pass still holds its feed (PostgreSQL's run fence). Nothing by default.
     package var checkRunMayCommit: () throws -> Void
@@ -26,13 +28,13 @@ package struct PassDatabase {
     package init(
         connection: any SQLConnection, writer: @escaping (EntityBinding) -> any EntityWriting,
         prepare: @escaping ([EntityBinding]) throws -> Void,
-        checkForeignKeys: @escaping (_ entities: Set<String>) throws -> Void,
+        foreignKeysBroken: @escaping () throws -> Bool,
         checkRunMayCommit: @escaping () throws -> Void = {}, holdsWrites: Bool = false
     ) {
         self.connection = connection
         self.writer = writer
         self.prepare = prepare
-        self.checkForeignKeys = checkForeignKeys
+        self.foreignKeysBroken = foreignKeysBroken
         self.checkRunMayCommit = checkRunMayCommit
         self.holdsWrites = holdsWrites
     }

@@ -205,7 +205,9 @@ package final class PassWriter {
         for writer in writers {
             if writer.mode == .replace { try delete(.undelivered, of: writer) } else { try writer.sendAll() }
         }
-        try database.checkForeignKeys(Set(writerOrder))
+        if try database.foreignKeysBroken() {
+            throw try ForeignKey.violation(ofPass: feed, entities: Set(writerOrder), on: connection)
+        }
         return writers.totals(rejected: rejected)
     }
 

@@ -52,7 +52,7 @@ extension PostgresEntityTable {
             let parentColumn = try parentKeyColumn(key, child: schema, schemas: schemas, in: connection)
             let column = PostgresSQL.identifier(key.column)
             if !existing.contains(where: { $0.key == key }) {
-                if let violation = try firstDangling(key, parentColumn: parentColumn, in: connection) {
+                if let violation = try key.firstDangling(on: PostgresSQLConnection(connection: connection)) {
                     throw StoreError(path: connection.location, violation)
                 }
                 let parent = PostgresSQL.qualified(key.parent, in: namespace)
@@ -109,55 +109,20 @@ extension PostgresEntityTable {
         PostgresSQL.identifier("\(key.entity)_\(key.column)_ref")
     }
 
-    /// The first row (by key) of `key`'s child, of `feed` or of any feed, that points at no
-    /// parent row, with the number of such rows; `nil` when every row points at one.
-    static func firstDangling(
-        _ key: ForeignKey, parentColumn: String, feed: String? = nil, in connection: PostgresConnection
-    ) throws(PostgresError) -> ForeignKeyViolation? {
-        let column = "c." + PostgresSQL.identifier(key.column)
-        let rows = try connection.execute(
-            """
-            SELECT c._feed, c._key, \(column)::text, count(*) OVER () FROM \(PostgresSQL.identifier(key.entity)) AS c
-            WHERE \(column) IS NOT NULL\(feed == nil ? "" : " AND c._feed = $1")
-                AND NOT EXISTS (
-                    SELECT 1 FROM \(PostgresSQL.identifier(key.parent)) AS p
-                    WHERE p._feed = c._feed AND p.\(PostgresSQL.identifier(parentColumn)) = \(column))
-            ORDER BY c._key LIMIT 1
-            """, feed.map { [$0] } ?? [])
-        guard rows.count > 0 else { return nil }
-        return ForeignKeyViolation(
-            key: key, feed: rows[0, 0] ?? "", rowKey: rows[0, 1] ?? "", value: rows[0, 2] ?? "",
-            count: feed == nil ? Int(rows[0, 3] ?? "") : nil)
-    }
-
-    /// Fails the pass of `feed`, which wrote `entities`, when it leaves a row pointing at
-    /// nothing: the deferred checks run now (`SET CONSTRAINTS ALL IMMEDIATE`, at the cost they
-    /// would have at the commit), and only when one fails is the row looked for, after going
-    /// back to before the checks.
-    ///
-    /// - Throws: a ``ForeignKeyViolation`` naming the relation and the row.
-    static func checkForeignKeys(ofPass feed: String, entities: Set<String>, in connection: PostgresConnection)
-        throws
-    {
+    /// Whether a row written in the transaction under way points at nothing through a foreign
+    /// key: the deferred checks run now (`SET CONSTRAINTS ALL IMMEDIATE`, at the cost they would
+    /// have at the commit, which then has none left to run); when one fails, the transaction
+    /// goes back to before them, so the row can be looked for.
+    static func foreignKeysBroken(in connection: PostgresConnection) throws(PostgresError) -> Bool {
         try connection.execute("SAVEPOINT feedwork_foreign_keys")
-        do throws(PostgresError) {
+        do {
             try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
             try connection.execute("RELEASE SAVEPOINT feedwork_foreign_keys")
-            return
+            return false
         } catch {
             guard error.sqlState == "23503" else { throw error }  // foreign_key_violation
             try connection.execute("ROLLBACK TO SAVEPOINT feedwork_foreign_keys")
+            return true
         }
-        let schemas = try PostgresSQLConnection(connection: connection).entitySchemas()
-        let keys = schemas.values.flatMap(ForeignKey.declared(by:)).sorted { $0.name < $1.name }
-        for key in keys where entities.contains(key.entity) || entities.contains(key.parent) {
-            let parentColumn = schemas[key.parent]?.key.first ?? "_key"
-            if let violation = try firstDangling(key, parentColumn: parentColumn, feed: feed, in: connection) {
-                throw violation
-            }
-        }
-        throw StoreError(
-            path: connection.location,
-            message: "feed '\(feed)': the pass would leave rows pointing at nothing; nothing was changed")
     }
 }

@@ -203,9 +203,7 @@ extension PostgresStore: StoreDriver {
                         connection: connection)
                 },
                 prepare: { try Self.prepare($0, in: connection) },
-                checkForeignKeys: { entities in
-                    try PostgresEntityTable.checkForeignKeys(ofPass: feed, entities: entities, in: connection)
-                },
+                foreignKeysBroken: { try PostgresEntityTable.foreignKeysBroken(in: connection) },
                 checkRunMayCommit: { try PostgresRunFence.check(run: run, feed: feed, in: connection) },
                 holdsWrites: true)
             let scope = PassWriter(

@@ -72,7 +72,9 @@ extension SQLiteEntityTable {
         let existing = try foreignKeys(of: table, in: db)
         if Set(existing) != Set(wanted) {
             for key in wanted where !existing.contains(key) {
-                if let violation = try firstDangling(key, in: db) { throw violation }
+                if let violation = try key.firstDangling(on: SQLiteSQLConnection(db: db, location: path)) {
+                    throw violation
+                }
             }
             let keyed = try isKeyed(table, in: db)
             try rebuild(table, keyed: keyed, foreignKeys: wanted, in: db, path: path)
@@ -94,43 +96,13 @@ extension SQLiteEntityTable {
         quoted("\(key.entity)_\(key.column)_ref")
     }
 
-    /// The first row (in rowid order) of `key`'s child, of `feed` or of any feed, that points at
-    /// no parent row, with the number of such rows; `nil` when every row points at one.
-    static func firstDangling(_ key: FeedStore.ForeignKey, feed: String? = nil, in db: Database) throws
-        -> FeedStore.ForeignKeyViolation?
-    {
-        let column = "c." + quoted(key.column)
-        // CAST as the foreign key compares: the child's value with the parent key's text affinity.
-        let sql = """
-            SELECT c._feed, c._key, CAST(\(column) AS TEXT) AS value, count(*) OVER () AS n FROM \(quoted(key.entity)) AS c
-            WHERE \(column) IS NOT NULL\(feed == nil ? "" : " AND c._feed = ?")
-                AND NOT EXISTS (
-                    SELECT 1 FROM \(quoted(key.parent)) AS p WHERE p._feed = c._feed AND p._key = CAST(\(column) AS TEXT))
-            ORDER BY c.rowid LIMIT 1
-            """
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(feed.map { [$0] } ?? [])) else {
-            return nil
-        }
-        return FeedStore.ForeignKeyViolation(
-            key: key, feed: row["_feed"], rowKey: row["_key"], value: row["value"], count: feed == nil ? row["n"] : nil)
-    }
-
-    /// Fails the pass of `feed`, which wrote `entities`, when it leaves a row pointing at
-    /// nothing: SQLite counts the violations of deferred foreign keys as they happen, so the
-    /// count costs nothing, and only a pass that would fail its commit looks for the row.
-    ///
-    /// - Throws: a ``ForeignKeyViolation`` naming the relation and the row.
-    static func checkForeignKeys(ofPass feed: String, entities: Set<String>, in db: Database, path: String) throws {
+    /// Whether a row written in the transaction under way points at nothing through a foreign
+    /// key: SQLite counts the violations of deferred foreign keys as they happen, so asking
+    /// costs nothing.
+    static func foreignKeysBroken(in db: Database) -> Bool {
         var pending: Int32 = 0
         var highest: Int32 = 0
         sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highest, 0)
-        guard pending > 0 else { return }
-        let keys = try SQLiteSQLConnection(db: db, location: path).entitySchemas().values.flatMap(FeedStore.ForeignKey.declared(by:))
-        for key in keys.sorted(by: { $0.name < $1.name })
-        where entities.contains(key.entity) || entities.contains(key.parent) {
-            if let violation = try firstDangling(key, feed: feed, in: db) { throw violation }
-        }
-        throw StoreError(
-            path: path, message: "feed '\(feed)': the pass would leave rows pointing at nothing; nothing was changed")
+        return pending > 0
     }
 }
