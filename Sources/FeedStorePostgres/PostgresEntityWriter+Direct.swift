@@ -17,8 +17,9 @@ import FeedStore
 /// New records are held until ``directBatch`` of them wait, and COPYed together: one COPY per
 /// table for several pages instead of two per page (measured with `psql` on W1, 200 COPYs of
 /// 100,000 rows and their 200,000 child rows took 1.33 to 1.40 s against 1.15 to 1.25 s for
-/// two). They are held as the COPY text of their rows, encoded as their page arrives: the
-/// records go with their page's job, and the COPY only ships bytes while the server works. The
+/// two). They are held as COPY rows, in binary (``PostgresCopyBuffer``), encoded as their page
+/// arrives: the records go with their page's job, and the COPY only ships bytes while the
+/// server works, which stores binary rows without parsing their timestamps and decimals. The
 /// held records are sent before any statement that reads the entity's table (the staging
 /// tables' merge, the touch of unchanged rows) and when the pass ends; a key the Bloom filter
 /// may have seen is looked up among them, and among the doubtful ones, before the table.
@@ -36,19 +37,19 @@ extension PostgresEntityWriter {
             || pendingDirect.count + doubtful.records.count + count >= Self.directBatch
     }
 
-    /// Holds records known to be new, as the COPY text of their rows (the records themselves
+    /// Holds records known to be new, as their rows in COPY's format (the records themselves
     /// are not kept), counting them inserted.
     func holdDirect(_ part: Part) {
-        let (feed, run, stamp) = (feed, run, stamp)
+        let (feed, run, stamp, stampMicroseconds) = (feed, run, stamp, stampMicroseconds)
         for (record, hash) in zip(part.records, part.hashes) {
             pendingDirect.append(key: record.key) { row in
                 row.text(feed)
                 row.text(record.key)
                 row.integer(hash)
                 row.integer(run)
-                row.text(stamp)
-                row.text(stamp)
-                for value in record.values { row.value(value) }
+                row.timestamp(stamp, microseconds: stampMicroseconds)
+                row.timestamp(stamp, microseconds: stampMicroseconds)
+                row.values(record.values, as: sql.types)
             }
             for (index, child) in sql.children.enumerated() {
                 for (position, values) in (record.children[child.name] ?? []).enumerated() {
@@ -56,7 +57,7 @@ extension PostgresEntityWriter {
                         row.text(feed)
                         row.text(record.key)
                         row.integer(Int64(position))
-                        for value in values { row.value(value) }
+                        row.values(values, as: child.types)
                     }
                 }
             }

@@ -26,6 +26,8 @@ final class PostgresEntityWriter {
     /// The pass's timestamp (``Timestamp``, ISO 8601 with milliseconds); rows delivered by
     /// this pass carry it in `_last_seen`.
     let stamp: String
+    /// ``stamp`` as a `timestamptz`'s microseconds since 2000-01-01, for COPY's binary format.
+    let stampMicroseconds: Int64?
     /// What the pass did so far; only this writer (and its extensions) changes it.
     var counts = WriteCounts()
     /// The rows a `replace` pass deleted because it did not deliver them (``deleteUnseen(in:)``).
@@ -40,7 +42,7 @@ final class PostgresEntityWriter {
     /// `nil` once it is known to hold some (see ``split(_:hashes:_:)``).
     var freshKeys: KeyFilter?
     var checkedFreshness = false
-    /// Records known to be new, not yet sent, as the COPY text of their rows: COPYed together
+    /// Records known to be new, not yet sent, as their rows in COPY's format: COPYed together
     /// once ``directBatch`` of them are waiting, before any other statement reads the entity's
     /// table, and when the pass ends (``deleteUnseen(in:)``); see `+Direct`.
     var pendingDirect = PostgresCopyBuffer()
@@ -69,6 +71,7 @@ final class PostgresEntityWriter {
         self.feed = feed
         self.run = run
         self.stamp = stamp
+        stampMicroseconds = PostgresCopyBinary.timestampMicroseconds(stamp)
         sql = PostgresWriterSQL(schema: schema, mode: mode)
         pendingChildren = Array(repeating: PostgresCopyBuffer(), count: sql.children.count)
     }

@@ -163,8 +163,8 @@ struct PostgresCopyBinaryTests {
             let integerCopies = try stored(integers, as: .integer, connection)
             #expect(integerCopies.binary == integerCopies.text)
             let reals: [FieldValue] = [
-                .real(0.1), .real(-0.0), .real(1e300), .real(.leastNonzeroMagnitude), .real(.infinity), .real(-.infinity),
-                .real(.nan), .integer(9_007_199_254_740_993), .integer(-3), .null,
+                .real(0.1), .real(-0.0), .real(1e300), .real(.leastNonzeroMagnitude), .real(.infinity),
+                .real(-.infinity), .real(.nan), .integer(9_007_199_254_740_993), .integer(-3), .null,
             ]
             let realCopies = try stored(reals, as: .real, connection)
             #expect(realCopies.binary == realCopies.text)
@@ -194,6 +194,60 @@ struct PostgresCopyBinaryTests {
         for (value, type) in cases {
             var bytes: [UInt8] = []
             #expect(!PostgresCopyBinary.append(value, as: type, to: &bytes), "\(value) as \(type)")
+        }
+    }
+
+    @Test func aRowWithAValueBinaryCannotHoldIsHeldAsText() {
+        var buffer = PostgresCopyBuffer()
+        for (key, price) in [("a", "1.50"), ("b", "1e5"), ("c", "2")] {
+            buffer.append(key: key) { row in
+                row.text(key)
+                row.values([.text(price)], as: [.decimal])
+            }
+        }
+        #expect(buffer.binaryKeys == ["a", "c"])
+        #expect(buffer.textKeys == ["b"])
+        #expect(String(decoding: buffer.text, as: UTF8.self) == "b\t1e5\n")
+        #expect(buffer.count == 3)
+    }
+
+    @Test func theFirstPassStoresRowsHeldInBinaryAndAsTextAsTheirTextsSay() throws {
+        let schema = EntitySchema(
+            name: "priced",
+            columns: [Column("id", .text, nullable: false), Column("price", .decimal), Column("at", .timestamp)],
+            key: ["id"], children: [ChildSchema(name: "amounts", columns: [Column("amount", .decimal)])])
+        try PostgresTestServer.withSchema { connection, namespace in
+            try PostgresMigrations.migrate(connection, schema: namespace)
+            try PostgresEntityTable.ensure(schema, in: connection)
+            try connection.execute("SET TimeZone TO 'UTC'")
+            let records = try [
+                ("a", "1.50", "2024-01-01T00:00:05Z"), ("b", "1e5", "2024-01-01T01:00:00+01:00"),
+                ("c", "-0.0001", "2024-01-01 00:00:05.25Z"),
+            ].map {
+                try EntityRecord(
+                    schema: schema, values: [.text($0.0), .text($0.1), .text($0.2)],
+                    children: ["amounts": [[.text($0.1)], [.text("2.0")]]])
+            }
+            let writer = PostgresEntityWriter(
+                schema: schema, mode: .merge, feed: "prices", run: 1, stamp: "2026-11-29T18:35:18.123Z",
+                connection: connection)
+            try connection.execute("BEGIN")
+            try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
+            try writer.deleteUnseen(in: connection)
+            try connection.execute("COMMIT")
+            #expect(writer.counts.inserted == 3)
+            let rows = try connection.execute(
+                "SELECT id, price::text, at::text, _first_seen::text, _last_seen::text FROM priced ORDER BY id")
+            #expect(
+                (0..<rows.count).map { row in (0..<5).map { rows[row, $0] ?? "NULL" }.joined(separator: " | ") } == [
+                    "a | 1.50 | 2024-01-01 00:00:05+00 | 2026-11-29 18:35:18.123+00 | 2026-11-29 18:35:18.123+00",
+                    "b | 100000 | 2024-01-01 00:00:00+00 | 2026-11-29 18:35:18.123+00 | 2026-11-29 18:35:18.123+00",
+                    "c | -0.0001 | 2024-01-01 00:00:05.25+00 | 2026-11-29 18:35:18.123+00 | 2026-11-29 18:35:18.123+00",
+                ])
+            let amounts = try connection.execute(
+                "SELECT string_agg(_key || '/' || _position || '=' || amount::text, ' ' ORDER BY _key, _position) FROM priced__amounts"
+            )
+            #expect(amounts[0, 0] == "a/0=1.50 a/1=2.0 b/0=100000 b/1=2.0 c/0=-0.0001 c/1=2.0")
         }
     }
 }
