@@ -113,8 +113,17 @@ enum PostgresCopyBinary {
         appendBigEndian(length, to: &bytes)
     }
 
+    /// `value`'s bytes, most significant first, appended one by one: appending the bytes of
+    /// `withUnsafeBytes(of:)` took a generic path of about 100 instructions a field (W1's first
+    /// pass at 20,000 rows: 1,029 M instructions against 1,123 M; 1,046 M copying them as a
+    /// buffer of `UInt8`).
+    @inline(__always)
     static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        var shift = T.bitWidth - 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+            shift -= 8
+        }
     }
 }
 
@@ -182,21 +191,16 @@ extension PostgresCopyBinary {
             }
             bytes.removeLast(2 * (appended - written))
             let isZero = written == 0
-            var words: [UInt16] = [
-                UInt16(written), UInt16(bitPattern: Int16(isZero ? 0 : weight)),
-                parts.negative && !isZero ? negative : 0, UInt16(parts.fraction.count),
-            ]
-            for index in words.indices {
-                words[index] = words[index].bigEndian
-                withUnsafeBytes(of: words[index]) { word in
-                    bytes[header + 2 * index] = word[0]
-                    bytes[header + 2 * index + 1] = word[1]
-                }
+            func patch(_ word: UInt16, at offset: Int) {
+                bytes[offset] = UInt8(truncatingIfNeeded: word >> 8)
+                bytes[offset + 1] = UInt8(truncatingIfNeeded: word)
             }
-            let length = Int32(bytes.count - header).bigEndian
-            withUnsafeBytes(of: length) { length in
-                for offset in 0..<4 { bytes[start + offset] = length[offset] }
-            }
+            patch(UInt16(written), at: header)
+            patch(UInt16(bitPattern: Int16(isZero ? 0 : weight)), at: header + 2)
+            patch(parts.negative && !isZero ? negative : 0, at: header + 4)
+            patch(UInt16(parts.fraction.count), at: header + 6)
+            let length = UInt32(bytes.count - header)
+            for offset in 0..<4 { bytes[start + offset] = UInt8(truncatingIfNeeded: length >> (24 - 8 * offset)) }
             return true
         }
     }

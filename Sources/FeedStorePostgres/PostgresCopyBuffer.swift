@@ -35,10 +35,8 @@ struct PostgresCopyBuffer {
         PostgresCopyBinary.appendBigEndian(Int16(0), to: &row.bytes)  // The field count, written after.
         fill(&row)
         if !row.failed {
-            withUnsafeBytes(of: Int16(row.fields).bigEndian) { count in
-                row.bytes[start] = count[0]
-                row.bytes[start + 1] = count[1]
-            }
+            row.bytes[start] = UInt8(truncatingIfNeeded: row.fields >> 8)
+            row.bytes[start + 1] = UInt8(truncatingIfNeeded: row.fields)
             swap(&row.bytes, &binary)
             binaryKeys.append(key)
             return

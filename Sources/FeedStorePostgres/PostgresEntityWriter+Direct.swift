@@ -40,7 +40,8 @@ extension PostgresEntityWriter {
     /// Holds records known to be new, as their rows in COPY's format (the records themselves
     /// are not kept), counting them inserted.
     func holdDirect(_ part: Part) {
-        let (feed, run, stamp, stampMicroseconds) = (feed, run, stamp, stampMicroseconds)
+        let (feed, run, stamp, stampMicroseconds, types) = (feed, run, stamp, stampMicroseconds, sql.types)
+        let children = sql.children.map { (name: $0.name, types: $0.types) }
         for (record, hash) in zip(part.records, part.hashes) {
             pendingDirect.append(key: record.key) { row in
                 row.text(feed)
@@ -49,9 +50,9 @@ extension PostgresEntityWriter {
                 row.integer(run)
                 row.timestamp(stamp, microseconds: stampMicroseconds)
                 row.timestamp(stamp, microseconds: stampMicroseconds)
-                row.values(record.values, as: sql.types)
+                row.values(record.values, as: types)
             }
-            for (index, child) in sql.children.enumerated() {
+            for (index, child) in children.enumerated() {
                 for (position, values) in (record.children[child.name] ?? []).enumerated() {
                     pendingChildren[index].append(key: record.key) { row in
                         row.text(feed)
