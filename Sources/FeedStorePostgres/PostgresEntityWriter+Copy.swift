@@ -80,15 +80,32 @@ extension PostgresEntityWriter {
     /// ``PostgresConnection/settle()``). Every statement of the writer calls it first; a write
     /// that only holds records does not, so the writer encodes the next pages while the server
     /// stores the last batch.
+    ///
+    /// A COPY deferred by ``sendDirect(_:waiting:)`` is then sent, and waited for: the statement
+    /// that follows may read its rows.
     func settle(_ connection: PostgresConnection) throws(PostgresEntityError) {
-        guard let unsettled = unsettledCopy else { return }
-        unsettledCopy = nil
-        do {
-            try connection.settle()
-        } catch {
-            throw .server(
-                error, entity: schema.name, table: unsettled.table, doing: "a value was refused", keys: unsettled.keys)
+        if let unsettled = unsettledCopy {
+            unsettledCopy = nil
+            do {
+                try connection.settle()
+            } catch {
+                throw .server(
+                    error, entity: schema.name, table: unsettled.table, doing: "a value was refused",
+                    keys: unsettled.keys)
+            }
         }
+        if let deferred = deferredCopy {
+            deferredCopy = nil
+            try copy(deferred.statement, into: deferred.table, deferred.rows, connection)
+        }
+    }
+
+    /// Sends the COPY deferred by ``sendDirect(_:waiting:)``, if any, once the server has stored
+    /// the one before it, without waiting for the server to store it.
+    func sendDeferred(_ connection: PostgresConnection) throws(PostgresEntityError) {
+        guard let deferred = deferredCopy else { return }
+        deferredCopy = nil
+        try copy(deferred.statement, into: deferred.table, deferred.rows, waiting: false, connection)
     }
 
     /// The rows of the list `name` of the records at `offsets` of `records`, in order.

@@ -59,6 +59,9 @@ final class PostgresEntityWriter {
     /// The table and keys of the rows of this writer's COPY whose outcome is not read yet
     /// (``settle(_:)``).
     var unsettledCopy: (table: String, keys: [String])?
+    /// The held batch's COPY that follows the one the server is storing, not sent yet (see
+    /// ``sendDirect(_:waiting:)``).
+    var deferredCopy: (statement: String, table: String, rows: PostgresCopyBuffer)?
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
@@ -94,8 +97,11 @@ final class PostgresEntityWriter {
         let (direct, doubted, rest) = try split(records, hashes: hashes, connection)
         holdDirect(direct)
         holdDoubtful(doubted)
-        if pendingDirect.count + doubtful.records.count >= Self.directBatch {
+        let held = pendingDirect.count + doubtful.records.count
+        if held >= Self.directBatch {
             try sendDirect(connection, waiting: false)
+        } else if held >= Self.deferredAfter {
+            try sendDeferred(connection)
         }
         guard !rest.records.isEmpty else { return }
         try sendDirect(connection)
