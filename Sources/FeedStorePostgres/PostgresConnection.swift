@@ -183,7 +183,7 @@ struct PostgresCopyStream {
         if buffer.count >= Self.chunk { try flush() }
     }
 
-    /// Sends `text`, rows already in COPY's text format (``PostgresCopyBuffer``), in chunks.
+    /// Sends `text`, COPY data already encoded (``PostgresCopyBuffer``), in chunks.
     mutating func append(_ text: [UInt8]) throws(PostgresError) {
         try flush()
         let connection = connection

@@ -26,6 +26,8 @@ final class PostgresEntityWriter {
     /// The pass's timestamp (``Timestamp``, ISO 8601 with milliseconds); rows delivered by
     /// this pass carry it in `_last_seen`.
     let stamp: String
+    /// ``stamp`` as a `timestamptz`'s microseconds since 2000-01-01, for COPY's binary format.
+    let stampMicroseconds: Int64?
     /// What the pass did so far; only this writer (and its extensions) changes it.
     var counts = WriteCounts()
     /// The rows a `replace` pass deleted because it did not deliver them (``EntityDeletion``).
@@ -40,7 +42,7 @@ final class PostgresEntityWriter {
     /// `nil` once it is known to hold some (see ``split(_:hashes:_:)``).
     var freshKeys: KeyFilter?
     var checkedFreshness = false
-    /// Records known to be new, not yet sent, as the COPY text of their rows: COPYed together
+    /// Records known to be new, not yet sent, as their rows in COPY's format: COPYed together
     /// once ``directBatch`` of them are waiting, before any other statement reads the entity's
     /// table, and when the pass ends (``sendAll()``); see `+Direct`.
     var pendingDirect = PostgresCopyBuffer()
@@ -57,6 +59,9 @@ final class PostgresEntityWriter {
     /// The table and keys of the rows of this writer's COPY whose outcome is not read yet
     /// (``settle(_:)``).
     var unsettledCopy: (table: String, keys: [String])?
+    /// The held batch's COPY that follows the one the server is storing, not sent yet (see
+    /// ``sendDirect(_:waiting:)``).
+    var deferredCopy: (statement: String, table: String, rows: PostgresCopyBuffer)?
     /// The ordinal of the next record in the pass, across batches.
     private var nextOrdinal: Int64 = 0
 
@@ -69,6 +74,7 @@ final class PostgresEntityWriter {
         self.feed = feed
         self.run = run
         self.stamp = stamp
+        stampMicroseconds = PostgresCopyBinary.timestampMicroseconds(stamp)
         sql = PostgresWriterSQL(schema: schema, mode: mode)
         pendingChildren = Array(repeating: PostgresCopyBuffer(), count: sql.children.count)
     }
@@ -91,8 +97,11 @@ final class PostgresEntityWriter {
         let (direct, doubted, rest) = try split(records, hashes: hashes, connection)
         holdDirect(direct)
         holdDoubtful(doubted)
-        if pendingDirect.count + doubtful.records.count >= Self.directBatch {
+        let held = pendingDirect.count + doubtful.records.count
+        if held >= Self.directBatch {
             try sendDirect(connection, waiting: false)
+        } else if held >= Self.deferredAfter {
+            try sendDeferred(connection)
         }
         guard !rest.records.isEmpty else { return }
         try sendDirect(connection)

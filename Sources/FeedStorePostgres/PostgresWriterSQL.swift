@@ -23,16 +23,21 @@ struct PostgresWriterSQL {
         var table: String
         var stage: String
         var columns: [String]
+        /// The types of ``columns``, in order.
+        var types: [ColumnType]
         /// COPY of its rows into `stage`: `_ord` (the parent's), `_key`, `_position`, columns.
         var copy: String
         /// Inserts the staged rows (`$1` feed).
         var insert: String
-        /// COPY straight into `table`: `_feed`, `_key`, `_position`, columns.
+        /// COPY straight into `table`: `_feed`, `_key`, `_position`, columns (in text; see
+        /// ``PostgresWriterSQL/binary(_:)``).
         var copyDirect: String
     }
 
     let table: String
     let stage: String
+    /// The types of the schema's columns, in order.
+    let types: [ColumnType]
     /// Per child list, in schema order.
     let children: [Child]
 
@@ -43,7 +48,8 @@ struct PostgresWriterSQL {
     /// COPY of the batch's rows: `_ord`, `_key`, `_hash`, then the schema's columns.
     let copyRows: String
     /// COPY straight into the entity's table, for records known to be new: the common columns
-    /// (`_feed`, `_key`, `_hash`, `_run`, `_first_seen`, `_last_seen`), then the schema's.
+    /// (`_feed`, `_key`, `_hash`, `_run`, `_first_seen`, `_last_seen`), then the schema's (in
+    /// text; see ``binary(_:)``).
     let copyDirect: String
     /// Whether the entity's table holds rows of the feed `$1`.
     let feedHasRows: String
@@ -66,6 +72,7 @@ struct PostgresWriterSQL {
         let q = PostgresSQL.identifier
         let (table, stage) = (q(schema.name), q("_stage_" + schema.name))
         (self.table, self.stage) = (table, stage)
+        types = schema.columns.map(\.type)
         func definitions(_ columns: [FeedKit.Column]) -> String {
             columns.map { ", \(q($0.name)) \(PostgresEntityTable.sqlType($0.type))" }.joined()
         }
@@ -77,6 +84,7 @@ struct PostgresWriterSQL {
             let names = (["_feed", "_key", "_position"].map(q) + columns).joined(separator: ", ")
             return Child(
                 name: child.name, table: childTable, stage: childStage, columns: columns,
+                types: child.columns.map(\.type),
                 copy: "COPY \(childStage) (" + (["_ord", "_key", "_position"] + columns).joined(separator: ", ")
                     + ") FROM STDIN",
                 insert: "INSERT INTO \(childTable) (\(names)) SELECT $1, _key, _position"
@@ -148,6 +156,9 @@ struct PostgresWriterSQL {
             + ", " + writes + "\nSELECT "
             + (mode == .append ? Self.appendCounts : Self.mergeCounts) + ",\n" + results
     }
+
+    /// `statement`, a `COPY ... FROM STDIN`, reading COPY's binary format.
+    static func binary(_ statement: String) -> String { statement + " (FORMAT binary)" }
 
     /// How a `merge` or `replace` batch classifies its keys, as the SQLite writer would write
     /// its records one by one. Per key of the batch, against the stored row:

@@ -263,6 +263,74 @@ struct PostgresEntityWriterTests {
         }
     }
 
+    @Test func aKeyDeliveredAgainWhileItsBatchsEntityRowsAreDeferredIsFoundInTheTable() throws {
+        let batch = PostgresEntityWriter.directBatch
+        let many = (0..<batch).map { Delivery("k\($0)", Int64($0), tags: ["t\($0 % 3)"]) }
+        try compare(.merge) { comparison in
+            // The first batch's child rows are sent and its entity rows deferred; k1, delivered
+            // again, is looked up once they are in the table.
+            try pass(
+                comparison, [many, [Delivery("k1", -1), Delivery("new", 7)], [Delivery("k1", -2, tags: ["u"])]],
+                expect: (batch + 1, 0, 0, 0, 2))
+            #expect(try comparison.postgres.execute("SELECT value FROM item WHERE id = 'k1'")[0, 0] == "-2")
+            #expect(try comparison.postgres.execute("SELECT count(*) FROM item__tags")[0, 0] == String(batch))
+        }
+    }
+
+    /// A writer of `WriterComparison`'s entity inside `BEGIN`, its records with a tag each.
+    func deferringWriter(
+        _ connection: PostgresConnection, schema: String,
+        _ body: (PostgresEntityWriter, (Range<Int>) throws -> Void) throws -> Void
+    ) throws {
+        _ = try WriterComparison(mode: .merge, postgres: connection, schema: schema)
+        let writer = PostgresEntityWriter(
+            schema: WriterComparison.schema, mode: .merge, feed: "items", run: 1, stamp: WriterComparison.stamp(1),
+            connection: connection)
+        func write(_ range: Range<Int>) throws {
+            let records = try WriterComparison.records(range.map { Delivery("k\($0)", Int64($0), tags: ["t"]) })
+            try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
+        }
+        try connection.execute("BEGIN")
+        defer { _ = try? connection.execute("ROLLBACK") }
+        try body(writer, write)
+    }
+
+    @Test func aBatchsDeferredEntityRowsAreSentOnceHalfTheNextBatchIsHeld() throws {
+        let batch = PostgresEntityWriter.directBatch
+        try PostgresTestServer.withSchema { connection, schema in
+            try deferringWriter(connection, schema: schema) { writer, write in
+                try write(0..<batch)
+                #expect(writer.deferredCopy?.table == PostgresSQL.identifier("item"))
+                #expect(writer.unsettledCopy?.table == PostgresSQL.identifier("item__tags"))
+                try write(batch..<batch + PostgresEntityWriter.deferredAfter - 1)
+                #expect(writer.deferredCopy != nil)
+                try write(batch + PostgresEntityWriter.deferredAfter - 1..<batch + PostgresEntityWriter.deferredAfter)
+                #expect(writer.deferredCopy == nil)
+                #expect(writer.unsettledCopy?.table == PostgresSQL.identifier("item"))
+                #expect(writer.unsettledCopy?.keys.count == batch)
+                try writer.deleteUnseen(in: connection)
+                #expect(
+                    try connection.execute("SELECT count(*) FROM item")[0, 0]
+                        == String(batch + PostgresEntityWriter.deferredAfter))
+            }
+        }
+    }
+
+    @Test func aValueRefusedInADeferredCopyNamesItsRecordAtTheWritersNextStatement() throws {
+        let batch = PostgresEntityWriter.directBatch
+        try PostgresTestServer.withSchema { connection, schema in
+            try deferringWriter(connection, schema: schema) { writer, write in
+                try connection.execute("ALTER TABLE item ADD CHECK (value <> \(batch - 2))")
+                try write(0..<batch)
+                try write(batch..<batch + 1)
+                #expect(writer.deferredCopy?.rows.count == batch)
+                let error = try #require(throws: PostgresEntityError.self) { try writer.deleteUnseen(in: connection) }
+                #expect(error.table == PostgresSQL.identifier("item"))
+                #expect(error.key == "k\(batch - 2)")
+            }
+        }
+    }
+
     @Test(arguments: WriteMode.allCases, [17, 4242])
     func randomPassesMatchTheSQLiteWriter(mode: WriteMode, seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
