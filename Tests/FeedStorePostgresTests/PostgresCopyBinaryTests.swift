@@ -233,7 +233,7 @@ struct PostgresCopyBinaryTests {
                 connection: connection)
             try connection.execute("BEGIN")
             try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
-            try writer.deleteUnseen(in: connection)
+            try writer.sendDirect(connection)
             try connection.execute("COMMIT")
             #expect(writer.counts.inserted == 3)
             let rows = try connection.execute(

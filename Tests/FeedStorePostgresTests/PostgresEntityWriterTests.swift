@@ -308,7 +308,7 @@ struct PostgresEntityWriterTests {
                 #expect(writer.deferredCopy == nil)
                 #expect(writer.unsettledCopy?.table == PostgresSQL.identifier("item"))
                 #expect(writer.unsettledCopy?.keys.count == batch)
-                try writer.deleteUnseen(in: connection)
+                try writer.sendDirect(connection)
                 #expect(
                     try connection.execute("SELECT count(*) FROM item")[0, 0]
                         == String(batch + PostgresEntityWriter.deferredAfter))
@@ -324,7 +324,7 @@ struct PostgresEntityWriterTests {
                 try write(0..<batch)
                 try write(batch..<batch + 1)
                 #expect(writer.deferredCopy?.rows.count == batch)
-                let error = try #require(throws: PostgresEntityError.self) { try writer.deleteUnseen(in: connection) }
+                let error = try #require(throws: PostgresEntityError.self) { try writer.sendDirect(connection) }
                 #expect(error.table == PostgresSQL.identifier("item"))
                 #expect(error.key == "k\(batch - 2)")
             }
