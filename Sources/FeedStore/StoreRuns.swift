@@ -106,14 +106,13 @@ extension Store {
 package enum StoreRuns {
     /// Marks `interrupted` the runs still `running` of `feeds` (of every feed when `nil`).
     package static func interrupt(of feeds: [String]?, in connection: any SQLConnection) throws {
+        let sql = "UPDATE _runs SET status = 'interrupted' WHERE status = 'running'"
         guard let feeds else {
-            _ = try connection.execute("UPDATE _runs SET status = 'interrupted' WHERE status = 'running'", [])
+            _ = try connection.execute(sql, [])
             return
         }
-        for feed in feeds {
-            _ = try connection.execute(
-                "UPDATE _runs SET status = 'interrupted' WHERE status = 'running' AND feed = ?", [.text(feed)])
-        }
+        _ = try connection.execute(
+            sql + " AND feed IN (\(connection.dialect.jsonArrayTexts))", [.text(feeds.jsonArrayText)])
     }
 
     /// Records a pass's outcome in its run row `id`.

@@ -325,32 +325,13 @@ extension PostgresCopyBinary {
             return true
         }
 
-        /// `YYYY-MM-DD` as days since 2000-01-01, when the date exists.
+        /// `YYYY-MM-DD` as days since 2000-01-01, when the date exists (``CivilTime``'s calendar).
         mutating func date() -> Int64? {
             guard let year = number(4), year >= 1, expect(UInt8(ascii: "-")), let month = number(2),
-                (1...12).contains(month), expect(UInt8(ascii: "-")), let day = number(2), day >= 1,
-                day <= Self.days(inMonth: month, of: year)
+                expect(UInt8(ascii: "-")), let day = number(2),
+                let seconds = CivilTime.unixSeconds(year: Int(year), month: Int(month), day: Int(day))
             else { return nil }
-            return Self.daysSince1970(year: year, month: month, day: day) - PostgresCopyBinary.epochDays
-        }
-
-        private static func days(inMonth month: Int64, of year: Int64) -> Int64 {
-            switch month {
-            case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-            case 4, 6, 9, 11: 30
-            default: 31
-            }
-        }
-
-        /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's
-        /// `days_from_civil`).
-        private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-            let y = month <= 2 ? year - 1 : year
-            let era = (y >= 0 ? y : y - 399) / 400
-            let yearOfEra = y - era * 400
-            let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-            return era * 146_097 + dayOfEra - 719_468
+            return seconds / 86_400 - PostgresCopyBinary.epochDays
         }
     }
 }
