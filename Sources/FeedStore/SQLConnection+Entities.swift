@@ -67,7 +67,7 @@ extension SQLConnection {
 
     /// The names of the columns of `table`, in order.
     func columnNames(of table: String, dialect: any SQLDialect) throws -> [String] {
-        try rows(dialect.columnNamesSQL, [.text(table)]).compactMap { $0.first?.text }
+        try rows(dialect.storedColumnsSQL, [.text(table)]).compactMap { $0.first?.text }
     }
 
     /// The first column of the first row of `sql`, as an integer (0 when none).

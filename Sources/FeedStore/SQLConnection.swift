@@ -76,8 +76,7 @@ package protocol SQLConnection {
         _ sql: String, _ arguments: [FieldValue], types: [ColumnType], _ body: ([FieldValue]) throws -> Void
     ) throws -> Int
 
-    // The edits of entity tables that differ by database (as GRDB's `Database` has
-    // `create(table:)` and `alter(table:)`), which ``SchemaPreparation`` and ``StoreDrop`` make.
+    // What ``SchemaPreparation`` and ``StoreDrop`` do that differs by database beyond its SQL.
 
     /// The store, for messages.
     var location: String { get }
@@ -87,17 +86,6 @@ package protocol SQLConnection {
     /// ends, where processes share the store and its transactions change tables at the same
     /// time; a database with one writer needs none.
     func lockChanges(of entity: String) throws
-    /// Creates the tables of `schema` when missing, adds new columns and keys them (`keyed`).
-    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws
-    /// Changes the type of `column` of `table`, the table of `schema` (as the store has it) or
-    /// one of its child tables, to `type`, each value becoming `expression`
-    /// (``ColumnConversion``): dropping the entity's view, which ``EntityView/ensure(_:schemas:on:)``
-    /// writes again.
-    func convert(
-        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
-    ) throws
-    /// Declares the foreign keys of the enforced relations of `schema`.
-    func setForeignKeys(_ schema: EntitySchema) throws
     /// Drops `column` of `table`.
     func dropColumn(_ column: String, of table: String) throws
     /// Drops `table` (and its full-text index) when it is there.

@@ -78,9 +78,6 @@ package protocol SQLDialect: Sendable {
     /// (``SchemaPreparation/nameProblem(_:stored:caseRule:)``).
     var caseRule: String { get }
 
-    /// The query of the names of the columns of the table named by its one `?` parameter, in
-    /// order (none when there is no such table).
-    var columnNamesSQL: String { get }
     /// A `SELECT` of the texts of the JSON array bound to its one parameter, for `IN (...)`.
     var jsonArrayTexts: String { get }
 
@@ -117,6 +114,46 @@ package protocol SQLDialect: Sendable {
     /// The database's time as the statement runs (not as its transaction started).
     var clock: String { get }
 
+    // Entity tables (``EntityTable``).
+
+    /// The type a column holding `type` is declared with.
+    func columnType(_ type: ColumnType) -> String
+    /// The type of a column holding `type` as ``storedColumnsSQL`` reads it back (the default:
+    /// ``columnType(_:)``), compared without regard to case.
+    func storedColumnType(_ type: ColumnType) -> String
+    /// Whether column names that differ only in case name one column (the default: false).
+    var columnNamesIgnoreCase: Bool { get }
+    /// The query of the columns of the table named by its one parameter, in order, none when
+    /// there is no such table: each one's name, type, `1` when it is `NOT NULL` (else `0`), and
+    /// its place in the primary key from 1 (`0` when not in it).
+    var storedColumnsSQL: String { get }
+    /// The query of the foreign keys with Feedwork's shape (``ForeignKey``) of the table named by
+    /// its one parameter, in declaration order: each one's constraint name (or number), parent
+    /// table and column.
+    var foreignKeysSQL: String { get }
+    /// The query of the other tables whose foreign keys point at the table named by its one
+    /// parameter, where ``reshape(_:to:in:)`` rebuilds a table (which they would stop it doing);
+    /// `nil` (the default) where tables are changed in place.
+    var tablesPointingSQL: String? { get }
+    /// The query of the schema that the statements changing a table name it in, where names
+    /// are searched for in more than one (the default: `nil`, none).
+    var namespaceSQL: String? { get }
+    /// `name`, a table's or an index's, as the statements that change or drop it write it, in
+    /// `namespace` (``namespaceSQL``'s; the default: the name quoted).
+    func qualified(_ name: String, in namespace: String?) -> String
+    /// The name of the index on `(_feed, _key)` of a table without its primary key, an entity's
+    /// or a `child` table (the default: `<table>_feed_key`).
+    func lookupIndex(of table: String, child: Bool) -> String
+    /// The statements that create the table of `shape` with the common columns (the entity's
+    /// or a child table's), then `columns`, and its primary key when ``EntityTableShape/keyed``.
+    /// A database may declare the shape's foreign keys here, or leave them to
+    /// ``reshape(_:to:in:)``, which ``EntityTable/setForeignKeys(_:on:)`` calls once every
+    /// parent's table is there.
+    func createTable(_ shape: EntityTableShape, columns: [Column], in namespace: String?) -> [String]
+    /// The statements that give `table` the primary key, foreign keys and column types of
+    /// `shape`, its rows kept.
+    func reshape(_ table: StoredTable, to shape: EntityTableShape, in namespace: String?) -> TableChange
+
     /// What ends the subquery that selects the rows an `UPDATE` takes, so that transactions
     /// taking rows at once each skip the rows another locked rather than wait for them or
     /// take them too; nothing (the default) where one writer holds the whole database.
@@ -144,4 +181,11 @@ extension SQLDialect {
 
     /// Nothing.
     package var skipLocked: String { "" }
+
+    package func storedColumnType(_ type: ColumnType) -> String { columnType(type) }
+    package var columnNamesIgnoreCase: Bool { false }
+    package var tablesPointingSQL: String? { nil }
+    package var namespaceSQL: String? { nil }
+    package func qualified(_ name: String, in namespace: String?) -> String { SQLIdentifier.quoted(name) }
+    package func lookupIndex(of table: String, child: Bool) -> String { table + "_feed_key" }
 }

@@ -6,8 +6,7 @@ import Foundation
 /// them (unless a feed keeps the entity's history), keeps their full-text indexes, records the
 /// schemas, declares the foreign keys of their enforced relations and writes their views. Each
 /// statement runs on the pass's connection, in the transaction that records the run, so a
-/// refused pass leaves the store as it was; the table edits that differ by database are the
-/// connection's (``SQLConnection/ensureTables(_:keyed:)`` and the others).
+/// refused pass leaves the store as it was. The tables themselves are ``EntityTable``'s.
 package enum SchemaPreparation {
     /// - Throws: ``StoreError`` when a binding breaks its schema contract
     ///   (``contractProblem(_:stored:)``), an entity's name differs from a stored one's only in case,
@@ -46,13 +45,13 @@ package enum SchemaPreparation {
                 retired = RetiredColumn.encode(
                     RetiredColumn.after(marks, stored: stored, declared: schema, at: Timestamp.string(Date())))
             }
-            try connection.ensureTables(schema, keyed: !history)
+            try EntityTable.ensure(schema, keyed: !history, on: connection)
             try connection.record(
                 schema, json: String(decoding: try JSONEncoder().encode(schema), as: UTF8.self), history: history,
                 retired: retired, dialect: dialect)
         }
         // Once every table is there: a foreign key may point at a table of a later binding.
-        for binding in bindings { try connection.setForeignKeys(binding.schema) }
+        for binding in bindings { try EntityTable.setForeignKeys(binding.schema, on: connection) }
         // After every rebuild of a table (a key, a foreign key, a conversion), whose triggers
         // went with the old table on SQLite.
         for binding in bindings { try SearchIndex.ensure(binding.schema, on: connection) }
@@ -99,7 +98,7 @@ package enum SchemaPreparation {
             }
             let expression = ColumnConversion.expression(
                 SQLIdentifier.quoted(column), from: from, to: to, empty: values.isEmpty, dialect: dialect)
-            try connection.convert(column, of: table, in: stored, to: to, expression: expression)
+            try EntityTable.convert(column, of: table, in: stored, to: to, expression: expression, on: connection)
         }
     }
 

@@ -14,7 +14,7 @@ struct PostgresDialect: SQLDialect {
 
     var never: String { "false" }
 
-    /// `_row` (``PostgresEntityTable/commonColumns``), PostgreSQL's stand-in for a rowid.
+    /// `_row` (``commonColumns``), PostgreSQL's stand-in for a rowid.
     var tiebreak: String { "t._row" }
 
     /// `numeric` compares exactly as it is.
@@ -83,22 +83,13 @@ struct PostgresDialect: SQLDialect {
     /// integer PostgreSQL casts it to.
     func converted(_ column: String, from: ColumnType, to: ColumnType) -> String {
         from == .boolean && to == .integer
-            ? "\(column)::integer::bigint" : "\(column)::\(PostgresEntityTable.sqlType(to))"
+            ? "\(column)::integer::bigint" : "\(column)::\(Self.sqlType(to))"
     }
 
     /// PostgreSQL's quoted names keep their case, but an SQLite store could not hold both, and
     /// every store holds the same entities.
     var caseRule: String { "every store refuses such names (SQLite's table names ignore case)" }
 
-    /// The table of the connection's schema (PostgreSQL searches `pg_catalog` first).
-    var columnNamesSQL: String {
-        """
-        SELECT attname FROM pg_attribute
-        WHERE attrelid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))
-            AND attnum > 0 AND NOT attisdropped
-        ORDER BY attnum
-        """
-    }
     var jsonArrayTexts: String { "SELECT jsonb_array_elements_text(CAST(? AS jsonb))" }
 
     func jsonRecords(_ columns: [(name: String, kind: SystemColumn.Kind)], as alias: String) -> String {

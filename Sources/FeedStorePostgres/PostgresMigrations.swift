@@ -106,7 +106,7 @@ enum PostgresMigrations {
                 BEGIN
                     FOR entity IN SELECT name FROM _entities LOOP
                         IF to_regclass(quote_ident(entity.name)) IS NOT NULL THEN
-                            EXECUTE format('ALTER TABLE %I SET (\(PostgresEntityTable.entityStorage))', entity.name);
+                            EXECUTE format('ALTER TABLE %I SET (\(PostgresDialect.entityStorage))', entity.name);
                         END IF;
                     END LOOP;
                 END $$;

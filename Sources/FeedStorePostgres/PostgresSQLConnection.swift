@@ -5,8 +5,7 @@ import Foundation
 /// A PostgreSQL connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``): `?` parameters numbered, every value sent and read as text, bytes in
 /// `bytea`'s hex form (a `bytea` column reads back as ``SQLValue/bytes(_:)``, as a BLOB does on
-/// SQLite). Its edits of entity tables are ``PostgresEntityTable``'s, in the connection's
-/// schema.
+/// SQLite).
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
 
@@ -55,21 +54,22 @@ struct PostgresSQLConnection: SQLConnection {
         try connection.execute(PostgresSQL.entityChangeLockSQL, [entity.lowercased()])
     }
 
-    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
-        try PostgresEntityTable.ensure(schema, keyed: keyed, in: connection)
-    }
-
-    func convert(
-        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
-    ) throws {
-        // PostgreSQL would not let the column change under the entity's view (Feedwork's only;
-        // it is written again once the table is prepared).
-        try EntityView.drop(of: table, on: self)
-        try PostgresEntityTable.convert(column, of: table, to: type, expression: expression, in: connection)
-    }
-
-    func setForeignKeys(_ schema: EntitySchema) throws {
-        try PostgresEntityTable.setForeignKeys(schema, in: connection)
+    /// Whether a row written in the transaction under way points at nothing through a foreign
+    /// key (``PassDatabase/foreignKeysBroken``): the deferred checks run now (`SET CONSTRAINTS
+    /// ALL IMMEDIATE`, at the cost they would have at the commit, which then has none left to
+    /// run); when one fails, the transaction goes back to before them, so the row can be looked
+    /// for.
+    func foreignKeysBroken() throws(PostgresError) -> Bool {
+        try connection.execute("SAVEPOINT feedwork_foreign_keys")
+        do {
+            try connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            try connection.execute("RELEASE SAVEPOINT feedwork_foreign_keys")
+            return false
+        } catch {
+            guard error.sqlState == "23503" else { throw error }  // foreign_key_violation
+            try connection.execute("ROLLBACK TO SAVEPOINT feedwork_foreign_keys")
+            return true
+        }
     }
 
     func dropColumn(_ column: String, of table: String) throws {

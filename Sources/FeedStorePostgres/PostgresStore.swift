@@ -203,7 +203,7 @@ extension PostgresStore: StoreDriver {
                         connection: connection)
                 },
                 prepare: { try Self.prepare($0, in: connection) },
-                foreignKeysBroken: { try PostgresEntityTable.foreignKeysBroken(in: connection) },
+                foreignKeysBroken: { try PostgresSQLConnection(connection: connection).foreignKeysBroken() },
                 checkRunMayCommit: { try PostgresRunFence.check(run: run, feed: feed, in: connection) },
                 holdsWrites: true)
             let scope = PassWriter(

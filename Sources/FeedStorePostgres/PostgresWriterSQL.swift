@@ -74,7 +74,7 @@ struct PostgresWriterSQL {
         (self.table, self.stage) = (table, stage)
         types = schema.columns.map(\.type)
         func definitions(_ columns: [FeedKit.Column]) -> String {
-            columns.map { ", \(q($0.name)) \(PostgresEntityTable.sqlType($0.type))" }.joined()
+            columns.map { ", \(q($0.name)) \(PostgresDialect.sqlType($0.type))" }.joined()
         }
         let children = schema.children.map { child in
             let (childTable, childStage) = (

@@ -33,7 +33,6 @@ struct SQLiteDialect: SQLDialect {
 
     var caseRule: String { "SQLite table names ignore case" }
 
-    var columnNamesSQL: String { "SELECT name FROM pragma_table_info(?) ORDER BY cid" }
     var jsonArrayTexts: String { "SELECT value FROM json_each(?)" }
 
     /// A subquery that reads each column of the array's objects with `json_extract`: the JSON

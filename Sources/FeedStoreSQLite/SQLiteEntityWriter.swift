@@ -100,7 +100,12 @@ final class SQLiteEntityWriter {
             let hasRows = try probe.step(db)
             probe.reset()
             if !hasRows {
-                let keyed = try SQLiteEntityTable.isKeyed(schema.name, in: db)
+                let keyed =
+                    try String.fetchOne(
+                        db,
+                        sql:
+                            "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk)",
+                        arguments: [schema.name]) == "_feed,_key"
                 firstPass = SQLiteFirstPassInserts(schema: schema, keyed: keyed, feed: feed, run: run, stamp: stamp)
                 if !keyed { freshKeys = KeyFilter() }
             }

@@ -50,7 +50,7 @@ extension SQLiteMigrations {
         }
         migrator.registerMigration("v7: entities that keep history") { db in
             // 1 once a feed wrote the entity in `append` mode: its rows repeat keys, so its table
-            // has no primary key (see `SQLiteEntityTable+Key.swift`).
+            // has no primary key (see `SQLiteDialect+EntityTables.swift`).
             try db.execute(sql: "ALTER TABLE _entities ADD COLUMN history INTEGER NOT NULL DEFAULT 0")
         }
     }

@@ -2,11 +2,11 @@ import FeedKit
 import FeedStore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A GRDB connection as the store's jobs written once for every driver use it
 /// (``SQLConnection``), each statement prepared once per connection (a pass may keep thousands
-/// of rejects). A real (which those jobs never read) comes back as its text. Its edits of entity
-/// tables are ``SQLiteEntityTable``'s.
+/// of rejects). A real (which those jobs never read) comes back as its text.
 struct SQLiteSQLConnection: SQLConnection {
     let db: Database
     /// The store's file, for messages.
@@ -72,21 +72,14 @@ struct SQLiteSQLConnection: SQLConnection {
     /// None: SQLite has one writer, whose transaction holds the whole store.
     func lockChanges(of entity: String) throws {}
 
-    func ensureTables(_ schema: EntitySchema, keyed: Bool) throws {
-        try SQLiteEntityTable.ensure(schema, keyed: keyed, in: db, path: location)
-    }
-
-    /// A rebuild of the table, when the column's storage type changes (SQLite cannot alter a
-    /// column); else the values are rewritten in place.
-    func convert(
-        _ column: String, of table: String, in schema: EntitySchema, to type: ColumnType, expression: String
-    ) throws {
-        try SQLiteEntityTable.convert(
-            column, of: table, child: table != schema.name, to: type, expression: expression, in: db, path: location)
-    }
-
-    func setForeignKeys(_ schema: EntitySchema) throws {
-        try SQLiteEntityTable.setForeignKeys(schema, in: db, path: location)
+    /// Whether a row written in the transaction under way points at nothing through a foreign
+    /// key (``PassDatabase/foreignKeysBroken``): SQLite counts the violations of deferred
+    /// foreign keys as they happen, so asking costs nothing.
+    func foreignKeysBroken() -> Bool {
+        var pending: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highest, 0)
+        return pending > 0
     }
 
     func dropColumn(_ column: String, of table: String) throws {

@@ -252,7 +252,7 @@ extension SQLiteStore: StoreDriver {
                         schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp, db: db)
                 },
                 prepare: { try SQLiteStore.prepare($0, in: db, path: path) },
-                foreignKeysBroken: { SQLiteEntityTable.foreignKeysBroken(in: db) })
+                foreignKeysBroken: { SQLiteSQLConnection(db: db, location: path).foreignKeysBroken() })
             let scope = PassWriter(
                 database: database, location: path, feed: feed, run: run, stamp: stamp, bindings: bindings)
             defer { scope.close() }

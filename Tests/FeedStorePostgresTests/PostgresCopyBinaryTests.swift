@@ -16,7 +16,7 @@ struct PostgresCopyBinaryTests {
         -> (binary: [String?], text: [String?])
     {
         try connection.execute("SET TimeZone TO 'UTC'")
-        let sqlType = PostgresEntityTable.sqlType(type)
+        let sqlType = PostgresDialect.sqlType(type)
         try connection.execute("CREATE TABLE binary_copy (id bigint, v \(sqlType))")
         try connection.execute("CREATE TABLE text_copy (id bigint, v \(sqlType))")
         defer { _ = try? connection.execute("DROP TABLE binary_copy, text_copy") }
@@ -218,7 +218,7 @@ struct PostgresCopyBinaryTests {
             key: ["id"], children: [ChildSchema(name: "amounts", columns: [Column("amount", .decimal)])])
         try PostgresTestServer.withSchema { connection, namespace in
             try PostgresMigrations.migrate(connection, schema: namespace)
-            try PostgresEntityTable.ensure(schema, in: connection)
+            try EntityTable.ensure(schema, on: PostgresSQLConnection(connection: connection))
             try connection.execute("SET TimeZone TO 'UTC'")
             let records = try [
                 ("a", "1.50", "2024-01-01T00:00:05Z"), ("b", "1e5", "2024-01-01T01:00:00+01:00"),

@@ -35,7 +35,7 @@ struct PostgresEntityTableTests {
 
     @Test func columnsHaveTheTypesASQLUserExpects() throws {
         try PostgresTestServer.withSchema { connection, _ in
-            try PostgresEntityTable.ensure(Self.typed, in: connection)
+            try EntityTable.ensure(Self.typed, on: PostgresSQLConnection(connection: connection))
             #expect(
                 try types(of: "Typed", in: connection) == [
                     "_feed text not null", "_key text not null", "_hash bigint not null", "_run bigint not null",
@@ -55,12 +55,12 @@ struct PostgresEntityTableTests {
 
     @Test func ensuringAgainAddsTheColumnsTheSchemaGained() throws {
         try PostgresTestServer.withSchema { connection, _ in
-            try PostgresEntityTable.ensure(Self.typed, in: connection)
+            try EntityTable.ensure(Self.typed, on: PostgresSQLConnection(connection: connection))
             var grown = Self.typed
             grown.columns.append(Column("extra", .integer))
             grown.children[0].columns.append(Column("sku", .text))
-            try PostgresEntityTable.ensure(grown, in: connection)
-            try PostgresEntityTable.ensure(grown, in: connection)
+            try EntityTable.ensure(grown, on: PostgresSQLConnection(connection: connection))
+            try EntityTable.ensure(grown, on: PostgresSQLConnection(connection: connection))
             #expect(try types(of: "Typed", in: connection).last == "extra bigint")
             #expect(try types(of: "Typed__lines", in: connection).last == "sku text")
         }
@@ -68,35 +68,34 @@ struct PostgresEntityTableTests {
 
     @Test func aColumnWhoseTypeChangedIsRefusedNamingIt() throws {
         try PostgresTestServer.withSchema { connection, _ in
-            try PostgresEntityTable.ensure(Self.typed, in: connection)
+            try EntityTable.ensure(Self.typed, on: PostgresSQLConnection(connection: connection))
             var changed = Self.typed
             changed.columns[4] = Column("amount", .real)
-            let error = try #require(throws: PostgresEntityError.self) {
-                try PostgresEntityTable.ensure(changed, in: connection)
+            let error = try #require(throws: StoreError.self) {
+                try EntityTable.ensure(changed, on: PostgresSQLConnection(connection: connection))
             }
-            #expect(error.entity == "Typed")
-            #expect(error.column == "amount")
-            #expect(error.description.contains("numeric in the store but real"), "\(error)")
+            #expect(
+                error.message.contains("column 'amount' of 'Typed' is numeric in the store but real"), "\(error)")
         }
     }
 
     @Test func anAppendedEntityLosesItsKeyForAnIndexAndGetsItBack() throws {
         try PostgresTestServer.withSchema { connection, _ in
-            try PostgresEntityTable.ensure(Self.typed, in: connection)
-            try PostgresEntityTable.ensure(Self.typed, keyed: false, in: connection)
+            try EntityTable.ensure(Self.typed, on: PostgresSQLConnection(connection: connection))
+            try EntityTable.ensure(Self.typed, keyed: false, on: PostgresSQLConnection(connection: connection))
             #expect(try primaryKey(of: "Typed", in: connection) == nil)
             #expect(try primaryKey(of: "Typed__lines", in: connection) == nil)
             let indexes = try connection.execute(
                 "SELECT indexname FROM pg_indexes WHERE tablename = 'Typed' AND schemaname = current_schema()")
             #expect(indexes.first(column: 0) == "Typed_feed_key")
-            try PostgresEntityTable.ensure(Self.typed, keyed: true, in: connection)
+            try EntityTable.ensure(Self.typed, keyed: true, on: PostgresSQLConnection(connection: connection))
             #expect(try primaryKey(of: "Typed", in: connection) == "PRIMARY KEY (_feed, _key)")
         }
     }
 
     @Test func valuesOfEveryTypeReadBackExactly() throws {
         try PostgresTestServer.withSchema { connection, _ in
-            try PostgresEntityTable.ensure(Self.typed, in: connection)
+            try EntityTable.ensure(Self.typed, on: PostgresSQLConnection(connection: connection))
             let values: [[FieldValue]] = [
                 [
                     .text("exact"), .integer(9_007_199_254_740_993), .real(0.1), .bool(true),
@@ -141,7 +140,7 @@ struct PostgresEntityTableTests {
     func refusal(of records: [EntityRecord]) throws -> PostgresEntityError {
         var refused: PostgresEntityError?
         try PostgresTestServer.withSchema { connection, _ in
-            try PostgresEntityTable.ensure(Self.typed, in: connection)
+            try EntityTable.ensure(Self.typed, on: PostgresSQLConnection(connection: connection))
             let writer = PostgresEntityWriter(
                 schema: Self.typed, mode: .merge, feed: "f", run: 1, stamp: "2026-01-01T00:00:00.000Z",
                 connection: connection)

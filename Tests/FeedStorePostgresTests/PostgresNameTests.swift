@@ -34,8 +34,8 @@ struct PostgresNameTests {
             let entity = EntitySchema(
                 name: "pg_class", columns: [Column("id", .text, nullable: false), Column("value", .integer)],
                 key: ["id"])
-            try PostgresEntityTable.ensure(entity, in: connection)
-            try PostgresEntityTable.ensure(entity, keyed: false, in: connection)
+            try EntityTable.ensure(entity, on: PostgresSQLConnection(connection: connection))
+            try EntityTable.ensure(entity, keyed: false, on: PostgresSQLConnection(connection: connection))
             let ours = try connection.execute("SELECT to_regclass($1) IS NOT NULL", ["\"\(schema)\".\"pg_class\""])
             #expect(ours.first(column: 0) == "t")
             let catalog = try connection.execute(

@@ -21,8 +21,8 @@ struct PostgresStoredRowsTests {
     static func fill(_ store: Store) async throws {
         let schemas = try [item, category].map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try await store.postgres.write { connection in
-            try PostgresEntityTable.ensure(Self.item, in: connection)
-            try PostgresEntityTable.ensure(Self.category, in: connection)
+            try EntityTable.ensure(Self.item, on: PostgresSQLConnection(connection: connection))
+            try EntityTable.ensure(Self.category, on: PostgresSQLConnection(connection: connection))
             try connection.execute("INSERT INTO _entities(name, schema) VALUES ('item', $1), ('category', $2)", schemas)
             let stamp = "2026-01-01T00:00:00Z"
             for (id, name, price, ok, category) in [

@@ -98,7 +98,7 @@ struct PostgresWriterBenchmark {
         try connection.execute("CREATE SCHEMA floor_\(schema)")
         defer { _ = try? connection.execute("DROP SCHEMA floor_\(schema) CASCADE") }
         try connection.execute("SET search_path TO floor_\(schema)")
-        try PostgresEntityTable.ensure(Self.schema, in: connection)
+        try EntityTable.ensure(Self.schema, on: PostgresSQLConnection(connection: connection))
         try connection.execute("SET search_path TO \(schema)")
         let psql = Process()
         psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
@@ -120,7 +120,7 @@ struct PostgresWriterBenchmark {
         let size = try #require(Self.size)
         try PostgresTestServer.withSchema { connection, schema in
             let url = try #require(PostgresTestServer.url)
-            try PostgresEntityTable.ensure(Self.schema, in: connection)
+            try EntityTable.ensure(Self.schema, on: PostgresSQLConnection(connection: connection))
             let records = try Self.records(size)
             let hashes = records.map { ContentHash.of($0, fields: ContentHash()) }
             var counts = WriteCounts()

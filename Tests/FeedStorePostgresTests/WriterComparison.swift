@@ -51,7 +51,7 @@ final class WriterComparison {
         self.feed = feed
         self.postgres = postgres
         try PostgresMigrations.migrate(postgres, schema: schema)
-        try PostgresEntityTable.ensure(Self.schema, keyed: mode != .append, in: postgres)
+        try EntityTable.ensure(Self.schema, keyed: mode != .append, on: PostgresSQLConnection(connection: postgres))
         sqlite = try DatabaseQueue()
         try sqlite.write { db in
             try db.execute(
@@ -61,7 +61,8 @@ final class WriterComparison {
                         key TEXT NOT NULL, key_values TEXT NOT NULL, run INTEGER NOT NULL, deleted_at TEXT NOT NULL
                     )
                     """)
-            try SQLiteEntityTable.ensure(Self.schema, keyed: mode != .append, in: db, path: ":memory:")
+            try EntityTable.ensure(
+                Self.schema, keyed: mode != .append, on: SQLiteSQLConnection(db: db, location: ":memory:"))
         }
     }
 

@@ -75,7 +75,7 @@ struct StoreMigrationTests {
         let old = try DatabaseQueue(path: path)
         try SQLiteMigrations.migrator.migrate(old, upTo: "v1: runs, rejects, cache, state, entities")
         try await old.write { db in
-            try SQLiteEntityTable.ensure(ItemsAdapter.schema(named: "item"), in: db, path: path)
+            try EntityTable.ensure(ItemsAdapter.schema(named: "item"), on: SQLiteSQLConnection(db: db, location: path))
             try db.execute(
                 sql: """
                     INSERT INTO _runs(feed, adapter, started_at, status) VALUES ('items', 'items', '2026-01-01T00:00:00.000Z', 'ok');
@@ -200,14 +200,20 @@ struct StoreMigrationTests {
         let old = try DatabaseQueue(path: path)
         try SQLiteMigrations.migrator.migrate(old, upTo: "v6: cache times in ISO 8601")
         try await old.write { db in
-            try SQLiteEntityTable.ensure(ItemsAdapter.schema(named: "item"), keyed: false, in: db, path: path)
+            try EntityTable.ensure(
+                ItemsAdapter.schema(named: "item"), keyed: false, on: SQLiteSQLConnection(db: db, location: path))
             try db.execute(
                 sql: """
                     INSERT INTO item(_feed, _key, _hash, _run, _first_seen, _last_seen, id, value)
                     VALUES ('items', 'a', 0, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'a', 1);
                     """)
         }
-        #expect(try await old.read { try SQLiteEntityTable.isKeyed("item", in: $0) } == false)
+        #expect(
+            try await old.read {
+                try StoredTable.read("item", on: SQLiteSQLConnection(db: $0, location: path))?.primaryKey == [
+                    "_feed", "_key",
+                ]
+            } == false)
         try old.close()
 
         try Data(itemsJSON([("a", 1), ("b", 2)])).write(to: directory.appendingPathComponent("items.json"))
@@ -219,7 +225,12 @@ struct StoreMigrationTests {
         #expect(report.feeds.first?.counts.updated == 1, "the old row, found by its key")
         #expect(report.feeds.first?.counts.inserted == 1)
         let driver = try SQLiteStore(path: path)
-        #expect(try await driver.read { try SQLiteEntityTable.isKeyed("item", in: $0) })
+        #expect(
+            try await driver.read {
+                try StoredTable.read("item", on: SQLiteSQLConnection(db: $0, location: path))?.primaryKey == [
+                    "_feed", "_key",
+                ]
+            })
         #expect(try await Store(driver).query("SELECT count(*) AS n FROM item") == [["n": .integer(2)]])
     }
 }
