@@ -9,12 +9,9 @@ import FeedKit
 package protocol EntityWriting: AnyObject {
     var schema: EntitySchema { get }
     var mode: WriteMode { get }
-    /// What the writer did so far; ``WriteCounts/rejected`` is the pass's.
-    var counts: WriteCounts { get }
-    /// The rows a `replace` pass deleted because it did not deliver them.
-    var undelivered: Int { get }
-    /// The first few distinct keys delivered twice in this pass (at most three).
-    var duplicateExamples: [String] { get }
+    /// What the writer did so far, counted as it writes; ``PassWriter`` counts the rows it
+    /// deletes (``EntityDeletion``) and those an adapter knows to be unchanged.
+    var tally: EntityWriteTally { get set }
     /// Writes `records` of the entity, whose content hashes (``ContentHash``) are `hashes`.
     func write(_ records: ArraySlice<EntityRecord>, hashes: ArraySlice<Int64>) throws
     /// Ends a job's writes: records the writer held back to write many at once go in (nothing
@@ -26,35 +23,11 @@ package protocol EntityWriting: AnyObject {
     /// Whether writing `count` more records would wait for the database (``PassWriter`` sends
     /// what it holds first, while it waits anyway).
     func mayWait(writing count: Int) -> Bool
-    /// Counts records the adapter did not write because it knows them to be unchanged.
-    func countUnchanged(_ count: Int)
     /// Sends every record the writer holds and reads their outcome, so that a statement of the
     /// pass's own about the entity's rows (``EntityDeletion``) finds them.
     func sendAll() throws
-    /// Counts rows of the entity deleted (``EntityDeletion``); `undelivered` when a `replace`
-    /// pass deleted them because it did not deliver them.
-    func countDeleted(_ count: Int, undelivered: Bool)
     /// Releases what the writer holds on to, on the connection's thread, as the transaction ends.
     func close()
-}
-
-extension EntityWriting {
-    /// The report's line about keys delivered twice in this pass, if any were.
-    package var duplicateNote: String? {
-        guard counts.duplicates > 0 else { return nil }
-        let examples = duplicateExamples.map { "'\($0)'" }.joined(separator: ", ")
-        let more = duplicateExamples.count == 3 ? ", ..." : ""
-        return
-            "\(counts.duplicates) duplicate \(schema.name) key(s) in this pass (\(examples)\(more)); the last one wins"
-    }
-
-    /// The writer's ``ReplaceTally``: the rows held before are those the pass updated, left
-    /// unchanged or deleted.
-    package var replaceTally: ReplaceTally {
-        ReplaceTally(
-            entity: schema.name, held: counts.updated + counts.unchanged + counts.deleted,
-            delivered: counts.inserted + counts.updated + counts.unchanged, undelivered: undelivered)
-    }
 }
 
 extension Sequence<any EntityWriting> {
@@ -63,8 +36,8 @@ extension Sequence<any EntityWriting> {
         var total = WriteCounts()
         var notes: [String] = []
         for writer in self {
-            total = total + writer.counts
-            if let note = writer.duplicateNote { notes.append(note) }
+            total = total + writer.tally.counts
+            if let note = writer.tally.duplicateNote(entity: writer.schema.name) { notes.append(note) }
         }
         total.rejected = rejected
         return (total, notes)

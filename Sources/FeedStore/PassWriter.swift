@@ -100,7 +100,7 @@ package final class PassWriter {
 
     /// Counts records of `entity` as unchanged without writing them.
     package func countUnchanged(_ count: Int, entity: String) throws {
-        try writer(of: entity, for: "counted").countUnchanged(count)
+        try writer(of: entity, for: "counted").tally.counts.unchanged += count
     }
 
     /// Deletes the feed's rows of `entity` with these keys (and their child rows), leaving a
@@ -117,7 +117,7 @@ package final class PassWriter {
         let deleted = try EntityDeletion.delete(
             rows, of: writer.schema, feed: feed, run: run, stamp: stamp, on: connection)
         let undelivered = if case .undelivered = rows { true } else { false }
-        writer.countDeleted(deleted, undelivered: undelivered)
+        writer.tally.countDeleted(deleted, undelivered: undelivered)
     }
 
     package func reject(_ rejects: [Reject]) throws {
@@ -214,7 +214,8 @@ package final class PassWriter {
     /// What the `replace` entities' deletions did, once ``finishWrites()`` made them, for
     /// ``DeleteLimit``.
     package var replaceTallies: [ReplaceTally] {
-        writerOrder.compactMap { writers[$0] }.filter { $0.mode == .replace }.map(\.replaceTally)
+        writerOrder.compactMap { writers[$0] }.filter { $0.mode == .replace }
+            .map { $0.tally.replaceTally(entity: $0.schema.name) }
     }
 
     /// Shows the database that the session of a transaction waiting for its next job is alive

@@ -69,7 +69,7 @@ extension PostgresEntityWriter {
             }
             pendingKeys.insert(record.key)
         }
-        counts.inserted += part.records.count
+        tally.counts.inserted += part.records.count
     }
 
     /// Holds records whose keys the Bloom filter may have seen, to be looked up when the held

@@ -35,7 +35,7 @@ extension PostgresEntityWriter {
             on: sql.table, "cannot touch the unchanged rows", connection)
         guard rows.count > 0 else { return part }
         let touched = Set((0..<rows.count).compactMap { rows[$0, 0] })
-        counts.unchanged += touched.count
+        tally.counts.unchanged += touched.count
         var rest: Part = ([], [])
         for (record, hash) in zip(part.records, part.hashes) where !touched.contains(record.key) {
             rest.records.append(record)

@@ -28,12 +28,7 @@ final class PostgresEntityWriter {
     let stamp: String
     /// ``stamp`` as a `timestamptz`'s microseconds since 2000-01-01, for COPY's binary format.
     let stampMicroseconds: Int64?
-    /// What the pass did so far; only this writer (and its extensions) changes it.
-    var counts = WriteCounts()
-    /// The rows a `replace` pass deleted because it did not deliver them (``EntityDeletion``).
-    var undelivered = 0
-    /// The first few distinct keys delivered twice in this pass, for the report's note.
-    private(set) var duplicateExamples: [String] = []
+    var tally = EntityWriteTally()
 
     let sql: PostgresWriterSQL
     /// Whether the staging tables exist in this transaction, and may hold the last batch.
@@ -179,17 +174,11 @@ final class PostgresEntityWriter {
         let result = try execute(
             sql.mergeBatch, [feed, stamp, String(run)], on: sql.table, "cannot merge the batch", connection)
         let figures = (0..<4).map { Int(result[0, $0] ?? "") ?? 0 }
-        counts.inserted += figures[0]
-        counts.updated += figures[1]
-        counts.unchanged += figures[2]
-        counts.duplicates += figures[3]
-        if let json = result[0, 5], duplicateExamples.count < 3,
-            let keys = try? JSONDecoder().decode([String].self, from: Data(json.utf8))
-        {
-            for key in keys where duplicateExamples.count < 3 && !duplicateExamples.contains(key) {
-                duplicateExamples.append(key)
-            }
-        }
+        tally.counts.inserted += figures[0]
+        tally.counts.updated += figures[1]
+        tally.counts.unchanged += figures[2]
+        let keys = result[0, 5].flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        tally.countDuplicates(figures[3], keys: keys ?? [])
         return (result[0, 4] ?? "").split(separator: ",").compactMap { Int64($0) }
     }
 
@@ -207,9 +196,6 @@ final class PostgresEntityWriter {
             throw .server(error, entity: schema.name, table: table, doing: what)
         }
     }
-
-    /// Counts records the adapter did not write because it knows them to be unchanged.
-    func countUnchanged(_ count: Int) { counts.unchanged += count }
 }
 
 /// The writer as a pass drives it (``PassWriter``), on the pass's connection.
@@ -225,11 +211,6 @@ extension PostgresEntityWriter: EntityWriting {
 
     /// Sends the new records still held (`+Direct`) and reads the outcome.
     func sendAll() throws { try sendDirect(connection) }
-
-    func countDeleted(_ count: Int, undelivered: Bool) {
-        counts.deleted += count
-        if undelivered { self.undelivered += count }
-    }
 
     /// Nothing: the writer's staging tables go with the transaction.
     func close() {}

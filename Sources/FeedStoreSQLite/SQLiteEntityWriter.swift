@@ -16,11 +16,7 @@ final class SQLiteEntityWriter {
     let run: Int64
     /// The pass's timestamp; rows delivered by this pass carry it in `_last_seen`.
     let stamp: String
-    private(set) var counts = WriteCounts()
-    /// The rows a `replace` pass deleted because it did not deliver them (``EntityDeletion``).
-    private(set) var undelivered = 0
-    /// The first few distinct keys delivered twice in this pass, for the report's note.
-    private(set) var duplicateExamples: [String] = []
+    var tally = EntityWriteTally()
 
     private let table: String
     private let insertSQL: String
@@ -151,17 +147,17 @@ final class SQLiteEntityWriter {
                 lookup.reset()
                 if seenThisPass { countDuplicate(record.key) }
                 if storedHash == hash {
-                    if !seenThisPass { counts.unchanged += 1 }
+                    if !seenThisPass { tally.counts.unchanged += 1 }
                     try touch(rowid: rowid, in: db)
                 } else {
-                    if !seenThisPass { counts.updated += 1 }
+                    if !seenThisPass { tally.counts.updated += 1 }
                     try update(rowid: rowid, record: record, hash: hash, in: db)
                 }
             } else {
                 lookup.reset()
                 texts.reset()
                 try insert(record, hash: hash, in: db)
-                counts.inserted += 1
+                tally.counts.inserted += 1
             }
         case .append:
             // A key this pass already appended: the later record replaces that version.
@@ -194,10 +190,10 @@ final class SQLiteEntityWriter {
             lookup.reset()
             texts.reset()
             if exists {
-                counts.unchanged += 1
+                tally.counts.unchanged += 1
             } else {
                 try insert(record, hash: hash, in: db)
-                counts.inserted += 1
+                tally.counts.inserted += 1
             }
         }
     }
@@ -206,24 +202,12 @@ final class SQLiteEntityWriter {
     /// before anything else reads or writes the entity's tables.
     func flush(in db: Database) throws {
         guard let firstPass else { return }
-        counts.inserted += try firstPass.flush(texts: texts, in: db) { record, hash in
+        tally.counts.inserted += try firstPass.flush(texts: texts, in: db) { record, hash in
             try writeOneAtATime(record, hash: hash, in: db)
         }
     }
 
-    private func countDuplicate(_ key: String) {
-        counts.duplicates += 1
-        if duplicateExamples.count < 3 && !duplicateExamples.contains(key) { duplicateExamples.append(key) }
-    }
-
-    /// Counts records the adapter did not write because it knows them to be unchanged.
-    func countUnchanged(_ count: Int) { counts.unchanged += count }
-
-    /// Counts rows deleted at the adapter's request (`+Delete`).
-    func countDeleted(_ count: Int, undelivered: Bool) {
-        counts.deleted += count
-        if undelivered { self.undelivered += count }
-    }
+    private func countDuplicate(_ key: String) { tally.countDuplicates(keys: [key]) }
 
     /// Binds the pass's constants of the insert and update statements: feed, run and stamps.
     private func bindConstants(_ statement: SQLiteRawStatement) {

@@ -235,7 +235,7 @@ struct PostgresCopyBinaryTests {
             try writer.write(records, hashes: records.map { ContentHash.of($0, fields: ContentHash()) }, in: connection)
             try writer.sendDirect(connection)
             try connection.execute("COMMIT")
-            #expect(writer.counts.inserted == 3)
+            #expect(writer.tally.counts.inserted == 3)
             let rows = try connection.execute(
                 "SELECT id, price::text, at::text, _first_seen::text, _last_seen::text FROM priced ORDER BY id")
             #expect(

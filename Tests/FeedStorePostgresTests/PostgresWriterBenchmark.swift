@@ -71,7 +71,7 @@ struct PostgresWriterBenchmark {
         }
         try writer.sendDirect(connection)
         try connection.execute("COMMIT")
-        return writer.counts
+        return writer.tally.counts
     }
 
     /// Writes the rows as the first pass stored them into CSV files, and times `psql` `\copy`

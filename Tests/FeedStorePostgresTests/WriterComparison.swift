@@ -97,9 +97,9 @@ final class WriterComparison {
                 let deleted = try EntityDeletion.delete(
                     .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp,
                     on: SQLiteSQLConnection(db: db, location: "comparison"))
-                writer.countDeleted(deleted, undelivered: true)
+                writer.tally.countDeleted(deleted, undelivered: true)
             }
-            return (writer.counts, writer.duplicateNote)
+            return (writer.tally.counts, writer.tally.duplicateNote(entity: Self.schema.name))
         }
         try postgres.execute("BEGIN")
         let writer = PostgresEntityWriter(
@@ -113,7 +113,7 @@ final class WriterComparison {
                 let deleted = try EntityDeletion.delete(
                     .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp,
                     on: PostgresSQLConnection(connection: postgres))
-                writer.countDeleted(deleted, undelivered: true)
+                writer.tally.countDeleted(deleted, undelivered: true)
             }
             try postgres.execute("COMMIT")
         } catch {
@@ -121,8 +121,8 @@ final class WriterComparison {
             throw error
         }
         return Outcome(
-            sqlite: sqliteResult.0, postgres: writer.counts, sqliteNote: sqliteResult.1,
-            postgresNote: writer.duplicateNote)
+            sqlite: sqliteResult.0, postgres: writer.tally.counts, sqliteNote: sqliteResult.1,
+            postgresNote: writer.tally.duplicateNote(entity: Self.schema.name))
     }
 
     /// The rows of the entity, its child table and `_tombstones` on each store, as sorted lines
