@@ -114,6 +114,9 @@ package protocol SQLDialect: Sendable {
     /// The database's time as the statement runs (not as its transaction started).
     var clock: String { get }
 
+    /// The lexical rules a person's statement is scanned by (``ReadOnlySQLStatement``).
+    var readOnlySQLFlavor: ReadOnlySQLStatement.Flavor { get }
+
     // Entity tables (``EntityTable``).
 
     /// The type a column holding `type` is declared with.

@@ -35,10 +35,13 @@ package protocol StoreDriver: Sendable {
     /// tables from one), on a thread of the driver's; the errors `body` throws of its own pass
     /// through unwrapped.
     func snapshotSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
-    /// Runs a person's `SELECT` or `WITH` statement (serve's SQL page) read-only, on a
-    /// connection of its own and a thread of its own, under the request's time and row limits,
-    /// without the system tables ``ReadOnlySQLPolicy`` hides.
-    func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult
+    /// Runs a person's `SELECT` or `WITH` statement (serve's SQL page), scanned already, with
+    /// `values` bound to its parameters in order, read-only on a connection of its own, under
+    /// the request's time and row limits, guarded as the database can against reading the
+    /// system tables ``ReadOnlySQLPolicy`` hides; blocking (``StoreReading/runReadOnly(_:)``
+    /// calls it on a thread of its own).
+    func runReadOnly(_ statement: ReadOnlySQLStatement, values: [String], _ request: ReadOnlySQLRequest)
+        throws(ReadOnlySQLError) -> ReadOnlySQLResult
 
     // Writing.
 

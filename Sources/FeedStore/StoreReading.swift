@@ -46,10 +46,26 @@ extension StoreReading {
         try await driver.snapshotSQL(body)
     }
 
-    /// Runs a person's read-only statement under the request's limits
-    /// (``StoreDriver/runReadOnly(_:)``).
+    /// Runs a person's read-only statement under the request's limits, on a thread of its own
+    /// (``ReadOnlySQLThread``): scanned in the dialect's flavor (``ReadOnlySQLStatement``), its
+    /// parameters given their values, and run by the driver
+    /// (``StoreDriver/runReadOnly(_:values:_:)``).
+    ///
+    /// - Throws: ``ReadOnlySQLError``: the statement is refused, a parameter has no value, the
+    ///   database fails it, or the time limit passes.
     package func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult {
-        try await driver.runReadOnly(request)
+        let driver = self.driver
+        return try await ReadOnlySQLThread.run { () throws(ReadOnlySQLError) -> ReadOnlySQLResult in
+            let statement = try ReadOnlySQLStatement(request.statement, flavor: driver.dialect.readOnlySQLFlavor)
+            var values: [String] = []
+            for name in statement.parameters {
+                guard let value = request.parameters[name] else {
+                    throw ReadOnlySQLError(.statement, "no value for the parameter :\(name)")
+                }
+                values.append(value)
+            }
+            return try driver.runReadOnly(statement, values: values, request)
+        }
     }
 
     /// Runs `sql` with `arguments` bound to its parameters and returns each row as column name

@@ -88,6 +88,8 @@ struct PostgresDialect: SQLDialect {
 
     /// PostgreSQL's quoted names keep their case, but an SQLite store could not hold both, and
     /// every store holds the same entities.
+    var readOnlySQLFlavor: ReadOnlySQLStatement.Flavor { .postgres }
+
     var caseRule: String { "every store refuses such names (SQLite's table names ignore case)" }
 
     var jsonArrayTexts: String { "SELECT jsonb_array_elements_text(CAST(? AS jsonb))" }

@@ -11,29 +11,16 @@ extension PostgresStore {
     /// PostgreSQL has no authorizer: the statement was refused before it reached the server
     /// when it names a hidden table or a function that could reach one (``ReadOnlySQLPolicy``),
     /// and is refused before it runs when its plan reads one (through a view).
-    package func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult {
-        try await ReadOnlySQLThread.run { () throws(ReadOnlySQLError) -> ReadOnlySQLResult in
-            try self.runReadOnlyBlocking(request)
-        }
-    }
-
-    /// ``runReadOnly(_:)``, blocking its thread.
-    private func runReadOnlyBlocking(_ request: ReadOnlySQLRequest) throws(ReadOnlySQLError) -> ReadOnlySQLResult {
-        let statement = try ReadOnlySQLStatement(request.statement, flavor: .postgres)
-        var values: [String?] = []
-        for name in statement.parameters {
-            guard let value = request.parameters[name] else {
-                throw ReadOnlySQLError(.statement, "no value for the parameter :\(name)")
-            }
-            values.append(value)
-        }
+    package func runReadOnly(_ statement: ReadOnlySQLStatement, values: [String], _ request: ReadOnlySQLRequest)
+        throws(ReadOnlySQLError) -> ReadOnlySQLResult
+    {
         let milliseconds = max(
             1,
             request.timeLimit.components.seconds * 1000 + request.timeLimit.components.attoseconds
                 / 1_000_000_000_000_000)
         let outcome: Outcome
         do {
-            outcome = try run(statement.text, values, milliseconds: milliseconds, request)
+            outcome = try run(statement.text, values.map(Optional.some), milliseconds: milliseconds, request)
         } catch {
             if error.sqlState == "57014" { throw .timeLimit(request.timeLimit) }
             throw ReadOnlySQLError(.database, Self.firstLine(error.message))

@@ -31,6 +31,8 @@ struct SQLiteDialect: SQLDialect {
         "CAST(\(column) AS \(to.sqlType))"
     }
 
+    var readOnlySQLFlavor: ReadOnlySQLStatement.Flavor { .sqlite }
+
     var caseRule: String { "SQLite table names ignore case" }
 
     var jsonArrayTexts: String { "SELECT value FROM json_each(?)" }

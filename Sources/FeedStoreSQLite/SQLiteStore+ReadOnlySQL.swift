@@ -4,16 +4,13 @@ import Foundation
 import GRDBSQLite
 
 extension SQLiteStore {
-    /// Runs a person's statement on a connection of its own, opened read-only with
-    /// `PRAGMA query_only`, under an authorizer that lets it read and call functions only
+    /// Runs the statement on a connection of its own, opened read-only with `PRAGMA
+    /// query_only`, under an authorizer that lets it read and call functions only
     /// (``SQLiteReadOnlyGuard``), and a progress handler that stops it at the time limit.
-    package func runReadOnly(_ request: ReadOnlySQLRequest) async throws(ReadOnlySQLError) -> ReadOnlySQLResult {
-        let path = self.path
-        return try await ReadOnlySQLThread.run { () throws(ReadOnlySQLError) -> ReadOnlySQLResult in
-            let statement = try ReadOnlySQLStatement(request.statement, flavor: .sqlite)
-            let connection = try SQLiteReadOnlyConnection(path: path)
-            return try connection.run(statement, request)
-        }
+    package func runReadOnly(_ statement: ReadOnlySQLStatement, values: [String], _ request: ReadOnlySQLRequest)
+        throws(ReadOnlySQLError) -> ReadOnlySQLResult
+    {
+        try SQLiteReadOnlyConnection(path: path).run(statement, values: values, request)
     }
 }
 
@@ -132,11 +129,11 @@ final class SQLiteReadOnlyConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Prepares `statement` under the authorizer, binds the request's parameters and steps up
+    /// Prepares `statement` under the authorizer, binds `values` to its parameters and steps up
     /// to one row more than the limit, while the rows fit in the byte limit; the progress
     /// handler stops the statement's own work at the deadline, and the loop stops reading there.
-    func run(_ statement: ReadOnlySQLStatement, _ request: ReadOnlySQLRequest) throws(ReadOnlySQLError)
-        -> ReadOnlySQLResult
+    func run(_ statement: ReadOnlySQLStatement, values: [String], _ request: ReadOnlySQLRequest)
+        throws(ReadOnlySQLError) -> ReadOnlySQLResult
     {
         let guarding = SQLiteReadOnlyGuard(deadline: request.deadline)
         let context = Unmanaged.passUnretained(guarding).toOpaque()
@@ -155,13 +152,10 @@ final class SQLiteReadOnlyConnection {
         guard sqlite3_stmt_readonly(prepared) != 0 else {
             throw ReadOnlySQLError(.database, "the statement may only read")
         }
-        guard Int(sqlite3_bind_parameter_count(prepared)) == statement.parameters.count else {
+        guard Int(sqlite3_bind_parameter_count(prepared)) == values.count else {
             throw ReadOnlySQLError(.statement, "write parameters as :name (a letter, then letters, digits or _)")
         }
-        for (offset, name) in statement.parameters.enumerated() {
-            guard let value = request.parameters[name] else {
-                throw ReadOnlySQLError(.statement, "no value for the parameter :\(name)")
-            }
+        for (offset, value) in values.enumerated() {
             sqlite3_bind_text(
                 prepared, Int32(offset + 1), value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
