@@ -106,6 +106,18 @@ import Testing
     }
 
     @Test(arguments: HarnessStore.available)
+    func aParameterWithoutAValueIsRefusedNamingIt(store: HarnessStore) async throws {
+        let harness = try await ServedStore.harness(store)
+        try await ServedStore.serve(try Self.settings(harness)) { client in
+            let response = try await client.execute(
+                uri: Self.uri(
+                    "SELECT id FROM classified WHERE category_id = :category AND title <> :title", [("category", "4")]),
+                method: .get)
+            #expect(try Self.error(response).contains("no value for the parameter :title"))
+        }
+    }
+
+    @Test(arguments: HarnessStore.available)
     func aStatementFromAFormReadsPlusAsASpace(store: HarnessStore) async throws {
         let harness = try await ServedStore.harness(store)
         try await ServedStore.serve(try Self.settings(harness)) { client in
