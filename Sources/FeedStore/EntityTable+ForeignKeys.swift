@@ -17,9 +17,16 @@ extension EntityTable {
     ///   ``ForeignKey/problem(child:parent:parentKeepsHistory:parentKeyed:)``), or a
     ///   ``ForeignKeyViolation`` when rows already in the table point at nothing.
     package static func setForeignKeys(_ schema: EntitySchema, on connection: any SQLConnection) throws {
-        let names = try TableNames(on: connection)
         let place = Place(entity: schema.name, table: schema.name, location: connection.location)
         let wanted = ForeignKey.declared(by: schema)
+        // Most entities enforce no relation, and never did: one look at the catalog.
+        if wanted.isEmpty {
+            let existing = try place.explaining("cannot read the table's foreign keys") {
+                try StoredTable.references(of: schema.name, on: connection)
+            }
+            if existing.isEmpty { return }
+        }
+        let names = try TableNames(on: connection)
         var parentKeyColumns: [String: String] = [:]
         if !wanted.isEmpty {
             let schemas = try connection.entitySchemas()

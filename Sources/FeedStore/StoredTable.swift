@@ -47,12 +47,16 @@ package struct StoredTable: Sendable {
                 keyPosition: Int(row[3].integer ?? 0))
         }
         guard !columns.isEmpty else { return nil }
-        guard references else { return StoredTable(name: table, columns: columns, references: []) }
-        let found = try connection.rows(dialect.foreignKeysSQL, [.text(table)]).map { row in
+        return StoredTable(
+            name: table, columns: columns, references: references ? try Self.references(of: table, on: connection) : [])
+    }
+
+    /// The foreign keys of `table` with Feedwork's shape; none when there is no such table.
+    package static func references(of table: String, on connection: any SQLConnection) throws -> [Reference] {
+        try connection.rows(connection.dialect.foreignKeysSQL, [.text(table)]).map { row in
             Reference(
                 key: ForeignKey(entity: table, column: row[2].text ?? "", parent: row[1].text ?? ""),
                 constraint: row[0].text ?? "")
         }
-        return StoredTable(name: table, columns: columns, references: found)
     }
 }

@@ -200,15 +200,21 @@ enum PostgresMigrations {
                 throw PostgresError(location: connection.location, message: StoreError.newerFeedworkMessage)
             }
             let created = done == 0 && target == latest && creatingFromDescription
+            let applied = steps.filter { $0.version > done && $0.version <= target }
             if created {
-                for statement in SystemTables.all.flatMap({ $0.createStatements(in: PostgresDialect()) }) {
-                    try connection.execute(statement)
-                }
-            }
-            for step in steps where step.version > done && step.version <= target {
-                if !created { try connection.execute(step.sql) }
+                // One round trip for every table and index: a new store's first pass waits for it.
                 try connection.execute(
-                    "INSERT INTO _migrations(version, name) VALUES ($1, $2)", [String(step.version), step.name])
+                    SystemTables.all.flatMap { $0.createStatements(in: PostgresDialect()) }.joined(separator: ";\n"))
+            } else {
+                for step in applied { try connection.execute(step.sql) }
+            }
+            if !applied.isEmpty {
+                try connection.execute(
+                    "INSERT INTO _migrations(version, name) SELECT * FROM unnest($1::bigint[], $2::text[])",
+                    [
+                        PostgresSQL.arrayLiteral(applied.map { String($0.version) }),
+                        PostgresSQL.arrayLiteral(applied.map(\.name)),
+                    ])
             }
             try connection.execute("COMMIT")
         } catch {
