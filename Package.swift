@@ -177,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "FeedEngineTests",
             dependencies: [
-                "FeedKit", "FeedEngine", "FeedStore", "FeedStoreSQLite", "FeedFixtures", "FeedTestSupport",
-                "CDynamicLibrary", .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedKit", "FeedEngine", "FeedStore", "FeedStoreDrivers", "FeedStoreSQLite", "FeedFixtures",
+                "FeedTestSupport", "CDynamicLibrary", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fetch/Fixtures"]
         ),
