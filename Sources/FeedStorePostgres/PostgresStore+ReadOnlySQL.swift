@@ -4,7 +4,7 @@ import FeedStore
 extension PostgresStore {
     /// Runs a person's statement on a connection of its own (so a slow one never holds the
     /// pages' reads), in a `READ ONLY` transaction with `statement_timeout` set to the time
-    /// limit, through a cursor fetched in batches (``ReadOnlySQLFetch``) up to one row more than
+    /// limit, through a cursor fetched in batches (``PostgresReadOnlySQLFetch``) up to one row more than
     /// the limit, while the rows fit in the byte limit and the deadline has not passed; the
     /// transaction is rolled back and the connection closed after it.
     ///
@@ -55,7 +55,7 @@ extension PostgresStore {
             return .hidden(hidden)
         }
         try connection.execute("DECLARE feedwork_sql NO SCROLL CURSOR FOR " + text, values)
-        var fetch = ReadOnlySQLFetch(ReadOnlySQLBudget(request))
+        var fetch = PostgresReadOnlySQLFetch(ReadOnlySQLBudget(request))
         while let count = fetch.nextBatch() {
             try connection.execute("SET LOCAL statement_timeout = \(fetch.millisecondsLeft)")
             fetch.read(try connection.execute("FETCH FORWARD \(count) FROM feedwork_sql"), asked: count)

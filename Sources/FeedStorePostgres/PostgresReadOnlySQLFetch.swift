@@ -6,7 +6,7 @@ import FeedStore
 /// small (to what is left of the byte limit over the largest row seen, at most 100 rows). A value
 /// over the value limit still comes whole from the server; what bounds memory is one batch, which
 /// is a single row once the rows are large. Values are cut before they are copied.
-struct ReadOnlySQLFetch {
+struct PostgresReadOnlySQLFetch {
     /// The most rows one `FETCH` asks for.
     static let largestBatch = 100
 
