@@ -127,19 +127,16 @@ extension PostgresDialect {
         if shape.keyed && !keyed {
             statements.append("ALTER TABLE \(name) ADD \(primaryKey(shape))")
         } else if !shape.keyed && !table.primaryKey.isEmpty {
-            statements.append(
-                dropping(
-                    "SELECT conname FROM pg_constraint WHERE conrelid = \(literal(name))::regclass AND contype IN ('p', 'u')",
-                    from: name))
+            statements.append(droppingKeys(of: name))
         }
         for key in shape.foreignKeys where !table.foreignKeys.contains(key) {
             let parent = qualified(key.parent, in: namespace)
-            let parentKey = "(\"_feed\", \(PostgresSQL.identifier(shape.parentKeyColumns[key.parent] ?? "_key")))"
-            statements.append(
-                addingUniqueKey(parentKey, to: parent, column: shape.parentKeyColumns[key.parent] ?? "_key"))
+            let column = shape.parentKeyColumns[key.parent] ?? "_key"
+            statements.append(addingUniqueKey(on: column, to: parent))
             statements.append(
                 "ALTER TABLE \(name) ADD FOREIGN KEY (\"_feed\", \(PostgresSQL.identifier(key.column))) "
-                    + "REFERENCES \(parent) \(parentKey) DEFERRABLE INITIALLY DEFERRED")
+                    + "REFERENCES \(parent) (\"_feed\", \(PostgresSQL.identifier(column))) DEFERRABLE INITIALLY DEFERRED"
+            )
         }
         return TableChange(statements)
     }
@@ -148,38 +145,34 @@ extension PostgresDialect {
         "PRIMARY KEY (\(shape.keyColumns.map(PostgresSQL.identifier).joined(separator: ", ")))"
     }
 
-    /// A block that drops each constraint of `table` whose name `query` selects.
-    private func dropping(_ query: String, from table: String) -> String {
+    /// A block that drops the primary key and the unique constraints of `table`.
+    private func droppingKeys(of table: String) -> String {
         """
         DO $feedwork$ DECLARE constraint_name text; BEGIN
-            FOR constraint_name IN \(query) LOOP
-                EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', \(literal(table)), constraint_name);
+            FOR constraint_name IN
+                SELECT conname FROM pg_constraint WHERE conrelid = \(PostgresSQL.literal(table))::regclass AND contype IN ('p', 'u')
+            LOOP
+                EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', \(PostgresSQL.literal(table)), constraint_name);
             END LOOP;
         END $feedwork$
         """
     }
 
-    /// A block that gives `table` a unique constraint on `(_feed, column)` (`key`) unless a
-    /// unique constraint or its primary key is on those columns already.
-    private func addingUniqueKey(_ key: String, to table: String, column: String) -> String {
+    /// A block that gives `table` a unique constraint on `(_feed, column)` unless a unique
+    /// constraint or its primary key is on those columns already.
+    private func addingUniqueKey(on column: String, to table: String) -> String {
         """
         DO $feedwork$ BEGIN
             IF NOT EXISTS (
                 SELECT 1 FROM pg_constraint AS c
-                WHERE c.conrelid = \(literal(table))::regclass AND c.contype IN ('u', 'p') AND cardinality(c.conkey) = 2
+                WHERE c.conrelid = \(PostgresSQL.literal(table))::regclass AND c.contype IN ('u', 'p') AND cardinality(c.conkey) = 2
                     AND (SELECT array_agg(a.attname::text ORDER BY k.n) FROM unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
                         JOIN pg_attribute AS a ON a.attrelid = c.conrelid AND a.attnum = k.attnum)
-                        = ARRAY['_feed', \(literal(column))]
+                        = ARRAY['_feed', \(PostgresSQL.literal(column))]
             ) THEN
-                ALTER TABLE \(table) ADD UNIQUE \(key);
+                ALTER TABLE \(table) ADD UNIQUE ("_feed", \(PostgresSQL.identifier(column)));
             END IF;
         END $feedwork$
         """
-    }
-
-    /// `text` as an escape string literal, which reads the same whatever the server's
-    /// `standard_conforming_strings`.
-    private func literal(_ text: String) -> String {
-        "E'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

@@ -142,11 +142,10 @@ struct PostgresDialect: SQLDialect {
     func createView(_ name: String, as select: String) -> (record: String, statements: [String]) {
         let comment = viewMark + select
         let view = SQLIdentifier.quoted(name)
-        // An escape string literal (`COMMENT ON` takes no parameters), which reads the same
-        // whatever the server's `standard_conforming_strings`.
-        let literal =
-            "E'" + comment.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
-        return (comment, ["CREATE VIEW \(view) AS \(select)", "COMMENT ON VIEW \(view) IS \(literal)"])
+        return (
+            comment,
+            ["CREATE VIEW \(view) AS \(select)", "COMMENT ON VIEW \(view) IS \(PostgresSQL.literal(comment))"]
+        )
     }
 
     /// `clock_timestamp()`: `now()` is the time the transaction started.
@@ -211,7 +210,7 @@ extension PostgresDialect {
             records: [name: comment],
             statements: [
                 "CREATE INDEX \(index) ON \(SQLIdentifier.quoted(schema.name)) USING gin (\(searchDocument(schema)))",
-                "COMMENT ON INDEX \(index) IS '\(comment.replacingOccurrences(of: "'", with: "''"))'",
+                "COMMENT ON INDEX \(index) IS \(PostgresSQL.literal(comment))",
             ])
     }
 

@@ -24,6 +24,13 @@ enum PostgresSQL {
     /// The query of the schema that unqualified names are created in: the connection's own.
     static let currentSchemaSQL = "SELECT current_schema()"
 
+    /// `text` as an escape string literal (`E'...'`), which reads the same whatever the server's
+    /// `standard_conforming_strings`: for statements that take no parameters (`COMMENT ON`, a
+    /// `DO` block).
+    static func literal(_ text: String) -> String {
+        "E'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
     /// `name` as a quoted identifier.
     static func identifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
