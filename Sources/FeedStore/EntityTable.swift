@@ -86,7 +86,7 @@ package enum EntityTable {
                     path: connection.location,
                     message:
                         "column '\(column.name)' of '\(stored.name)' is spelt '\(existing.name)' in the store; "
-                        + "\(dialect.caseRule), so use '\(existing.name)' or another name")
+                        + "its column names ignore case, so use '\(existing.name)' or another name")
             }
             guard existing.type.uppercased() == dialect.storedColumnType(column.type).uppercased() else {
                 throw StoreError(

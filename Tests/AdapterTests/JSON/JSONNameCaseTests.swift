@@ -80,7 +80,9 @@ struct JSONNameCaseTests {
         let report = try await harness.run()
         #expect(!report.succeeded)
         #expect(
-            report.feeds.first?.error?.contains("column 'Price' of 'item' is spelt 'price' in the store") == true,
+            report.feeds.first?.error?.contains(
+                "column 'Price' of 'item' is spelt 'price' in the store; its column names ignore case, "
+                    + "so use 'price' or another name") == true,
             "\(report.feeds.map(\.error))")
     }
 }
