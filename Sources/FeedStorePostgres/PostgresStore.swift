@@ -62,9 +62,13 @@ package final class PostgresStore: Sendable {
             writeSession = readSession
             return
         }
+        // The read connection and the first pass's two open while the tables are made.
+        pool.openInAdvance(3, on: writer)
         try PostgresMigrations.migrate(first, schema: schema)
-        let read = try PostgresConnection(url: url)
-        try Self.prepareReading(read, schema: schema)
+        pool.waitForOpening()
+        let read = try pool.take { connection throws(PostgresError) in
+            try Self.prepareReading(connection, schema: schema)
+        }
         // `migrate` left the write connection's search_path on the schema.
         writeSession = PostgresSession(first, url: url) { connection throws(PostgresError) in
             try connection.execute("SET search_path TO \(PostgresSQL.identifier(schema))")

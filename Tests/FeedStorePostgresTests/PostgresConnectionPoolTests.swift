@@ -53,9 +53,36 @@ struct PostgresConnectionPoolTests {
         #expect(pool.idleCount == 1)
     }
 
+    @Test func aStoreOpenedForRunningFeedsHasItsFirstPassConnectionsOpenAlready() async throws {
+        try await PostgresTestServer.withStore { store, _ in
+            let pool = try store.postgres.pool
+            // Three opened while the tables were made: the read connection took one, and the
+            // first pass's lease and transaction find theirs waiting.
+            #expect(pool.openedCount == 3)
+            #expect(pool.idleCount == 2)
+            let lease = try await store.lease(of: "shop", wait: .seconds(5))
+            let transaction = store.passTransaction(
+                feed: "shop", run: 1, stamp: "2026-01-01T00:00:01.000Z", bindings: [])
+            try await transaction.send { try $0.setState("cursor", "1") }
+            try await transaction.finish(commit: true)
+            (lease as? PostgresFeedLease)?.release()
+            #expect(pool.openedCount == 3)
+        }
+    }
+
+    @Test func aStoreOpenedForReadingOpensOneConnectionOnly() async throws {
+        try await PostgresTestServer.withStore { _, schema in
+            let url = try #require(PostgresTestServer.url)
+            let reading = try PostgresStore(url: url, schema: schema, migrating: false)
+            #expect(reading.pool.openedCount == 0)
+            #expect(reading.pool.idleCount == 0)
+        }
+    }
+
     @Test func passesAndLeasesOfOneFeedAfterAnotherOpenNoFurtherConnection() async throws {
         try await PostgresTestServer.withStore { store, _ in
             let pool = try store.postgres.pool
+            let opened = pool.openedCount
             for run in 1...4 {
                 let lease = try await store.lease(of: "shop", wait: .seconds(5))
                 let transaction = store.passTransaction(
@@ -64,9 +91,9 @@ struct PostgresConnectionPoolTests {
                 try await transaction.finish(commit: true)
                 (lease as? PostgresFeedLease)?.release()
             }
-            // The first pass made its two connections, its lease's and its transaction's; the
-            // next three reused them.
-            #expect(pool.openedCount == 2)
+            // Every pass reused the two connections of the first, its lease's and its
+            // transaction's.
+            #expect(pool.openedCount == opened)
             #expect(pool.idleCount == 2)
         }
     }
@@ -74,13 +101,14 @@ struct PostgresConnectionPoolTests {
     @Test func aFailedPassClosesItsConnectionRatherThanGivingItBack() async throws {
         try await PostgresTestServer.withStore { store, _ in
             let pool = try store.postgres.pool
+            let (opened, idle) = (pool.openedCount, pool.idleCount)
             let transaction = store.passTransaction(
                 feed: "shop", run: 1, stamp: "2026-01-01T00:00:01.000Z", bindings: [])
             struct Refused: Error {}
             try? await transaction.send { _ in throw Refused() }
             await #expect(throws: StoreError.self) { try await transaction.finish(commit: true) }
-            #expect(pool.openedCount == 1)
-            #expect(pool.idleCount == 0)
+            #expect(pool.openedCount == opened)
+            #expect(pool.idleCount == idle - 1)
         }
     }
 
@@ -88,13 +116,14 @@ struct PostgresConnectionPoolTests {
         try await PostgresTestServer.withStore { store, schema in
             let pool = try store.postgres.pool
             let url = try #require(PostgresTestServer.url)
+            let idle = pool.idleCount
             let lease = try await store.lease(of: "shop", wait: .seconds(5))
             (lease as? PostgresFeedLease)?.release()
             // Another process's store takes the lease at once: the pooled connection holds no lock.
             let other = try PostgresStore(url: url, schema: schema)
             let taken = try await other.lease(of: "shop", wait: .milliseconds(0))
             #expect(taken != nil)
-            #expect(pool.idleCount == 1)
+            #expect(pool.idleCount == idle, "the lease's connection is back in the pool")
         }
     }
 }
