@@ -19,7 +19,8 @@ final class PostgresConnectionPool: @unchecked Sendable {
     private var opened = 0
     /// Connections being opened in advance (``openInAdvance(_:on:)``), not in ``idle`` yet.
     private var opening = 0
-    private let openedInAdvance = NSCondition()
+    /// Guards ``opening``, signalled as each of those connections is opened or fails.
+    private let openingChanged = NSCondition()
     private let url: String
     let capacity: Int
 
@@ -78,9 +79,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// other. A connection that cannot be opened is left out: the next ``take(prepare:)`` opens
     /// one and reports the error.
     func openInAdvance(_ count: Int, on thread: StoreThread) {
-        openedInAdvance.lock()
+        openingChanged.lock()
         opening += count
-        openedInAdvance.unlock()
+        openingChanged.unlock()
         let url = url
         thread.submit { [self] in
             for _ in 0..<count {
@@ -91,10 +92,10 @@ final class PostgresConnectionPool: @unchecked Sendable {
                     idle.append(connection)
                 }
                 lock.unlock()
-                openedInAdvance.lock()
+                openingChanged.lock()
                 opening -= 1
-                openedInAdvance.broadcast()
-                openedInAdvance.unlock()
+                openingChanged.broadcast()
+                openingChanged.unlock()
             }
         }
     }
@@ -102,9 +103,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// Waits until the connections asked for with ``openInAdvance(_:on:)`` are open (or could
     /// not be).
     func waitForOpening() {
-        openedInAdvance.lock()
-        defer { openedInAdvance.unlock() }
-        while opening > 0 { openedInAdvance.wait() }
+        openingChanged.lock()
+        defer { openingChanged.unlock() }
+        while opening > 0 { openingChanged.wait() }
     }
 
     private func popIdle() -> PostgresConnection? {
