@@ -4,7 +4,8 @@
 # reads the same pages from local files, and next to SQLite's own floor: the same rows inserted
 # by SQLite alone (Benchmarks/floor-sql.sh). The unchanged second pass is timed next to its own
 # floor: the curl command alone making the pass's conditional requests as many at a time
-# (Benchmarks/revalidate-floor.sh). Then the PostgreSQL column: the same passes into a
+# (Benchmarks/revalidate-floor.sh), and a full refresh (every record written again) is timed, not
+# as a target. Then the PostgreSQL column: the same passes into a
 # PostgreSQL store, next to PostgreSQL's floor, `psql`'s `\copy` of the same rows from CSV files
 # (Benchmarks/floor-postgres.sh). Prints a table and a final summary line.
 #
@@ -104,7 +105,7 @@ median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # pass whose client and server overlap): say how busy the machine was.
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-9s %-22s %9s %11s %9s %8s\n" "N" "run" "wall (s)" "rows/s" "RSS (MB)" "ratio"
-declare -A wall rss ref second revalidate worker floor pg_wall pg_peak pg_second pg_full pg_floor
+declare -A wall rss ref second revalidate worker floor full pg_wall pg_peak pg_second pg_full pg_floor
 for n in "${sizes[@]}"; do
     pages="$work/pages-$n"
     "$bin/feedwork-bench-server" --rows "$n" --write-pages "$pages" >"$work/server-$n" &
@@ -115,7 +116,7 @@ for n in "${sizes[@]}"; do
     bash Benchmarks/w1-feeds.sh "$port" >"$work/feeds-$n.yaml"
     parallel=$(grep -o 'parallel: [0-9]*' "$work/feeds-$n.yaml" | awk '{ print $2 }')
     runs=$repeat
-    refs=(); fws=(); fw_rss=(); seconds=(); second_rss=(); revalidates=(); floors=()
+    refs=(); fws=(); fw_rss=(); seconds=(); second_rss=(); revalidates=(); floors=(); fulls=(); full_rss=()
     for trial in $(seq 1 "$runs"); do
         measure "ref-$n" python3 Benchmarks/reference_loader.py "$pages" "$work/ref-$n.sqlite"
         refs+=("$WALL"); ref_rss=$RSS
@@ -137,6 +138,15 @@ for n in "${sizes[@]}"; do
         rm -f "$work/floor-$n.sqlite" "$work/floor-$n.sqlite-wal" "$work/floor-$n.sqlite-shm"
         measure "floor-$n" sqlite3 "$work/floor-$n.sqlite" ".read $work/floor-$n.sql"
         floors+=("$WALL"); floor_rss=$RSS
+        # Every record sent again (no page skipped), all unchanged: the writer's own cost on a
+        # table that holds the feed's rows. On a copy of the store, which the worker below reads.
+        rm -rf "$work/fw3-$n"; cp -r "$work/fw-$n" "$work/fw3-$n"
+        measure "fw3-$n" "$bin/feedwork" run --full-refresh -c "$work/fw3-$n/feeds.yaml"
+        fulls+=("$WALL"); full_rss+=("$RSS")
+        touched=$(sqlite3 "$work/fw3-$n/bench.sqlite" \
+            "SELECT count(*) FROM item WHERE _last_seen = (SELECT max(_last_seen) FROM item)")
+        [ "$touched" = "$n" ] || { echo "the full refresh delivered $touched rows, expected $n"; exit 1; }
+        rm -rf "$work/fw3-$n"
     done
     # The same unchanged pass inside a long-running `feedwork worker`, the feed due every second,
     # on the last trial's store: what a pass costs without a process starting, reading
@@ -166,16 +176,18 @@ PY
     second[$n]=$(median "${seconds[@]}")
     revalidate[$n]=$(median "${revalidates[@]}")
     floor[$n]=$(median "${floors[@]}")
+    full[$n]=$(median "${fulls[@]}")
     printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "python reference" "${ref[$n]}" "$(awk "BEGIN { print $n / ${ref[$n]} }")" "$ref_rss" "1.00"
     printf "%-9s %-22s %9.2f %11.0f %9s %8.2f\n" "$n" "feedwork run" "${wall[$n]}" "$(awk "BEGIN { print $n / ${wall[$n]} }")" "${rss[$n]}" "$(awk "BEGIN { print ${wall[$n]} / ${ref[$n]} }")"
     printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "feedwork, nothing new" "${second[$n]}" "-" "$(printf "%s\n" "${second_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of 1st"
+    printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "feedwork, full refresh" "${full[$n]}" "$(awk "BEGIN { print $n / ${full[$n]} }")" "$(printf "%s\n" "${full_rss[@]}" | sort -g | tail -1)" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${full[$n]} / ${wall[$n]} }") of 1st"
     printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "curl, revalidate only" "${revalidate[$n]}" "-" "$revalidate_rss" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }") of 1st"
     echo "          the second pass's floor: curl alone, its $requests conditional requests $parallel at a time; feedwork takes $(awk "BEGIN { printf \"%.0f\", 1000 * (${second[$n]} - ${revalidate[$n]}) }") ms more"
     printf "%-9s %-22s %9.3f %11s %9s %8s\n" "$n" "worker, nothing new" "${worker[$n]}" "-" "$worker_rss" "$(awk "BEGIN { printf \"%.0f%%\", 100 * ${worker[$n]} / ${wall[$n]} }") of 1st"
     echo "          the same pass inside \`feedwork worker\`, as it reports it: no process start, feeds.yaml or store to open (median of ${#worker_walls[@]} passes: ${worker_walls[*]} s)"
     printf "%-9s %-22s %9.2f %11.0f %9s %8s\n" "$n" "sqlite floor" "${floor[$n]}" "$(awk "BEGIN { print $n / ${floor[$n]} }")" "$floor_rss" "$(awk "BEGIN { printf \"%.2f\", ${floor[$n]} / ${ref[$n]} }")"
     echo "          feedwork's first pass is $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x SQLite's floor"
-    [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s; second passes: ${seconds[*]} s; curl: ${revalidates[*]} s)"
+    [ "$runs" -gt 1 ] && echo "          (medians of $runs runs; feedwork first passes: ${fws[*]} s; reference: ${refs[*]} s; second passes: ${seconds[*]} s; full refresh: ${fulls[*]} s; curl: ${revalidates[*]} s)"
 
     if [ -z "$pg_skipped" ]; then
         # The same passes into PostgreSQL, each trial into a schema of its own, next to the floor.
@@ -227,6 +239,7 @@ summary="W1 N=$first: feedwork ${wall[$first]}s vs reference ${ref[$first]}s (ra
 for n in "${sizes[@]}"; do
     summary+="; N=$n: $(awk "BEGIN { printf \"%.2f\", ${wall[$n]} / ${floor[$n]} }")x the SQLite floor of ${floor[$n]}s (target <= 1.25: $(verdict "${wall[$n]} <= 1.25 * ${floor[$n]}"))"
     summary+=", second pass ${second[$n]}s, $(awk "BEGIN { printf \"%.1f%%\", 100 * ${second[$n]} / ${wall[$n]} }") of first (target <= 5%: $(verdict "${second[$n]} <= 0.05 * ${wall[$n]}"); curl's revalidation alone $(awk "BEGIN { printf \"%.1f%%\", 100 * ${revalidate[$n]} / ${wall[$n]} }"), the pass in a worker $(awk "BEGIN { printf \"%.1f%%\", 100 * ${worker[$n]} / ${wall[$n]} }"))"
+    summary+=", full refresh $(awk "BEGIN { printf \"%.0f%%\", 100 * ${full[$n]} / ${wall[$n]} }") of first (not a target)"
     summary+=", peak RSS ${rss[$n]} MB (target <= 64: $(verdict "${rss[$n]} <= 64"))"
 done
 if [ ${#sizes[@]} -gt 1 ]; then
