@@ -70,7 +70,7 @@ struct PostgresConnectionPoolTests {
         }
     }
 
-    @Test func aStoreOpenedForReadingOpensOneConnectionOnly() async throws {
+    @Test func aStoreOpenedForReadingOpensNoConnectionInAdvance() async throws {
         try await PostgresTestServer.withStore { _, schema in
             let url = try #require(PostgresTestServer.url)
             let reading = try PostgresStore(url: url, schema: schema, migrating: false)
