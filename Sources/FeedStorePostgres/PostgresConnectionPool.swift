@@ -12,15 +12,14 @@ import Foundation
 ///
 /// At most ``capacity`` connections wait here; more are closed as they come back.
 final class PostgresConnectionPool: @unchecked Sendable {
-    // `idle` and `opened` are only used while `lock` is held; a connection taken out is used by
+    // `idle`, `opened` and `opening` are only used while `lock` is held, which is signalled as
+    // each connection opened in advance comes in (or fails); a connection taken out is used by
     // one thread at a time, as every ``PostgresConnection`` is.
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var idle: [PostgresConnection] = []
     private var opened = 0
     /// Connections being opened in advance (``openInAdvance(_:on:)``), not in ``idle`` yet.
     private var opening = 0
-    /// Guards ``opening``, signalled as each of those connections is opened or fails.
-    private let openingChanged = NSCondition()
     private let url: String
     let capacity: Int
 
@@ -79,9 +78,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// other. A connection that cannot be opened is left out: the next ``take(prepare:)`` opens
     /// one and reports the error.
     func openInAdvance(_ count: Int, on thread: StoreThread) {
-        openingChanged.lock()
+        lock.lock()
         opening += count
-        openingChanged.unlock()
+        lock.unlock()
         let url = url
         thread.submit { [self] in
             for _ in 0..<count {
@@ -91,11 +90,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
                     opened += 1
                     idle.append(connection)
                 }
-                lock.unlock()
-                openingChanged.lock()
                 opening -= 1
-                openingChanged.broadcast()
-                openingChanged.unlock()
+                lock.broadcast()
+                lock.unlock()
             }
         }
     }
@@ -103,9 +100,9 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// Waits until the connections asked for with ``openInAdvance(_:on:)`` are open (or could
     /// not be).
     func waitForOpening() {
-        openingChanged.lock()
-        defer { openingChanged.unlock() }
-        while opening > 0 { openingChanged.wait() }
+        lock.lock()
+        defer { lock.unlock() }
+        while opening > 0 { lock.wait() }
     }
 
     private func popIdle() -> PostgresConnection? {
