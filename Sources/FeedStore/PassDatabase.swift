@@ -1,13 +1,15 @@
 import FeedKit
 
 /// What a pass's writer (``PassWriter``) needs of its driver besides statements: the writers
-/// of its entities and the checks of their tables, where the databases truly differ. Made by
+/// of its entities (where a driver may bring faster ones of its own) and the checks of their
+/// tables, where the databases truly differ. Made by
 /// the driver as it opens the pass's transaction; lives on that transaction's thread.
 package struct PassDatabase {
     /// The pass's connection, in its transaction.
     package var connection: any SQLConnection
-    /// The writer of an entity's records in this pass.
-    package var writer: (EntityBinding) -> any EntityWriting
+    /// The writer of an entity's records in this pass: the driver's own, or `nil` for the one
+    /// written once for every driver (``SQLEntityWriter``, a statement per record).
+    package var writer: ((EntityBinding) -> any EntityWriting)?
     /// Creates or extends the tables of entities the adapter declares during the pass
     /// (``SchemaPreparation``), in the pass's transaction.
     package var prepare: ([EntityBinding]) throws -> Void
@@ -26,7 +28,7 @@ package struct PassDatabase {
     package var holdsWrites: Bool
 
     package init(
-        connection: any SQLConnection, writer: @escaping (EntityBinding) -> any EntityWriting,
+        connection: any SQLConnection, writer: ((EntityBinding) -> any EntityWriting)? = nil,
         prepare: @escaping ([EntityBinding]) throws -> Void,
         foreignKeysBroken: @escaping () throws -> Bool,
         checkRunMayCommit: @escaping () throws -> Void = {}, holdsWrites: Bool = false

@@ -43,7 +43,11 @@ package final class PassWriter {
     }
 
     private func addWriter(_ binding: EntityBinding) {
-        writers[binding.schema.name] = database.writer(binding)
+        writers[binding.schema.name] =
+            database.writer?(binding)
+            ?? SQLEntityWriter(
+                schema: binding.schema, mode: binding.mode, feed: feed, run: run, stamp: stamp,
+                connection: database.connection)
         writerOrder.append(binding.schema.name)
     }
 

@@ -8,6 +8,9 @@ import Foundation
 package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
+    /// A double, bound to a `real` column (``SQLEntityWriter``); a statement reading one back
+    /// gets its text on SQLite and PostgreSQL alike.
+    case real(Double)
     case text(String)
     /// Bytes: a BLOB on SQLite, `bytea` on PostgreSQL, as ``SQLConnection/rows(_:_:)`` and
     /// ``SQLConnection/bytes(_:_:)`` read them.
@@ -24,6 +27,7 @@ package enum SQLValue: Sendable, Hashable {
         switch self {
         case .null: nil
         case .integer(let value): String(value)
+        case .real(let value): String(value)
         case .text(let value): value
         case .bytes(let value): String(decoding: value, as: UTF8.self)
         }
@@ -35,7 +39,7 @@ package enum SQLValue: Sendable, Hashable {
         case .null: nil
         case .integer(let value): value
         case .text(let value): Int64(value)
-        case .bytes: nil
+        case .real, .bytes: nil
         }
     }
 
@@ -43,7 +47,7 @@ package enum SQLValue: Sendable, Hashable {
     /// `nil` for NULL or an integer.
     package var data: Data? {
         switch self {
-        case .null, .integer: nil
+        case .null, .integer, .real: nil
         case .text(let value): Data(value.utf8)
         case .bytes(let value): value
         }

@@ -117,6 +117,7 @@ struct SQLiteSQLConnection: SQLConnection {
                 switch value {
                 case .null: .null
                 case .integer(let integer): integer.databaseValue
+                case .real(let real): real.databaseValue
                 case .text(let text): text.databaseValue
                 case .bytes(let data): data.databaseValue
                 }

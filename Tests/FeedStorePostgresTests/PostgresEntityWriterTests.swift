@@ -7,15 +7,19 @@ import Testing
 
 /// The PostgreSQL entity writer against a real server, each behaviour written through the
 /// SQLite writer too (``WriterComparison``): the counts and the resulting rows must be the
-/// SQLite store's, and the counts the ones given here.
+/// SQLite store's, and the counts the ones given here. The behaviours every writer has are
+/// also written by the writer shared by every driver (``SQLEntityWriter``), on both stores.
 @Suite("PostgreSQL entity writer")
 struct PostgresEntityWriterTests {
     typealias Delivery = WriterComparison.Delivery
 
-    /// Runs `body` with a comparison in `mode`, then checks both stores hold the same rows.
-    func compare(_ mode: WriteMode, _ body: (WriterComparison) throws -> Void) throws {
+    /// Runs `body` with a comparison in `mode` through `writers`, then checks both stores hold
+    /// the same rows.
+    func compare(
+        _ mode: WriteMode, _ writers: WriterComparison.Writers = .drivers, _ body: (WriterComparison) throws -> Void
+    ) throws {
         try PostgresTestServer.withSchema { connection, schema in
-            let comparison = try WriterComparison(mode: mode, postgres: connection, schema: schema)
+            let comparison = try WriterComparison(mode: mode, writers: writers, postgres: connection, schema: schema)
             try body(comparison)
             let rows = try comparison.rows()
             #expect(rows.postgres == rows.sqlite)
@@ -41,8 +45,9 @@ struct PostgresEntityWriterTests {
 
     static let abc = [Delivery("a", 1), Delivery("b", 2), Delivery("c", 3)]
 
-    @Test func aFirstPassInsertsEveryRecord() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func aFirstPassInsertsEveryRecord(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             let rows = try comparison.postgres.execute(
                 "SELECT id, value, _run, \(PostgresSQL.isoText("_first_seen")) FROM item ORDER BY id")
@@ -54,8 +59,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func anIdenticalSecondPassCountsUnchangedAndMovesOnlyLastSeen() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func anIdenticalSecondPassCountsUnchangedAndMovesOnlyLastSeen(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             try pass(comparison, [Self.abc], expect: (0, 0, 3, 0, 0))
             let rows = try comparison.postgres.execute(
@@ -69,8 +75,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func aChangedRecordIsUpdatedAndCarriesTheRunThatChangedIt() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func aChangedRecordIsUpdatedAndCarriesTheRunThatChangedIt(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             try pass(comparison, [[Delivery("a", 1), Delivery("b", 20), Delivery("d", 4)]], expect: (1, 1, 1, 0, 0))
             let rows = try comparison.postgres.execute("SELECT id, value, _run FROM item ORDER BY id")
@@ -81,8 +88,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func aKeyDeliveredTwiceInOneBatchIsCountedOnceAndTheLastWins() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func aKeyDeliveredTwiceInOneBatchIsCountedOnceAndTheLastWins(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             let outcome = try pass(
                 comparison, [[Delivery("a", 1), Delivery("b", 2), Delivery("a", 3), Delivery("a", 4)]],
                 expect: (2, 0, 0, 0, 2))
@@ -91,8 +99,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func aKeyDeliveredAgainInALaterBatchIsADuplicateAndTheLastWins() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func aKeyDeliveredAgainInALaterBatchIsADuplicateAndTheLastWins(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             try pass(
                 comparison,
@@ -102,8 +111,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func aKeyDeliveredUnchangedThenChangedCountsUnchangedAndIsRewritten() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func aKeyDeliveredUnchangedThenChangedCountsUnchangedAndIsRewritten(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             try pass(
                 comparison, [[Delivery("a", 1), Delivery("a", 9)], [Delivery("c", 3)], [Delivery("c", 30)]],
@@ -114,8 +124,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func childRowsAreReplacedForChangedParentsAndUntouchedForUnchangedOnes() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func childRowsAreReplacedForChangedParentsAndUntouchedForUnchangedOnes(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(
                 comparison, [[Delivery("a", 1, tags: ["x", "y"]), Delivery("b", 2, tags: ["z"])]],
                 expect: (2, 0, 0, 0, 0))
@@ -136,8 +147,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func appendKeepsOneRowPerVersion() throws {
-        try compare(.append) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func appendKeepsOneRowPerVersion(writers: WriterComparison.Writers) throws {
+        try compare(.append, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             try pass(comparison, [[Delivery("a", 1), Delivery("b", 20), Delivery("c", 3)]], expect: (1, 0, 2, 0, 0))
             try pass(comparison, [[Delivery("b", 2)]], expect: (0, 0, 1, 0, 0))
@@ -147,8 +159,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func appendKeepsTheLastDeliveryOfAKeyAsThePassVersion() throws {
-        try compare(.append) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func appendKeepsTheLastDeliveryOfAKeyAsThePassVersion(writers: WriterComparison.Writers) throws {
+        try compare(.append, writers) { comparison in
             try pass(comparison, [Self.abc], expect: (3, 0, 0, 0, 0))
             try pass(
                 comparison,
@@ -162,8 +175,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func replaceDeletesUndeliveredRowsLeavingTombstones() throws {
-        try compare(.replace) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func replaceDeletesUndeliveredRowsLeavingTombstones(writers: WriterComparison.Writers) throws {
+        try compare(.replace, writers) { comparison in
             try pass(
                 comparison, [[Delivery("a", 1, tags: ["x"]), Delivery("b", 2, tags: ["y"]), Delivery("c", 3)]],
                 expect: (3, 0, 0, 0, 0))
@@ -178,8 +192,9 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func nullValuesStayNull() throws {
-        try compare(.merge) { comparison in
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func nullValuesStayNull(writers: WriterComparison.Writers) throws {
+        try compare(.merge, writers) { comparison in
             try pass(comparison, [[Delivery("a", nil)]], expect: (1, 0, 0, 0, 0))
             try pass(comparison, [[Delivery("a", nil)]], expect: (0, 0, 1, 0, 0))
             try pass(comparison, [[Delivery("a", 1)]], expect: (0, 1, 0, 0, 0))
@@ -188,13 +203,14 @@ struct PostgresEntityWriterTests {
         }
     }
 
-    @Test func keysWithQuotesBackslashesAndCommasAreLookedUpExactly() throws {
+    @Test(arguments: WriterComparison.Writers.allCases)
+    func keysWithQuotesBackslashesAndCommasAreLookedUpExactly(writers: WriterComparison.Writers) throws {
         let keys = [#"a"b"#, #"back\slash"#, "comma,brace{}", "NULL", "", "café 🍐", "tab\there"]
         try PostgresTestServer.withSchema { connection, _ in
             let rows = try connection.execute("SELECT unnest($1::text[])", [PostgresSQL.arrayLiteral(keys + [nil])])
             #expect((0..<rows.count).map { rows[$0, 0] } == keys + [nil])
         }
-        try compare(.merge) { comparison in
+        try compare(.merge, writers) { comparison in
             let deliveries = keys.enumerated().map { Delivery($1, Int64($0)) }
             try pass(comparison, [deliveries, deliveries], expect: (7, 0, 0, 0, 7))
             try pass(comparison, [deliveries], expect: (0, 0, 7, 0, 0))

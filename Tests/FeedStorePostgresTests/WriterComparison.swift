@@ -6,9 +6,10 @@ import GRDB
 @testable import FeedStorePostgres
 @testable import FeedStoreSQLite
 
-/// The same passes written by the SQLite writer (``SQLiteEntityWriter``, into an in-memory database)
-/// and by the PostgreSQL writer (``PostgresEntityWriter``, into a test schema), so a test can
-/// compare their counts and their resulting rows.
+/// The same passes written into an in-memory SQLite database and into a PostgreSQL test
+/// schema, so a test can compare their counts and their resulting rows: by each driver's own
+/// writer (``SQLiteEntityWriter``, ``PostgresEntityWriter``), or by the writer written once for
+/// every driver (``SQLEntityWriter``) on both.
 ///
 /// The entity is `item` (`id` text key, `value` integer) with a child list `tags` (`tag`
 /// text); each pass is a run of its own (1, 2, ...) with a stamp one second after the last.
@@ -38,7 +39,16 @@ final class WriterComparison {
         name: "item", columns: [Column("id", .text, nullable: false), Column("value", .integer)], key: ["id"],
         children: [ChildSchema(name: "tags", columns: [Column("tag", .text)])])
 
+    /// Which writers write the passes.
+    enum Writers: CaseIterable {
+        /// Each driver's own.
+        case drivers
+        /// ``SQLEntityWriter``, on both.
+        case shared
+    }
+
     let mode: WriteMode
+    let writers: Writers
     let feed: String
     let postgres: PostgresConnection
     let sqlite: DatabaseQueue
@@ -46,8 +56,12 @@ final class WriterComparison {
 
     /// Sets up both stores; `postgres`'s `search_path` is a fresh schema, which gains the
     /// PostgreSQL store's system tables.
-    init(mode: WriteMode, feed: String = "items", postgres: PostgresConnection, schema: String) throws {
+    init(
+        mode: WriteMode, writers: Writers = .drivers, feed: String = "items", postgres: PostgresConnection,
+        schema: String
+    ) throws {
         self.mode = mode
+        self.writers = writers
         self.feed = feed
         self.postgres = postgres
         try PostgresMigrations.migrate(postgres, schema: schema)
@@ -82,6 +96,13 @@ final class WriterComparison {
     /// Writes one pass, given as its batches, through both writers.
     @discardableResult
     func pass(_ batches: [[Delivery]]) throws -> Outcome {
+        switch writers {
+        case .drivers: try passThroughDrivers(batches)
+        case .shared: try passThroughSharedWriter(batches)
+        }
+    }
+
+    private func passThroughDrivers(_ batches: [[Delivery]]) throws -> Outcome {
         run += 1
         let (run, stamp, mode, feed) = (run, Self.stamp(run), mode, feed)
         let batches = try batches.map(Self.records)
@@ -123,6 +144,38 @@ final class WriterComparison {
         return Outcome(
             sqlite: sqliteResult.0, postgres: writer.tally.counts, sqliteNote: sqliteResult.1,
             postgresNote: writer.tally.duplicateNote(entity: Self.schema.name))
+    }
+
+    private func passThroughSharedWriter(_ batches: [[Delivery]]) throws -> Outcome {
+        run += 1
+        let (run, stamp, mode, feed) = (run, Self.stamp(run), mode, feed)
+        let batches = try batches.map(Self.records)
+        func write(on connection: any SQLConnection) throws -> (WriteCounts, String?) {
+            let writer = SQLEntityWriter(
+                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: connection)
+            for batch in batches {
+                try writer.write(batch[...], hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }[...])
+            }
+            if mode == .replace {
+                let deleted = try EntityDeletion.delete(
+                    .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp, on: connection)
+                writer.tally.countDeleted(deleted, undelivered: true)
+            }
+            return (writer.tally.counts, writer.tally.duplicateNote(entity: Self.schema.name))
+        }
+        let sqliteResult = try sqlite.write { db in try write(on: SQLiteSQLConnection(db: db, location: ":memory:")) }
+        try postgres.execute("BEGIN")
+        let postgresResult: (WriteCounts, String?)
+        do {
+            postgresResult = try write(on: PostgresSQLConnection(connection: postgres))
+            try postgres.execute("COMMIT")
+        } catch {
+            _ = try? postgres.execute("ROLLBACK")
+            throw error
+        }
+        return Outcome(
+            sqlite: sqliteResult.0, postgres: postgresResult.0, sqliteNote: sqliteResult.1,
+            postgresNote: postgresResult.1)
     }
 
     /// The rows of the entity, its child table and `_tombstones` on each store, as sorted lines

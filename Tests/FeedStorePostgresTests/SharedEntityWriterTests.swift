@@ -1,0 +1,134 @@
+import FeedKit
+import FeedStore
+import Foundation
+import GRDB
+import Testing
+
+@testable import FeedStorePostgres
+@testable import FeedStoreSQLite
+
+/// The entity writer shared by every driver (``SQLEntityWriter``), which a driver without a
+/// writer of its own gets: on SQLite and on a real PostgreSQL server, it stores what each
+/// driver's own writer stores, and counts what it counts.
+@Suite("Shared entity writer")
+struct SharedEntityWriterTests {
+    @Test(arguments: WriteMode.allCases, [17, 4242])
+    func randomPassesLeaveTheRowsAndCountsOfEachDriversOwnWriter(mode: WriteMode, seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        try PostgresTestServer.withSchema { ownConnection, ownSchema in
+            try PostgresTestServer.withSchema { sharedConnection, sharedSchema in
+                let own = try WriterComparison(mode: mode, postgres: ownConnection, schema: ownSchema)
+                let shared = try WriterComparison(
+                    mode: mode, writers: .shared, postgres: sharedConnection, schema: sharedSchema)
+                for _ in 0..<12 {
+                    let batches = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                        (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                            let tags = (0..<Int.random(in: 0...2, using: &generator)).map { "t\($0)" }
+                            return WriterComparison.Delivery(
+                                "k\(Int.random(in: 0..<10, using: &generator))",
+                                Int64.random(in: 0..<3, using: &generator), tags: tags)
+                        }
+                    }
+                    let (expected, outcome) = (try own.pass(batches), try shared.pass(batches))
+                    #expect(outcome.sqlite == expected.sqlite)
+                    #expect(outcome.postgres == expected.postgres)
+                    #expect(outcome.sqliteNote == expected.sqliteNote)
+                    #expect(outcome.postgresNote == expected.postgresNote)
+                    let (expectedRows, rows) = (try own.rows(), try shared.rows())
+                    #expect(rows.sqlite == expectedRows.sqlite)
+                    #expect(rows.postgres == expectedRows.postgres)
+                }
+            }
+        }
+    }
+
+    static let everyType = EntitySchema(
+        name: "sample",
+        columns: [
+            Column("id", .text, nullable: false), Column("count", .integer), Column("ratio", .real),
+            Column("label", .text), Column("flag", .boolean), Column("price", .decimal), Column("at", .timestamp),
+            Column("day", .date), Column("extra", .json),
+        ], key: ["id"])
+
+    /// Records with a value of each type, including those a database converts (a boolean, a
+    /// real without an exact binary form, a decimal's trailing zero, JSON whose keys are not
+    /// in order), and one of nulls.
+    static func everyTypeRecords() throws -> [EntityRecord] {
+        try [
+            [
+                .text("a"), .integer(42), .real(0.1), .text("it's \\ \"quoted\""), .bool(true), .text("12.340"),
+                .text("2026-01-02T03:04:05.678Z"), .text("2026-01-02"), .text(#"{"b":1,"a":[true,null,"é"]}"#),
+            ],
+            [
+                .text("b"), .integer(-7), .real(-1.5e300), .text(""), .bool(false), .text("-0.5"),
+                .text("2026-12-31T23:59:59Z"), .text("1999-12-31"), .text("[]"),
+            ],
+            [.text("c"), .null, .null, .null, .null, .null, .null, .null, .null],
+        ].map { try EntityRecord(schema: everyType, values: $0) }
+    }
+
+    static func hashes(_ records: [EntityRecord]) -> [Int64] {
+        records.map { ContentHash.of($0, fields: ContentHash()) }
+    }
+
+    static let stamp = WriterComparison.stamp(1)
+
+    /// The rows of `feed` in `sample`, each value written as SQLite gives it (`quote`) or as
+    /// PostgreSQL's text.
+    static func stored(
+        feed: String, on connection: any SQLConnection, value: (String) -> String
+    ) throws -> [[SQLValue]] {
+        let columns = (["_key", "_hash", "_run", "_first_seen", "_last_seen"] + everyType.columns.map(\.name))
+            .map { value(SQLIdentifier.quoted($0)) }
+        return try connection.rows(
+            "SELECT \(columns.joined(separator: ", ")) FROM sample WHERE _feed = ? ORDER BY _key", [.text(feed)])
+    }
+
+    @Test func onSQLiteAValueOfEachTypeIsStoredAsSQLitesOwnWriterStoresIt() throws {
+        let records = try Self.everyTypeRecords()
+        let database = try DatabaseQueue()
+        let (own, shared) = try database.write { db in
+            let connection = SQLiteSQLConnection(db: db, location: ":memory:")
+            try EntityTable.ensure(Self.everyType, keyed: true, on: connection)
+            let ownWriter = SQLiteEntityWriter(
+                schema: Self.everyType, mode: .merge, feed: "own", run: 1, stamp: Self.stamp, db: db)
+            defer { ownWriter.close() }
+            try ownWriter.write(records[...], hashes: Self.hashes(records)[...])
+            try ownWriter.flush(in: db)
+            let sharedWriter = SQLEntityWriter(
+                schema: Self.everyType, mode: .merge, feed: "shared", run: 1, stamp: Self.stamp,
+                connection: connection)
+            try sharedWriter.write(records[...], hashes: Self.hashes(records)[...])
+            #expect(sharedWriter.tally.counts == ownWriter.tally.counts)
+            return (
+                try Self.stored(feed: "own", on: connection) { "quote(\($0))" },
+                try Self.stored(feed: "shared", on: connection) { "quote(\($0))" }
+            )
+        }
+        #expect(own.count == 3)
+        #expect(shared == own)
+    }
+
+    @Test func onPostgreSQLAValueOfEachTypeIsStoredAsPostgreSQLsOwnWriterStoresIt() throws {
+        let records = try Self.everyTypeRecords()
+        try PostgresTestServer.withSchema { postgres, schema in
+            try PostgresMigrations.migrate(postgres, schema: schema)
+            let connection = PostgresSQLConnection(connection: postgres)
+            try EntityTable.ensure(Self.everyType, keyed: true, on: connection)
+            try postgres.execute("BEGIN")
+            let ownWriter = PostgresEntityWriter(
+                schema: Self.everyType, mode: .merge, feed: "own", run: 1, stamp: Self.stamp, connection: postgres)
+            try ownWriter.write(records, hashes: Self.hashes(records), in: postgres)
+            try ownWriter.sendDirect(postgres)
+            let sharedWriter = SQLEntityWriter(
+                schema: Self.everyType, mode: .merge, feed: "shared", run: 1, stamp: Self.stamp,
+                connection: connection)
+            try sharedWriter.write(records[...], hashes: Self.hashes(records)[...])
+            try postgres.execute("COMMIT")
+            #expect(sharedWriter.tally.counts == ownWriter.tally.counts)
+            let own = try Self.stored(feed: "own", on: connection) { "\($0)::text" }
+            #expect(own.count == 3)
+            #expect(try Self.stored(feed: "shared", on: connection) { "\($0)::text" } == own)
+        }
+    }
+}
