@@ -2,8 +2,9 @@
 after a change:
 
 - the protocols of FeedStore that a driver's types conform to, directly or through the
-  protocols they refine (what a third driver implements), with how many requirements each
-  declares;
+  protocols they refine, with how many requirements each declares; those FeedStore conforms
+  to itself have a default written once there (the entity writer), which a driver may use
+  instead of writing its own, so a third driver must write only the others;
 - the jobs done once per driver: files of the two drivers whose names differ only by their
   driver prefix (`SQLiteStore+Runs.swift` and `PostgresStore+Runs.swift`);
 - the driver types named in code outside the driver targets and the factory (`FeedStoreDrivers`).
@@ -74,6 +75,20 @@ def conformed(protocols, target):
     return used
 
 
+def shared_defaults(protocols):
+    """`protocol: type` for each protocol a type of FeedStore conforms to: a driver that
+    writes none of its own gets that one."""
+    found = {}
+    for path in swift_files(os.path.join(SOURCES, "FeedStore")):
+        for name, declaration in re.findall(
+                r"^(?:\w+ )*(?:extension|struct|final class|class|enum|actor) ([\w.]+)\s*:\s*([^{]+)\{",
+                read(path), re.M):
+            for protocol in re.split(r"[,\s&]+", declaration):
+                if protocol in protocols:
+                    found.setdefault(protocol, name)
+    return found
+
+
 def paired_files():
     """File names that both drivers have, once their prefixes are taken away."""
     jobs = {}
@@ -101,12 +116,20 @@ def driver_names_outside():
 
 def main():
     protocols = store_protocols()
+    drivers_use = set().union(*(conformed(protocols, target) for target in DRIVERS))
+    defaults = {name: default for name, default in shared_defaults(protocols).items() if name in drivers_use}
     print("protocols a driver conforms to:")
     for target in DRIVERS:
         used = sorted(conformed(protocols, target))
         total = sum(protocols[name] for name in used)
         print(f"  {target}: {len(used)} protocols, {total} requirements: "
               + ", ".join(f"{name} ({protocols[name]})" for name in used))
+    required = sorted(name for name in protocols if name not in defaults
+                      and all(name in conformed(protocols, target) for target in DRIVERS))
+    print(f"protocols a driver must conform to: {len(required)}, "
+          f"{sum(protocols[name] for name in required)} requirements: " + ", ".join(required))
+    for name, default in sorted(defaults.items()):
+        print(f"  {name}: optional, FeedStore's {default} is the default")
     pairs = paired_files()
     print(f"files once per driver for the same job: {len(pairs)} pairs")
     for job in pairs:
