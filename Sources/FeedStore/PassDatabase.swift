@@ -8,7 +8,7 @@ package struct PassDatabase {
     /// The pass's connection, in its transaction.
     package var connection: any SQLConnection
     /// The writer of an entity's records in this pass: the driver's own, or `nil` for the one
-    /// written once for every driver (``SQLEntityWriter``, a statement per record).
+    /// written once for every driver (``SQLEntityWriter``, a few statements per batch of records).
     package var writer: ((EntityBinding) -> any EntityWriting)?
     /// Creates or extends the tables of entities the adapter declares during the pass
     /// (``SchemaPreparation``), in the pass's transaction.

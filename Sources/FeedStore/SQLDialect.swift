@@ -41,6 +41,10 @@ package protocol SQLDialect: Sendable {
 
     /// `sql` with its `?` parameters as the database reads them.
     func numbered(_ sql: String) -> String
+
+    /// The most parameters one statement may bind: ``SQLEntityWriter`` writes as many rows,
+    /// and looks up as many keys, per statement as they allow.
+    var parameterLimit: Int { get }
     /// The SQL that selects the timestamp `column` of a system table as ISO 8601 text in UTC,
     /// as the SQLite store holds it (the default: the column itself).
     func timestampText(_ column: String) -> String
@@ -176,6 +180,9 @@ extension SQLDialect {
 
     /// `sql` as it is: `?` parameters.
     package func numbered(_ sql: String) -> String { sql }
+
+    /// 999: SQLite's limit before 3.32, which few databases go below.
+    package var parameterLimit: Int { 999 }
     package func timestampText(_ column: String) -> String { column }
 
     /// `0`.

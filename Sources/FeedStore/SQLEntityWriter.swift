@@ -1,13 +1,19 @@
 import FeedKit
 
-/// The entity writer written once for every driver: a statement per record through the
-/// pass's ``SQLConnection``, so that a driver that brings no writer of its own
-/// (``PassDatabase/writer``) stores records exactly as SQLite's and PostgreSQL's do. Each record
-/// is looked up by its key, then touched (unchanged), rewritten (changed) or inserted, with its
-/// child rows; `append` keeps one row per version.
+/// The entity writer written once for every driver, on the pass's ``SQLConnection`` alone, so
+/// that a driver that brings no writer of its own (``PassDatabase/writer``) stores records
+/// exactly as SQLite's and PostgreSQL's do.
 ///
-/// It is the correct default, not the fast one: SQLite's writer inserts many rows per prepared
-/// statement and PostgreSQL's streams them with `COPY`, which is why both keep their own.
+/// Each batch of records (a page, as ``PassWriter`` hands it over) costs a few statements, not a
+/// few per record: the feed's rows of the batch's keys are read at once, each record is judged
+/// in order against them (and against the records before it, so a key delivered twice counts
+/// as SQLite's and PostgreSQL's writers count it: ``SQLEntityWriter/Batch``), then the batch's
+/// touches, rewrites and inserts are written, many rows per statement where the database
+/// allows. Nothing is held between batches.
+///
+/// It is the correct default, not the fastest: SQLite's writer binds each record's values in
+/// place with prepared statements and PostgreSQL's streams them with `COPY`, which is why both
+/// keep their own (`Benchmarks/README.md` has the figures).
 ///
 /// Lives on the pass's thread only; counts what it did as ``EntityWriting`` asks.
 package final class SQLEntityWriter: EntityWriting {
@@ -22,11 +28,16 @@ package final class SQLEntityWriter: EntityWriting {
     private let stamp: String
     private let statements: Statements
 
+    /// The most parameters one statement binds (the dialect's ``SQLDialect/parameterLimit``).
+    private let parameterLimit: Int
+
     /// - Parameters:
     ///   - connection: the pass's connection, in its transaction.
     ///   - stamp: the pass's timestamp (ISO 8601 UTC, ``Timestamp``).
+    ///   - parameterLimit: the most parameters a statement binds; the dialect's by default.
     package init(
-        schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String, connection: any SQLConnection
+        schema: EntitySchema, mode: WriteMode, feed: String, run: Int64, stamp: String, connection: any SQLConnection,
+        parameterLimit: Int? = nil
     ) {
         self.schema = schema
         self.mode = mode
@@ -35,78 +46,141 @@ package final class SQLEntityWriter: EntityWriting {
         self.stamp = stamp
         self.connection = connection
         statements = Statements(schema)
+        self.parameterLimit = parameterLimit ?? connection.dialect.parameterLimit
     }
 
     package func write(_ records: ArraySlice<EntityRecord>, hashes: ArraySlice<Int64>) throws {
+        guard !records.isEmpty else { return }
+        var batch = Batch()
+        switch mode {
+        case .merge, .replace: try judgeMerged(records, hashes, into: &batch)
+        case .append: try judgeAppended(records, hashes, into: &batch)
+        }
+        try apply(batch)
+    }
+
+    /// Judges each record against the feed's row of its key: new (inserted), the same
+    /// content (touched), or changed (rewritten); a key this pass delivered already is a
+    /// duplicate, and its last record wins.
+    private func judgeMerged(
+        _ records: ArraySlice<EntityRecord>, _ hashes: ArraySlice<Int64>, into batch: inout Batch
+    ) throws {
+        // The content hash of each key's row, and whether this pass delivered it already.
+        var stored: [String: (hash: Int64, seen: Bool)] = [:]
+        for row in try storedRows(of: records, statement: statements.lookup, marking: .text(stamp)) {
+            guard let key = row[0].text, let hash = row[1].integer else { continue }
+            stored[key] = (hash, row[2].integer == 1)
+        }
         for (record, hash) in zip(records, hashes) {
-            switch mode {
-            case .merge, .replace: try merge(record, hash: hash)
-            case .append: try append(record, hash: hash)
+            let key = record.key
+            defer { stored[key] = (hash, true) }
+            guard let row = stored[key] else {
+                batch.insert(record, hash: hash)
+                tally.counts.inserted += 1
+                continue
+            }
+            if row.seen { tally.countDuplicates(keys: [key]) }
+            if row.hash == hash {
+                if !row.seen {
+                    tally.counts.unchanged += 1
+                    batch.touched.append(key)
+                }
+            } else {
+                if !row.seen { tally.counts.updated += 1 }
+                batch.rewrite(record, hash: hash)
             }
         }
     }
 
-    /// Writes `record` over the feed's row of its key, if there is one.
-    private func merge(_ record: EntityRecord, hash: Int64) throws {
-        let key = SQLValue.text(record.key)
-        guard let stored = try connection.rows(statements.lookup, [.text(stamp), .text(feed), key]).first else {
-            try insert(record, hash: hash)
-            tally.counts.inserted += 1
-            return
+    /// Judges each record against the feed's versions of its key: a version it holds already
+    /// is unchanged, another is inserted; a key this run appended already is a duplicate, and
+    /// its last record rewrites that version.
+    private func judgeAppended(
+        _ records: ArraySlice<EntityRecord>, _ hashes: ArraySlice<Int64>, into batch: inout Batch
+    ) throws {
+        var versions: [String: Set<Int64>] = [:]
+        // The hash of the version this run appended of a key.
+        var appended: [String: Int64] = [:]
+        for row in try storedRows(of: records, statement: statements.versions, marking: .integer(run)) {
+            guard let key = row[0].text, let hash = row[1].integer else { continue }
+            versions[key, default: []].insert(hash)
+            if row[2].integer == 1 { appended[key] = hash }
         }
-        let seenThisPass = stored[1].integer == 1
-        if seenThisPass { tally.countDuplicates(keys: [record.key]) }
-        if stored[0].integer == hash {
-            if !seenThisPass { tally.counts.unchanged += 1 }
-            try connection.execute(statements.touch, [.text(stamp), .text(feed), key])
-        } else {
-            if !seenThisPass { tally.counts.updated += 1 }
-            try update(record, hash: hash, where: statements.update, [.text(feed), key])
-        }
-    }
-
-    /// Adds `record` as a new version of its key, unless the feed holds that version already;
-    /// a key this pass appended already has that version replaced.
-    private func append(_ record: EntityRecord, hash: Int64) throws {
-        let key = SQLValue.text(record.key)
-        if let earlier = try connection.rows(statements.appendedThisRun, [.text(feed), key, .integer(run)]).first {
-            tally.countDuplicates(keys: [record.key])
-            if earlier[0].integer != hash {
-                try update(record, hash: hash, where: statements.updateAppended, [.text(feed), key, .integer(run)])
+        for (record, hash) in zip(records, hashes) {
+            let key = record.key
+            if let current = appended[key] {
+                tally.countDuplicates(keys: [key])
+                if current != hash {
+                    batch.rewrite(record, hash: hash)
+                    appended[key] = hash
+                }
+            } else if versions[key]?.contains(hash) == true {
+                tally.counts.unchanged += 1
+            } else {
+                batch.insert(record, hash: hash)
+                tally.counts.inserted += 1
+                appended[key] = hash
             }
-            return
-        }
-        if try connection.rows(statements.version, [.text(feed), key, .integer(hash)]).isEmpty {
-            try insert(record, hash: hash)
-            tally.counts.inserted += 1
-        } else {
-            tally.counts.unchanged += 1
         }
     }
 
-    private func insert(_ record: EntityRecord, hash: Int64) throws {
-        let common: [SQLValue] = [
-            .text(feed), .text(record.key), .integer(hash), .integer(run), .text(stamp), .text(stamp),
-        ]
-        try connection.execute(statements.insert, common + record.values.map(Self.value))
-        try insertChildren(of: record)
+    /// The feed's rows of the keys of `records`, read by `statement` (marker, feed, then the
+    /// keys), as many keys per statement as the parameters allow.
+    private func storedRows(
+        of records: ArraySlice<EntityRecord>, statement: (Int) -> String, marking marker: SQLValue
+    ) throws -> [[SQLValue]] {
+        var keys: [String] = []
+        var seen: Set<String> = []
+        for record in records where seen.insert(record.key).inserted { keys.append(record.key) }
+        var rows: [[SQLValue]] = []
+        for chunk in keys.chunks(of: parameterLimit - 2) {
+            rows += try connection.rows(statement(chunk.count), [marker, .text(feed)] + chunk.map(SQLValue.text))
+        }
+        return rows
     }
 
-    /// Rewrites the row `statement` finds with `selection` (its last parameters), and its child rows.
-    private func update(_ record: EntityRecord, hash: Int64, where statement: String, _ selection: [SQLValue]) throws {
-        let changed: [SQLValue] = [.integer(hash), .integer(run), .text(stamp)]
-        try connection.execute(statement, changed + record.values.map(Self.value) + selection)
-        for delete in statements.deleteChildren { try connection.execute(delete, [.text(feed), .text(record.key)]) }
-        try insertChildren(of: record)
-    }
-
-    private func insertChildren(of record: EntityRecord) throws {
+    /// Writes what `batch` decided: touches, rewrites (with their child rows deleted first),
+    /// then the new rows and every child row to write.
+    private func apply(_ batch: Batch) throws {
+        for chunk in batch.touched.chunks(of: parameterLimit - 2) {
+            let arguments = [.text(stamp), .text(feed)] + chunk.map(SQLValue.text)
+            try connection.execute(statements.touch(chunk.count), arguments)
+        }
+        for (record, hash) in batch.rewritten {
+            var arguments: [SQLValue] = [.integer(hash), .integer(run), .text(stamp)]
+            arguments += record.values.map(Self.value)
+            arguments += [.text(feed), .text(record.key)]
+            if mode == .append { arguments.append(.integer(run)) }
+            try connection.execute(mode == .append ? statements.updateAppended : statements.update, arguments)
+        }
+        if !statements.deleteChildren.isEmpty {
+            for chunk in batch.childrenReplaced.chunks(of: parameterLimit - 1) {
+                let arguments = [.text(feed)] + chunk.map(SQLValue.text)
+                for delete in statements.deleteChildren { try connection.execute(delete(chunk.count), arguments) }
+            }
+        }
+        try insert(
+            batch.inserted.map { record, hash in
+                [.text(feed), .text(record.key), .integer(hash), .integer(run), .text(stamp), .text(stamp)]
+                    + record.values.map(Self.value)
+            }, statement: statements.insert)
         for (child, insert) in zip(schema.children, statements.insertChildren) {
-            guard let rows = record.children[child.name] else { continue }
-            for (position, row) in rows.enumerated() {
-                let common: [SQLValue] = [.text(feed), .text(record.key), .integer(Int64(position))]
-                try connection.execute(insert, common + row.map(Self.value))
+            var rows: [[SQLValue]] = []
+            for (record, _) in batch.inserted + batch.rewritten {
+                for (position, row) in (record.children[child.name] ?? []).enumerated() {
+                    rows.append([.text(feed), .text(record.key), .integer(Int64(position))] + row.map(Self.value))
+                }
             }
+            try self.insert(rows, statement: insert)
+        }
+    }
+
+    /// Inserts `rows` by `statement` (the number of rows it inserts), as many per statement as
+    /// the parameters allow.
+    private func insert(_ rows: [[SQLValue]], statement: (Int) -> String) throws {
+        guard let width = rows.first?.count else { return }
+        for chunk in rows.chunks(of: max(1, parameterLimit / width)) {
+            try connection.execute(statement(chunk.count), Array(chunk.joined()))
         }
     }
 
@@ -123,7 +197,7 @@ package final class SQLEntityWriter: EntityWriting {
         }
     }
 
-    /// Nothing is held: each record's statements ran when ``write(_:hashes:)`` returned.
+    /// Nothing is held: a batch's statements ran when ``write(_:hashes:)`` returned.
     package func endJob() throws {}
     package func settle() throws {}
     package func mayWait(writing count: Int) -> Bool { false }
@@ -132,43 +206,87 @@ package final class SQLEntityWriter: EntityWriting {
 }
 
 extension SQLEntityWriter {
-    /// The writer's statements, built once from the entity's schema: quoting names and joining
-    /// SQL for every record would cost more than the statements.
+    /// What one batch writes, once each record was judged: a key's last record wins, so a key
+    /// is inserted, rewritten or touched once.
+    struct Batch {
+        /// New keys' records, in the order they came.
+        private(set) var inserted: [(record: EntityRecord, hash: Int64)] = []
+        /// Stored rows to rewrite with these records.
+        private(set) var rewritten: [(record: EntityRecord, hash: Int64)] = []
+        /// Keys whose rows this pass delivered unchanged.
+        var touched: [String] = []
+        /// Keys rewritten in this batch, whose child rows are deleted before any is inserted:
+        /// the stored row's, or those of the record this batch inserts first (and, in `append`,
+        /// those of the key's other versions too, as every writer deletes a rewritten key's).
+        private(set) var childrenReplaced: [String] = []
+        private var insertedIndex: [String: Int] = [:]
+        private var rewrittenIndex: [String: Int] = [:]
+        private var childrenReplacedKeys: Set<String> = []
+
+        mutating func insert(_ record: EntityRecord, hash: Int64) {
+            insertedIndex[record.key] = inserted.count
+            inserted.append((record, hash))
+        }
+
+        /// Rewrites the key's row with `record`: the one this batch inserts, or a stored one.
+        mutating func rewrite(_ record: EntityRecord, hash: Int64) {
+            if childrenReplacedKeys.insert(record.key).inserted { childrenReplaced.append(record.key) }
+            if let index = insertedIndex[record.key] {
+                inserted[index] = (record, hash)
+            } else if let index = rewrittenIndex[record.key] {
+                rewritten[index] = (record, hash)
+            } else {
+                rewrittenIndex[record.key] = rewritten.count
+                rewritten.append((record, hash))
+            }
+        }
+    }
+
+    /// The writer's statements, built once from the entity's schema; those of many rows or
+    /// keys take how many.
     struct Statements {
-        /// The feed's row of a key: its `_hash`, and 1 when this pass delivered it already (its
-        /// `_last_seen` is the pass's stamp). Stamp, feed, key.
-        let lookup: String
-        /// Moves `_last_seen` to the stamp. Stamp, feed, key.
-        let touch: String
+        /// The feed's rows of some keys: `_key`, `_hash`, and 1 when this pass delivered the
+        /// row already (its `_last_seen` is the pass's stamp). Stamp, feed, the keys.
+        let lookup: (Int) -> String
+        /// Every version of some keys: `_key`, `_hash`, and 1 for the version this run
+        /// appended. Run, feed, the keys.
+        let versions: (Int) -> String
+        /// Moves `_last_seen` to the stamp on the rows of some keys. Stamp, feed, the keys.
+        let touch: (Int) -> String
         /// Rewrites a merged row: hash, run, stamp, the schema's columns, then feed and key.
         let update: String
-        /// The `_hash` of the version this run appended of a key. Feed, key, run.
-        let appendedThisRun: String
         /// Rewrites the version this run appended: as ``update``, then feed, key and run.
         let updateAppended: String
-        /// Whether the feed holds a version of a key with a hash. Feed, key, hash.
-        let version: String
-        /// Inserts a row: the common columns (``EntityColumns/common``), then the schema's.
-        let insert: String
-        /// Per child list, in schema order: deletes a record's rows (feed, key), and inserts
-        /// one (feed, key, position, then the list's columns).
-        let deleteChildren: [String]
-        let insertChildren: [String]
+        /// Inserts rows: per row the common columns (``EntityColumns/common``), then the schema's.
+        let insert: (Int) -> String
+        /// Per child list, in schema order: deletes the rows of some keys (feed, the keys), and
+        /// inserts rows (per row feed, key, position, then the list's columns).
+        let deleteChildren: [(Int) -> String]
+        let insertChildren: [(Int) -> String]
 
         init(_ schema: EntitySchema) {
             let quoted = SQLIdentifier.quoted
             let table = quoted(schema.name)
             let columns = schema.columns.map { quoted($0.name) }
-            let ofKey = "WHERE _feed = ? AND _key = ?"
-            lookup = "SELECT _hash, CASE WHEN _last_seen = ? THEN 1 ELSE 0 END FROM \(table) \(ofKey) LIMIT 1"
-            touch = "UPDATE \(table) SET _last_seen = ? \(ofKey)"
+            lookup = { keys in
+                "SELECT _key, _hash, CASE WHEN _last_seen = ? THEN 1 ELSE 0 END FROM \(table) "
+                    + "WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))"
+            }
+            versions = { keys in
+                "SELECT _key, _hash, CASE WHEN _run = ? THEN 1 ELSE 0 END FROM \(table) "
+                    + "WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))"
+            }
+            touch = { keys in
+                "UPDATE \(table) SET _last_seen = ? WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))"
+            }
             let assignments = (["_hash", "_run", "_last_seen"] + columns).map { "\($0) = ?" }.joined(separator: ", ")
-            update = "UPDATE \(table) SET \(assignments) \(ofKey)"
-            appendedThisRun = "SELECT _hash FROM \(table) \(ofKey) AND _run = ? LIMIT 1"
-            updateAppended = "UPDATE \(table) SET \(assignments) \(ofKey) AND _run = ?"
-            version = "SELECT 1 FROM \(table) \(ofKey) AND _hash = ? LIMIT 1"
+            update = "UPDATE \(table) SET \(assignments) WHERE _feed = ? AND _key = ?"
+            updateAppended = update + " AND _run = ?"
             insert = Self.insert(into: table, EntityColumns.common.map(quoted) + columns)
-            deleteChildren = schema.children.map { "DELETE FROM \(quoted(schema.childTableName($0))) \(ofKey)" }
+            deleteChildren = schema.children.map { child in
+                let childTable = quoted(schema.childTableName(child))
+                return { keys in "DELETE FROM \(childTable) WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))" }
+            }
             insertChildren = schema.children.map { child in
                 Self.insert(
                     into: quoted(schema.childTableName(child)),
@@ -176,9 +294,30 @@ extension SQLEntityWriter {
             }
         }
 
-        private static func insert(into table: String, _ columns: [String]) -> String {
-            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        private static func placeholders(_ count: Int) -> String {
+            Array(repeating: "?", count: count).joined(separator: ", ")
         }
+
+        private static func insert(into table: String, _ columns: [String]) -> (Int) -> String {
+            let row = "(" + placeholders(columns.count) + ")"
+            return { rows in
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                    + Array(repeating: row, count: rows).joined(separator: ", ")
+            }
+        }
+    }
+}
+
+extension Collection {
+    /// The collection in consecutive pieces of `size` elements (the last may be shorter).
+    fileprivate func chunks(of size: Int) -> [SubSequence] {
+        var pieces: [SubSequence] = []
+        var start = startIndex
+        while start != endIndex {
+            let end = index(start, offsetBy: size, limitedBy: endIndex) ?? endIndex
+            pieces.append(self[start..<end])
+            start = end
+        }
+        return pieces
     }
 }

@@ -57,6 +57,9 @@ struct PostgresDialect: SQLDialect {
     /// Feedwork's own, so a `?` is always a parameter.
     func timestampText(_ column: String) -> String { PostgresSQL.isoText(column) }
 
+    /// The protocol counts a statement's parameters in 16 bits.
+    var parameterLimit: Int { 65_535 }
+
     func numbered(_ sql: String) -> String {
         var result = ""
         var index = 0

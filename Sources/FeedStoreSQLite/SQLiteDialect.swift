@@ -10,6 +10,10 @@ struct SQLiteDialect: SQLDialect {
 
     var never: String { "0" }
 
+    /// SQLite's limit since 3.32 (Debian 12 has 3.40), which a connection reports as
+    /// `sqlite3_limit(_, SQLITE_LIMIT_VARIABLE_NUMBER, -1)`.
+    var parameterLimit: Int { 32_766 }
+
     /// The rowid.
     var tiebreak: String { "t.rowid" }
 

@@ -12,33 +12,74 @@ import Testing
 /// driver's own writer stores, and counts what it counts.
 @Suite("Shared entity writer")
 struct SharedEntityWriterTests {
-    @Test(arguments: WriteMode.allCases, [17, 4242])
-    func randomPassesLeaveTheRowsAndCountsOfEachDriversOwnWriter(mode: WriteMode, seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+    /// Writes each pass of `passes` (its batches) through each driver's own writer and through
+    /// the shared one, expecting the same counts, duplicate notes and rows after every pass.
+    func expectTheOwnWritersOutcome(
+        _ mode: WriteMode, _ passes: some Sequence<[[WriterComparison.Delivery]]>, parameterLimit: Int? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         try PostgresTestServer.withSchema { ownConnection, ownSchema in
             try PostgresTestServer.withSchema { sharedConnection, sharedSchema in
                 let own = try WriterComparison(mode: mode, postgres: ownConnection, schema: ownSchema)
                 let shared = try WriterComparison(
-                    mode: mode, writers: .shared, postgres: sharedConnection, schema: sharedSchema)
-                for _ in 0..<12 {
-                    let batches = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
-                        (0..<Int.random(in: 0...12, using: &generator)).map { _ in
-                            let tags = (0..<Int.random(in: 0...2, using: &generator)).map { "t\($0)" }
-                            return WriterComparison.Delivery(
-                                "k\(Int.random(in: 0..<10, using: &generator))",
-                                Int64.random(in: 0..<3, using: &generator), tags: tags)
-                        }
-                    }
+                    mode: mode, writers: .shared, parameterLimit: parameterLimit, postgres: sharedConnection,
+                    schema: sharedSchema)
+                for batches in passes {
                     let (expected, outcome) = (try own.pass(batches), try shared.pass(batches))
-                    #expect(outcome.sqlite == expected.sqlite)
-                    #expect(outcome.postgres == expected.postgres)
-                    #expect(outcome.sqliteNote == expected.sqliteNote)
-                    #expect(outcome.postgresNote == expected.postgresNote)
+                    #expect(outcome.sqlite == expected.sqlite, sourceLocation: sourceLocation)
+                    #expect(outcome.postgres == expected.postgres, sourceLocation: sourceLocation)
+                    #expect(outcome.sqliteNote == expected.sqliteNote, sourceLocation: sourceLocation)
+                    #expect(outcome.postgresNote == expected.postgresNote, sourceLocation: sourceLocation)
                     let (expectedRows, rows) = (try own.rows(), try shared.rows())
-                    #expect(rows.sqlite == expectedRows.sqlite)
-                    #expect(rows.postgres == expectedRows.postgres)
+                    #expect(rows.sqlite == expectedRows.sqlite, sourceLocation: sourceLocation)
+                    #expect(rows.postgres == expectedRows.postgres, sourceLocation: sourceLocation)
                 }
             }
+        }
+    }
+
+    @Test(arguments: WriteMode.allCases, [17, 4242])
+    func randomPassesLeaveTheRowsAndCountsOfEachDriversOwnWriter(mode: WriteMode, seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let passes = (0..<12).map { _ in
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                    let tags = (0..<Int.random(in: 0...2, using: &generator)).map { "t\($0)" }
+                    return WriterComparison.Delivery(
+                        "k\(Int.random(in: 0..<10, using: &generator))", Int64.random(in: 0..<3, using: &generator),
+                        tags: tags)
+                }
+            }
+        }
+        try expectTheOwnWritersOutcome(mode, passes)
+    }
+
+    /// Batches of more keys, rows and child rows than one statement binds parameters for
+    /// (50 here, ``SQLDialect/parameterLimit`` otherwise), with keys delivered twice across the
+    /// pieces.
+    @Test(arguments: WriteMode.allCases)
+    func aBatchLargerThanOneStatementsParametersIsWrittenInPieces(mode: WriteMode) throws {
+        let count = 300
+        func batch(changing every: Int) -> [WriterComparison.Delivery] {
+            (0..<count).map { index in
+                WriterComparison.Delivery(
+                    "k\(index % (count - 40))", Int64(index % every == 0 ? index : 1),
+                    tags: (0..<(index % 3)).map { "t\($0)" })
+            }
+        }
+        try expectTheOwnWritersOutcome(
+            mode, [[batch(changing: 7)], [batch(changing: 5), batch(changing: 7)]], parameterLimit: 50)
+    }
+
+    @Test func aStatementBindingThePostgreSQLDialectsParameterLimitRuns() throws {
+        try PostgresTestServer.withSchema { postgres, _ in
+            let connection = PostgresSQLConnection(connection: postgres)
+            let limit = connection.dialect.parameterLimit
+            let placeholders = Array(repeating: "?", count: limit).joined(separator: ", ")
+            let rows = try connection.rows(
+                "SELECT count(*) FROM unnest(ARRAY[\(placeholders)]::bigint[])",
+                (0..<limit).map { .integer(Int64($0)) })
+            #expect(rows.first?.first?.integer == Int64(limit))
         }
     }
 

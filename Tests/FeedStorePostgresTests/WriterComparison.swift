@@ -49,6 +49,8 @@ final class WriterComparison {
 
     let mode: WriteMode
     let writers: Writers
+    /// The most parameters a statement of the shared writer binds; its dialect's when `nil`.
+    let parameterLimit: Int?
     let feed: String
     let postgres: PostgresConnection
     let sqlite: DatabaseQueue
@@ -57,11 +59,12 @@ final class WriterComparison {
     /// Sets up both stores; `postgres`'s `search_path` is a fresh schema, which gains the
     /// PostgreSQL store's system tables.
     init(
-        mode: WriteMode, writers: Writers = .drivers, feed: String = "items", postgres: PostgresConnection,
-        schema: String
+        mode: WriteMode, writers: Writers = .drivers, parameterLimit: Int? = nil, feed: String = "items",
+        postgres: PostgresConnection, schema: String
     ) throws {
         self.mode = mode
         self.writers = writers
+        self.parameterLimit = parameterLimit
         self.feed = feed
         self.postgres = postgres
         try PostgresMigrations.migrate(postgres, schema: schema)
@@ -148,11 +151,12 @@ final class WriterComparison {
 
     private func passThroughSharedWriter(_ batches: [[Delivery]]) throws -> Outcome {
         run += 1
-        let (run, stamp, mode, feed) = (run, Self.stamp(run), mode, feed)
+        let (run, stamp, mode, feed, limit) = (run, Self.stamp(run), mode, feed, parameterLimit)
         let batches = try batches.map(Self.records)
         func write(on connection: any SQLConnection) throws -> (WriteCounts, String?) {
             let writer = SQLEntityWriter(
-                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: connection)
+                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: connection,
+                parameterLimit: limit)
             for batch in batches {
                 try writer.write(batch[...], hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }[...])
             }
