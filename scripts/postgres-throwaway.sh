@@ -52,8 +52,11 @@ start)
     ;;
 restart)
     # The server's own restart (its options kept in postmaster.opts), down for a while between.
+    # Says when the server had stopped (seconds since 1970), for a caller that needs to know
+    # when its sessions ended.
     dir="${2:?usage: postgres-throwaway.sh restart DIR [SECONDS]}"
     as_server "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    echo "stopped $(date +%s.%N)"
     sleep "${3:-1}"
     as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w restart >/dev/null 2>&1
     ;;

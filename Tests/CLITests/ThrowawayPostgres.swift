@@ -45,9 +45,16 @@ final class ThrowawayPostgres: Sendable {
     }
 
     /// Stops the server (fast: its sessions are ended), waits `seconds`, and starts it again.
-    func restart(down seconds: Int = 2) async throws {
+    ///
+    /// - Returns: when the server had stopped: no session of before the restart outlived it.
+    @discardableResult
+    func restart(down seconds: Int = 2) async throws -> Date {
         let directory = directory
-        _ = try await OwnThread.run { try Self.run(["restart", directory, String(seconds)]) }
+        let said = try await OwnThread.run { try Self.run(["restart", directory, String(seconds)]) }
+        guard let line = said.split(separator: "\n").first(where: { $0.hasPrefix("stopped ") }),
+            let seconds = Double(line.dropFirst("stopped ".count))
+        else { throw Failure(description: "postgres-throwaway.sh restart said: \(said)") }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     deinit { _ = try? Self.run(["stop", directory]) }

@@ -49,7 +49,10 @@ struct WorkerRun: Sendable {
             let sorted = ofFeed.sorted { $0.started < $1.started }
             for (earlier, later) in zip(sorted, sorted.dropFirst())
             where later.started < (earlier.finished ?? openUntil) {
-                found.append("\(feed): run \(later.id) started before run \(earlier.id) ended")
+                let ended = earlier.finished.map { "ended \($0)" } ?? "never ended, taken to end \(openUntil)"
+                found.append(
+                    "\(feed): run \(later.id) started \(later.started), before run \(earlier.id) "
+                        + "(\(earlier.status), started \(earlier.started)) ended; it \(ended)")
             }
         }
         return found
