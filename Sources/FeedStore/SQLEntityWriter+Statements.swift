@@ -29,14 +29,14 @@ extension SQLEntityWriter {
             let columns = schema.columns.map { quoted($0.name) }
             lookup = { keys in
                 "SELECT _key, _hash, CASE WHEN _last_seen = ? THEN 1 ELSE 0 END FROM \(table) "
-                    + "WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))"
+                    + "WHERE _feed = ? AND _key IN (\(SQLPlaceholders.list(keys)))"
             }
             versions = { keys in
                 "SELECT _key, _hash, CASE WHEN _run = ? THEN 1 ELSE 0 END FROM \(table) "
-                    + "WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))"
+                    + "WHERE _feed = ? AND _key IN (\(SQLPlaceholders.list(keys)))"
             }
             touch = { keys in
-                "UPDATE \(table) SET _last_seen = ? WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))"
+                "UPDATE \(table) SET _last_seen = ? WHERE _feed = ? AND _key IN (\(SQLPlaceholders.list(keys)))"
             }
             let assignments = (["_hash", "_run", "_last_seen"] + columns).map { "\($0) = ?" }.joined(separator: ", ")
             update = "UPDATE \(table) SET \(assignments) WHERE _feed = ? AND _key = ?"
@@ -44,7 +44,9 @@ extension SQLEntityWriter {
             insert = Self.insert(into: table, EntityColumns.common.map(quoted) + columns)
             deleteChildren = schema.children.map { child in
                 let childTable = quoted(schema.childTableName(child))
-                return { keys in "DELETE FROM \(childTable) WHERE _feed = ? AND _key IN (\(Self.placeholders(keys)))" }
+                return { keys in
+                    "DELETE FROM \(childTable) WHERE _feed = ? AND _key IN (\(SQLPlaceholders.list(keys)))"
+                }
             }
             insertChildren = schema.children.map { child in
                 Self.insert(
@@ -53,16 +55,9 @@ extension SQLEntityWriter {
             }
         }
 
-        private static func placeholders(_ count: Int) -> String {
-            Array(repeating: "?", count: count).joined(separator: ", ")
-        }
-
         private static func insert(into table: String, _ columns: [String]) -> (Int) -> String {
-            let row = "(" + placeholders(columns.count) + ")"
-            return { rows in
-                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                    + Array(repeating: row, count: rows).joined(separator: ", ")
-            }
+            let head = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            return { rows in head + SQLPlaceholders.rows(rows, width: columns.count) }
         }
     }
 }

@@ -204,17 +204,3 @@ package final class SQLEntityWriter: EntityWriting {
     package func sendAll() throws {}
     package func close() {}
 }
-
-extension Collection {
-    /// The collection in consecutive pieces of `size` elements (the last may be shorter).
-    fileprivate func chunks(of size: Int) -> [SubSequence] {
-        var pieces: [SubSequence] = []
-        var start = startIndex
-        while start != endIndex {
-            let end = index(start, offsetBy: size, limitedBy: endIndex) ?? endIndex
-            pieces.append(self[start..<end])
-            start = end
-        }
-        return pieces
-    }
-}

@@ -28,21 +28,15 @@ extension StoreResponseCache {
         try connection.execute(
             """
             INSERT INTO _http_cache(key, feed, url, status, headers, etag, last_modified, fetched_at)
-            VALUES \(rows(writes.count, width: 8))
+            VALUES \(SQLPlaceholders.rows(writes.count, width: 8))
             ON CONFLICT (key) DO UPDATE SET feed = excluded.feed, url = excluded.url, status = excluded.status,
                 headers = excluded.headers, etag = excluded.etag, last_modified = excluded.last_modified,
                 fetched_at = excluded.fetched_at
             """, entries)
         try connection.execute(
             """
-            INSERT INTO _http_cache_body(key, body, body_size) VALUES \(rows(writes.count, width: 3))
+            INSERT INTO _http_cache_body(key, body, body_size) VALUES \(SQLPlaceholders.rows(writes.count, width: 3))
             ON CONFLICT (key) DO UPDATE SET body = excluded.body, body_size = excluded.body_size
             """, bodies)
-    }
-
-    /// `count` rows of `width` parameters, for a `VALUES` list.
-    private static func rows(_ count: Int, width: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-        return Array(repeating: row, count: count).joined(separator: ", ")
     }
 }

@@ -77,17 +77,14 @@ package enum StoreState {
     package static func set(_ values: [String: String?], feed: String, in connection: any SQLConnection) throws {
         let removed = values.filter { $0.value == nil }.map(\.key).sorted()
         let stored = values.compactMap { key, value in value.map { (key, $0) } }.sorted { $0.0 < $1.0 }
-        for start in stride(from: 0, to: removed.count, by: batch) {
-            let keys = removed[start..<min(start + batch, removed.count)]
+        for keys in removed.chunks(of: batch) {
             _ = try connection.execute(
-                "DELETE FROM _state WHERE feed = ? AND key IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))",
+                "DELETE FROM _state WHERE feed = ? AND key IN (\(SQLPlaceholders.list(keys.count)))",
                 [.text(feed)] + keys.map(SQLValue.text))
         }
-        for start in stride(from: 0, to: stored.count, by: batch) {
-            let rows = stored[start..<min(start + batch, stored.count)]
+        for rows in stored.chunks(of: batch) {
             _ = try connection.execute(
-                "INSERT INTO _state(feed, key, value) VALUES "
-                    + Array(repeating: "(?, ?, ?)", count: rows.count).joined(separator: ", ")
+                "INSERT INTO _state(feed, key, value) VALUES \(SQLPlaceholders.rows(rows.count, width: 3))"
                     + " ON CONFLICT (feed, key) DO UPDATE SET value = excluded.value",
                 rows.flatMap { [SQLValue.text(feed), .text($0.0), .text($0.1)] })
         }
