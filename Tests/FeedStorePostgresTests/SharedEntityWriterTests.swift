@@ -108,68 +108,57 @@ struct SharedEntityWriterTests {
         ].map { try EntityRecord(schema: everyType, values: $0) }
     }
 
-    static func hashes(_ records: [EntityRecord]) -> [Int64] {
-        records.map { ContentHash.of($0, fields: ContentHash()) }
-    }
-
     static let stamp = WriterComparison.stamp(1)
 
-    /// The rows of `feed` in `sample`, each value written as SQLite gives it (`quote`) or as
-    /// PostgreSQL's text.
-    static func stored(
-        feed: String, on connection: any SQLConnection, value: (String) -> String
-    ) throws -> [[SQLValue]] {
+    /// Writes ``everyTypeRecords()`` to feed `own` with `own` (a writer of feed `own`) and to
+    /// feed `shared` with the shared writer, on `connection` (the table made already), then
+    /// expects the same counts and, column by column, the same stored values, each read as
+    /// `value` gives it.
+    static func expectEveryTypeStoredAlike(
+        own: any EntityWriting, on connection: any SQLConnection, value: (String) -> String
+    ) throws {
+        let records = try everyTypeRecords()
+        let hashes = records.map { ContentHash.of($0, fields: ContentHash()) }
+        let shared = SQLEntityWriter(
+            schema: everyType, mode: .merge, feed: "shared", run: 1, stamp: stamp, connection: connection)
+        for writer in [own, shared] {
+            defer { writer.close() }
+            try writer.write(records[...], hashes: hashes[...])
+            try writer.sendAll()
+        }
+        #expect(shared.tally.counts == own.tally.counts)
         let columns = (["_key", "_hash", "_run", "_first_seen", "_last_seen"] + everyType.columns.map(\.name))
             .map { value(SQLIdentifier.quoted($0)) }
-        return try connection.rows(
-            "SELECT \(columns.joined(separator: ", ")) FROM sample WHERE _feed = ? ORDER BY _key", [.text(feed)])
+        func stored(_ feed: String) throws -> [[SQLValue]] {
+            try connection.rows(
+                "SELECT \(columns.joined(separator: ", ")) FROM sample WHERE _feed = ? ORDER BY _key", [.text(feed)])
+        }
+        let expected = try stored("own")
+        #expect(expected.count == 3)
+        #expect(try stored("shared") == expected)
     }
 
+    /// SQLite's `quote()` tells a value's storage class apart (`1` from `'1'`).
     @Test func onSQLiteAValueOfEachTypeIsStoredAsSQLitesOwnWriterStoresIt() throws {
-        let records = try Self.everyTypeRecords()
-        let database = try DatabaseQueue()
-        let (own, shared) = try database.write { db in
+        try DatabaseQueue().write { db in
             let connection = SQLiteSQLConnection(db: db, location: ":memory:")
             try EntityTable.ensure(Self.everyType, keyed: true, on: connection)
-            let ownWriter = SQLiteEntityWriter(
+            let own = SQLiteEntityWriter(
                 schema: Self.everyType, mode: .merge, feed: "own", run: 1, stamp: Self.stamp, db: db)
-            defer { ownWriter.close() }
-            try ownWriter.write(records[...], hashes: Self.hashes(records)[...])
-            try ownWriter.flush(in: db)
-            let sharedWriter = SQLEntityWriter(
-                schema: Self.everyType, mode: .merge, feed: "shared", run: 1, stamp: Self.stamp,
-                connection: connection)
-            try sharedWriter.write(records[...], hashes: Self.hashes(records)[...])
-            #expect(sharedWriter.tally.counts == ownWriter.tally.counts)
-            return (
-                try Self.stored(feed: "own", on: connection) { "quote(\($0))" },
-                try Self.stored(feed: "shared", on: connection) { "quote(\($0))" }
-            )
+            try Self.expectEveryTypeStoredAlike(own: own, on: connection) { "quote(\($0))" }
         }
-        #expect(own.count == 3)
-        #expect(shared == own)
     }
 
     @Test func onPostgreSQLAValueOfEachTypeIsStoredAsPostgreSQLsOwnWriterStoresIt() throws {
-        let records = try Self.everyTypeRecords()
         try PostgresTestServer.withSchema { postgres, schema in
             try PostgresMigrations.migrate(postgres, schema: schema)
             let connection = PostgresSQLConnection(connection: postgres)
             try EntityTable.ensure(Self.everyType, keyed: true, on: connection)
             try postgres.execute("BEGIN")
-            let ownWriter = PostgresEntityWriter(
+            defer { _ = try? postgres.execute("ROLLBACK") }
+            let own = PostgresEntityWriter(
                 schema: Self.everyType, mode: .merge, feed: "own", run: 1, stamp: Self.stamp, connection: postgres)
-            try ownWriter.write(records, hashes: Self.hashes(records), in: postgres)
-            try ownWriter.sendDirect(postgres)
-            let sharedWriter = SQLEntityWriter(
-                schema: Self.everyType, mode: .merge, feed: "shared", run: 1, stamp: Self.stamp,
-                connection: connection)
-            try sharedWriter.write(records[...], hashes: Self.hashes(records)[...])
-            try postgres.execute("COMMIT")
-            #expect(sharedWriter.tally.counts == ownWriter.tally.counts)
-            let own = try Self.stored(feed: "own", on: connection) { "\($0)::text" }
-            #expect(own.count == 3)
-            #expect(try Self.stored(feed: "shared", on: connection) { "\($0)::text" } == own)
+            try Self.expectEveryTypeStoredAlike(own: own, on: connection) { "\($0)::text" }
         }
     }
 }

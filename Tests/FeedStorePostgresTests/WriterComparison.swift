@@ -96,70 +96,20 @@ final class WriterComparison {
         }
     }
 
-    /// Writes one pass, given as its batches, through both writers.
+    /// Writes one pass, given as its batches, through both writers, each driven as a pass
+    /// drives it (``EntityWriting``): the batches, then every record it holds sent, then a
+    /// `replace` pass's deletions.
     @discardableResult
     func pass(_ batches: [[Delivery]]) throws -> Outcome {
-        switch writers {
-        case .drivers: try passThroughDrivers(batches)
-        case .shared: try passThroughSharedWriter(batches)
-        }
-    }
-
-    private func passThroughDrivers(_ batches: [[Delivery]]) throws -> Outcome {
         run += 1
-        let (run, stamp, mode, feed) = (run, Self.stamp(run), mode, feed)
+        let (run, stamp, mode, feed, writers, limit) = (run, Self.stamp(run), mode, feed, writers, parameterLimit)
         let batches = try batches.map(Self.records)
-        let sqliteResult = try sqlite.write { db in
-            let writer = SQLiteEntityWriter(
-                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, db: db)
+        func write(_ writer: any EntityWriting, on connection: any SQLConnection) throws -> (WriteCounts, String?) {
             defer { writer.close() }
-            for record in batches.joined() {
-                try writer.write(record, hash: ContentHash.of(record, fields: ContentHash()), in: db)
-            }
-            try writer.flush(in: db)
-            if mode == .replace {
-                let deleted = try EntityDeletion.delete(
-                    .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp,
-                    on: SQLiteSQLConnection(db: db, location: "comparison"))
-                writer.tally.countDeleted(deleted, undelivered: true)
-            }
-            return (writer.tally.counts, writer.tally.duplicateNote(entity: Self.schema.name))
-        }
-        try postgres.execute("BEGIN")
-        let writer = PostgresEntityWriter(
-            schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: postgres)
-        do {
-            for batch in batches {
-                try writer.write(batch, hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }, in: postgres)
-            }
-            try writer.sendDirect(postgres)
-            if mode == .replace {
-                let deleted = try EntityDeletion.delete(
-                    .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp,
-                    on: PostgresSQLConnection(connection: postgres))
-                writer.tally.countDeleted(deleted, undelivered: true)
-            }
-            try postgres.execute("COMMIT")
-        } catch {
-            _ = try? postgres.execute("ROLLBACK")
-            throw error
-        }
-        return Outcome(
-            sqlite: sqliteResult.0, postgres: writer.tally.counts, sqliteNote: sqliteResult.1,
-            postgresNote: writer.tally.duplicateNote(entity: Self.schema.name))
-    }
-
-    private func passThroughSharedWriter(_ batches: [[Delivery]]) throws -> Outcome {
-        run += 1
-        let (run, stamp, mode, feed, limit) = (run, Self.stamp(run), mode, feed, parameterLimit)
-        let batches = try batches.map(Self.records)
-        func write(on connection: any SQLConnection) throws -> (WriteCounts, String?) {
-            let writer = SQLEntityWriter(
-                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: connection,
-                parameterLimit: limit)
             for batch in batches {
                 try writer.write(batch[...], hashes: batch.map { ContentHash.of($0, fields: ContentHash()) }[...])
             }
+            try writer.sendAll()
             if mode == .replace {
                 let deleted = try EntityDeletion.delete(
                     .undelivered, of: Self.schema, feed: feed, run: run, stamp: stamp, on: connection)
@@ -167,11 +117,33 @@ final class WriterComparison {
             }
             return (writer.tally.counts, writer.tally.duplicateNote(entity: Self.schema.name))
         }
-        let sqliteResult = try sqlite.write { db in try write(on: SQLiteSQLConnection(db: db, location: ":memory:")) }
+        func shared(on connection: any SQLConnection) -> SQLEntityWriter {
+            SQLEntityWriter(
+                schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: connection,
+                parameterLimit: limit)
+        }
+        let sqliteResult = try sqlite.write { db in
+            let connection = SQLiteSQLConnection(db: db, location: ":memory:")
+            let writer: any EntityWriting =
+                switch writers {
+                case .drivers:
+                    SQLiteEntityWriter(schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, db: db)
+                case .shared: shared(on: connection)
+                }
+            return try write(writer, on: connection)
+        }
         try postgres.execute("BEGIN")
         let postgresResult: (WriteCounts, String?)
         do {
-            postgresResult = try write(on: PostgresSQLConnection(connection: postgres))
+            let connection = PostgresSQLConnection(connection: postgres)
+            let writer: any EntityWriting =
+                switch writers {
+                case .drivers:
+                    PostgresEntityWriter(
+                        schema: Self.schema, mode: mode, feed: feed, run: run, stamp: stamp, connection: postgres)
+                case .shared: shared(on: connection)
+                }
+            postgresResult = try write(writer, on: connection)
             try postgres.execute("COMMIT")
         } catch {
             _ = try? postgres.execute("ROLLBACK")
