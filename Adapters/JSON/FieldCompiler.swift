@@ -246,10 +246,9 @@ enum FieldCompiler {
                     "default '\(text)' does not fit type \(spec.type): \(error.reason)", at: at + ["default"])
             }
         }
-        var plan = ColumnPlan(
-            name: name, path: path, converter: converter, defaultValue: defaultValue, required: spec.required ?? false)
-        plan.source = try source(of: spec, converter: converter, at: at)
-        return plan
+        return ColumnPlan(
+            name: name, path: path, converter: converter, defaultValue: defaultValue, required: spec.required ?? false,
+            source: try source(of: spec, converter: converter, at: at))
     }
 
     private static func converter(for spec: JSONAdapter.FieldSpec, at: [String]) throws(OptionError) -> ValueConverter {
