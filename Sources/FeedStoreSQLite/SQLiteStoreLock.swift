@@ -1,6 +1,7 @@
 import FeedKit
 import FeedStore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,8 +19,11 @@ import Foundation
 ///
 /// `flock` locks are separate from the POSIX locks SQLite takes on the same file. Closing any
 /// descriptor of the file would drop SQLite's POSIX locks in this process, so the lock's
-/// descriptor is unlocked on release but never closed: the process's exit closes it (one
-/// descriptor per lock taken, and a process takes one).
+/// descriptor is unlocked on release and kept open while its file exists. Once the file is
+/// deleted no other process can open it, and those locks guard nothing: the descriptor is closed
+/// then, at the next lock taken or released (``ReleasedDescriptors``). A `feedwork` command
+/// takes one lock; a process that opens many stores in turn (the test suite, 800 at its peak)
+/// would otherwise hold a descriptor for each until it exits.
 public final class SQLiteStoreLock: Sendable {
     private let descriptor: Int32
 
@@ -36,6 +40,7 @@ public final class SQLiteStoreLock: Sendable {
             throw StoreError(
                 path: storePath, message: "cannot open the store for writing: \(String(cString: strerror(errno)))")
         }
+        ReleasedDescriptors.closeDeleted()
         let deadline = Date().addingTimeInterval(wait.seconds)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard Date() < deadline else {
@@ -52,6 +57,42 @@ public final class SQLiteStoreLock: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Unlocks; the descriptor stays open until the process exits (see the type's notes).
-    deinit { flock(descriptor, LOCK_UN) }
+    /// Unlocks; the descriptor stays open until its file is deleted (see the type's notes).
+    deinit {
+        flock(descriptor, LOCK_UN)
+        ReleasedDescriptors.keep(descriptor)
+    }
+}
+
+/// The descriptors of released store locks, each open until its file is deleted
+/// (``SQLiteStoreLock``).
+enum ReleasedDescriptors {
+    private static let open = Mutex<[Int32]>([])
+
+    /// Keeps `descriptor`, and closes those whose file is deleted.
+    static func keep(_ descriptor: Int32) {
+        open.withLock { descriptors in
+            descriptors.append(descriptor)
+            closeDeleted(&descriptors)
+        }
+    }
+
+    /// Closes the kept descriptors whose file is deleted.
+    static func closeDeleted() {
+        open.withLock { closeDeleted(&$0) }
+    }
+
+    /// The descriptors kept now, for tests.
+    static var kept: [Int32] { open.withLock { $0 } }
+
+    private static func closeDeleted(_ descriptors: inout [Int32]) {
+        descriptors.removeAll { descriptor in
+            var status = stat()
+            // Not open any more: nothing to close.
+            guard fstat(descriptor, &status) == 0 else { return true }
+            guard status.st_nlink == 0 else { return false }
+            close(descriptor)
+            return true
+        }
+    }
 }
