@@ -206,11 +206,15 @@ let package = Package(
             ] + adapterTargets,
             exclude: ["Fixtures"]
         ),
+        // Caps how many tests run at once in the test process, however `swift test` is called
+        // (Tests/Parallelism/Parallelism.c says why); linked through the CLI's tests, which start
+        // the most processes.
+        .target(name: "TestParallelism", path: "Tests/Parallelism"),
         .testTarget(
             name: "CLITests",
             dependencies: [
                 "feedwork", "FeedworkCLI", "FeedworkAdapters", "FeedKit", "FeedEngine", "FeedStoreSQLite",
-                "FeedTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedTestSupport", "TestParallelism", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "FeedMCPTests",

@@ -185,7 +185,7 @@ struct DocsShellTests {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.spawn()
         let stdout = await OwnThread.run { out.fileHandleForReading.readAllRetryingInterrupts() }
         let stderr = await OwnThread.run { err.fileHandleForReading.readAllRetryingInterrupts() }
         await process.exited()

@@ -21,7 +21,7 @@ struct OwnWarningsScriptTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.spawn()
         let text = String(
             decoding: await OwnThread.run { output.fileHandleForReading.readAllRetryingInterrupts() }, as: UTF8.self)
         await process.exited()

@@ -36,7 +36,7 @@ struct ServeCommandTests {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         let said = String(
             decoding: errors.fileHandleForReading.readRetryingInterrupts { $0.contains(Data("/\n".utf8)) },
             as: UTF8.self)

@@ -1,4 +1,5 @@
 import FeedStore
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -48,7 +49,7 @@ struct PostgresLivenessTests {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try process.spawn()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
