@@ -10,12 +10,13 @@ enum EchoedSecrets {
     static func screen(_ records: [EntityRecord], redactor: Redactor, source: RecordSource?)
         -> (records: [EntityRecord], rejects: [Reject])
     {
-        guard !redactor.secrets.isEmpty else { return (records, []) }
+        let search = redactor.search
+        guard !search.isEmpty else { return (records, []) }
         var kept: [EntityRecord] = []
         var rejects: [Reject] = []
         kept.reserveCapacity(records.count)
         for var record in records {
-            if redactor.leaks(record.key) {
+            if search.found(in: record.key) {
                 rejects.append(
                     Reject(
                         entity: record.entity,
@@ -24,17 +25,17 @@ enum EchoedSecrets {
                         path: "$", raw: redactor.redact(record.key), source: source))
                 continue
             }
-            record.values = record.values.map { redacted($0, redactor) }
+            record.values = record.values.map { redacted($0, search, redactor) }
             for (name, rows) in record.children {
-                record.children[name] = rows.map { $0.map { redacted($0, redactor) } }
+                record.children[name] = rows.map { $0.map { redacted($0, search, redactor) } }
             }
             kept.append(record)
         }
         return (kept, rejects)
     }
 
-    private static func redacted(_ value: FieldValue, _ redactor: Redactor) -> FieldValue {
-        guard case .text(let text) = value, redactor.leaks(text) else { return value }
+    private static func redacted(_ value: FieldValue, _ search: SecretSearch, _ redactor: Redactor) -> FieldValue {
+        guard case .text(let text) = value, search.found(in: text) else { return value }
         return .text(redactor.redact(text))
     }
 }

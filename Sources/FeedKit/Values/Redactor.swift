@@ -77,7 +77,10 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// Whether `text` contains any secret.
-    public func leaks(_ text: String) -> Bool { secrets.contains { text.contains($0) } }
+    public func leaks(_ text: String) -> Bool { search.found(in: text) }
+
+    /// A search for every secret hidden now, for looking through many texts.
+    package var search: SecretSearch { SecretSearch(secrets) }
 
     /// Hides `secret` (and its percent-encoded form) in every redactor of the process from now
     /// on: for credentials a feed obtains while it runs, such as OAuth2 tokens, which no config
