@@ -26,6 +26,22 @@ import Testing
         #expect(search.found(in: "un cafe\u{301} noir"))
     }
 
+    @Test func aSecretAmongAThousandSharingItsFirstBytesIsFoundAtTheEndOfTheText() {
+        let tokens = (0..<1000).map { "tok-\($0)-abc" }
+        let many = SecretSearch(tokens)
+        #expect(many.found(in: "the echo: tok-999-abc"))
+        #expect(many.found(in: "tok-0-abc"))
+        #expect(!many.found(in: "tok-1000-abc tok-99-ab"))
+        #expect(!many.found(in: "to"))
+        #expect(SecretSearch(["k3y"]).found(in: "the last bytes: k3y"))
+    }
+
+    @Test func aSecretThatIsNotASCIIGetsFoundationsAnswerInASCIIText() {
+        // U+212A KELVIN SIGN decomposes canonically to `K`.
+        let kelvin = "\u{212A}elvin-42"
+        #expect(SecretSearch([kelvin]).found(in: "Kelvin-42 says") == "Kelvin-42 says".contains(kelvin))
+    }
+
     @Test func noSecretsFindNothing() {
         #expect(SecretSearch([]).isEmpty)
         #expect(!SecretSearch([]).found(in: "anything"))
