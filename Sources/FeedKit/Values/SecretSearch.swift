@@ -16,7 +16,7 @@ package struct SecretSearch: Sendable {
     /// three bytes, and a bit for each pair of first two bytes, which rules out most places of a
     /// text before a look-up.
     private var byPrefix: [UInt32: [[UInt8]]] = [:]
-    private var pairs = [UInt64](repeating: 0, count: 1024)
+    private var pairs: [UInt64] = []
     /// The same secrets as text, for a text that is not ASCII.
     private var asciiSecrets: [String] = []
     /// Secrets looked for through Foundation: those not ASCII or shorter than three bytes.
@@ -29,6 +29,7 @@ package struct SecretSearch: Sendable {
                 others.append(secret)
                 continue
             }
+            if pairs.isEmpty { pairs = [UInt64](repeating: 0, count: 1024) }
             asciiSecrets.append(secret)
             byPrefix[Self.prefix(bytes[0], bytes[1], bytes[2]), default: []].append(bytes)
             let pair = Int(bytes[0]) | Int(bytes[1]) << 8
