@@ -9,8 +9,10 @@ import Foundation
 /// asked once for each secret and each text value of each record: with a long-running process's
 /// learned secrets (up to 512 OAuth2 tokens, two forms each), two passes screening their records
 /// kept both threads of the test suite's concurrency pool busy for 27 s (sampled with gdb). For
-/// ASCII on both sides canonical equivalence is byte equality, so comparing bytes gives the same
-/// answer; a text or a secret that is not ASCII still goes through Foundation.
+/// ASCII on both sides canonical equivalence is byte equality, so comparing bytes finds every
+/// secret Foundation finds (and may find more, inside a `\r\n` that Foundation could keep whole:
+/// more redaction, never less); a text or a secret that is not ASCII still goes through
+/// Foundation.
 package struct SecretSearch: Sendable {
     /// The ASCII secrets (3 bytes or more, as ``Redactor`` keeps no shorter one) by their first
     /// three bytes, and a bit for each pair of first two bytes, which rules out most places of a
