@@ -16,7 +16,8 @@ extension Process {
     /// on Linux (a bad memory copy while spawning): it reads 256 bytes of each entry of
     /// `/proc/self/fd`, past the end of the short ones (swift-corelibs-foundation #5472), which
     /// can fault whatever the other threads do once a process holds about 1,300 descriptors. The
-    /// test process keeps below that by running at most 16 tests at once (`Tests/Parallelism`).
+    /// test process keeps below that by running at most 16 tests at once (`Tests/Parallelism`)
+    /// and by closing released store locks' descriptors (`SQLiteStoreLock`).
     public func runSerialized() throws {
         try Self.launching.withLock { _ in try run() }
     }
